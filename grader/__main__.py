@@ -1,0 +1,5 @@
+"""``python -m grader`` is the same as the ``grade`` command."""
+
+from grader.cli import main
+
+raise SystemExit(main())

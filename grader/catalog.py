@@ -1,0 +1,92 @@
+"""The catalogue of exercises: where they live, loading them all, and resolving an ``ID``.
+
+``ID`` accepts ``exercise-07``, ``07``, ``7`` and the exercise's slug; a wrong one is answered
+with the closest matches.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.errors import SpecError, UsageError
+from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec, load_exercise
+
+_NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
+
+
+def project_root() -> Path:
+    """The folder holding ``exercises/`` and ``solutions/``.
+
+    ``GRADER_HOME`` overrides it (tests use this to grade a scratch catalogue); otherwise it is
+    the checkout the ``grader`` package was installed from.
+    """
+    env = os.environ.get("GRADER_HOME")
+    if env:
+        return Path(env).resolve()
+    return Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Catalog:
+    root: Path
+
+    @property
+    def exercises_dir(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def solutions_dir(self) -> Path:
+        return self.root / "solutions"
+
+    def folders(self) -> list[Path]:
+        """Every ``exercises/exercise-NN`` folder, in order."""
+        if not self.exercises_dir.is_dir():
+            raise UsageError(
+                f"no exercises folder at {self.exercises_dir}",
+                hint="Run grade from a checkout of the grader, or set GRADER_HOME to one.",
+            )
+        return sorted(p for p in self.exercises_dir.iterdir() if p.is_dir() and ID_RE.match(p.name))
+
+    def load(self, folder: Path) -> ExerciseSpec:
+        return load_exercise(folder, self.solutions_dir)
+
+    def all(self) -> list[ExerciseSpec]:
+        """Load every exercise, checking that slugs are unique across them."""
+        specs = [self.load(folder) for folder in self.folders()]
+        seen: dict[str, ExerciseSpec] = {}
+        for spec in specs:
+            other = seen.get(spec.slug)
+            if other is not None:
+                raise SpecError(
+                    spec.spec_path,
+                    "slug",
+                    f"'{spec.slug}' is also the slug of {other.id}",
+                    "give each exercise its own slug",
+                )
+            seen[spec.slug] = spec
+        return specs
+
+    def resolve(self, ident: str) -> ExerciseSpec:
+        """The exercise an ``ID`` names, or a UsageError that suggests the closest ones."""
+        ident = ident.strip()
+        match = _NUMBER_RE.match(ident)
+        if match:
+            folder = self.exercises_dir / f"exercise-{int(match.group(1)):02d}"
+            if (folder / SPEC_FILE).is_file():
+                return self.load(folder)
+        for spec in self.all():
+            if ident in (spec.id, spec.slug):
+                return spec
+        raise UsageError(f"no exercise '{ident}'", hint=self._suggest(ident))
+
+    def _suggest(self, ident: str) -> str:
+        specs = self.all()
+        names = [s.id for s in specs] + [s.slug for s in specs]
+        close = difflib.get_close_matches(ident.lower(), names, n=3, cutoff=0.4)
+        if close:
+            return "Did you mean: " + ", ".join(close) + "?  (grade list shows them all)"
+        return "Run `grade list` to see the exercises."

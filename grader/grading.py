@@ -1,0 +1,471 @@
+"""Grading submissions: the process tree, and turning what it reports into a Result.
+
+The grading process (this module) imports torch, NumPy, pytest and the grader's modules once, then
+freezes its heap and starts the fork server. It never runs tensor work, never asks CUDA anything
+and never loads a hidden test. For each grading it forks a trusted worker (:mod:`grader.worker`),
+which runs the hidden tests and asks the fork server for learner children. The worker streams one
+record per test; this module checks them against the manifest, so that every (test, device) the
+spec lists gets exactly one verdict, whatever happened to the worker.
+
+    grading process ──fork──► fork server ──fork──► learner child (per device, replaced if lost)
+          └──────────fork──► trusted worker (pytest) ◄──socket──┘
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import json
+import os
+import platform
+import select
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader import __version__
+from grader.diagnose import Catalogue, diagnose
+from grader.errors import InternalError, UsageError
+from grader.results import Environment, Result, Status, TestResult
+from grader.spec import ExerciseSpec, TestSpec
+
+DEFAULT_SEED = 20261129
+_SLACK_S = 15.0  # beyond an exercise's total limit, for pytest itself and the report
+
+
+def warm_up() -> None:
+    """Import everything a worker or a learner child will need, once, before any fork."""
+    import numpy  # noqa: F401
+    import torch
+    import torch.nn.functional
+    import torch.overrides
+    import torch.utils._python_dispatch  # noqa: F401
+    from _pytest.config import default_plugins, essential_plugins
+
+    for name in (*essential_plugins, *default_plugins):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"_pytest.{name}")
+    for name in (
+        "child",
+        "codec",
+        "faults",
+        "forkserver",
+        "isolation",
+        "pool",
+        "protocol",
+        "proxy",
+    ):
+        importlib.import_module(f"grader.sandbox.{name}")
+    importlib.import_module("grader.plugin")
+    importlib.import_module("grader.worker")
+    importlib.import_module("grader.testing")
+    # Objects that exist now live as long as the process: freezing them keeps every fork's
+    # copy-on-write pages shared and makes pytest's gc.collect() in each worker cheap.
+    gc.collect()
+    gc.freeze()
+
+
+@dataclass
+class Running:
+    """A worker in flight: its pipe, what it reported so far, and its deadline."""
+
+    spec: ExerciseSpec
+    submission: Path
+    selected: tuple[str, ...]
+    seed: int
+    lang: str
+    pid: int
+    fd: int
+    log_path: str
+    deadline: float
+    started: float
+    records: list[dict[str, Any]] = field(default_factory=list)
+    env: dict[str, Any] = field(default_factory=dict)
+    grader_errors: list[str] = field(default_factory=list)
+    killed_for_time: bool = False
+    finished: bool = False
+    _buffer: bytes = b""
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def read(self) -> bool:
+        """Read what the worker wrote; False once it has closed its end."""
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            self._parse(self._buffer + b"\n")
+            self._buffer = b""
+            return False
+        data = self._buffer + chunk
+        lines = data.split(b"\n")
+        self._buffer = lines.pop()
+        self._parse(b"\n".join(lines))
+        return True
+
+    def _parse(self, data: bytes) -> None:
+        for line in data.splitlines():
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                self.grader_errors.append("the worker wrote a malformed record")
+                continue
+            kind = record.get("type")
+            if kind == "env":
+                self.env = record
+            elif kind == "test":
+                self.records.append(record)
+            elif kind == "grader_error":
+                self.grader_errors.append(str(record.get("message", "")))
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def reap(self) -> int | None:
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            return status
+        except ChildProcessError:
+            return None
+
+
+class Grader:
+    """Grades submissions; holds the warm imports and the fork server for a whole run.
+
+    Use as a context manager: ``with Grader() as g: result = g.grade(spec, path)``.
+    """
+
+    def __init__(self) -> None:
+        self._forkserver: Any = None
+        self.catalogue = Catalogue.load()
+
+    def __enter__(self) -> Grader:
+        warm_up()
+        from grader.sandbox.forkserver import ForkServer
+
+        self._forkserver = ForkServer()
+        self._forkserver.start()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._forkserver is not None:
+            self._forkserver.stop()
+            self._forkserver = None
+
+    # -- running ------------------------------------------------------------------------------
+
+    def start(
+        self,
+        spec: ExerciseSpec,
+        submission: Path,
+        *,
+        selected: tuple[str, ...] = ("cpu", "cuda"),
+        seed: int = DEFAULT_SEED,
+        lang: str = "en",
+    ) -> Running:
+        """Fork a worker for one grading; poll it with :meth:`finish` or :func:`wait_any`."""
+        from grader import worker
+
+        if self._forkserver is None:
+            raise InternalError("Grader.start() outside `with Grader() as grader:`")
+        submission = Path(submission)
+        read_fd, write_fd = os.pipe()
+        client = self._forkserver.connect()
+        log_fd, log_path = tempfile.mkstemp(prefix="grader-worker-", suffix=".log")
+        job = worker.Job(spec=spec, submission=submission.resolve(), selected=selected, seed=seed)
+        pid = os.fork()
+        if pid == 0:  # the trusted worker
+            try:
+                os.setpgid(0, 0)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                os.close(read_fd)
+                control = self._forkserver.control_fd
+                if control is not None:
+                    os.close(control)
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                os.dup2(log_fd, 2)
+                worker.run(job, client, write_fd)
+            finally:
+                os._exit(70)
+        os.close(write_fd)
+        os.close(log_fd)
+        client.close()
+        os.set_blocking(read_fd, False)
+        now = time.monotonic()
+        return Running(
+            spec=spec,
+            submission=submission,
+            selected=selected,
+            seed=seed,
+            lang=lang,
+            pid=pid,
+            fd=read_fd,
+            log_path=log_path,
+            deadline=now + spec.limits.total_timeout_s + _SLACK_S,
+            started=now,
+        )
+
+    def grade(
+        self,
+        spec: ExerciseSpec,
+        submission: Path,
+        *,
+        selected: tuple[str, ...] = ("cpu", "cuda"),
+        seed: int = DEFAULT_SEED,
+        lang: str = "en",
+    ) -> Result:
+        """Grade one submission of one exercise (blocking)."""
+        running = self.start(spec, submission, selected=selected, seed=seed, lang=lang)
+        while not running.finished:
+            wait_any([running], timeout=1.0)
+        return self.finish(running)
+
+    def finish(self, running: Running) -> Result:
+        """The Result of a worker that has finished (or was killed)."""
+        status = running.reap()
+        os.close(running.fd)
+        log = _read_and_remove(running.log_path)
+        return build_result(running, status, log, self.catalogue)
+
+
+def wait_any(runs: list[Running], timeout: float) -> list[Running]:
+    """Read from the workers until one finishes or ``timeout`` passes; returns the finished."""
+    live = [r for r in runs if not r.finished]
+    finished: list[Running] = []
+    end = time.monotonic() + timeout
+    while live and not finished:
+        now = time.monotonic()
+        for run in live:
+            if now >= run.deadline and not run.killed_for_time:
+                run.killed_for_time = True
+                run.kill()
+        wait = min([end - now] + [r.deadline - now for r in live if not r.killed_for_time])
+        if wait <= 0 and now >= end:
+            break
+        try:
+            readable, _, _ = select.select(live, [], [], max(wait, 0.0))
+        except InterruptedError:
+            continue
+        for run in readable:
+            if not run.read():
+                run.finished = True
+                finished.append(run)
+        live = [r for r in live if not r.finished]
+        if time.monotonic() >= end:
+            break
+    return finished
+
+
+def _read_and_remove(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()[-20000:]
+    except OSError:
+        return ""
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# From records to a Result
+
+_IMPORT_EVIDENCE = {
+    "syntax_error",
+    "import_error",
+    "exit_at_import",
+    "import_timeout",
+    "unreadable_file",
+}
+
+
+def build_result(
+    running: Running, worker_status: int | None, log: str, catalogue: Catalogue
+) -> Result:
+    spec, lang = running.spec, running.lang
+    by_key = {(r.get("name"), r.get("device")): r for r in running.records}
+    tests: list[TestResult] = []
+    notes: list[str] = []
+    missing = 0
+    for test, device in spec.manifest(running.selected):
+        record = by_key.get((test.name, device))
+        if record is None:
+            missing += 1
+            record = _missing_record(running, test)
+        tests.append(_test_result(spec, test, device, record, lang, catalogue))
+
+    if running.grader_errors or (missing and not running.killed_for_time):
+        detail = "; ".join(running.grader_errors) or _exit_text(worker_status)
+        if log.strip():
+            detail += "\n" + log.strip()[-3000:]
+        if not running.records and running.grader_errors:
+            raise InternalError(f"grading {spec.id} failed: {detail}")
+        notes.append(
+            _text(
+                lang,
+                f"The grader itself failed during this grading ({detail.splitlines()[0]}).",
+                f"评分器本身在本次评分中出错（{detail.splitlines()[0]}）。",
+            )
+        )
+    if running.killed_for_time:
+        notes.append(
+            _text(
+                lang,
+                f"Grading stopped after its limit of {spec.limits.total_timeout_s:g} s.",
+                f"评分在达到 {spec.limits.total_timeout_s:g} 秒的上限后停止。",
+            )
+        )
+
+    graded = [t for t in tests if t.status is not Status.SKIPPED]
+    skipped = [t for t in tests if t.status is Status.SKIPPED]
+    if skipped:
+        reasons = sorted({t.message for t in skipped})
+        notes.append(
+            _text(
+                lang,
+                f"{len(skipped)} test(s) skipped: {'; '.join(reasons)}. The score counts "
+                "only the tests that ran.",
+                f"跳过了 {len(skipped)} 个测试：{'；'.join(reasons)}。分数只计算实际运行的测试。",
+            )
+        )
+    score = sum(t.points for t in graded)
+    max_score = sum(t.max_points for t in graded)
+    if any(set(t.evidence) & (_IMPORT_EVIDENCE | {"grader_fault"}) for t in graded):
+        status = Status.ERROR
+    elif graded and all(t.status is Status.PASSED for t in graded):
+        status = Status.PASSED
+    else:
+        status = Status.FAILED
+    env = running.env
+    from grader.sandbox.isolation import TIER_PROCESS
+
+    environment = Environment(
+        python=str(env.get("python", platform.python_version())),
+        torch=str(env.get("torch", "")),
+        platform=str(env.get("platform", "")),
+        cuda_available=bool(env.get("cuda_available", False)),
+        cuda_devices=tuple(env.get("cuda_devices", ())),
+        isolation=TIER_PROCESS,
+    )
+    try:
+        source = running.submission.read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        source = ""
+    return Result(
+        exercise_id=spec.id,
+        exercise_title=spec.title.get(lang),
+        submission=str(running.submission),
+        status=status,
+        score=score,
+        max_score=max_score,
+        tests=tuple(tests),
+        environment=environment,
+        seed=running.seed,
+        lang=lang,
+        devices=running.selected,
+        notes=tuple(notes),
+        source=source,
+        grader_version=__version__,
+        duration_s=round(time.monotonic() - running.started, 3),
+    )
+
+
+def _text(lang: str, en: str, zh: str) -> str:
+    return zh if lang == "zh" else en
+
+
+def _exit_text(status: int | None) -> str:
+    if status is None:
+        return "the worker ended"
+    if os.WIFSIGNALED(status):
+        return f"the worker was killed by signal {os.WTERMSIG(status)}"
+    return f"the worker exited with code {os.WEXITSTATUS(status)}"
+
+
+def _missing_record(running: Running, test: TestSpec) -> dict[str, Any]:
+    if running.killed_for_time:
+        return {
+            "status": "timeout",
+            "evidence": ["total_timeout"],
+            "message": {
+                "en": "The grading ran out of its total time limit before this test ran.",
+                "zh": "评分在运行本测试之前就用完了总时间限制。",
+            },
+        }
+    return {
+        "status": "error",
+        "evidence": ["grader_fault"],
+        "message": {
+            "en": "The grader stopped before this test could run (an internal error); tell your instructor.",
+            "zh": "评分器在运行本测试之前停止了（内部错误）；请告诉你的老师。",
+        },
+    }
+
+
+def _test_result(
+    spec: ExerciseSpec,
+    test: TestSpec,
+    device: str | None,
+    record: dict[str, Any],
+    lang: str,
+    catalogue: Catalogue,
+) -> TestResult:
+    status = Status(record.get("status", "error"))
+    message = record.get("message") or {}
+    text = message.get(lang) or message.get("en") or ""
+    evidence = tuple(str(e) for e in record.get("evidence") or ())
+    error = record.get("error") or None
+    diagnosis = None
+    if status in (Status.FAILED, Status.ERROR, Status.TIMEOUT):
+        diagnosis = diagnose(catalogue, evidence, error, lang)
+    from grader.results import Frame
+
+    frames = tuple(
+        Frame(int(f.get("line", 0)), str(f.get("function", "")), str(f.get("code", "")))
+        for f in record.get("frames") or ()
+        if isinstance(f, dict)
+    )
+    data = dict(record.get("data") or {})
+    if record.get("check_data"):
+        data["check"] = record["check_data"]
+    return TestResult(
+        name=test.name,
+        device=device,
+        status=status,
+        points=float(test.points) if status is Status.PASSED else 0.0,
+        max_points=float(test.points),
+        description=test.description.get(lang),
+        message=text,
+        diagnosis=diagnosis,
+        evidence=evidence,
+        frames=frames,
+        output=str(record.get("output", "")),
+        output_truncated=bool(record.get("output_truncated", False)),
+        duration_s=float(record.get("duration_s", 0.0)),
+        data=data,
+    )
+
+
+def check_submission(path: Path) -> Path:
+    """A user-given submission path that exists and is a readable file (else a UsageError)."""
+    if not path.exists():
+        raise UsageError(f"{path} does not exist")
+    if not path.is_file():
+        raise UsageError(f"{path} is not a file")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    return path

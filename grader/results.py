@@ -1,0 +1,237 @@
+"""The result model: one graded submission of one exercise, as typed dataclasses and JSON.
+
+This JSON is the product's interface: the terminal summary, the HTML report, the gradebook and
+every export are pure functions of it. It is versioned by ``schema_version``; ``from_dict``
+rejects versions it does not know instead of guessing.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+class Status(str, enum.Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    SKIPPED = "skipped"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One line of the learner's own file in a traceback (runner internals stripped)."""
+
+    line: int
+    function: str
+    code: str
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Frame:
+        return cls(int(data["line"]), str(data["function"]), str(data["code"]))
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The misconception a failure shows, in the report's language."""
+
+    id: str
+    title: str
+    explanation: str  # what happened and why
+    fix: str
+    teaches: str = ""  # the seed section that teaches it
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Diagnosis:
+        return cls(
+            id=data["id"],
+            title=data["title"],
+            explanation=data["explanation"],
+            fix=data["fix"],
+            teaches=data.get("teaches", ""),
+        )
+
+
+@dataclass(frozen=True)
+class TestResult:
+    name: str
+    device: str | None  # None: a device-independent test
+    status: Status
+    points: float
+    max_points: float
+    description: str
+    message: str = ""  # learner-facing: what was expected, what came back
+    diagnosis: Diagnosis | None = None
+    evidence: tuple[str, ...] = ()  # machine-readable tags the diagnosis was matched from
+    frames: tuple[Frame, ...] = ()  # where in the learner's file it went wrong
+    output: str = ""  # what the learner's code printed, capped
+    output_truncated: bool = False
+    duration_s: float = 0.0
+    data: dict[str, Any] = field(default_factory=dict)  # e.g. loss curves for the report
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}[{self.device}]" if self.device else self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data["evidence"] = list(self.evidence)
+        data["frames"] = [asdict(f) for f in self.frames]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestResult:
+        diagnosis = data.get("diagnosis")
+        return cls(
+            name=data["name"],
+            device=data.get("device"),
+            status=Status(data["status"]),
+            points=float(data["points"]),
+            max_points=float(data["max_points"]),
+            description=data.get("description", ""),
+            message=data.get("message", ""),
+            diagnosis=Diagnosis.from_dict(diagnosis) if diagnosis else None,
+            evidence=tuple(data.get("evidence", ())),
+            frames=tuple(Frame.from_dict(f) for f in data.get("frames", ())),
+            output=data.get("output", ""),
+            output_truncated=bool(data.get("output_truncated", False)),
+            duration_s=float(data.get("duration_s", 0.0)),
+            data=dict(data.get("data", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Environment:
+    python: str
+    torch: str
+    platform: str
+    cuda_available: bool
+    cuda_devices: tuple[str, ...] = ()
+    isolation: str = ""  # the isolation tier the learner's code ran in
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["cuda_devices"] = list(self.cuda_devices)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Environment:
+        return cls(
+            python=data["python"],
+            torch=data["torch"],
+            platform=data.get("platform", ""),
+            cuda_available=bool(data["cuda_available"]),
+            cuda_devices=tuple(data.get("cuda_devices", ())),
+            isolation=data.get("isolation", ""),
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    exercise_id: str
+    exercise_title: str
+    submission: str
+    status: Status  # passed, failed or error
+    score: float
+    max_score: float
+    tests: tuple[TestResult, ...]
+    environment: Environment
+    seed: int
+    lang: str = "en"
+    devices: tuple[str, ...] = ()  # the devices asked for
+    notes: tuple[str, ...] = ()  # learner-facing remarks on the whole grading
+    source: str = ""  # the learner's file, for the report's code view
+    grader_version: str = ""
+    duration_s: float = 0.0
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def graded(self) -> tuple[TestResult, ...]:
+        """The tests that ran (skipped ones do not count towards the score)."""
+        return tuple(t for t in self.tests if t.status is not Status.SKIPPED)
+
+    @property
+    def skipped(self) -> tuple[TestResult, ...]:
+        return tuple(t for t in self.tests if t.status is Status.SKIPPED)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.score / self.max_score if self.max_score else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version,
+            "grader_version": self.grader_version,
+            "exercise_id": self.exercise_id,
+            "exercise_title": self.exercise_title,
+            "submission": self.submission,
+            "status": self.status.value,
+            "score": self.score,
+            "max_score": self.max_score,
+            "lang": self.lang,
+            "seed": self.seed,
+            "devices": list(self.devices),
+            "environment": self.environment.to_dict(),
+            "notes": list(self.notes),
+            "duration_s": self.duration_s,
+            "tests": [t.to_dict() for t in self.tests],
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Result:
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(
+                f"result schema_version {version!r} is not {SCHEMA_VERSION}; "
+                "regrade the submission with this grader"
+            )
+        return cls(
+            exercise_id=data["exercise_id"],
+            exercise_title=data.get("exercise_title", ""),
+            submission=data["submission"],
+            status=Status(data["status"]),
+            score=float(data["score"]),
+            max_score=float(data["max_score"]),
+            tests=tuple(TestResult.from_dict(t) for t in data["tests"]),
+            environment=Environment.from_dict(data["environment"]),
+            seed=int(data["seed"]),
+            lang=data.get("lang", "en"),
+            devices=tuple(data.get("devices", ())),
+            notes=tuple(data.get("notes", ())),
+            source=data.get("source", ""),
+            grader_version=data.get("grader_version", ""),
+            duration_s=float(data.get("duration_s", 0.0)),
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Result:
+        return cls.from_dict(json.loads(text))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so that a reader (or a kill) never sees half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,361 @@
+"""The learner's side: the only code that imports a learner's file and calls into it.
+
+It runs in a child forked from the fork server, after :mod:`grader.sandbox.isolation` has applied
+its limits. It imports the learner's file, says which functions it defines (or how the import
+failed), then answers requests until the trusted side closes the connection:
+
+* ``call``: call one of the learner's functions with decoded arguments;
+* ``run``: run a scenario (a helper from the hidden test file, sent as source) next to the
+  learner's module.
+
+Every answer is data (see :mod:`grader.sandbox.codec`): the return value, the inputs as they are
+after the call (so the trusted side can see mutations), what was traced (tensor operations counted
+and torch functions called) and, if the learner's code raised, the exception's type, message and
+the frames of the traceback that lie in the learner's file. Nothing here decides a verdict.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import io
+import linecache
+import os
+import random
+import socket
+import sys
+import time
+import traceback
+import types
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from grader.sandbox import codec, protocol
+
+MODULE_NAME = "submission"
+SCENARIO_GLOBALS = ("torch", "nn", "F", "np", "math", "random")
+
+# Captured before any learner code runs: learner code may replace the public names.
+_send = protocol.send
+_receive = protocol.receive
+_Encoder = codec.Encoder
+_decode = codec.decode
+_perf_counter = time.perf_counter
+_BaseException = BaseException
+
+
+class _FunctionTrace(TorchFunctionMode):
+    """Records every torch function the learner's code calls (any spelling of it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: Counter[str] = Counter()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # torch's API
+        self.names[_function_name(func)] += 1
+        return func(*args, **(kwargs or {}))
+
+
+class _OpCount(TorchDispatchMode):
+    """Counts the tensor operations (ATen calls) the learner's code performs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.count += 1
+        return func(*args, **(kwargs or {}))
+
+
+def _function_name(func: Any) -> str:
+    qualname = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
+    module = getattr(func, "__module__", None) or ""
+    if qualname.startswith("_VariableFunctionsClass."):
+        return "torch." + qualname.split(".", 1)[1]
+    if qualname.startswith(("TensorBase.", "Tensor.")):
+        return "Tensor." + qualname.split(".", 1)[1]
+    if module.startswith("torch"):
+        return f"{module}.{qualname}"
+    return qualname
+
+
+class LearnerSide:
+    """State of one child: the learner's module and the scenarios it was sent."""
+
+    def __init__(self, learner_path: str, max_answer_bytes: int) -> None:
+        self.learner_path = learner_path
+        self.max_answer_bytes = max_answer_bytes
+        self.module: types.ModuleType | None = None
+        self.scenarios: dict[tuple[str, str], Any] = {}
+
+    # -- import ---------------------------------------------------------------------------
+
+    def import_learner(self) -> dict[str, Any]:
+        spec = importlib.util.spec_from_file_location(MODULE_NAME, self.learner_path)
+        if spec is None or spec.loader is None:
+            return {
+                "ok": False,
+                "error": {
+                    "kind": "import",
+                    "type": "ImportError",
+                    "mro": ["ImportError"],
+                    "message": "cannot load the file",
+                    "frames": [],
+                },
+            }
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[MODULE_NAME] = module
+        started = _perf_counter()
+        try:
+            spec.loader.exec_module(module)
+        except _BaseException as exc:
+            return {
+                "ok": False,
+                "error": self.describe(exc, kind="import"),
+                "duration_s": _perf_counter() - started,
+            }
+        self.module = module
+        functions = sorted(
+            name
+            for name, value in vars(module).items()
+            if callable(value) and not name.startswith("__")
+        )
+        return {"ok": True, "functions": functions, "duration_s": _perf_counter() - started}
+
+    # -- requests -------------------------------------------------------------------------
+
+    def handle(self, header: dict[str, Any], blobs: list[bytearray]) -> tuple[dict[str, Any], list]:
+        op = header.get("op")
+        if op not in ("call", "run"):
+            return {"ok": False, "error": {"kind": "protocol", "message": f"unknown op {op!r}"}}, []
+        _seed(int(header.get("seed", 0)))
+        try:
+            args, kwargs = _decode(header["payload"], blobs, scenario_loader=self.load_scenario)
+        except _BaseException as exc:
+            return {"ok": False, "error": self.describe(exc, kind="arguments")}, []
+
+        if op == "call":
+            name = header.get("name", "")
+            target = getattr(self.module, name, None) if self.module is not None else None
+            if not callable(target):
+                return {
+                    "ok": False,
+                    "error": {
+                        "kind": "missing",
+                        "type": "AttributeError",
+                        "mro": ["AttributeError"],
+                        "frames": [],
+                        "message": f"{name} is not defined",
+                    },
+                }, []
+        else:
+            scenario = args[0]
+            target = scenario
+            args = [self.module, *args[1:]]
+
+        trace = bool(header.get("trace"))
+        functions, ops = _FunctionTrace(), _OpCount()
+        started = _perf_counter()
+        try:
+            if trace:
+                with functions, ops:
+                    value = target(*args, **kwargs)
+            else:
+                value = target(*args, **kwargs)
+        except _BaseException as exc:
+            answer = {
+                "ok": False,
+                "error": self.describe(exc, kind="call"),
+                "duration_s": _perf_counter() - started,
+            }
+            return self._with_inputs(answer, args, kwargs, op)
+        duration = _perf_counter() - started
+        answer: dict[str, Any] = {"ok": True, "duration_s": duration}
+        if trace:
+            answer["trace"] = {"ops": ops.count, "functions": dict(functions.names)}
+        inputs = _input_paths(args if op == "call" else args[1:], kwargs)
+        try:
+            encoder = _Encoder(max_bytes=self.max_answer_bytes, inputs=inputs)
+            tree = encoder.encode(value)
+        except _BaseException as exc:
+            return {"ok": False, "error": self.describe(exc, kind="answer")}, []
+        answer["result"] = {"value": tree}
+        return self._with_inputs(answer, args, kwargs, op, encoder)
+
+    def _with_inputs(
+        self,
+        answer: dict[str, Any],
+        args: list,
+        kwargs: dict,
+        op: str,
+        encoder: codec.Encoder | None = None,
+    ) -> tuple[dict[str, Any], list]:
+        """Attach the inputs as they are now, so the trusted side can see what was changed."""
+        if encoder is None:
+            encoder = _Encoder(max_bytes=self.max_answer_bytes)
+        try:
+            if op == "call":
+                answer["after"] = encoder.encode({"args": list(args), "kwargs": dict(kwargs)})
+        except _BaseException:
+            answer.pop("after", None)
+        answer["storages"] = encoder.storages
+        return answer, encoder.blobs
+
+    def load_scenario(self, scenario: codec.Scenario) -> Any:
+        key = (scenario.name, scenario.source)
+        if key not in self.scenarios:
+            namespace: dict[str, Any] = {"__name__": "scenario", "__builtins__": builtins}
+            import math
+
+            import torch.nn.functional as F
+
+            namespace.update(torch=torch, nn=torch.nn, F=F, np=np, math=math, random=random)
+            code = compile(scenario.source, scenario.filename, "exec")
+            exec(code, namespace)  # trusted source sent by the grader
+            self.scenarios[key] = namespace[scenario.name]
+        return self.scenarios[key]
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def describe(self, exc: BaseException, kind: str) -> dict[str, Any]:
+        """An exception as data: type, message, and the frames in the learner's file."""
+        cls = type(exc)
+        try:
+            message = str(exc)
+        except _BaseException:
+            message = "<the exception's message could not be read>"
+        if len(message) > 4000:
+            message = message[:4000] + " ... [message cut]"
+        frames = []
+        try:
+            for frame in traceback.extract_tb(exc.__traceback__):
+                if frame.filename == self.learner_path:
+                    frames.append(
+                        {
+                            "line": frame.lineno or 0,
+                            "function": frame.name,
+                            "code": (frame.line or "").strip()[:300],
+                        }
+                    )
+        except _BaseException:
+            pass
+        data: dict[str, Any] = {
+            "kind": kind,
+            "type": f"{cls.__module__}.{cls.__qualname__}".removeprefix("builtins."),
+            "mro": [
+                f"{c.__module__}.{c.__qualname__}".removeprefix("builtins.") for c in cls.__mro__
+            ],
+            "message": message,
+            "frames": frames[-12:],
+        }
+        if isinstance(exc, SyntaxError) and exc.filename == self.learner_path:
+            data["frames"] = [
+                {
+                    "line": exc.lineno or 0,
+                    "function": "<module>",
+                    "code": (exc.text or "").strip()[:300],
+                }
+            ]
+            data["offset"] = exc.offset
+        if isinstance(exc, SystemExit):
+            data["exit_code"] = (
+                exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)
+            )
+        return data
+
+
+def _input_paths(args: list, kwargs: dict) -> dict[str, Any]:
+    paths = {f"args[{i}]": value for i, value in enumerate(args)}
+    paths.update({f"kwargs[{key!r}]": value for key, value in kwargs.items()})
+    return paths
+
+
+def _seed(seed: int) -> None:
+    """The same seed before every call: results never depend on the order tests ran in."""
+    random.seed(seed)
+    np.random.seed(seed % (2**32))
+    torch.manual_seed(seed)
+
+
+def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int) -> None:
+    """The child's main loop; returns when the trusted side closes the connection."""
+    side = LearnerSide(learner_path, max_answer_bytes)
+    hello = side.import_learner()
+    _flush()
+    _send(sock, {"type": "hello", **hello})
+    while True:
+        try:
+            header, blobs = _receive(sock)
+        except (EOFError, OSError):
+            return
+        answer, answer_blobs = side.handle(header, blobs)
+        _flush()
+        try:
+            _send(sock, {"type": "answer", **answer}, answer_blobs)
+        except _BaseException as exc:
+            _send(
+                sock,
+                {
+                    "type": "answer",
+                    "ok": False,
+                    "error": {
+                        "kind": "answer",
+                        "type": type(exc).__name__,
+                        "mro": [type(exc).__name__],
+                        "frames": [],
+                        "message": str(exc)[:500],
+                    },
+                },
+            )
+
+
+_STREAMS: list[io.TextIOBase] = []
+
+
+def install_streams() -> None:
+    """Unbuffered text streams on fds 1 and 2, remembered so learner code cannot hide them."""
+    out = io.TextIOWrapper(
+        io.FileIO(1, "w", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+        write_through=True,
+    )
+    err = io.TextIOWrapper(
+        io.FileIO(2, "w", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+        write_through=True,
+    )
+    sys.stdout, sys.stderr = out, err
+    sys.__stdout__, sys.__stderr__ = out, err  # type: ignore[misc]
+    _STREAMS[:] = [out, err]
+    linecache.clearcache()
+
+
+def _flush() -> None:
+    for stream in (*_STREAMS, sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except _BaseException:
+            pass
+
+
+def main(sock_fd: int, learner_path: str, max_answer_bytes: int) -> None:
+    """Entry point inside the forked child; never returns."""
+    code = 0
+    try:
+        sock = socket.socket(fileno=sock_fd)
+        serve(sock, learner_path, max_answer_bytes)
+    except _BaseException:
+        code = 70
+    finally:
+        _flush()
+        os._exit(code)

@@ -1,0 +1,189 @@
+"""Learner faults as the trusted side sees them: exceptions that become verdicts, not crashes.
+
+A hidden test that calls the learner's code may get one of these instead of an answer. The pytest
+plugin turns each into the test's status (``failed``, ``error`` or ``timeout``) and its learner-
+facing message; nothing here is a grader error.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+from grader.spec import Text
+
+
+class LearnerFault(Exception):
+    """The learner's code did not produce an answer."""
+
+    status = "error"
+
+    def __init__(
+        self, message: Text, *, evidence: tuple[str, ...] = (), error: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message.en)
+        self.message = message
+        self.evidence = evidence
+        self.error = error or {}
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        return list(self.error.get("frames", []))
+
+
+class LearnerRaised(LearnerFault):
+    """The learner's function raised an exception."""
+
+    status = "failed"
+
+    @property
+    def type_name(self) -> str:
+        return str(self.error.get("type", ""))
+
+    @property
+    def mro(self) -> list[str]:
+        return [str(name) for name in self.error.get("mro", [])]
+
+    @property
+    def text(self) -> str:
+        return str(self.error.get("message", ""))
+
+
+class LearnerUnavailable(LearnerFault):
+    """The learner's file did not import, or lacks the function asked for."""
+
+
+class LearnerTimeout(LearnerFault):
+    status = "timeout"
+
+
+class LearnerCrashed(LearnerFault):
+    """The learner's process ended during a call (exit, signal, memory limit)."""
+
+
+class AnswerUnreadable(LearnerFault):
+    """The learner's code answered with something that is not a well-formed value."""
+
+
+def raised(error: dict[str, Any], function: str, during_import: bool = False) -> LearnerFault:
+    """The fault for an exception reported by the learner's side."""
+    type_name = str(error.get("type", "Exception"))
+    text = str(error.get("message", ""))
+    shown = f"{type_name}: {text}" if text else type_name
+    if during_import or error.get("kind") == "import":
+        if type_name == "SyntaxError" or "SyntaxError" in error.get("mro", []):
+            line = (error.get("frames") or [{}])[0].get("line", "?")
+            return LearnerUnavailable(
+                Text(
+                    f"Your file has a syntax error at line {line}: {text}",
+                    f"你的文件第 {line} 行有语法错误：{text}",
+                ),
+                evidence=("syntax_error",),
+                error=error,
+            )
+        if type_name == "SystemExit":
+            return LearnerUnavailable(
+                Text(
+                    "Your file called sys.exit() while being imported; code at the top level of the "
+                    'file runs on import, so put it under `if __name__ == "__main__":`.',
+                    "你的文件在被导入时调用了 sys.exit()；文件顶层的代码会在导入时执行，"
+                    '请把它放进 `if __name__ == "__main__":` 之下。',
+                ),
+                evidence=("exit_at_import",),
+                error=error,
+            )
+        return LearnerUnavailable(
+            Text(
+                f"Importing your file raised {shown}",
+                f"导入你的文件时抛出了 {shown}",
+            ),
+            evidence=("import_error",),
+            error=error,
+        )
+    if error.get("kind") == "missing":
+        return LearnerUnavailable(
+            Text(
+                f"Your file does not define `{function}`. Keep the function names of the starter file.",
+                f"你的文件中没有定义 `{function}`。请保留初始文件中的函数名。",
+            ),
+            evidence=("missing_function",),
+            error=error,
+        )
+    if error.get("kind") == "answer":
+        return AnswerUnreadable(
+            Text(
+                f"{function} returned a value the grader cannot read: {text}",
+                f"{function} 返回了评分器无法读取的值：{text}",
+            ),
+            evidence=("unreadable_answer",),
+            error=error,
+        )
+    if type_name == "SystemExit":
+        return LearnerCrashed(
+            Text(
+                f"{function} called sys.exit(); return a value instead of ending the program.",
+                f"{function} 调用了 sys.exit()；请返回结果，而不是结束程序。",
+            ),
+            evidence=("exit_in_call",),
+            error=error,
+        )
+    if type_name == "NotImplementedError":
+        return LearnerRaised(
+            Text(
+                f"{function} is not implemented yet (it raised NotImplementedError).",
+                f"{function} 还没有实现（抛出了 NotImplementedError）。",
+            ),
+            evidence=("not_implemented",),
+            error=error,
+        )
+    return LearnerRaised(
+        Text(
+            f"{function} raised {shown}",
+            f"{function} 抛出了异常 {shown}",
+        ),
+        error=error,
+    )
+
+
+def ended(status: int | None, function: str, during_import: bool, memory_mb: int) -> LearnerCrashed:
+    """The fault for a child that died; ``status`` is its waitpid status if known."""
+    where_en = "while your file was being imported" if during_import else f"during {function}"
+    where_zh = "在导入你的文件时" if during_import else f"在运行 {function} 时"
+    evidence: tuple[str, ...] = ("process_died",)
+    if status is not None and os.WIFEXITED(status):
+        code = os.WEXITSTATUS(status)
+        en = (
+            f"Your code ended the process {where_en} (exit code {code}, e.g. os._exit()). "
+            "Return a value instead of exiting."
+        )
+        zh = f"你的代码{where_zh}结束了进程（退出码 {code}，例如 os._exit()）。请返回结果，而不是退出。"
+        evidence += ("process_exit",)
+    elif status is not None and os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        if sig == signal.SIGSEGV:
+            en = f"Your code crashed the process {where_en} with a segmentation fault ({name})."
+            zh = f"你的代码{where_zh}使进程因段错误（{name}）崩溃。"
+            evidence += ("segfault",)
+        elif sig == signal.SIGXCPU:
+            en = f"Your code used up its CPU time {where_en} ({name})."
+            zh = f"你的代码{where_zh}用完了 CPU 时间（{name}）。"
+            evidence += ("cpu_limit",)
+        elif sig == signal.SIGXFSZ:
+            en = f"Your code wrote a file larger than allowed {where_en} ({name})."
+            zh = f"你的代码{where_zh}写入的文件超过了允许的大小（{name}）。"
+        elif sig == signal.SIGKILL:
+            en = (
+                f"The process running your code was killed {where_en} ({name}); it may have "
+                f"used more than the {memory_mb} MB of memory allowed."
+            )
+            zh = f"运行你代码的进程{where_zh}被终止（{name}）；它可能使用了超过允许的 {memory_mb} MB 内存。"
+            evidence += ("killed",)
+        else:
+            en = f"The process running your code died {where_en} from signal {name}."
+            zh = f"运行你代码的进程{where_zh}因信号 {name} 而终止。"
+    else:
+        en = f"The process running your code ended unexpectedly {where_en}."
+        zh = f"运行你代码的进程{where_zh}意外结束。"
+    return LearnerCrashed(Text(en, zh), evidence=evidence)

@@ -1,0 +1,306 @@
+"""The fork server: a clean, warm process that forks learner children on request.
+
+It is forked from the grading process after torch, NumPy and the learner-side modules are
+imported, and before anything else happens there: it has never touched CUDA (a child forked after
+that cannot use CUDA), never run tensor work (OpenMP's threads do not survive a fork), and never
+loaded a hidden test or a reference solution (a learner child could read them from its memory).
+A learner child therefore costs a fork, not an interpreter start and a torch import.
+
+Trusted workers talk to it over a socket each (:class:`ForkServerClient`): ``spawn`` returns the
+child's pid, its answer socket and its output pipe; ``wait`` returns how it ended. The server
+kills every child of a worker whose socket closes, and every child when the grading process goes
+away, so no learner process outlives its grading.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader.sandbox import isolation
+
+_LEN = struct.Struct("!I")
+
+
+def _send_json(sock: socket.socket, data: dict[str, Any], fds: list[int] = ()) -> None:
+    payload = json.dumps(data).encode()
+    message = _LEN.pack(len(payload)) + payload
+    if fds:
+        socket.send_fds(sock, [message], list(fds))
+    else:
+        sock.sendall(message)
+
+
+def _recv_json(sock: socket.socket, max_fds: int = 0) -> tuple[dict[str, Any], list[int]]:
+    """One small JSON message, with any file descriptors passed along with it."""
+    fds: list[int] = []
+    data = b""
+    while len(data) < _LEN.size:
+        # Read the length alone: never into the next message, whose descriptors are its own.
+        chunk, got_fds, _, _ = socket.recv_fds(sock, _LEN.size - len(data), max_fds or 1)
+        fds.extend(got_fds)
+        if not chunk:
+            raise EOFError
+        data += chunk
+    (length,) = _LEN.unpack(data[: _LEN.size])
+    while len(data) < _LEN.size + length:
+        chunk = sock.recv(_LEN.size + length - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return json.loads(data[_LEN.size : _LEN.size + length]), fds
+
+
+@dataclass
+class _Child:
+    owner: int  # fd of the worker connection that asked for it
+    scratch: str
+
+
+@dataclass
+class _Server:
+    control: socket.socket
+    clients: dict[int, socket.socket] = field(default_factory=dict)
+    children: dict[int, _Child] = field(default_factory=dict)
+    statuses: dict[int, int] = field(default_factory=dict)
+    waiting: dict[int, list[socket.socket]] = field(default_factory=dict)
+
+    def run(self) -> None:
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_w, False)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the grading process decides when to stop
+        try:
+            while True:
+                self._reap()
+                readable, _, _ = select.select(
+                    [self.control, wake_r, *self.clients.values()], [], [], 1.0
+                )
+                for sock in readable:
+                    if sock == wake_r:
+                        os.read(wake_r, 4096)
+                    elif sock is self.control:
+                        if not self._accept():
+                            return
+                    else:
+                        self._serve(sock)
+        finally:
+            for pid in list(self.children):
+                self._kill(pid)
+            self._reap(block=True)
+
+    def _accept(self) -> bool:
+        try:
+            _, fds = _recv_json(self.control, max_fds=1)
+        except (EOFError, OSError, ValueError):
+            return False  # the grading process is gone: stop, killing every child
+        for fd in fds:
+            sock = socket.socket(fileno=fd)
+            self.clients[sock.fileno()] = sock
+        return True
+
+    def _serve(self, sock: socket.socket) -> None:
+        try:
+            request, _ = _recv_json(sock)
+        except (EOFError, OSError, ValueError):
+            self._drop_client(sock)
+            return
+        op = request.get("op")
+        if op == "spawn":
+            self._spawn(sock, request)
+        elif op == "wait":
+            pid = int(request["pid"])
+            if pid in self.statuses or pid not in self.children:
+                self._answer_wait(sock, pid)
+            else:
+                self.waiting.setdefault(pid, []).append(sock)
+        elif op == "kill":
+            self._kill(int(request["pid"]))
+            _send_json(sock, {"ok": True})
+
+    def _spawn(self, sock: socket.socket, request: dict[str, Any]) -> None:
+        scratch = tempfile.mkdtemp(prefix="grader-child-")
+        learner_name = Path(request["learner_name"]).name
+        learner_path = os.path.join(scratch, learner_name)
+        try:
+            shutil.copyfile(request["learner_path"], learner_path)
+        except OSError as exc:
+            shutil.rmtree(scratch, ignore_errors=True)
+            _send_json(sock, {"ok": False, "error": f"cannot read the submission: {exc.strerror}"})
+            return
+        limits = isolation.ChildLimits(**request["limits"])
+        parent_end, child_end = socket.socketpair()
+        out_r, out_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the learner child
+            try:
+                from grader.sandbox import child
+
+                isolation.enter(
+                    sock_fd=child_end.fileno(),
+                    out_fd=out_w,
+                    scratch=scratch,
+                    kind=request["kind"],
+                    limits=limits,
+                )
+                child.install_streams()
+                child.main(child_end.fileno(), learner_path, limits.max_answer_mb << 20)
+            finally:
+                os._exit(71)
+        child_end.close()
+        os.close(out_w)
+        self.children[pid] = _Child(owner=sock.fileno(), scratch=scratch)
+        try:
+            _send_json(sock, {"ok": True, "pid": pid}, [parent_end.fileno(), out_r])
+        finally:
+            parent_end.close()
+            os.close(out_r)
+
+    def _answer_wait(self, sock: socket.socket, pid: int) -> None:
+        status = self.statuses.pop(pid, None)
+        with contextlib.suppress(OSError):
+            _send_json(sock, {"ok": True, "pid": pid, "status": status})
+
+    def _kill(self, pid: int) -> None:
+        if pid in self.children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+    def _drop_client(self, sock: socket.socket) -> None:
+        fd = sock.fileno()
+        for pid, child in list(self.children.items()):
+            if child.owner == fd:
+                self._kill(pid)
+        self.clients.pop(fd, None)
+        for pid, socks in list(self.waiting.items()):
+            self.waiting[pid] = [s for s in socks if s is not sock]
+        sock.close()
+
+    def _reap(self, block: bool = False) -> None:
+        while self.children:
+            try:
+                pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return
+            except OSError as exc:
+                if exc.errno == errno.EINTR:
+                    continue
+                return
+            if pid == 0:
+                return
+            child = self.children.pop(pid, None)
+            if child is None:
+                continue
+            # Whatever the child left running in its group goes with it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+            shutil.rmtree(child.scratch, ignore_errors=True)
+            self.statuses[pid] = status
+            for waiter in self.waiting.pop(pid, []):
+                self._answer_wait(waiter, pid)
+
+
+class ForkServer:
+    """Owned by the grading process: starts the server and hands out worker connections."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self._control: socket.socket | None = None
+
+    def start(self) -> None:
+        parent_end, server_end = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                parent_end.close()
+                os.setpgid(0, 0)
+                _Server(server_end).run()
+            except BaseException:  # noqa: BLE001
+                code = 70
+            finally:
+                os._exit(code)
+        server_end.close()
+        self.pid = pid
+        self._control = parent_end
+
+    def connect(self) -> socket.socket:
+        """A new connection for one trusted worker; give the worker this socket."""
+        if self._control is None:
+            self.start()
+        assert self._control is not None
+        mine, theirs = socket.socketpair()
+        _send_json(self._control, {"op": "client"}, [theirs.fileno()])
+        theirs.close()
+        return mine
+
+    @property
+    def control_fd(self) -> int | None:
+        return self._control.fileno() if self._control is not None else None
+
+    def stop(self) -> None:
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        if self.pid is not None:
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+            self.pid = None
+
+
+class SpawnError(Exception):
+    """The fork server could not start a child (e.g. the submission file is unreadable)."""
+
+
+class ForkServerClient:
+    """A trusted worker's end of its connection to the fork server."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def spawn(
+        self, learner_path: str, learner_name: str, kind: str, limits: isolation.ChildLimits
+    ) -> tuple[int, socket.socket, int]:
+        _send_json(
+            self.sock,
+            {
+                "op": "spawn",
+                "learner_path": learner_path,
+                "learner_name": learner_name,
+                "kind": kind,
+                "limits": limits.to_dict(),
+            },
+        )
+        reply, fds = _recv_json(self.sock, max_fds=2)
+        if not reply.get("ok"):
+            for fd in fds:
+                os.close(fd)
+            raise SpawnError(reply.get("error", "the fork server could not start a child"))
+        sock_fd, out_fd = fds
+        return int(reply["pid"]), socket.socket(fileno=sock_fd), out_fd
+
+    def wait(self, pid: int) -> int | None:
+        """How the child ended (a waitpid status), once it has."""
+        _send_json(self.sock, {"op": "wait", "pid": pid})
+        reply, _ = _recv_json(self.sock)
+        return reply.get("status")
+
+    def kill(self, pid: int) -> None:
+        _send_json(self.sock, {"op": "kill", "pid": pid})
+        _recv_json(self.sock)

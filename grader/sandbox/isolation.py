@@ -1,0 +1,118 @@
+"""What a learner child may touch: limits applied in the child right after it is forked.
+
+Applied before any learner code runs, in this order: a new session and process group (so the
+trusted side can kill everything the child starts), only the answer socket and the output pipe
+left open, a scrubbed environment, resource limits, a scratch working directory holding only the
+learner's file, and torch on one thread.
+
+This is the "process" tier: a separate process with rlimits and a scrubbed environment. It keeps
+learner code away from the grader's memory and verdicts, but not from the file system or the
+network; ``docs/SECURITY.md`` says what each tier guarantees.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+from dataclasses import dataclass
+
+import torch
+
+TIER_PROCESS = "process"
+_SAFE_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
+
+
+@dataclass(frozen=True)
+class ChildLimits:
+    """Limits of one learner child (from the exercise's ``limits``)."""
+
+    memory_mb: int = 3072  # address space above what the fork server already maps; CPU only
+    cpu_seconds: int = 300  # CPU time over the child's whole life; the wall deadline comes first
+    file_mb: int = 64  # largest file the child may write
+    open_files: int = 256
+    max_answer_mb: int = 256
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def _vm_size() -> int:
+    """Bytes of address space this process maps now (Linux)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _set_limit(which: int, value: int) -> None:
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    try:
+        resource.setrlimit(which, (value, hard if hard != resource.RLIM_INFINITY else value))
+    except (ValueError, OSError):
+        resource.setrlimit(which, (value, hard))
+
+
+def enter(*, sock_fd: int, out_fd: int, scratch: str, kind: str, limits: ChildLimits) -> None:
+    """Turn this freshly forked process into a learner child. Runs before any learner code."""
+    os.setsid()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:
+        pass
+
+    # Standard streams: nothing in, everything out to the capped output pipe.
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    keep = {0, 1, 2, sock_fd}
+    for fd in _open_fds():
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    home = scratch
+    env = {key: os.environ[key] for key in _SAFE_ENV if key in os.environ}
+    env.update(
+        PATH="/usr/bin:/bin",
+        HOME=home,
+        TMPDIR=scratch,
+        PYTHONDONTWRITEBYTECODE="1",
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        PYTHONIOENCODING="utf-8",
+    )
+    if kind == "cpu":
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    os.environ.clear()
+    os.environ.update(env)
+
+    _set_limit(resource.RLIMIT_CORE, 0)
+    _set_limit(resource.RLIMIT_CPU, limits.cpu_seconds)
+    _set_limit(resource.RLIMIT_FSIZE, limits.file_mb << 20)
+    _set_limit(resource.RLIMIT_NOFILE, limits.open_files)
+    if kind == "cpu":
+        # CUDA maps hundreds of GiB of address space, so only CPU children get this limit;
+        # CUDA children are watched from the trusted side instead (GPU.md).
+        _set_limit(resource.RLIMIT_AS, _vm_size() + (limits.memory_mb << 20))
+
+    os.chdir(scratch)
+    sys.path[:] = [scratch] + [p for p in sys.path if "site-packages" in p or "python3" in p]
+    sys.dont_write_bytecode = True
+    torch.set_num_threads(1)
+
+
+def _open_fds() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return list(range(3, 1024))

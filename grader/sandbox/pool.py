@@ -1,0 +1,366 @@
+"""The trusted side's learner children: one per device kind, replaced whenever one is lost.
+
+Every limit is enforced from here, outside the learner's process: a wall-clock deadline per call
+and for the whole grading (on expiry the child and its process group are killed and a fresh child
+serves the next test), a cap on captured output, a cap on answer size, and a watch on the resident
+memory of CUDA children (which cannot have an address-space limit).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from grader.sandbox import faults, protocol
+from grader.sandbox.forkserver import ForkServerClient, SpawnError
+from grader.sandbox.isolation import ChildLimits
+from grader.spec import Text
+
+_READ = 1 << 16
+
+
+class OutputCapture:
+    """What learner code printed, capped: the head and the tail are kept, the middle counted."""
+
+    def __init__(self, cap_bytes: int) -> None:
+        self.cap = cap_bytes
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._dropped = 0
+
+    def add(self, data: bytes) -> None:
+        head_room = self.cap * 3 // 4 - len(self._head)
+        if head_room > 0:
+            self._head += data[:head_room]
+            data = data[head_room:]
+        if not data:
+            return
+        tail_cap = self.cap - self.cap * 3 // 4
+        self._tail += data
+        if len(self._tail) > tail_cap:
+            cut = len(self._tail) - tail_cap
+            self._dropped += cut
+            del self._tail[:cut]
+
+    def take(self) -> tuple[str, bool]:
+        head = self._head.decode("utf-8", "replace")
+        tail = self._tail.decode("utf-8", "replace")
+        truncated = self._dropped > 0
+        if truncated:
+            text = f"{head}\n[... {self._dropped:,} bytes of output cut here ...]\n{tail}"
+        else:
+            text = head + tail
+        self._head, self._tail, self._dropped = bytearray(), bytearray(), 0
+        return text, truncated
+
+
+class _Expired(Exception):
+    pass
+
+
+class _Lost(Exception):
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _MemoryExceeded(Exception):
+    pass
+
+
+@dataclass
+class LearnerChild:
+    pid: int
+    sock: socket.socket
+    out_fd: int
+    kind: str
+    hello: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.sock.setblocking(False)
+        os.set_blocking(self.out_fd, False)
+
+    def drain(self, capture: OutputCapture) -> None:
+        """Read whatever output is waiting, without blocking."""
+        while True:
+            try:
+                data = os.read(self.out_fd, _READ)
+            except BlockingIOError:
+                return
+            except OSError:
+                return
+            if not data:
+                return
+            capture.add(data)
+
+    def exchange(
+        self,
+        header: dict[str, Any] | None,
+        blobs: list,
+        deadline: float,
+        capture: OutputCapture,
+        max_answer: int,
+        rss_limit: int | None,
+    ) -> tuple[dict[str, Any], list[bytearray]]:
+        """Send a request (None: just wait for the next message) and read the answer."""
+        outgoing = (
+            [memoryview(p).cast("B") for p in protocol.pack(header, blobs)]
+            if header is not None
+            else []
+        )
+        reader = protocol.MessageReader(max_answer)
+        out_open = True
+        next_rss = time.monotonic() + 0.1
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                raise _Expired
+            if rss_limit is not None and now >= next_rss:
+                next_rss = now + 0.1
+                if _rss(self.pid) > rss_limit:
+                    raise _MemoryExceeded
+            wait = min(deadline - now, 0.1 if rss_limit is not None else deadline - now)
+            rlist = [self.sock] + ([self.out_fd] if out_open else [])
+            wlist = [self.sock] if outgoing else []
+            try:
+                readable, writable, _ = select.select(rlist, wlist, [], max(wait, 0))
+            except (OSError, ValueError) as exc:
+                raise _Lost(str(exc)) from None
+            if self.out_fd in readable:
+                try:
+                    data = os.read(self.out_fd, _READ)
+                except BlockingIOError:
+                    data = None
+                except OSError:
+                    data = b""
+                if data == b"":
+                    out_open = False
+                elif data:
+                    capture.add(data)
+            if writable and outgoing:
+                try:
+                    sent = self.sock.send(outgoing[0])
+                except BlockingIOError:
+                    sent = 0
+                except OSError as exc:
+                    raise _Lost(str(exc)) from None
+                if sent == len(outgoing[0]):
+                    outgoing.pop(0)
+                else:
+                    outgoing[0] = outgoing[0][sent:]
+            if self.sock in readable:
+                target = reader.buffer()
+                try:
+                    count = self.sock.recv_into(target, len(target))
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    if exc.errno in (errno.ECONNRESET, errno.EPIPE):
+                        raise _Lost("connection reset") from None
+                    raise _Lost(str(exc)) from None
+                if count == 0:
+                    raise _Lost("connection closed")
+                try:
+                    if reader.advance(count):
+                        self.drain(capture)
+                        assert reader.message is not None
+                        return reader.message
+                except protocol.ProtocolError as exc:
+                    raise _Lost(f"malformed answer: {exc}") from None
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        finally:
+            try:
+                os.close(self.out_fd)
+            except OSError:
+                pass
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class ChildPool:
+    """The learner children of one grading, and the deadlines they run under."""
+
+    def __init__(
+        self,
+        client: ForkServerClient,
+        learner_path: str,
+        learner_name: str,
+        *,
+        call_timeout_s: float,
+        total_deadline: float,
+        memory_mb: int,
+        output_bytes: int,
+        limits: ChildLimits | None = None,
+    ) -> None:
+        self.client = client
+        self.learner_path = learner_path
+        self.learner_name = learner_name
+        self.call_timeout_s = call_timeout_s
+        self.total_deadline = total_deadline
+        self.memory_mb = memory_mb
+        self.limits = limits or ChildLimits(memory_mb=memory_mb)
+        self.capture = OutputCapture(output_bytes)
+        self.children: dict[str, LearnerChild] = {}
+        self.import_failures: dict[str, faults.LearnerFault] = {}
+        self.spawned = 0
+
+    # -- children ---------------------------------------------------------------------------
+
+    def _rss_limit(self, kind: str) -> int | None:
+        return (self.memory_mb << 20) + (6 << 30) if kind == "cuda" else None
+
+    def _deadline(self) -> tuple[float, bool]:
+        """The deadline for the next exchange, and whether it is the whole grading's."""
+        call = time.monotonic() + self.call_timeout_s
+        if self.total_deadline <= call:
+            return self.total_deadline, True
+        return call, False
+
+    def child(self, kind: str) -> LearnerChild:
+        """A live child of this kind whose import succeeded (raises the import's fault)."""
+        if kind in self.import_failures:
+            raise self.import_failures[kind]
+        live = self.children.get(kind)
+        if live is not None:
+            return live
+        try:
+            pid, sock, out_fd = self.client.spawn(
+                self.learner_path, self.learner_name, kind, self.limits
+            )
+        except SpawnError as exc:
+            fault = faults.LearnerUnavailable(
+                Text(str(exc), str(exc)), evidence=("unreadable_file",)
+            )
+            self.import_failures[kind] = fault
+            raise fault from None
+        self.spawned += 1
+        child = LearnerChild(pid, sock, out_fd, kind)
+        deadline, total = self._deadline()
+        try:
+            hello, _ = child.exchange(
+                None, [], deadline, self.capture, 1 << 20, self._rss_limit(kind)
+            )
+        except _Expired:
+            self._discard(child)
+            fault = self._timeout_fault(total, during_import=True)
+            self.import_failures[kind] = fault
+            raise fault from None
+        except (_Lost, _MemoryExceeded) as exc:
+            status = self._discard(child)
+            fault = self._lost_fault(exc, status, "", during_import=True)
+            self.import_failures[kind] = fault
+            raise fault from None
+        if not hello.get("ok"):
+            self._discard(child)
+            fault = faults.raised(hello.get("error", {}), "", during_import=True)
+            self.import_failures[kind] = fault
+            raise fault
+        child.hello = hello
+        self.children[kind] = child
+        return child
+
+    def _discard(self, child: LearnerChild) -> int | None:
+        """Kill a child (and its group) and learn how it ended."""
+        self.children = {k: c for k, c in self.children.items() if c is not child}
+        try:
+            self.client.kill(child.pid)
+            status = self.client.wait(child.pid)
+        except (OSError, EOFError, ValueError):
+            status = None
+        child.drain(self.capture)
+        child.close()
+        return status
+
+    def _timeout_fault(
+        self, total: bool, during_import: bool, function: str = ""
+    ) -> faults.LearnerTimeout:
+        if total:
+            return faults.LearnerTimeout(
+                Text(
+                    "The grading ran out of its total time limit before this test could finish.",
+                    "评分在本测试完成前就用完了总时间限制。",
+                ),
+                evidence=("total_timeout",),
+            )
+        seconds = f"{self.call_timeout_s:g}"
+        if during_import:
+            return faults.LearnerTimeout(
+                Text(
+                    f"Importing your file took longer than {seconds} s; is there an endless loop or "
+                    "slow work at the top level of the file?",
+                    f"导入你的文件超过了 {seconds} 秒；文件顶层是否有死循环或耗时的代码？",
+                ),
+                evidence=("timeout", "import_timeout"),
+            )
+        return faults.LearnerTimeout(
+            Text(
+                f"{function} did not return within {seconds} s (an endless loop, or far too slow).",
+                f"{function} 在 {seconds} 秒内没有返回（死循环，或者太慢）。",
+            ),
+            evidence=("timeout",),
+        )
+
+    def _lost_fault(
+        self, exc: Exception, status: int | None, function: str, during_import: bool
+    ) -> faults.LearnerFault:
+        if isinstance(exc, _MemoryExceeded):
+            return faults.LearnerCrashed(
+                Text(
+                    f"Your code used more than the {self.memory_mb} MB of memory allowed.",
+                    f"你的代码使用的内存超过了允许的 {self.memory_mb} MB。",
+                ),
+                evidence=("memory_limit",),
+            )
+        if isinstance(exc, _Lost) and exc.reason.startswith("malformed answer"):
+            return faults.AnswerUnreadable(
+                Text(
+                    f"The answer from your code could not be read ({exc.reason}).",
+                    f"无法读取你的代码返回的答案（{exc.reason}）。",
+                ),
+                evidence=("unreadable_answer",),
+            )
+        return faults.ended(status, function, during_import, self.memory_mb)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def request(
+        self, kind: str, header: dict[str, Any], blobs: list, function: str, max_answer: int
+    ) -> tuple[dict[str, Any], list[bytearray]]:
+        child = self.child(kind)
+        deadline, total = self._deadline()
+        try:
+            return child.exchange(
+                header, blobs, deadline, self.capture, max_answer, self._rss_limit(kind)
+            )
+        except _Expired:
+            self._discard(child)
+            raise self._timeout_fault(total, during_import=False, function=function) from None
+        except (_Lost, _MemoryExceeded) as exc:
+            status = self._discard(child)
+            raise self._lost_fault(exc, status, function, during_import=False) from None
+
+    def functions(self, kind: str) -> list[str]:
+        return list((self.child(kind).hello or {}).get("functions", []))
+
+    def take_output(self) -> tuple[str, bool]:
+        for child in list(self.children.values()):
+            child.drain(self.capture)
+        return self.capture.take()
+
+    def close(self) -> None:
+        for child in list(self.children.values()):
+            self._discard(child)

@@ -1,0 +1,282 @@
+"""The ``learner`` fixture: hidden tests call the learner's functions through this proxy.
+
+``learner.pairwise_distance(x)`` encodes ``x``, sends the call to the learner's child for the
+test's device, and returns the decoded answer: plain data, tensors rebuilt as exactly
+``torch.Tensor``. ``learner.run(scenario, ...)`` sends a module-level helper of the test file (as
+source) to run next to the learner's module, for work that must happen there (building a model and
+training it with the learner's loop). ``learner.last`` is the :class:`CallRecord` of the latest
+call: the inputs as they were afterwards, what was traced, how long it took.
+
+By the curriculum's rule, functions must not modify their inputs: every call compares the inputs
+sent with the inputs as they came back and fails the test if any changed (values, dtype, shape,
+``requires_grad`` or ``.grad``), unless the test passes ``allow_mutation=True``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from grader.sandbox import codec, faults
+from grader.sandbox.pool import ChildPool
+from grader.spec import Text
+from grader.testing.checks import fail
+
+
+@dataclass
+class CallRecord:
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    value: Any = None
+    after_args: list[Any] | None = None
+    after_kwargs: dict[str, Any] | None = None
+    ops: int | None = None
+    functions: dict[str, int] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+
+def device_kind(device: str | None) -> str:
+    return "cuda" if device is not None and str(device).startswith("cuda") else "cpu"
+
+
+class LearnerProxy:
+    """Calls into the learner's code for one test, on one device's child."""
+
+    def __init__(
+        self, pool: ChildPool, device: str | None, seed: int, max_answer_bytes: int
+    ) -> None:
+        self._pool = pool
+        self.device = device
+        self._kind = device_kind(device)
+        self._seed = seed
+        self._max_answer = max_answer_bytes
+        self._calls = 0
+        self.last: CallRecord | None = None
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self.call(name, *args, **kwargs)
+
+        call.__name__ = name
+        return call
+
+    @property
+    def functions(self) -> list[str]:
+        """The callables the learner's module defines."""
+        return self._pool.functions(self._kind)
+
+    def call(
+        self,
+        name: str,
+        *args: Any,
+        trace: bool = False,
+        allow_mutation: bool = False,
+        **kwargs: Any,
+    ) -> Any:
+        record = CallRecord(name, args, kwargs)
+        answer, blobs = self._send("call", name, list(args), kwargs, trace)
+        self._finish(record, answer, blobs, name)
+        if not answer.get("ok"):
+            raise faults.raised(answer.get("error", {}), name)
+        if answer.get("after") is not None:
+            after = codec.decode(
+                {"value": answer["after"], "storages": answer.get("storages", [])}, blobs
+            )
+            record.after_args = after.get("args")
+            record.after_kwargs = after.get("kwargs")
+            if not allow_mutation:
+                self._check_inputs(record)
+        return record.value
+
+    def run(
+        self, scenario: Callable[..., Any], *args: Any, trace: bool = False, **kwargs: Any
+    ) -> Any:
+        """Run ``scenario(learner_module, *args, **kwargs)`` next to the learner's code."""
+        source = _scenario(scenario)
+        record = CallRecord(scenario.__name__, args, kwargs)
+        answer, blobs = self._send("run", scenario.__name__, [source, *args], kwargs, trace)
+        self._finish(record, answer, blobs, scenario.__name__)
+        if not answer.get("ok"):
+            error = answer.get("error", {})
+            function = _innermost_function(error) or scenario.__name__
+            raise faults.raised(error, function)
+        return record.value
+
+    def _send(
+        self, op: str, name: str, args: list[Any], kwargs: dict[str, Any], trace: bool
+    ) -> tuple[dict[str, Any], list[bytearray]]:
+        self._calls += 1
+        payload, blobs = codec.encode((args, kwargs))
+        header = {
+            "op": op,
+            "name": name,
+            "payload": payload,
+            "trace": trace,
+            "seed": (self._seed * 1_000_003 + self._calls) % (2**63),
+        }
+        return self._pool.request(self._kind, header, blobs, name, self._max_answer)
+
+    def _finish(
+        self, record: CallRecord, answer: dict[str, Any], blobs: list[bytearray], name: str
+    ) -> None:
+        self.last = record
+        record.duration_s = float(answer.get("duration_s", 0.0) or 0.0)
+        trace = answer.get("trace")
+        if isinstance(trace, dict):
+            record.ops = int(trace.get("ops", 0))
+            record.functions = {str(k): int(v) for k, v in dict(trace.get("functions", {})).items()}
+        if answer.get("ok") and "result" in answer:
+            try:
+                record.value = codec.decode(
+                    {"value": answer["result"]["value"], "storages": answer.get("storages", [])},
+                    blobs,
+                    keep_info=True,
+                )
+            except (codec.CodecError, KeyError, TypeError, ValueError, RuntimeError) as exc:
+                raise faults.AnswerUnreadable(
+                    Text(
+                        f"{name} returned a value the grader cannot read ({exc}).",
+                        f"{name} 返回了评分器无法读取的值（{exc}）。",
+                    ),
+                    evidence=("unreadable_answer",),
+                ) from None
+
+    def _check_inputs(self, record: CallRecord) -> None:
+        before = {f"args[{i}]": v for i, v in enumerate(record.args)}
+        before.update({f"kwargs[{k!r}]": v for k, v in record.kwargs.items()})
+        after = {f"args[{i}]": v for i, v in enumerate(record.after_args or [])}
+        after.update({f"kwargs[{k!r}]": v for k, v in (record.after_kwargs or {}).items()})
+        for path, value in before.items():
+            if path not in after:
+                continue
+            problem = _changed(value, after[path])
+            if problem:
+                en, zh, evidence = problem
+                position = _argument_name(record.name, path)
+                fail(
+                    f"{record.name} changed its input {position}: {en} Functions must leave their "
+                    "inputs as they were; work on a copy (e.g. x.clone()) or use out-of-place "
+                    "operations (x = x - m instead of x -= m).",
+                    f"{record.name} 修改了它的输入 {position}：{zh}函数不应修改输入；"
+                    "请在副本上操作（例如 x.clone()），或使用非原地运算（x = x - m 而不是 x -= m）。",
+                    evidence=("input_mutated", evidence),
+                )
+
+
+def _argument_name(function: str, path: str) -> str:
+    """``args[0]`` -> ``argument 1``; ``kwargs['x']`` -> ``argument x``."""
+    if path.startswith("args["):
+        return f"argument {int(path[5:-1]) + 1}"
+    return f"argument {path[7:-1].strip(chr(39))}"
+
+
+def _changed(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | None:
+    """How an input differs after the call, or None."""
+    if depth > 8:
+        return None
+    if isinstance(before, torch.Tensor):
+        if not isinstance(after, torch.Tensor):
+            return None
+        if before.shape != after.shape or before.dtype != after.dtype:
+            return (
+                f"it went from shape {tuple(before.shape)} {before.dtype} to "
+                f"{tuple(after.shape)} {after.dtype}.",
+                f"它从形状 {tuple(before.shape)} {before.dtype} 变成了 "
+                f"{tuple(after.shape)} {after.dtype}。",
+                "input_reshaped",
+            )
+        if before.device.type != "meta" and not _same_bytes(before, after):
+            return (
+                "its values were overwritten (an in-place operation such as -=, add_() or "
+                "item assignment on the input or on a view of it).",
+                "它的值被改写了（对输入或其视图做了原地操作，例如 -=、add_() 或下标赋值）。",
+                "input_values_changed",
+            )
+        if before.requires_grad != after.requires_grad:
+            return (
+                f"its requires_grad flag went from {before.requires_grad} to {after.requires_grad}.",
+                f"它的 requires_grad 从 {before.requires_grad} 变成了 {after.requires_grad}。",
+                "input_requires_grad_changed",
+            )
+        if (before.grad is None) != (after.grad is None) or (
+            before.grad is not None
+            and after.grad is not None
+            and not _same_bytes(before.grad, after.grad)
+        ):
+            return (
+                "its .grad changed (backward() accumulated into it, or it was reset).",
+                "它的 .grad 被改变了（backward() 向其中累加了梯度，或被清零了）。",
+                "input_grad_changed",
+            )
+        return None
+    if isinstance(before, np.ndarray):
+        if not isinstance(after, np.ndarray):
+            return None
+        if (
+            before.shape != after.shape
+            or before.dtype != after.dtype
+            or before.tobytes() != after.tobytes()
+        ):
+            return ("the array's contents changed.", "数组的内容被改变了。", "input_values_changed")
+        return None
+    if isinstance(before, (list, tuple)) and isinstance(after, (list, tuple)):
+        if len(before) != len(after):
+            return (
+                "items were added to or removed from it.",
+                "其中的元素被增加或删除了。",
+                "input_container_changed",
+            )
+        for b, a in zip(before, after, strict=True):
+            problem = _changed(b, a, depth + 1)
+            if problem:
+                return problem
+        return None
+    if isinstance(before, dict) and isinstance(after, dict):
+        if list(before) != list(after):
+            return ("its keys changed.", "它的键被改变了。", "input_container_changed")
+        for key in before:
+            problem = _changed(before[key], after[key], depth + 1)
+            if problem:
+                return problem
+    return None
+
+
+def _same_bytes(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bit-for-bit equality (so NaN equals NaN and -0.0 differs from 0.0)."""
+    x = a.detach().cpu().reshape(-1).contiguous()
+    y = b.detach().cpu().reshape(-1).contiguous()
+    if x.numel() == 0:
+        return True
+    if x.dtype == torch.bool:
+        return bool(torch.equal(x, y))
+    return bool(torch.equal(x.view(torch.uint8), y.view(torch.uint8)))
+
+
+_SCENARIOS: dict[Callable[..., Any], codec.Scenario] = {}
+
+
+def _scenario(func: Callable[..., Any]) -> codec.Scenario:
+    """A module-level function of a test file, as source to run on the learner's side."""
+    cached = _SCENARIOS.get(func)
+    if cached is None:
+        if not inspect.isfunction(func) or func.__qualname__ != func.__name__:
+            raise TypeError(f"learner.run() needs a module-level function, got {func!r}")
+        source = textwrap.dedent(inspect.getsource(func))
+        cached = codec.Scenario(func.__name__, source, f"<scenario {func.__name__}>")
+        _SCENARIOS[func] = cached
+    return cached
+
+
+def _innermost_function(error: dict[str, Any]) -> str:
+    frames = error.get("frames") or []
+    return str(frames[-1].get("function", "")) if frames else ""

@@ -1,0 +1,225 @@
+"""The terminal summary: a pure function of a Result (and whether to use colour).
+
+Score first, then a test-by-device matrix, then one block per distinct failure: the learner-
+facing message, the diagnosis title and fix in a line or two, and where in the learner's file it
+happened. The same failure on several devices is shown once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from grader.results import Result, Status, TestResult
+
+_MARK = {
+    Status.PASSED: ("✓", "32"),
+    Status.FAILED: ("✗", "31"),
+    Status.ERROR: ("!", "35"),
+    Status.TIMEOUT: ("⧗", "33"),
+    Status.SKIPPED: ("-", "2"),
+}
+
+_WORDS = {
+    "en": {
+        "passed": "passed",
+        "failed": "failed",
+        "error": "error",
+        "timeout": "timeout",
+        "skipped": "skipped",
+        "score": "score",
+        "test": "test",
+        "failures": "What to fix",
+        "at": "at",
+        "in": "in",
+        "output": "output",
+        "fix": "Fix",
+        "report": "Report",
+        "json": "JSON",
+        "all_passed": "All tests passed.",
+        "points": "pts",
+        "cut": "(cut)",
+        "isolation": "isolation",
+        "submission": "submission",
+    },
+    "zh": {
+        "passed": "通过",
+        "failed": "未通过",
+        "error": "错误",
+        "timeout": "超时",
+        "skipped": "跳过",
+        "score": "得分",
+        "test": "测试",
+        "failures": "需要修改的地方",
+        "at": "位于",
+        "in": "函数",
+        "output": "输出",
+        "fix": "修改方法",
+        "report": "报告",
+        "json": "JSON",
+        "all_passed": "所有测试都通过了。",
+        "points": "分",
+        "cut": "（已截断）",
+        "isolation": "隔离级别",
+        "submission": "提交文件",
+    },
+}
+
+
+def use_colour(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+class _Style:
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def __call__(self, text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.colour else text
+
+
+def _status_word(status: Status, lang: str) -> str:
+    return _WORDS[lang][status.value]
+
+
+def render(
+    result: Result,
+    *,
+    colour: bool = False,
+    report_path: str | None = None,
+    json_path: str | None = None,
+    width: int = 100,
+) -> str:
+    lang = result.lang if result.lang in _WORDS else "en"
+    w = _WORDS[lang]
+    style = _Style(colour)
+    lines: list[str] = []
+
+    mark, code = _MARK[result.status]
+    pct = f" ({result.percent:.0f}%)" if result.max_score else ""
+    head = (
+        f"{result.exercise_id}  {result.exercise_title}   "
+        f"{w['score']} {_num(result.score)}/{_num(result.max_score)}{pct}  "
+    )
+    lines.append(
+        style(head, "1") + style(f"{mark} {_status_word(result.status, lang)}", f"1;{code}")
+    )
+    lines.append(style(f"{w['submission']}: {result.submission}", "2"))
+
+    devices = _devices(result.tests)
+    names = list(dict.fromkeys(t.name for t in result.tests))
+    label = max([len(w["test"])] + [len(n) for n in names]) + 2
+    header = w["test"].ljust(label) + "".join(d.ljust(11) for d in devices)
+    lines += ["", style(header, "1")]
+    for name in names:
+        row = name.ljust(label)
+        for device in devices:
+            test = next(
+                (t for t in result.tests if t.name == name and (t.device or "-") == device), None
+            )
+            if test is None:
+                row += " " * 11
+                continue
+            mark, code = _MARK[test.status]
+            cell = f"{mark} {_status_word(test.status, lang)}"
+            row += style(cell.ljust(11), code)
+        lines.append(row.rstrip())
+
+    failures = _failure_groups(result.tests)
+    if failures:
+        lines += ["", style(w["failures"], "1")]
+        for group in failures:
+            lines += _failure_block(group, style, w, width)
+    elif result.graded:
+        lines += ["", style(w["all_passed"], "32")]
+
+    for note in result.notes:
+        lines += ["", style(f"* {note}", "2")]
+    tail = []
+    if report_path:
+        tail.append(f"{w['report']}: {report_path}")
+    if json_path:
+        tail.append(f"{w['json']}: {json_path}")
+    if tail:
+        lines += [""] + tail
+    return "\n".join(lines) + "\n"
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _devices(tests: tuple[TestResult, ...]) -> list[str]:
+    order = ["-", "cpu", "meta", "cuda"]
+    present = {t.device or "-" for t in tests}
+    return [d for d in order if d in present] + sorted(present - set(order))
+
+
+def _failure_groups(tests: tuple[TestResult, ...]) -> list[list[TestResult]]:
+    groups: dict[tuple[str, str, str], list[TestResult]] = {}
+    for test in tests:
+        if test.status in (Status.PASSED, Status.SKIPPED):
+            continue
+        key = (test.name, test.status.value, test.message)
+        groups.setdefault(key, []).append(test)
+    return list(groups.values())
+
+
+def _failure_block(
+    group: list[TestResult], style: _Style, w: dict[str, str], width: int
+) -> list[str]:
+    first = group[0]
+    mark, code = _MARK[first.status]
+    devices = ", ".join(t.device for t in group if t.device)
+    where = f" [{devices}]" if devices else ""
+    lines = [
+        "",
+        style(f"{mark} {first.name}{where}", f"1;{code}") + style(f"  {first.description}", "2"),
+    ]
+    for text in _wrap(first.message, width - 4):
+        lines.append(f"    {text}")
+    if first.diagnosis is not None:
+        lines.append("    " + style(f"→ {first.diagnosis.title}", "1;36"))
+        for text in _wrap(f"{w['fix']}: {first.diagnosis.fix}", width - 6):
+            lines.append(f"      {text}")
+    if first.frames:
+        frame = first.frames[-1]
+        lines.append(
+            style(f"    {w['at']} line {frame.line} {w['in']} {frame.function}:  {frame.code}", "2")
+        )
+    if first.output.strip():
+        shown = first.output.strip().splitlines()
+        cut = first.output_truncated or len(shown) > 6
+        body = shown[:6]
+        lines.append(style(f"    {w['output']}{' ' + w['cut'] if cut else ''}:", "2"))
+        lines += [style(f"      | {line[: width - 10]}", "2") for line in body]
+    return lines
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    out: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        out += textwrap.wrap(
+            paragraph, width=width, break_long_words=False, break_on_hyphens=False
+        ) or [""]
+    return out
+
+
+def print_summary(
+    result: Result,
+    *,
+    report_path: str | None = None,
+    json_path: str | None = None,
+    stream: TextIO | None = None,
+) -> None:
+    stream = stream or sys.stdout
+    stream.write(
+        render(result, colour=use_colour(stream), report_path=report_path, json_path=json_path)
+    )

@@ -1,0 +1,64 @@
+"""The API hidden tests are written against (see exercises/README.md).
+
+Fixtures come from the grader's pytest plugin: ``learner`` (calls into the learner's code),
+``reference`` (the reference solution, run here on the trusted side), ``device``, ``rng``,
+``seed``, ``exercise``, ``learner_source`` and ``attach``. The checks below fail with
+learner-facing messages and evidence for the diagnosis.
+"""
+
+from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
+from grader.sandbox.faults import LearnerRaised
+from grader.testing.checks import (
+    CheckFailed,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_finite,
+    assert_independent,
+    assert_not_called,
+    assert_ops_constant,
+    assert_requires_grad,
+    assert_shape,
+    assert_shares,
+    assert_type,
+    assert_value,
+    check,
+    describe,
+    device_of,
+    expect_array,
+    expect_raises,
+    expect_tensor,
+    fail,
+    shares,
+)
+
+__all__ = [
+    "CheckFailed",
+    "LearnerRaised",
+    "ModuleValue",
+    "Opaque",
+    "array_info",
+    "assert_close",
+    "assert_device",
+    "assert_dtype",
+    "assert_equal",
+    "assert_finite",
+    "assert_independent",
+    "assert_not_called",
+    "assert_ops_constant",
+    "assert_requires_grad",
+    "assert_shape",
+    "assert_shares",
+    "assert_type",
+    "assert_value",
+    "check",
+    "describe",
+    "device_of",
+    "expect_array",
+    "expect_raises",
+    "expect_tensor",
+    "fail",
+    "shares",
+    "tensor_info",
+]

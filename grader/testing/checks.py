@@ -1,0 +1,476 @@
+"""Assertion helpers for hidden tests: every failure says what was expected and what came back.
+
+A failing check raises :class:`CheckFailed` with a learner-facing message in English and Chinese
+(shape, dtype and device of "yours vs expected", the first differing element, the largest error),
+and *evidence*: short tags such as ``broadcast_shape`` or ``shares_memory`` that the diagnosis
+catalogue matches to a misconception. Messages never show the test's code.
+
+Comparisons use ``torch.isclose`` and metadata checks, not ``torch.testing.assert_close`` (whose
+first call imports some 500 modules, see PERFORMANCE.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import numpy as np
+import torch
+
+from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
+from grader.spec import Text
+
+
+class CheckFailed(AssertionError):
+    """A hidden test's check failed; carries the learner-facing message and evidence."""
+
+    def __init__(self, message: Text, *, evidence: Sequence[str] = (), data: dict | None = None):
+        super().__init__(message.en)
+        self.message = message
+        self.evidence = tuple(evidence)
+        self.data = data or {}
+
+
+def fail(en: str, zh: str, *, evidence: Sequence[str] = (), data: dict | None = None) -> NoReturn:
+    raise CheckFailed(Text(en, zh), evidence=evidence, data=data)
+
+
+def check(condition: bool, en: str, zh: str, *, evidence: Sequence[str] = ()) -> None:
+    """Fail with this message unless ``condition`` holds."""
+    if not condition:
+        fail(en, zh, evidence=evidence)
+
+
+# ---------------------------------------------------------------------------------------------
+# Describing values
+
+
+def _dtype(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _shape(shape: Iterable[int]) -> str:
+    dims = tuple(int(d) for d in shape)
+    return "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+
+
+def device_of(value: torch.Tensor) -> str:
+    """The device the learner's tensor was on (as reported by the learner's side)."""
+    info = tensor_info(value)
+    return info.device if info is not None else str(value.device)
+
+
+def describe(value: Any) -> str:
+    """A short description of any value, for "yours vs expected"."""
+    if isinstance(value, torch.Tensor):
+        return f"a tensor of shape {_shape(value.shape)}, dtype {_dtype(value.dtype)}, on {device_of(value)}"
+    if isinstance(value, np.ndarray):
+        return f"a NumPy array of shape {_shape(value.shape)}, dtype {value.dtype}"
+    if isinstance(value, Opaque):
+        return f"a {value.type_name} ({value.repr})"
+    if isinstance(value, ModuleValue):
+        return f"a {value.class_name} module"
+    if value is None:
+        return "None"
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def describe_zh(value: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"形状为 {_shape(value.shape)}、dtype 为 {_dtype(value.dtype)}、位于 {device_of(value)} 的张量"
+    if isinstance(value, np.ndarray):
+        return f"形状为 {_shape(value.shape)}、dtype 为 {value.dtype} 的 NumPy 数组"
+    if value is None:
+        return "None"
+    return describe(value)
+
+
+def _element(value: torch.Tensor) -> str:
+    item = value.item()
+    if isinstance(item, float):
+        return f"{item:.6g}"
+    return repr(item)
+
+
+# ---------------------------------------------------------------------------------------------
+# Types and metadata
+
+
+def expect_tensor(value: Any, what: str) -> torch.Tensor:
+    """``value`` must be exactly a ``torch.Tensor``; returns it."""
+    if type(value) is torch.Tensor:
+        return value
+    evidence = ["not_a_tensor"]
+    if isinstance(value, np.ndarray):
+        evidence.append("numpy_instead_of_tensor")
+    if isinstance(value, Opaque) and "subclass" in value.repr + value.type_name:
+        evidence.append("tensor_subclass")
+    fail(
+        f"{what} should be a torch.Tensor, but yours is {describe(value)}.",
+        f"{what} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。",
+        evidence=evidence,
+    )
+
+
+def expect_array(value: Any, what: str) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    fail(
+        f"{what} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.",
+        f"{what} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。",
+        evidence=["not_an_array"],
+    )
+
+
+def assert_type(value: Any, kind: type | tuple[type, ...], what: str) -> None:
+    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in _tuple(kind)):
+        return
+    names = " or ".join(k.__name__ for k in _tuple(kind))
+    fail(
+        f"{what} should be a {names}, but yours is {describe(value)}.",
+        f"{what} 应该是 {names}，但你的结果是 {describe_zh(value)}。",
+        evidence=["wrong_type"],
+    )
+
+
+def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str) -> None:
+    got = tuple(value.shape)
+    want = tuple(int(d) for d in shape)
+    if got == want:
+        return
+    evidence = ["wrong_shape"] + _shape_evidence(got, want)
+    fail(
+        f"{what} should have shape {_shape(want)}, but yours has shape {_shape(got)}.",
+        f"{what} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。",
+        evidence=evidence,
+        data={"yours": list(got), "expected": list(want)},
+    )
+
+
+def _shape_evidence(got: tuple[int, ...], want: tuple[int, ...]) -> list[str]:
+    """Tags that explain a wrong shape: a silent broadcast, a lost or extra size-1 dim."""
+    tags = []
+    if len(got) == len(want) + 1 and len(want) >= 1 and got[-1] == got[-2] == want[-1]:
+        tags.append("broadcast_shape")  # (n,) - (n, 1) -> (n, n)
+    elif len(got) == 2 and len(want) == 2 and got[0] == got[1] == want[0] and want[1] == 1:
+        tags.append("broadcast_shape")
+    if [d for d in got if d != 1] == [d for d in want if d != 1] and got != want:
+        tags.append("size_one_dims")
+    if sorted(got) == sorted(want) and got != want:
+        tags.append("dims_permuted")
+    return tags
+
+
+def assert_dtype(value: torch.Tensor, dtype: torch.dtype, what: str) -> None:
+    if value.dtype == dtype:
+        return
+    evidence = ["wrong_dtype"]
+    if dtype.is_floating_point and not value.dtype.is_floating_point:
+        evidence.append("integer_instead_of_float")
+    if not dtype.is_floating_point and value.dtype.is_floating_point:
+        evidence.append("float_instead_of_integer")
+    if dtype == torch.float32 and value.dtype == torch.float64:
+        evidence.append("float64_from_numpy")
+    fail(
+        f"{what} should have dtype {_dtype(dtype)}, but yours has dtype {_dtype(value.dtype)}.",
+        f"{what} 的 dtype 应为 {_dtype(dtype)}，但你的结果是 {_dtype(value.dtype)}。",
+        evidence=evidence,
+    )
+
+
+def assert_device(value: torch.Tensor, device: str | torch.device, what: str) -> None:
+    got = torch.device(device_of(value))
+    want = torch.device(device)
+    same = got.type == want.type and (want.index is None or got.index in (None, want.index))
+    if same:
+        return
+    fail(
+        f"{what} should be on {want}, but yours is on {got}. Create tensors on the device of the "
+        "inputs (e.g. device=x.device, or torch.zeros_like(x)).",
+        f"{what} 应该位于 {want}，但你的结果位于 {got}。请在输入所在的设备上创建张量"
+        "（例如 device=x.device，或 torch.zeros_like(x)）。",
+        evidence=["wrong_device"],
+    )
+
+
+def assert_requires_grad(value: torch.Tensor, expected: bool, what: str) -> None:
+    info = tensor_info(value)
+    got = info.requires_grad if info is not None else value.requires_grad
+    if got == expected:
+        return
+    if expected:
+        fail(
+            f"{what} should require grad (be part of the autograd graph), but yours does not.",
+            f"{what} 应该需要梯度（属于计算图），但你的结果不需要梯度。",
+            evidence=["graph_broken"],
+        )
+    grad_fn = info.grad_fn if info is not None else None
+    fail(
+        f"{what} should not require grad, but yours does"
+        + (f" (grad_fn={grad_fn})" if grad_fn else "")
+        + ". Compute it under torch.no_grad() or detach() it.",
+        f"{what} 不应该需要梯度，但你的结果需要梯度"
+        + (f"（grad_fn={grad_fn}）" if grad_fn else "")
+        + "。请在 torch.no_grad() 下计算，或使用 detach()。",
+        evidence=["requires_grad_output"],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+def default_tolerance(dtype: torch.dtype) -> tuple[float, float]:
+    """(rtol, atol) that accept a different but valid formula in this dtype."""
+    if dtype in (torch.float16, torch.bfloat16):
+        return 1e-2, 1e-2
+    if dtype in (torch.float64, torch.complex128):
+        return 1e-7, 1e-9
+    return 1e-5, 1e-5
+
+
+def assert_close(
+    got: Any,
+    expected: torch.Tensor,
+    what: str,
+    *,
+    rtol: float | None = None,
+    atol: float | None = None,
+    equal_nan: bool = False,
+    check_dtype: bool = True,
+    check_device: bool = True,
+) -> None:
+    """``got`` is a tensor of ``expected``'s shape, dtype and device with close values."""
+    got = expect_tensor(got, what)
+    assert_shape(got, expected.shape, what)
+    if check_dtype:
+        assert_dtype(got, expected.dtype, what)
+    if check_device:
+        assert_device(got, expected.device, what)
+    if got.device.type == "meta" or expected.device.type == "meta":
+        return
+    a = got.detach().cpu()
+    b = expected.detach().cpu()
+    if a.dtype != b.dtype:
+        common = torch.promote_types(a.dtype, b.dtype)
+        a, b = a.to(common), b.to(common)
+    if a.dtype == torch.bool or not (a.dtype.is_floating_point or a.dtype.is_complex):
+        _report_mismatch(what, a, b, a != b, exact=True)
+        return
+    default_rtol, default_atol = default_tolerance(expected.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    ok = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    _report_mismatch(what, a, b, ~ok, exact=False, rtol=rtol, atol=atol)
+
+
+def assert_equal(got: Any, expected: torch.Tensor, what: str, *, check_dtype: bool = True) -> None:
+    """Exact equality (integers, booleans, indices); NaN equals NaN."""
+    got = expect_tensor(got, what)
+    assert_shape(got, expected.shape, what)
+    if check_dtype:
+        assert_dtype(got, expected.dtype, what)
+    assert_device(got, expected.device, what)
+    if got.device.type == "meta":
+        return
+    a, b = got.detach().cpu(), expected.detach().cpu()
+    if a.dtype != b.dtype:
+        common = torch.promote_types(a.dtype, b.dtype)
+        a, b = a.to(common), b.to(common)
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(torch.isnan(a) & torch.isnan(b))
+    _report_mismatch(what, a, b, differ, exact=True)
+
+
+def _report_mismatch(
+    what: str,
+    a: torch.Tensor,
+    b: torch.Tensor,
+    bad: torch.Tensor,
+    *,
+    exact: bool,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+) -> None:
+    if not bool(bad.any()):
+        return
+    count = int(bad.sum())
+    index = tuple(int(i) for i in bad.nonzero()[0]) if bad.dim() else ()
+    yours, want = a[index], b[index]
+    where = "[" + ", ".join(map(str, index)) + "]" if index else ""
+    evidence = ["values_differ"]
+    if a.dtype.is_floating_point:
+        if bool((torch.isnan(a) & ~torch.isnan(b)).any()):
+            evidence.append("nan_in_output")
+        if bool((torch.isinf(a) & ~torch.isinf(b)).any()):
+            evidence.append("inf_in_output")
+    extra_en = extra_zh = ""
+    if not exact and a.dtype.is_floating_point:
+        finite = torch.isfinite(a) & torch.isfinite(b)
+        if bool(finite.any()):
+            err = float((a - b).abs()[finite].max())
+            extra_en = (
+                f" The largest difference is {err:.3g} (allowed: {atol:g} + {rtol:g} x |expected|)."
+            )
+            extra_zh = f" 最大误差为 {err:.3g}（允许：{atol:g} + {rtol:g} × |期望值|）。"
+    fail(
+        f"{what} has {count} of {a.numel()} values wrong. First at {what}{where}: yours is "
+        f"{_element(yours)}, expected {_element(want)}.{extra_en}",
+        f"{what} 有 {count}/{a.numel()} 个值不对。第一个在 {what}{where}：你的结果是 "
+        f"{_element(yours)}，期望 {_element(want)}。{extra_zh}",
+        evidence=evidence,
+        data={
+            "index": list(index),
+            "yours": _element(yours),
+            "expected": _element(want),
+            "count": count,
+        },
+    )
+
+
+def assert_value(
+    got: Any, expected: Any, what: str, *, rel: float = 1e-6, abs_: float = 1e-9
+) -> None:
+    """Plain Python values: numbers within tolerance, everything else by ==."""
+    if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        if math.isclose(float(got), expected, rel_tol=rel, abs_tol=abs_) or (
+            math.isnan(expected) and math.isnan(got)
+        ):
+            return
+    elif type(got) is type(expected) and got == expected:
+        return
+    fail(
+        f"{what} should be {expected!r}, but yours is {describe(got)}.",
+        f"{what} 应为 {expected!r}，但你的结果是 {describe_zh(got)}。",
+        evidence=["values_differ"] + (["wrong_type"] if type(got) is not type(expected) else []),
+    )
+
+
+def assert_finite(got: torch.Tensor, what: str) -> None:
+    got = expect_tensor(got, what)
+    if got.device.type == "meta" or not got.dtype.is_floating_point:
+        return
+    values = got.detach().cpu()
+    if bool(torch.isfinite(values).all()):
+        return
+    nan = bool(torch.isnan(values).any())
+    fail(
+        f"{what} contains {'NaN' if nan else 'inf'} values; every value should be finite.",
+        f"{what} 中含有 {'NaN' if nan else 'inf'}；所有值都应是有限数。",
+        evidence=["nan_in_output" if nan else "inf_in_output"],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory: views and copies
+
+
+def shares(value: Any) -> tuple[str, ...]:
+    """The inputs of the call whose memory ``value`` overlaps (as the learner's side saw it)."""
+    if isinstance(value, torch.Tensor):
+        info = tensor_info(value)
+        return info.shares if info is not None else ()
+    if isinstance(value, np.ndarray):
+        info_a = array_info(value)
+        return info_a.shares if info_a is not None else ()
+    return ()
+
+
+def assert_independent(value: Any, what: str) -> None:
+    """``value`` shares no memory with the call's inputs: writing into it changes nothing else."""
+    common = shares(value)
+    if not common:
+        return
+    fail(
+        f"{what} shares memory with the input ({', '.join(common)}): writing into it would change "
+        "the input too. Return an independent copy, e.g. with .clone().",
+        f"{what} 与输入（{', '.join(common)}）共享内存：修改它也会修改输入。"
+        "请返回独立的副本，例如使用 .clone()。",
+        evidence=["shares_memory"],
+    )
+
+
+def assert_shares(value: Any, what: str, input_path: str = "args[0]") -> None:
+    """``value`` is a view of the given input (no copy was made)."""
+    if input_path in shares(value):
+        return
+    fail(
+        f"{what} should be a view of the input (sharing its memory), but yours is a copy.",
+        f"{what} 应该是输入的视图（共享内存），但你的结果是一份副本。",
+        evidence=["copy_instead_of_view"],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# What the learner's code did while it ran
+
+
+def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str) -> None:
+    """The number of tensor operations must not grow with the input size (no Python loops)."""
+    counts = [r.ops for r in records]
+    if any(c is None for c in counts):
+        raise ValueError("assert_ops_constant needs calls made with trace=True")
+    if len(set(counts)) <= 1:
+        return
+    pairs = ", ".join(f"n={n}: {c}" for n, c in zip(sizes, counts, strict=False))
+    fail(
+        f"{what} performs more tensor operations for larger inputs ({pairs}), so it loops in "
+        "Python over the elements. Use broadcasting or a vectorised operation instead.",
+        f"{what} 的输入越大，执行的张量运算越多（{pairs}），说明它在用 Python 循环逐个处理元素。"
+        "请改用广播或向量化运算。",
+        evidence=["op_count_grows"],
+        data={"sizes": list(sizes), "ops": counts},
+    )
+
+
+def assert_not_called(record: Any, names: Iterable[str], what: str) -> None:
+    """None of the torch functions whose name ends with one of ``names`` was called."""
+    wanted = tuple(names)
+    used = sorted(name for name in record.functions if any(_names_match(name, w) for w in wanted))
+    if not used:
+        return
+    fail(
+        f"{what} uses {', '.join(used)}, which this exercise asks you to write yourself.",
+        f"{what} 使用了 {', '.join(used)}，而本练习要求你自己实现它。",
+        evidence=["forbidden_call"],
+    )
+
+
+def _names_match(called: str, wanted: str) -> bool:
+    """``softmax`` matches every spelling (torch.softmax, Tensor.softmax, F.softmax); a dotted
+    name matches only itself."""
+    if "." in wanted:
+        return called == wanted
+    return called.rsplit(".", 1)[-1] == wanted
+
+
+@contextmanager
+def expect_raises(type_name: str, what: str) -> Iterator[None]:
+    """The learner's code must raise ``type_name`` (or a subclass) inside this block."""
+    from grader.sandbox.faults import LearnerRaised
+
+    try:
+        yield
+    except LearnerRaised as exc:
+        if type_name in exc.mro:
+            return
+        fail(
+            f"{what} should raise {type_name}, but it raised {exc.type_name}: {exc.text}",
+            f"{what} 应该抛出 {type_name}，但它抛出了 {exc.type_name}：{exc.text}",
+            evidence=["wrong_exception"],
+        )
+    fail(
+        f"{what} should raise {type_name}, but it returned normally.",
+        f"{what} 应该抛出 {type_name}，但它正常返回了。",
+        evidence=["no_exception"],
+    )

@@ -1,0 +1,165 @@
+"""The trusted worker: one forked process that runs the hidden tests of one grading with pytest.
+
+It holds the hidden tests and the reference solution and makes every comparison; it never imports
+the learner's file (learner code runs only in children of the fork server). It reports to the
+grading process as JSON lines on a pipe: the environment, then one record per test as soon as the
+test ends (so a worker that is killed loses nothing already graded), then ``done``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from grader.plugin import GraderPlugin, Session
+from grader.sandbox.forkserver import ForkServerClient
+from grader.sandbox.isolation import ChildLimits
+from grader.sandbox.pool import ChildPool
+from grader.spec import ExerciseSpec
+
+# pytest's own plugins that a grading does not use; each costs time in every worker.
+_UNUSED_PLUGINS = (
+    "cacheprovider",
+    "terminal",
+    "logging",
+    "warnings",
+    "capture",
+    "faulthandler",
+    "junitxml",
+    "doctest",
+    "pastebin",
+    "nose",
+    "stepwise",
+    "lfplugin",
+    "unraisableexception",
+    "threadexception",
+    "legacypath",
+    "tmpdir",
+    "monkeypatch",
+    "recwarn",
+    "setuponly",
+    "setupplan",
+    "debugging",
+)
+MAX_SOURCE_CHARS = 200_000
+
+
+@dataclass(frozen=True)
+class Job:
+    """One grading: a submission file, an exercise, the devices and the seed."""
+
+    spec: ExerciseSpec
+    submission: Path
+    selected: tuple[str, ...]
+    seed: int
+
+
+def pytest_args(spec: ExerciseSpec) -> list[str]:
+    args = [
+        str(spec.test_path),
+        "-c",
+        os.devnull,
+        "--rootdir",
+        str(spec.folder),
+        "--import-mode=importlib",
+        "--assert=plain",
+        "--noconftest",
+        "-p",
+        "no:timeout",
+    ]
+    for name in _UNUSED_PLUGINS:
+        args += ["-p", f"no:{name}"]
+    return args
+
+
+def cuda_status(selected: tuple[str, ...]) -> tuple[bool, str, list[str]]:
+    """(available, reason if not, device names). Asked here, never in the fork server."""
+    if "cuda" not in selected:
+        return False, "CUDA was not selected (--device cpu)", []
+    if not torch.cuda.is_available():
+        build = "a CPU-only build of torch" if torch.version.cuda is None else "no usable GPU"
+        return (
+            False,
+            f"CUDA is not available on this machine ({build}, torch {torch.__version__})",
+            [],
+        )
+    names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    return True, "", names
+
+
+def run(job: Job, client_sock: Any, records_fd: int) -> None:
+    """The worker's body (in the forked process). Never returns."""
+    out = os.fdopen(records_fd, "w", encoding="utf-8", buffering=1)
+
+    def emit(record: dict[str, Any]) -> None:
+        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False, default=str) + "\n")
+        out.flush()
+
+    code = 0
+    try:
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        torch.set_num_threads(1)
+        spec = job.spec
+        available, reason, names = cuda_status(job.selected)
+        emit(
+            {
+                "type": "env",
+                "python": platform.python_version(),
+                "torch": torch.__version__,
+                "platform": f"{platform.system()} {platform.machine()}",
+                "cuda_available": available,
+                "cuda_devices": names,
+                "cuda_reason": reason,
+            }
+        )
+        limits = spec.limits
+        pool = ChildPool(
+            ForkServerClient(client_sock),
+            str(job.submission),
+            spec.learner_file,
+            call_timeout_s=limits.call_timeout_s,
+            total_deadline=time.monotonic() + limits.total_timeout_s,
+            memory_mb=limits.memory_mb,
+            output_bytes=limits.output_kb << 10,
+            limits=ChildLimits(memory_mb=limits.memory_mb),
+        )
+        source = job.submission.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
+        session = Session(
+            spec=spec,
+            selected=job.selected,
+            seed=job.seed,
+            pool=pool,
+            emit=emit,
+            learner_source=source,
+            cuda_available=available,
+            cuda_reason=reason,
+        )
+        try:
+            exit_code = pytest.main(pytest_args(spec), plugins=[GraderPlugin(session)])
+        finally:
+            pool.close()
+        emit({"type": "done", "pytest_exit": int(exit_code), "children": pool.spawned})
+    except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        try:
+            emit({"type": "grader_error", "message": f"{type(exc).__name__}: {exc}"})
+        except BaseException:  # noqa: BLE001
+            pass
+        code = 70
+    finally:
+        try:
+            out.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)

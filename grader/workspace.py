@@ -1,0 +1,189 @@
+"""A learner's workspace: the exercise files they edit, and what the grader remembers about them.
+
+    my-workspace/
+      README.md                 how to work here
+      exercise-01.py ...        the starters, edited by the learner
+      .grade/
+        workspace.json          marks the folder as a workspace (format_version)
+        state.json              last grading per exercise, hints shown
+        results/<id>.json       the last result JSON of each exercise
+        reports/<id>.html       the last HTML report of each exercise
+        backups/                files saved by `grade reset`
+
+Nothing here is authoritative: the hidden tests are on the learner's own disk, so a local
+verdict is advisory; ``grade batch`` on the instructor's machine is the one that counts.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader import __version__
+from grader.errors import UsageError
+from grader.results import Result, write_atomic
+from grader.spec import ExerciseSpec
+
+MARKER = ".grade"
+FORMAT_VERSION = 1
+
+README = """\
+# PyTorch exercises
+
+Each `exercise-NN.py` here is an exercise: edit it, then grade it.
+
+    grade list               every exercise, with your status and score
+    grade show 7             the instructions of exercise-07 (`--lang zh` for Chinese)
+    grade 7                  grade exercise-07.py (a report is written to .grade/reports/)
+    grade hint 7             the next hint (`--all` for every hint)
+    grade watch 7            re-grade every time you save the file
+    grade reset 7            start exercise-07 over (your file is backed up first)
+    grade report             a progress dashboard of the whole workspace
+
+`fix` exercises start from code with a bug to find; `implement` exercises start from
+functions that raise NotImplementedError. Your code runs on the CPU and, where there is a
+GPU, on CUDA too: write it so it works on whatever device its inputs live on.
+
+Grading here is for practice: your instructor's grading is the one that counts.
+"""
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / MARKER
+
+    @property
+    def state_path(self) -> Path:
+        return self.state_dir / "state.json"
+
+    def file_for(self, spec: ExerciseSpec) -> Path:
+        return self.root / spec.learner_file
+
+    def result_path(self, exercise_id: str) -> Path:
+        return self.state_dir / "results" / f"{exercise_id}.json"
+
+    def report_path(self, exercise_id: str) -> Path:
+        return self.state_dir / "reports" / f"{exercise_id}.html"
+
+    # -- state --------------------------------------------------------------------------------
+
+    def load_state(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"format_version": FORMAT_VERSION, "exercises": {}}
+        if not isinstance(data, dict) or not isinstance(data.get("exercises"), dict):
+            return {"format_version": FORMAT_VERSION, "exercises": {}}
+        return data
+
+    def _save_state(self, state: dict[str, Any]) -> None:
+        write_atomic(self.state_path, json.dumps(state, indent=2, ensure_ascii=False) + "\n")
+
+    def entry(self, exercise_id: str) -> dict[str, Any]:
+        entry = self.load_state()["exercises"].get(exercise_id, {})
+        return entry if isinstance(entry, dict) else {}
+
+    def _update(self, exercise_id: str, **values: Any) -> None:
+        state = self.load_state()
+        entry = state["exercises"].setdefault(exercise_id, {})
+        entry.update(values)
+        self._save_state(state)
+
+    def record(self, result: Result) -> None:
+        """Remember a grading of the workspace's own file (for `grade list` and the dashboard)."""
+        write_atomic(self.result_path(result.exercise_id), result.to_json())
+        self._update(
+            result.exercise_id,
+            status=result.status.value,
+            score=result.score,
+            max_score=result.max_score,
+            graded_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        )
+
+    def last_result(self, exercise_id: str) -> Result | None:
+        try:
+            return Result.from_json(self.result_path(exercise_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def next_hint(self, spec: ExerciseSpec) -> int:
+        """Index of the hint to show now (advances each time, stays on the last one)."""
+        shown = int(self.entry(spec.id).get("hints_shown", 0) or 0)
+        index = min(shown, len(spec.hints) - 1)
+        self._update(spec.id, hints_shown=min(shown + 1, len(spec.hints)))
+        return index
+
+    def status(self, spec: ExerciseSpec) -> str:
+        """not started / failing / passed, as `grade list` shows it."""
+        entry = self.entry(spec.id)
+        if entry.get("status") == "passed":
+            return "passed"
+        if entry.get("status"):
+            return "failing"
+        return "not started"
+
+    # -- files --------------------------------------------------------------------------------
+
+    def reset(self, spec: ExerciseSpec) -> Path | None:
+        """Restore the starter; returns where the learner's file was backed up (if it existed)."""
+        target = self.file_for(spec)
+        backup = None
+        if target.exists():
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            backup = self.state_dir / "backups" / f"{target.stem}.{stamp}.py"
+            counter = 1
+            while backup.exists():
+                backup = self.state_dir / "backups" / f"{target.stem}.{stamp}-{counter}.py"
+                counter += 1
+            backup.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(target, backup)
+        shutil.copyfile(spec.starter_path, target)
+        self._update(spec.id, status=None, score=None, max_score=None, hints_shown=0)
+        return backup
+
+
+def find_workspace(start: Path | None = None) -> Workspace | None:
+    """The workspace holding ``start`` (default: the current folder), if any."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / MARKER / "workspace.json").is_file():
+            return Workspace(folder)
+    return None
+
+
+def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, list[str], list[str]]:
+    """Create (or complete) a workspace; never overwrites a learner's file.
+
+    Returns the workspace, the files created and the files left as they were.
+    """
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root} exists and is not a folder")
+    root.mkdir(parents=True, exist_ok=True)
+    created, kept = [], []
+    for spec in specs:
+        target = root / spec.learner_file
+        if target.exists():
+            kept.append(target.name)
+        else:
+            shutil.copyfile(spec.starter_path, target)
+            created.append(target.name)
+    readme = root / "README.md"
+    if not readme.exists():
+        readme.write_text(README, encoding="utf-8")
+        created.append("README.md")
+    marker = root / MARKER / "workspace.json"
+    if not marker.exists():
+        write_atomic(
+            marker,
+            json.dumps({"format_version": FORMAT_VERSION, "created_with": __version__}, indent=2)
+            + "\n",
+        )
+    return Workspace(root.resolve()), created, kept
