@@ -18,6 +18,11 @@ from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec, load_exercise
 _NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
 
 
+def install_root() -> Path:
+    """The checkout the ``grader`` package runs from (holds ``reports/``)."""
+    return Path(__file__).resolve().parent.parent
+
+
 def project_root() -> Path:
     """The folder holding ``exercises/`` and ``solutions/``.
 
@@ -27,7 +32,7 @@ def project_root() -> Path:
     env = os.environ.get("GRADER_HOME")
     if env:
         return Path(env).resolve()
-    return Path(__file__).resolve().parent.parent
+    return install_root()
 
 
 @dataclass(frozen=True)

@@ -329,7 +329,7 @@ def exit_code_for(result: Any) -> int:
 
 
 def cmd_grade(argv: list[str]) -> int:
-    from grader.grading import DEFAULT_SEED, Grader
+    from grader.grading import DEFAULT_SEED, Grader, needs_dynamo
     from grader.summary import print_summary
 
     args = _grade_parser("grade").parse_args(argv)
@@ -337,7 +337,7 @@ def cmd_grade(argv: list[str]) -> int:
     spec = _catalog().resolve(args.id)
     path, workspace = _target(args, spec)
     report, json_path = _outputs(args, spec, workspace)
-    with Grader() as grader:
+    with Grader(preload_dynamo=needs_dynamo(spec, children=False)) as grader:
         result = grader.grade(
             spec,
             path,
@@ -355,7 +355,7 @@ def cmd_grade(argv: list[str]) -> int:
 
 
 def cmd_watch(argv: list[str]) -> int:
-    from grader.grading import DEFAULT_SEED, Grader
+    from grader.grading import DEFAULT_SEED, Grader, needs_dynamo
     from grader.summary import print_summary
 
     parser = _grade_parser("grade watch")
@@ -372,7 +372,8 @@ def cmd_watch(argv: list[str]) -> int:
         else f"正在监视 {path}（按 Ctrl-C 停止）"
     )
     last = None
-    with Grader() as grader:  # the warm fork server makes every re-grade fast
+    # The warm fork server (kept across re-grades) makes every re-grade fast.
+    with Grader(preload_dynamo=needs_dynamo(spec, children=True)) as grader:
         try:
             while True:
                 stamp = _stamp(path)

@@ -19,6 +19,7 @@ import importlib
 import json
 import os
 import platform
+import re
 import select
 import signal
 import tempfile
@@ -37,7 +38,33 @@ DEFAULT_SEED = 20261129
 _SLACK_S = 15.0  # beyond an exercise's total limit, for pytest itself and the report
 
 
-def warm_up() -> None:
+# torch imports torch._dynamo (about 1 s) on the first optimizer step and on the first
+# meta-device op with a Python decomposition (torch.arange). A process that forks several
+# processes needing it imports it once beforehand instead.
+_DYNAMO_WORDS = re.compile(r"\boptim\b|\bmeta\b")
+
+
+def needs_dynamo(spec: ExerciseSpec, *, children: bool) -> bool:
+    """Whether preloading torch._dynamo pays off for gradings of ``spec``.
+
+    The trusted worker needs it when the hidden tests or the reference use an optimizer. With
+    ``children`` (several gradings share one fork server) learner children count too: meta
+    tests, or an optimizer in the reference (so most learners will use one as well).
+    """
+    texts = []
+    for path in (spec.test_path, spec.solution_path):
+        try:
+            texts.append(path.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+    trusted = any("optim" in text for text in texts)
+    if trusted or not children:
+        return trusted
+    uses_meta = any("meta" in spec.test_devices(t) for t in spec.tests)
+    return uses_meta or any(_DYNAMO_WORDS.search(text) for text in texts)
+
+
+def warm_up(dynamo: bool = False) -> None:
     """Import everything a worker or a learner child will need, once, before any fork."""
     import numpy  # noqa: F401
     import torch
@@ -63,6 +90,8 @@ def warm_up() -> None:
     importlib.import_module("grader.plugin")
     importlib.import_module("grader.worker")
     importlib.import_module("grader.testing")
+    if dynamo:
+        importlib.import_module("torch._dynamo")  # imports only: no CUDA, no threads
     # Objects that exist now live as long as the process: freezing them keeps every fork's
     # copy-on-write pages shared and makes pytest's gc.collect() in each worker cheap.
     gc.collect()
@@ -144,12 +173,13 @@ class Grader:
     Use as a context manager: ``with Grader() as g: result = g.grade(spec, path)``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, preload_dynamo: bool = False) -> None:
         self._forkserver: Any = None
+        self._preload_dynamo = preload_dynamo
         self.catalogue = Catalogue.load()
 
     def __enter__(self) -> Grader:
-        warm_up()
+        warm_up(dynamo=self._preload_dynamo)
         from grader.sandbox.forkserver import ForkServer
 
         self._forkserver = ForkServer()
@@ -237,6 +267,43 @@ class Grader:
         os.close(running.fd)
         log = _read_and_remove(running.log_path)
         return build_result(running, status, log, self.catalogue)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One grading to run as part of many (validate, batch)."""
+
+    spec: ExerciseSpec
+    submission: Path
+    tag: Any = None  # the caller's label, handed back with the result
+    selected: tuple[str, ...] = ("cpu", "cuda")
+    seed: int = DEFAULT_SEED
+    lang: str = "en"
+
+
+def grade_many(
+    grader: Grader, jobs: list[Job], *, parallel: int, on_result: Any = None
+) -> list[tuple[Job, Result]]:
+    """Grade every job, ``parallel`` workers at a time; results come back in job order.
+
+    ``on_result(job, result)`` is called as each one finishes (for progress output).
+    """
+    pending = list(enumerate(jobs))
+    running: dict[int, tuple[int, Job, Running]] = {}
+    done: dict[int, Result] = {}
+    while pending or running:
+        while pending and len(running) < max(1, parallel):
+            index, job = pending.pop(0)
+            run = grader.start(
+                job.spec, job.submission, selected=job.selected, seed=job.seed, lang=job.lang
+            )
+            running[id(run)] = (index, job, run)
+        for run in wait_any([r for _, _, r in running.values()], timeout=1.0):
+            index, job, _ = running.pop(id(run))
+            done[index] = grader.finish(run)
+            if on_result is not None:
+                on_result(job, done[index])
+    return [(job, done[i]) for i, job in enumerate(jobs)]
 
 
 def wait_any(runs: list[Running], timeout: float) -> list[Running]:

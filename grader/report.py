@@ -10,7 +10,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from grader.catalog import project_root
+from grader.catalog import install_root
 from grader.results import Result
 
 
@@ -28,7 +28,7 @@ def _environment() -> Any:
 
 
 def templates_dir() -> Path:
-    return project_root() / "reports" / "templates"
+    return install_root() / "reports" / "templates"
 
 
 def render_result(result: Result) -> str:

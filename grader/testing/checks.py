@@ -323,10 +323,12 @@ def _report_mismatch(
                 f" The largest difference is {err:.3g} (allowed: {atol:g} + {rtol:g} x |expected|)."
             )
             extra_zh = f" 最大误差为 {err:.3g}（允许：{atol:g} + {rtol:g} × |期望值|）。"
+    at_en = f" First at index {where}:" if where else ""
+    at_zh = f"第一个位于下标 {where}：" if where else ""
     fail(
-        f"{what} has {count} of {a.numel()} values wrong. First at {what}{where}: yours is "
+        f"{what}: {count} of {a.numel()} values differ from the expected result.{at_en} yours is "
         f"{_element(yours)}, expected {_element(want)}.{extra_en}",
-        f"{what} 有 {count}/{a.numel()} 个值不对。第一个在 {what}{where}：你的结果是 "
+        f"{what}：{a.numel()} 个值中有 {count} 个与期望结果不同。{at_zh}你的结果是 "
         f"{_element(yours)}，期望 {_element(want)}。{extra_zh}",
         evidence=evidence,
         data={

@@ -1,0 +1,14 @@
+import torch
+
+
+def make_grid(rows, cols, device="cpu"):
+    return torch.arange(rows * cols, dtype=torch.float32, device=device).reshape(rows, cols)
+
+
+def make_scalar(value):
+    # The classic trap: torch.Tensor(3) is three uninitialised values, not the number 3.
+    return torch.Tensor(int(value))
+
+
+def init_weights(fan_in, fan_out, generator):
+    return torch.randn(fan_in, fan_out, generator=generator) * 0.01

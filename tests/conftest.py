@@ -1,0 +1,105 @@
+"""Shared fixtures of the grader's own tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.results import Result
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PROBE_HOME = FIXTURES / "home"
+SUBMISSIONS = FIXTURES / "submissions"
+
+
+class GradingService:
+    """Grades through a warm Grader in a subprocess (see tests/service.py)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        env = dict(os.environ)
+        if home is not None:
+            env["GRADER_HOME"] = str(home)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("service.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        ready = self.proc.stdout.readline()
+        if not ready:
+            raise RuntimeError("the grading service did not start")
+
+    def grade(
+        self,
+        exercise: str,
+        path: Path,
+        devices=("cpu", "cuda"),
+        seed: int = 20261129,
+        lang: str = "en",
+    ) -> Result:
+        request = {
+            "exercise": exercise,
+            "file": str(path),
+            "devices": list(devices),
+            "seed": seed,
+            "lang": lang,
+        }
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the grading service died")
+        data = json.loads(line)
+        if "error" in data:
+            raise RuntimeError(data["error"])
+        return Result.from_dict(data)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def probe_service():
+    """Grades the engine-probe exercise (exercise-90, short time limits)."""
+    service = GradingService(PROBE_HOME)
+    yield service
+    service.close()
+
+
+@pytest.fixture(scope="session")
+def curriculum_service():
+    """Grades the real exercises."""
+    service = GradingService()
+    yield service
+    service.close()
+
+
+def run_cli(
+    *args: str,
+    cwd: Path | None = None,
+    home: Path | None = None,
+    timeout: float = 180,
+    env_extra: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
+    if home is not None:
+        env["GRADER_HOME"] = str(home)
+    if env_extra:
+        env.update(env_extra)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd or ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

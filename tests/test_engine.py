@@ -1,0 +1,268 @@
+"""The engine on learner code that is right, wrong, broken and hostile (exercise-90, the probe).
+
+Every case must end with a verdict for every (test, device) in the manifest, without hanging,
+without an undeserved point, with a learner-facing message that says what happened.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from grader.results import Result, Status
+from tests.conftest import SUBMISSIONS
+
+CUDA_NOTE = "CUDA is not available"
+
+
+def by_name(result: Result) -> dict[str, list]:
+    tests: dict[str, list] = {}
+    for test in result.tests:
+        tests.setdefault(test.name, []).append(test)
+    return tests
+
+
+def graded(result: Result, name: str):
+    return [t for t in by_name(result)[name] if t.status is not Status.SKIPPED]
+
+
+def assert_manifest_complete(result: Result) -> None:
+    keys = [(t.name, t.device) for t in result.tests]
+    assert len(keys) == len(set(keys)), "a test got two verdicts"
+    names = {t.name for t in result.tests}
+    assert names == {"test_double_values", "test_double_integers", "test_triple"}
+    # device tests run on cpu and cuda; the device-independent one once
+    assert sorted(t.device for t in by_name(result)["test_double_values"]) == ["cpu", "cuda"]
+    assert [t.device for t in by_name(result)["test_triple"]] == [None]
+
+
+@pytest.fixture(scope="module")
+def grade(probe_service):
+    def run(name: str, **kwargs) -> Result:
+        result = probe_service.grade("exercise-90", SUBMISSIONS / f"{name}.py", **kwargs)
+        assert_manifest_complete(result)
+        assert 0 <= result.score <= result.max_score
+        return result
+
+    return run
+
+
+def test_correct_submission_scores_full_marks(grade):
+    result = grade("correct")
+    assert result.status is Status.PASSED
+    assert result.score == result.max_score > 0
+    for test in result.tests:
+        if test.device == "cuda" and not result.environment.cuda_available:
+            assert test.status is Status.SKIPPED
+            assert CUDA_NOTE in test.message
+            assert test.points == 0
+        else:
+            assert test.status is Status.PASSED
+
+
+def test_cuda_cases_are_skipped_not_failed_and_not_counted(grade):
+    result = grade("correct")
+    if result.environment.cuda_available:
+        pytest.skip("this machine has CUDA")
+    skipped = [t for t in result.tests if t.status is Status.SKIPPED]
+    assert {t.device for t in skipped} == {"cuda"}
+    assert result.max_score == sum(
+        t.max_points for t in result.tests if t.status is not Status.SKIPPED
+    )
+    assert any("skipped" in note for note in result.notes)
+
+
+def test_wrong_answer_fails_with_yours_vs_expected(grade):
+    result = grade("wrong")
+    assert result.status is Status.FAILED
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.FAILED
+        assert test.points == 0
+        assert "yours is" in test.message and "expected" in test.message
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+    assert result.score == 1
+
+
+def test_syntax_error_is_a_result_not_a_crash(grade):
+    result = grade("syntax_error")
+    assert result.status is Status.ERROR
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.ERROR
+        assert "syntax error at line 1" in test.message
+        assert test.diagnosis is not None and test.diagnosis.id == "syntax-error"
+        assert test.frames and test.frames[0].line == 1
+
+
+def test_import_error_is_reported_with_the_missing_module(grade):
+    result = grade("import_error")
+    assert result.status is Status.ERROR
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.ERROR
+        assert "ModuleNotFoundError" in test.message
+        assert "torch_extras_that_do_not_exist" in test.message
+
+
+def test_infinite_loop_times_out_and_other_verdicts_are_kept(grade):
+    result = grade("infinite_loop_function")
+    for test in graded(result, "test_double_values") + graded(result, "test_double_integers"):
+        assert test.status is Status.TIMEOUT
+        assert "did not return within 1.5 s" in test.message
+        assert test.diagnosis is not None and test.diagnosis.id == "too-slow"
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+    assert result.score == 1
+    assert result.duration_s < 30
+
+
+def test_infinite_loop_at_import_times_out_once(grade):
+    result = grade("infinite_loop_import")
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.TIMEOUT
+        assert "Importing your file took longer" in test.message
+    assert result.duration_s < 15  # the import is not retried for every test
+
+
+def test_sys_exit_in_a_function_costs_only_that_function(grade):
+    result = grade("sys_exit_function")
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.ERROR
+        assert "sys.exit()" in test.message
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+    assert result.score == 1
+
+
+def test_sys_exit_at_import(grade):
+    result = grade("sys_exit_import")
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.ERROR
+        assert "sys.exit()" in test.message and "imported" in test.message
+
+
+def test_os_exit_in_a_function_costs_only_the_test_in_flight(grade):
+    result = grade("os_exit_function")
+    for test in graded(result, "test_double_values") + graded(result, "test_double_integers"):
+        assert test.status is Status.ERROR
+        assert "ended the process" in test.message and "exit code 0" in test.message
+    # a fresh child served the test after the one that killed its process
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+    assert result.score == 1
+
+
+def test_os_exit_at_import(grade):
+    result = grade("os_exit_import")
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.ERROR
+        assert "while your file was being imported" in test.message
+
+
+def test_segfault_costs_only_the_test_in_flight(grade):
+    result = grade("segfault")
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.ERROR
+        assert "segmentation fault" in test.message
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+
+
+def test_output_flood_is_capped_with_a_marker(grade):
+    result = grade("output_flood")
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.PASSED  # the answer was right; printing is not forbidden
+        assert test.output_truncated
+        assert "bytes of output cut here" in test.output
+        assert len(test.output) < 64 * 1024
+        assert "done flooding" in test.output  # the tail is kept
+    assert result.duration_s < 30
+
+
+def test_replacing_torch_comparisons_in_learner_code_changes_nothing(grade):
+    result = grade("replaces_comparisons")
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.FAILED
+
+
+def test_tensor_subclass_claiming_equality_earns_nothing(grade):
+    result = grade("tensor_subclass")
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status in (Status.FAILED, Status.ERROR)
+        assert "torch.Tensor" in test.message
+
+
+def test_pickle_payload_is_never_unpickled(grade, tmp_path):
+    marker = Path("/tmp/grader-pickle-exploit-ran")
+    marker.unlink(missing_ok=True)
+    result = grade("pickle_payload")
+    assert not marker.exists()
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.FAILED
+        assert "bytes" in test.message
+
+
+def test_memory_hog_fails_without_harming_the_grader(grade):
+    result = grade("memory_hog")
+    for test in graded(result, "test_double_values"):
+        assert test.status in (Status.FAILED, Status.ERROR)
+        assert test.points == 0
+    assert graded(result, "test_triple")[0].status is Status.PASSED
+
+
+def test_input_mutation_is_caught(grade):
+    result = grade("mutates_input")
+    for test in graded(result, "test_double_values"):
+        assert test.status is Status.FAILED
+        assert "changed its input" in test.message
+        assert test.diagnosis is not None and test.diagnosis.id == "input-mutated"
+
+
+def test_output_is_captured_per_test(grade):
+    result = grade("prints")
+    assert result.status is Status.PASSED
+    first = result.tests[0]
+    assert "hello from import" in first.output
+    assert "doubling (5,)" in first.output
+    triple = graded(result, "test_triple")[0]
+    assert "doubling" not in triple.output
+
+
+def test_same_submission_and_seed_give_the_same_result(grade):
+    def stable(result: Result) -> dict:
+        data = result.to_dict()
+        data.pop("duration_s")
+        for test in data["tests"]:
+            test.pop("duration_s")
+        return data
+
+    assert stable(grade("wrong")) == stable(grade("wrong"))
+
+
+def test_chinese_messages(grade):
+    result = grade("wrong", lang="zh")
+    failed = graded(result, "test_double_values")[0]
+    assert "你的结果" in failed.message
+    assert result.lang == "zh"
+
+
+def test_no_learner_process_is_left_behind(grade):
+    grade("infinite_loop_function")
+    grade("os_exit_function")
+    leftovers = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        # learner children are forked from the service: same command line, own session
+        if b"tests/service.py" in cmdline and stat.split()[2] != "Z":
+            leftovers.append(pid)
+    # the service itself and its fork server remain; no learner child does
+    assert len(leftovers) <= 2, leftovers
