@@ -329,7 +329,7 @@ def exit_code_for(result: Any) -> int:
 
 
 def cmd_grade(argv: list[str]) -> int:
-    from grader.grading import DEFAULT_SEED, Grader, needs_dynamo
+    from grader.grading import DEFAULT_SEED, Grader
     from grader.summary import print_summary
 
     args = _grade_parser("grade").parse_args(argv)
@@ -337,7 +337,7 @@ def cmd_grade(argv: list[str]) -> int:
     spec = _catalog().resolve(args.id)
     path, workspace = _target(args, spec)
     report, json_path = _outputs(args, spec, workspace)
-    with Grader(preload_dynamo=needs_dynamo(spec, children=False)) as grader:
+    with Grader.for_specs([spec], many=False) as grader:
         result = grader.grade(
             spec,
             path,
@@ -355,7 +355,7 @@ def cmd_grade(argv: list[str]) -> int:
 
 
 def cmd_watch(argv: list[str]) -> int:
-    from grader.grading import DEFAULT_SEED, Grader, needs_dynamo
+    from grader.grading import DEFAULT_SEED, Grader
     from grader.summary import print_summary
 
     parser = _grade_parser("grade watch")
@@ -373,7 +373,7 @@ def cmd_watch(argv: list[str]) -> int:
     )
     last = None
     # The warm fork server (kept across re-grades) makes every re-grade fast.
-    with Grader(preload_dynamo=needs_dynamo(spec, children=True)) as grader:
+    with Grader.for_specs([spec], many=True) as grader:
         try:
             while True:
                 stamp = _stamp(path)

@@ -64,7 +64,14 @@ def needs_dynamo(spec: ExerciseSpec, *, children: bool) -> bool:
     return uses_meta or any(_DYNAMO_WORDS.search(text) for text in texts)
 
 
-def warm_up(dynamo: bool = False) -> None:
+def preload_hypothesis(spec: ExerciseSpec) -> bool:
+    try:
+        return "hypothesis" in spec.test_path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     """Import everything a worker or a learner child will need, once, before any fork."""
     import numpy  # noqa: F401
     import torch
@@ -92,6 +99,8 @@ def warm_up(dynamo: bool = False) -> None:
     importlib.import_module("grader.testing")
     if dynamo:
         importlib.import_module("torch._dynamo")  # imports only: no CUDA, no threads
+    if hypothesis:
+        importlib.import_module("grader.testing.properties")
     # Objects that exist now live as long as the process: freezing them keeps every fork's
     # copy-on-write pages shared and makes pytest's gc.collect() in each worker cheap.
     gc.collect()
@@ -173,13 +182,19 @@ class Grader:
     Use as a context manager: ``with Grader() as g: result = g.grade(spec, path)``.
     """
 
-    def __init__(self, *, preload_dynamo: bool = False) -> None:
+    def __init__(self, *, preload_dynamo: bool = False, preload_hypothesis: bool = False) -> None:
         self._forkserver: Any = None
-        self._preload_dynamo = preload_dynamo
+        self._preload = {"dynamo": preload_dynamo, "hypothesis": preload_hypothesis}
         self.catalogue = Catalogue.load()
 
+    @classmethod
+    def for_specs(cls, specs: list[ExerciseSpec], *, many: bool) -> Grader:
+        """A Grader warmed for gradings of these exercises (``many``: more than one grading)."""
+        return cls(preload_dynamo=any(needs_dynamo(s, children=many) for s in specs),
+                   preload_hypothesis=many and any(preload_hypothesis(s) for s in specs))
+
     def __enter__(self) -> Grader:
-        warm_up(dynamo=self._preload_dynamo)
+        warm_up(**self._preload)
         from grader.sandbox.forkserver import ForkServer
 
         self._forkserver = ForkServer()

@@ -187,7 +187,7 @@ def validate(
     parallel: int | None = None,
     progress=None,
 ) -> Report:
-    from grader.grading import DEFAULT_SEED, Grader, Job, grade_many, needs_dynamo
+    from grader.grading import DEFAULT_SEED, Grader, Job, grade_many
 
     started = time.monotonic()
     checks: list[Check] = []
@@ -236,8 +236,7 @@ def validate(
         jobs += [job(spec.folder / m.file, "mutant", m.file) for m in spec.mutants]
 
     if jobs:
-        dynamo = any(needs_dynamo(s, children=True) for s in specs)
-        with Grader(preload_dynamo=dynamo) as grader:
+        with Grader.for_specs(specs, many=True) as grader:
             results = grade_many(
                 grader, jobs, parallel=parallel or os.cpu_count() or 2, on_result=progress
             )

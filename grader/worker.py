@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +108,10 @@ def run(job: Job, client_sock: Any, records_fd: int) -> None:
     code = 0
     try:
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        # hypothesis keeps nothing on disk (PROPERTY sets database=None); anything else it
+        # would write goes to a scratch folder, never into the learner's or the exercise's.
+        os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(
+            tempfile.gettempdir(), f"grader-hypothesis-{os.getuid()}"))
         torch.set_num_threads(1)
         spec = job.spec
         available, reason, names = cuda_status(job.selected)

@@ -19,7 +19,7 @@ def main() -> int:
     from grader.grading import Grader
 
     catalog = Catalog(project_root())
-    with Grader(preload_dynamo=True) as grader:
+    with Grader(preload_dynamo=True, preload_hypothesis=True) as grader:
         print(json.dumps({"ready": True}), flush=True)
         for line in sys.stdin:
             request = json.loads(line)

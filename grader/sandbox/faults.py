@@ -14,8 +14,12 @@ from typing import Any
 from grader.spec import Text
 
 
-class LearnerFault(Exception):
-    """The learner's code did not produce an answer."""
+class LearnerFault(BaseException):
+    """The learner's code did not produce an answer.
+
+    A BaseException, not an Exception: hidden-test code that catches ``Exception`` (and
+    hypothesis, which would retry and shrink) never swallows a missing answer.
+    """
 
     status = "error"
 

@@ -448,6 +448,46 @@ def assert_not_called(record: Any, names: Iterable[str], what: str) -> None:
     )
 
 
+def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any = None) -> None:
+    """The learner's ``function`` uses none of the APIs the exercise's ``forbidden`` list names.
+
+    Checked twice: statically in the learner's source (imports and aliases resolved; helpers
+    and module-level code count too), and, given the ``record`` of a call made with
+    ``trace=True``, by the torch functions that call actually made.
+    """
+    from grader.testing.source import forbidden_uses, matches
+
+    graded = tuple(f.name for f in exercise.functions)
+    for rule in exercise.forbidden:
+        if rule.functions and function not in rule.functions:
+            continue
+        hits = [f"{u.name} (line {u.line})" for u in forbidden_uses(source, [rule.name], (function,), graded)]
+        if record is not None:
+            hits += [name for name in record.functions if matches(name, rule.name)]
+        if hits:
+            shown = ", ".join(dict.fromkeys(hits))
+            fail(
+                f"{function} must not use {rule.name}, but yours does: {shown}. {rule.why.en}",
+                f"{function} 不能使用 {rule.name}，但你的代码用了：{shown}。{rule.why.zh}",
+                evidence=["forbidden_call"],
+            )
+
+
+def assert_no_loops(source: str, function: str) -> None:
+    """A static backstop for "no Python loops": no for/while/comprehension in ``function``."""
+    from grader.testing.source import loops_in
+
+    lines = loops_in(source, function)
+    if lines:
+        where = ", ".join(map(str, lines))
+        fail(
+            f"{function} loops in Python (line {where}); express it with tensor operations "
+            "(broadcasting, reductions along a dim) instead.",
+            f"{function} 使用了 Python 循环（第 {where} 行）；请改用张量运算（广播、沿某个维度归约）。",
+            evidence=["op_count_grows", "python_loop_in_source"],
+        )
+
+
 def _names_match(called: str, wanted: str) -> bool:
     """``softmax`` matches every spelling (torch.softmax, Tensor.softmax, F.softmax); a dotted
     name matches only itself."""
