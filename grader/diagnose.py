@@ -4,8 +4,8 @@ The catalogue (``grader/diagnoses.yaml``) is data an exercise author can extend:
 has an id, a title, what happened, why, how to fix it and the seed section that teaches it, in
 English and Chinese, and says when it applies: evidence tags that hidden-test checks attach to a
 failure (``shares_memory``, ``op_count_grows``, ...), or patterns of the exception the learner's
-code raised (PyTorch's own messages, such as "view size is not compatible"). The first diagnosis
-in file order that matches wins, so specific entries come before general ones.
+code raised (PyTorch's own messages, such as "view size is not compatible"). Evidence is listed
+from general to specific, and the most specific tag with an entry decides.
 """
 
 from __future__ import annotations
@@ -46,11 +46,6 @@ class Entry:
     teaches: str
     evidence: tuple[str, ...]
     exceptions: tuple[Pattern, ...]
-
-    def matches(self, evidence: tuple[str, ...], error: dict[str, Any] | None) -> bool:
-        if set(evidence) & set(self.evidence):
-            return True
-        return bool(error) and any(p.matches(error) for p in self.exceptions)
 
     def localized(self, lang: str) -> Diagnosis:
         return Diagnosis(
@@ -144,9 +139,17 @@ def _regex(path: Path, where: str, pattern: str | None) -> re.Pattern[str] | Non
 def match(
     catalogue: Catalogue, evidence: tuple[str, ...], error: dict[str, Any] | None
 ) -> Entry | None:
-    for entry in catalogue.entries:
-        if entry.matches(evidence, error):
-            return entry
+    """The most specific diagnosis: evidence tags go from general to specific, so the last tag
+    that some entry lists decides; without one, the first entry whose exception pattern
+    matches the learner's exception."""
+    for tag in reversed(evidence):
+        for entry in catalogue.entries:
+            if tag in entry.evidence:
+                return entry
+    if error:
+        for entry in catalogue.entries:
+            if any(p.matches(error) for p in entry.exceptions):
+                return entry
     return None
 
 

@@ -58,7 +58,7 @@ def test_make_scalar(learner, reference):
                 f"make_scalar({value!r}) 应该是 0 维张量（形状为 ()），但你的结果形状为 "
                 f"{tuple(got.shape)}。torch.Tensor(n) 会创建 n 个未初始化的值；"
                 "torch.tensor(value) 才会创建包含 value 的张量。",
-                evidence=["tensor_constructor_trap", "wrong_shape"],
+                evidence=["wrong_shape", "tensor_constructor_trap"],
             )
         assert_close(got, reference.make_scalar(value), f"make_scalar({value!r})", rtol=0, atol=0)
 
