@@ -312,7 +312,9 @@ def _write_outputs(
     if report is not None:
         from grader.report import render_result
 
-        write_atomic(report, render_result(result))
+        # In a learner's own workspace the hidden tests are on their disk: the report says the
+        # verdict is for practice.
+        write_atomic(report, render_result(result, advisory=workspace is not None))
 
 
 def exit_code_for(result: Any) -> int:

@@ -82,6 +82,10 @@ class Catalogue:
                     path, f"{where}.id", f"'{entry_id}' appears twice", "keep one entry per id"
                 )
             seen.add(entry_id)
+            texts = {
+                key: text_value(path, f"{where}.{key}", fields.get(key, dict))
+                for key in ("title", "what", "why", "fix")
+            }
             patterns = []
             for j, item in enumerate(fields.get("exceptions", list, [])):
                 sub = _Fields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
@@ -104,10 +108,7 @@ class Catalogue:
             entries.append(
                 Entry(
                     id=entry_id,
-                    title=text_value(path, f"{where}.title", fields.get("title", dict)),
-                    what=text_value(path, f"{where}.what", fields.get("what", dict)),
-                    why=text_value(path, f"{where}.why", fields.get("why", dict)),
-                    fix=text_value(path, f"{where}.fix", fields.get("fix", dict)),
+                    **texts,
                     teaches=fields.get("teaches", str, ""),
                     evidence=evidence,
                     exceptions=tuple(patterns),

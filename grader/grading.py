@@ -190,8 +190,10 @@ class Grader:
     @classmethod
     def for_specs(cls, specs: list[ExerciseSpec], *, many: bool) -> Grader:
         """A Grader warmed for gradings of these exercises (``many``: more than one grading)."""
-        return cls(preload_dynamo=any(needs_dynamo(s, children=many) for s in specs),
-                   preload_hypothesis=many and any(preload_hypothesis(s) for s in specs))
+        return cls(
+            preload_dynamo=any(needs_dynamo(s, children=many) for s in specs),
+            preload_hypothesis=many and any(preload_hypothesis(s) for s in specs),
+        )
 
     def __enter__(self) -> Grader:
         warm_up(**self._preload)
@@ -457,6 +459,7 @@ def build_result(
         lang=lang,
         devices=running.selected,
         notes=tuple(notes),
+        hints=tuple(h.get(lang) for h in spec.hints),
         source=source,
         grader_version=__version__,
         duration_s=round(time.monotonic() - running.started, 3),

@@ -42,7 +42,7 @@ class Session:
     emit: Callable[[Record], None]
     learner_source: str
     cuda_available: bool
-    cuda_reason: str
+    cuda_reason: Text
     max_answer_bytes: int = 256 << 20
     reference_module: Any = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -85,7 +85,7 @@ class GraderPlugin:
                 continue
             marks = []
             if device == "cuda" and not self.s.cuda_available:
-                marks.append(pytest.mark.skip(reason=self.s.cuda_reason))
+                marks.append(pytest.mark.skip(reason=self.s.cuda_reason.en))
             params.append(pytest.param(device, id=device, marks=marks))
         metafunc.parametrize("device", params)
 
@@ -187,7 +187,10 @@ class GraderPlugin:
     def _verdict(self, phases: dict[str, Any]) -> Record:
         setup_exc, setup_report = phases.get("setup", (None, None))
         if setup_report is not None and setup_report.skipped:
-            return {"status": "skipped", "message": _both(_skip_reason(setup_report))}
+            reason = _skip_reason(setup_report)
+            if reason == self.s.cuda_reason.en:
+                return {"status": "skipped", "message": self.s.cuda_reason.to_dict()}
+            return {"status": "skipped", "message": _both(reason)}
         if setup_exc is not None:
             return _grader_fault(setup_exc, "setting up")
         call_exc, call_report = phases.get("call", (None, None))

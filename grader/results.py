@@ -65,6 +65,8 @@ class Diagnosis:
 
 @dataclass(frozen=True)
 class TestResult:
+    __test__ = False  # not a pytest test class
+
     name: str
     device: str | None  # None: a device-independent test
     status: Status
@@ -152,6 +154,7 @@ class Result:
     lang: str = "en"
     devices: tuple[str, ...] = ()  # the devices asked for
     notes: tuple[str, ...] = ()  # learner-facing remarks on the whole grading
+    hints: tuple[str, ...] = ()  # the exercise's hints, in order, in the report's language
     source: str = ""  # the learner's file, for the report's code view
     grader_version: str = ""
     duration_s: float = 0.0
@@ -185,6 +188,7 @@ class Result:
             "devices": list(self.devices),
             "environment": self.environment.to_dict(),
             "notes": list(self.notes),
+            "hints": list(self.hints),
             "duration_s": self.duration_s,
             "tests": [t.to_dict() for t in self.tests],
             "source": self.source,
@@ -211,6 +215,7 @@ class Result:
             lang=data.get("lang", "en"),
             devices=tuple(data.get("devices", ())),
             notes=tuple(data.get("notes", ())),
+            hints=tuple(data.get("hints", ())),
             source=data.get("source", ""),
             grader_version=data.get("grader_version", ""),
             duration_s=float(data.get("duration_s", 0.0)),
@@ -229,9 +234,16 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; reports are meant to be shared
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -129,12 +129,17 @@ FILES = {
 def scaffold(catalog: Catalog, exercise_id: str, slug: str | None = None) -> list[Path]:
     """Write the scaffold; refuses to overwrite anything. Returns the files written."""
     if not ID_RE.match(exercise_id):
-        raise UsageError(f"'{exercise_id}' is not an exercise id", hint="Use the form exercise-NN, e.g. exercise-21.")
+        raise UsageError(
+            f"'{exercise_id}' is not an exercise id",
+            hint="Use the form exercise-NN, e.g. exercise-21.",
+        )
     folder = catalog.exercises_dir / exercise_id
     solution_dir = catalog.solutions_dir / exercise_id
     for path in (folder, solution_dir):
         if path.exists():
-            raise UsageError(f"{path} already exists", hint="Choose another id, or edit the existing exercise.")
+            raise UsageError(
+                f"{path} already exists", hint="Choose another id, or edit the existing exercise."
+            )
     slug = slug or f"new-{exercise_id}"
     values = {"id": exercise_id, "slug": slug}
     files = {
@@ -153,7 +158,9 @@ def scaffold(catalog: Catalog, exercise_id: str, slug: str | None = None) -> lis
 def main(argv: list[str]) -> int:
     from grader.cli import _Parser
 
-    parser = _Parser(prog="grade new", description="Scaffold a new exercise that passes `grade validate`.")
+    parser = _Parser(
+        prog="grade new", description="Scaffold a new exercise that passes `grade validate`."
+    )
     parser.add_argument("id", help="exercise-NN")
     parser.add_argument("--slug", help="the exercise's slug (default: new-<id>)")
     args = parser.parse_args(argv)

@@ -31,8 +31,7 @@ _WORDS = {
         "score": "score",
         "test": "test",
         "failures": "What to fix",
-        "at": "at",
-        "in": "in",
+        "at": "at line {line} in {function}",
         "output": "output",
         "fix": "Fix",
         "report": "Report",
@@ -52,8 +51,7 @@ _WORDS = {
         "score": "得分",
         "test": "测试",
         "failures": "需要修改的地方",
-        "at": "位于",
-        "in": "函数",
+        "at": "位于第 {line} 行，函数 {function}",
         "output": "输出",
         "fix": "修改方法",
         "report": "报告",
@@ -190,7 +188,10 @@ def _failure_block(
     if first.frames:
         frame = first.frames[-1]
         lines.append(
-            style(f"    {w['at']} line {frame.line} {w['in']} {frame.function}:  {frame.code}", "2")
+            style(
+                f"    {w['at'].format(line=frame.line, function=frame.function)}:  {frame.code}",
+                "2",
+            )
         )
     if first.output.strip():
         shown = first.output.strip().splitlines()

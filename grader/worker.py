@@ -25,7 +25,7 @@ from grader.plugin import GraderPlugin, Session
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.isolation import ChildLimits
 from grader.sandbox.pool import ChildPool
-from grader.spec import ExerciseSpec
+from grader.spec import ExerciseSpec, Text
 
 # pytest's own plugins that a grading does not use; each costs time in every worker.
 _UNUSED_PLUGINS = (
@@ -82,19 +82,34 @@ def pytest_args(spec: ExerciseSpec) -> list[str]:
     return args
 
 
-def cuda_status(selected: tuple[str, ...]) -> tuple[bool, str, list[str]]:
-    """(available, reason if not, device names). Asked here, never in the fork server."""
+def cuda_status(selected: tuple[str, ...]) -> tuple[bool, Text, list[str]]:
+    """(available, why not, device names). Asked here, never in the fork server."""
     if "cuda" not in selected:
-        return False, "CUDA was not selected (--device cpu)", []
-    if not torch.cuda.is_available():
-        build = "a CPU-only build of torch" if torch.version.cuda is None else "no usable GPU"
         return (
             False,
-            f"CUDA is not available on this machine ({build}, torch {torch.__version__})",
+            Text("CUDA was not selected (--device cpu)", "未选择 CUDA（--device cpu）"),
+            [],
+        )
+    if not torch.cuda.is_available():
+        if torch.version.cuda is None:
+            return (
+                False,
+                Text(
+                    f"CUDA is not available on this machine (a CPU-only build of torch {torch.__version__})",
+                    f"本机无法使用 CUDA（torch {torch.__version__} 是仅支持 CPU 的版本）",
+                ),
+                [],
+            )
+        return (
+            False,
+            Text(
+                f"CUDA is not available on this machine (no usable GPU; torch {torch.__version__})",
+                f"本机无法使用 CUDA（没有可用的 GPU；torch {torch.__version__}）",
+            ),
             [],
         )
     names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
-    return True, "", names
+    return True, Text("", ""), names
 
 
 def run(job: Job, client_sock: Any, records_fd: int) -> None:
@@ -110,8 +125,10 @@ def run(job: Job, client_sock: Any, records_fd: int) -> None:
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
         # hypothesis keeps nothing on disk (PROPERTY sets database=None); anything else it
         # would write goes to a scratch folder, never into the learner's or the exercise's.
-        os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(
-            tempfile.gettempdir(), f"grader-hypothesis-{os.getuid()}"))
+        os.environ.setdefault(
+            "HYPOTHESIS_STORAGE_DIRECTORY",
+            os.path.join(tempfile.gettempdir(), f"grader-hypothesis-{os.getuid()}"),
+        )
         torch.set_num_threads(1)
         spec = job.spec
         available, reason, names = cuda_status(job.selected)
@@ -123,7 +140,7 @@ def run(job: Job, client_sock: Any, records_fd: int) -> None:
                 "platform": f"{platform.system()} {platform.machine()}",
                 "cuda_available": available,
                 "cuda_devices": names,
-                "cuda_reason": reason,
+                "cuda_reason": reason.to_dict(),
             }
         )
         limits = spec.limits

@@ -461,7 +461,10 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
     for rule in exercise.forbidden:
         if rule.functions and function not in rule.functions:
             continue
-        hits = [f"{u.name} (line {u.line})" for u in forbidden_uses(source, [rule.name], (function,), graded)]
+        hits = [
+            f"{u.name} (line {u.line})"
+            for u in forbidden_uses(source, [rule.name], (function,), graded)
+        ]
         if record is not None:
             hits += [name for name in record.functions if matches(name, rule.name)]
         if hits:

@@ -23,12 +23,17 @@ PROPERTY = settings(
     database=None,
     deadline=None,
     max_examples=30,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                           HealthCheck.differing_executors],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.differing_executors,
+    ],
     print_blob=False,
 )
 
 
 def shapes(*, min_dims: int = 1, max_dims: int = 3, min_side: int = 1, max_side: int = 6):
     """Tensor shapes as tuples of ints."""
-    return st.lists(st.integers(min_side, max_side), min_size=min_dims, max_size=max_dims).map(tuple)
+    return st.lists(st.integers(min_side, max_side), min_size=min_dims, max_size=max_dims).map(
+        tuple
+    )

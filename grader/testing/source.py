@@ -64,7 +64,11 @@ def uses(source: str) -> list[Use]:
     if tree is None:
         return []
     aliases = _aliases(tree)
-    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))}
+    defined = {
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+    }
     found: list[Use] = []
 
     def visit(node: ast.AST, function: str | None) -> None:
@@ -106,12 +110,17 @@ def matches(name: str, rule: str) -> bool:
     """
     if "." not in rule:
         return name.rsplit(".", 1)[-1] == rule
-    return name == rule or name.startswith(rule + ".") or name.endswith("." + rule) or \
-        ("." + rule + ".") in name
+    return (
+        name == rule
+        or name.startswith(rule + ".")
+        or name.endswith("." + rule)
+        or ("." + rule + ".") in name
+    )
 
 
-def forbidden_uses(source: str, rules: list[str], functions: tuple[str, ...] = (),
-                   graded: tuple[str, ...] = ()) -> list[Use]:
+def forbidden_uses(
+    source: str, rules: list[str], functions: tuple[str, ...] = (), graded: tuple[str, ...] = ()
+) -> list[Use]:
     """Uses of any rule's name that count against ``functions`` (all code when empty).
 
     Module-level code and helper functions (top-level functions that are not among the
@@ -122,8 +131,12 @@ def forbidden_uses(source: str, rules: list[str], functions: tuple[str, ...] = (
     for use in uses(source):
         if "." not in use.name:
             continue  # a bare local name (a variable or a function of the learner's own)
-        if functions and use.function is not None and use.function not in functions \
-                and use.function in graded:
+        if (
+            functions
+            and use.function is not None
+            and use.function not in functions
+            and use.function in graded
+        ):
             continue
         if any(matches(use.name, rule) for rule in rules):
             hits.append(use)
@@ -138,8 +151,19 @@ def loops_in(source: str, function: str) -> list[int]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
             return sorted(
-                n.lineno for n in ast.walk(node)
-                if isinstance(n, (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
-                                  ast.GeneratorExp, ast.AsyncFor))
+                n.lineno
+                for n in ast.walk(node)
+                if isinstance(
+                    n,
+                    (
+                        ast.For,
+                        ast.While,
+                        ast.ListComp,
+                        ast.SetComp,
+                        ast.DictComp,
+                        ast.GeneratorExp,
+                        ast.AsyncFor,
+                    ),
+                )
             )
     return []

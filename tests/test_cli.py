@@ -1,0 +1,330 @@
+"""The `grade` command as learners and authors use it: commands, files written, exit codes."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import cli
+from grader.results import Result, Status
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli
+
+SOLUTION_05 = ROOT / "solutions" / "exercise-05" / "exercise-05.py"
+STARTER_05 = ROOT / "exercises" / "exercise-05" / "exercise-05.py"
+
+
+def main(capsys, *args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """Run a command that never grades, in this process (fast)."""
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        code = cli.main(list(args))
+    finally:
+        os.chdir(old)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    monkeypatch.setenv("GRADE_LANG", "en")
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+# -- instant commands ------------------------------------------------------------------------
+
+
+def test_help_and_version(capsys):
+    code, out, _ = main(capsys, "--help")
+    assert code == 0 and "grade init" in out and "grade validate" in out
+    code, out, _ = main(capsys)
+    assert code == 2 and "grade ID" in out
+    code, out, _ = main(capsys, "--version")
+    assert code == 0 and out.startswith("grade ")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["list", "show", "hint", "init", "reset", "watch", "validate", "new", "report"],
+)
+def test_every_command_has_help(capsys, command):
+    code, out, _ = main(capsys, command, "--help")
+    assert code == 0
+    assert "usage: grade" in out
+
+
+def test_grade_has_help(capsys):
+    code, out, _ = main(capsys, "5", "--help")
+    assert code == 0 and "--device" in out and "--json" in out
+
+
+def test_every_command_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in cli.COMMANDS:
+        assert f"grade {command}" in readme, command
+
+
+def test_list_outside_a_workspace(capsys, tmp_path):
+    code, out, _ = main(capsys, "list", cwd=tmp_path)
+    assert code == 0
+    assert "exercise-05" in out and "not started" in out
+    assert "grade init" in out
+
+
+def test_show_in_both_languages(capsys):
+    code, out, _ = main(capsys, "show", "5")
+    assert code == 0 and "flatten_transposed(x: Tensor) -> Tensor" in out
+    code, out, _ = main(capsys, "show", "view-contiguous", "--lang", "zh")
+    assert code == 0 and "修复" in out
+
+
+def test_unknown_exercise_suggests(capsys):
+    code, _, err = main(capsys, "show", "view-contigous")
+    assert code == 2
+    assert err.startswith("Error: no exercise 'view-contigous'")
+    assert "view-contiguous" in err
+    assert "Traceback" not in err
+
+
+def test_bad_option_is_a_usage_error(capsys):
+    code, _, err = main(capsys, "5", "--device", "tpu")
+    assert code == 2 and err.startswith("Error:") and "Traceback" not in err
+    code, _, err = main(capsys, "--frobnicate")
+    assert code == 2
+
+
+def test_missing_file_is_a_usage_error(capsys, tmp_path):
+    code, _, err = main(capsys, "5", "--file", str(tmp_path / "nope.py"))
+    assert code == 2 and "does not exist" in err
+
+
+def test_no_file_outside_a_workspace(capsys, tmp_path):
+    code, _, err = main(capsys, "5", cwd=tmp_path)
+    assert code == 2 and "no exercise-05.py here" in err and "grade init" in err
+
+
+def test_hint_outside_a_workspace(capsys, tmp_path):
+    code, out, _ = main(capsys, "hint", "5", cwd=tmp_path)
+    assert code == 0 and out.startswith("Hint 1/3:")
+    code, out, _ = main(capsys, "hint", "5", "--all", cwd=tmp_path)
+    assert "Hint 3/3" in out
+
+
+def test_workspace_init_hint_and_reset(capsys, tmp_path):
+    workspace = tmp_path / "ws"
+    code, out, _ = main(capsys, "init", str(workspace))
+    assert code == 0
+    assert (workspace / "exercise-05.py").read_text() == STARTER_05.read_text()
+    assert (workspace / "README.md").is_file()
+    # hints advance one at a time and stay on the last
+    seen = [main(capsys, "hint", "5", cwd=workspace)[1].split(":")[0] for _ in range(4)]
+    assert seen == ["Hint 1/3", "Hint 2/3", "Hint 3/3", "Hint 3/3"]
+    # init again never overwrites the learner's work
+    (workspace / "exercise-05.py").write_text("# my work\n")
+    code, out, _ = main(capsys, "init", str(workspace))
+    assert "kept as they were" in out
+    assert (workspace / "exercise-05.py").read_text() == "# my work\n"
+    # reset restores the starter and keeps a backup
+    code, out, _ = main(capsys, "reset", "5", cwd=workspace)
+    assert code == 0 and "saved as" in out
+    assert (workspace / "exercise-05.py").read_text() == STARTER_05.read_text()
+    backups = list((workspace / ".grade" / "backups").iterdir())
+    assert len(backups) == 1 and backups[0].read_text() == "# my work\n"
+
+
+def test_reset_outside_a_workspace(capsys, tmp_path):
+    code, _, err = main(capsys, "reset", "5", cwd=tmp_path)
+    assert code == 2 and "not in a workspace" in err
+
+
+def test_new_scaffolds_a_valid_exercise(capsys, tmp_path, monkeypatch):
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    monkeypatch.setenv("GRADER_HOME", str(tmp_path))
+    code, out, _ = main(capsys, "new", "exercise-30")
+    assert code == 0 and "exercise.yaml" in out
+    code, _, err = main(capsys, "new", "exercise-30")
+    assert code == 2 and "already exists" in err
+    code, _, _ = main(capsys, "new", "thirty")
+    assert code == 2
+    proc = run_cli("validate", home=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "✓ exercise-30" in proc.stdout
+
+
+# -- grading ---------------------------------------------------------------------------------
+
+
+def test_reference_passes_with_exit_0_and_json(tmp_path):
+    out = tmp_path / "r.json"
+    proc = run_cli("exercise-05", "--file", str(SOLUTION_05), "--json", str(out), "--no-report")
+    assert proc.returncode == 0, proc.stderr
+    result = Result.from_json(out.read_text())
+    assert result.status is Status.PASSED and result.score == result.max_score
+    assert "All tests passed." in proc.stdout
+    assert f"JSON: {out}" in proc.stdout
+
+
+def test_failing_starter_exits_1_with_diagnosis(tmp_path):
+    report = tmp_path / "report.html"
+    proc = run_cli("5", "--file", str(STARTER_05), "--report", str(report))
+    assert proc.returncode == 1
+    assert "view() on a non-contiguous tensor" in proc.stdout
+    assert "at line 15 in flatten_transposed" in proc.stdout
+    assert report.is_file() and "exercise-05" in report.read_text()
+
+
+def test_grading_in_a_workspace_records_progress(tmp_path):
+    workspace = tmp_path / "ws"
+    assert run_cli("init", str(workspace)).returncode == 0
+    proc = run_cli("5", cwd=workspace)
+    assert proc.returncode == 1
+    assert (workspace / ".grade" / "results" / "exercise-05.json").is_file()
+    assert (workspace / ".grade" / "reports" / "exercise-05.html").is_file()
+    listing = run_cli("list", cwd=workspace).stdout
+    line = next(row for row in listing.splitlines() if row.startswith("exercise-05"))
+    assert "failing" in line and "4/11" in line
+    shutil.copyfile(SOLUTION_05, workspace / "exercise-05.py")
+    assert run_cli("5", cwd=workspace).returncode == 0
+    line = next(
+        row
+        for row in run_cli("list", cwd=workspace).stdout.splitlines()
+        if row.startswith("exercise-05")
+    )
+    assert "passed" in line and "11/11" in line
+    report = (workspace / ".grade" / "reports" / "exercise-05.html").read_text()
+    assert "for practice" in report  # a workspace verdict is advisory
+    proc = run_cli("report", cwd=workspace)
+    assert proc.returncode == 0 and "1/" in proc.stdout
+    dashboard = (workspace / ".grade" / "reports" / "index.html").read_text()
+    assert 'data-exercise="exercise-05" data-status="passed"' in dashboard
+    assert '<a href="exercise-05.html">' in dashboard
+
+
+def test_chinese_summary(tmp_path):
+    proc = run_cli("5", "--file", str(STARTER_05), "--no-report", "--lang", "zh")
+    assert proc.returncode == 1
+    assert "需要修改的地方" in proc.stdout and "得分" in proc.stdout
+
+
+def test_cuda_only_on_a_machine_without_cuda(tmp_path):
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "correct.py"),
+        "--device",
+        "cuda",
+        "--no-report",
+        home=PROBE_HOME,
+    )
+    if "CUDA is not available" not in proc.stdout + proc.stderr:
+        pytest.skip("this machine has CUDA")
+    # the device-independent test still ran; the CUDA cases are skipped, not failed
+    assert proc.returncode == 0
+    assert "2 test(s) skipped: CUDA is not available" in proc.stdout
+    # with no device-independent test at all, nothing is graded: a usage error, not a pass
+    home = tmp_path / "home"
+    shutil.copytree(PROBE_HOME, home)
+    spec = home / "exercises" / "exercise-90" / "exercise.yaml"
+    text = spec.read_text()
+    spec.write_text(text[: text.index("  - name: test_triple")])
+    tests = home / "exercises" / "exercise-90" / "tests.py"
+    tests.write_text(tests.read_text().split("def test_triple")[0])
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "correct.py"),
+        "--device",
+        "cuda",
+        "--no-report",
+        home=home,
+    )
+    assert proc.returncode == 2
+    assert "nothing was graded" in proc.stderr
+
+
+def test_malformed_spec_exits_2(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(PROBE_HOME, home)
+    spec = home / "exercises" / "exercise-90" / "exercise.yaml"
+    spec.write_text(spec.read_text().replace("kind: implement", "kind: implement\nkind: fix"))
+    proc = run_cli("90", "--file", str(SUBMISSIONS / "correct.py"), home=home)
+    assert proc.returncode == 2
+    assert "duplicate key 'kind'" in proc.stderr and "exercise.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_broken_hidden_tests_are_an_internal_error(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(PROBE_HOME, home)
+    tests = home / "exercises" / "exercise-90" / "tests.py"
+    tests.write_text(
+        "import torch\nraise RuntimeError('broken hidden tests')\n" + tests.read_text()
+    )
+    proc = run_cli("90", "--file", str(SUBMISSIONS / "correct.py"), "--no-report", home=home)
+    assert proc.returncode == 3
+    assert "broken hidden tests" in proc.stderr
+
+
+def test_watch_regrades_on_save(tmp_path):
+    submission = tmp_path / "exercise-90.py"
+    shutil.copyfile(SUBMISSIONS / "wrong.py", submission)
+    env = dict(
+        os.environ, GRADER_HOME=str(PROBE_HOME), NO_COLOR="1", GRADE_LANG="en", PYTHONUNBUFFERED="1"
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "watch",
+            "90",
+            "--file",
+            str(submission),
+            "--device",
+            "cpu",
+            "--no-report",
+            "--interval",
+            "0.2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
+    seen: list[str] = []
+
+    def read_until(text: str, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = lines.get(timeout=max(end - time.monotonic(), 0.01))
+            except queue.Empty:
+                break
+            seen.append(line)
+            if text in line:
+                return
+        raise AssertionError(f"never saw {text!r}:\n{''.join(seen)}")
+
+    try:
+        read_until("score 1/4")
+        time.sleep(0.3)
+        shutil.copyfile(SUBMISSIONS / "correct.py", submission)
+        read_until("score 4/4")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=30)
+    assert code == 0

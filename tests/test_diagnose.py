@@ -1,0 +1,122 @@
+"""The diagnosis catalogue and its matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.catalog import Catalog, project_root
+from grader.diagnose import Catalogue, diagnose, match
+from grader.errors import SpecError
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return Catalogue.load()
+
+
+def test_every_entry_is_bilingual_and_complete(catalogue):
+    assert len(catalogue.entries) >= 20
+    for entry in catalogue.entries:
+        for text in (entry.title, entry.what, entry.why, entry.fix):
+            assert text.en.strip() and text.zh.strip()
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in text.zh), entry.id
+
+
+def test_every_seed_pitfall_is_named(catalogue):
+    ids = catalogue.ids()
+    for pitfall in (
+        "view-non-contiguous",
+        "device-mismatch",
+        "dtype-mismatch",
+        "leaf-inplace",
+        "numpy-requires-grad",
+        "grad-accumulates",
+        "params-never-move",
+        "view-not-copy",
+        "broadcast-shape",
+        "python-loop",
+        "nan-output",
+        "rand-vs-randn",
+        "tensor-constructor",
+        "squeeze-all",
+        "out-of-memory",
+        "shape-mismatch-matmul",
+    ):
+        assert pitfall in ids
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "view size is not compatible with input tensor's size and stride (at least one ...)",
+            "view-non-contiguous",
+        ),
+        (
+            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+            "device-mismatch",
+        ),
+        ("Tensor on device cpu is not on the expected device meta!", "device-mismatch"),
+        ("expected scalar type Float but found Long", "dtype-mismatch"),
+        (
+            "a leaf Variable that requires grad is being used in an in-place operation.",
+            "leaf-inplace",
+        ),
+        (
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+            "numpy-requires-grad",
+        ),
+        ("mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)", "shape-mismatch-matmul"),
+        (
+            "DefaultCPUAllocator: can't allocate memory: you tried to allocate 53687091200 bytes.",
+            "out-of-memory",
+        ),
+    ],
+)
+def test_pytorch_error_messages(catalogue, message, expected):
+    entry = match(catalogue, (), {"type": "RuntimeError", "message": message})
+    assert entry is not None and entry.id == expected
+
+
+def test_the_most_specific_evidence_wins(catalogue):
+    assert match(catalogue, ("wrong_shape", "broadcast_shape"), None).id == "broadcast-shape"
+    assert match(catalogue, ("wrong_shape",), None).id == "wrong-shape"
+    assert match(catalogue, ("values_differ", "nan_in_output"), None).id == "nan-output"
+    # evidence decides before exception patterns
+    entry = match(
+        catalogue,
+        ("not_implemented",),
+        {"type": "NotImplementedError", "message": "view size is not compatible"},
+    )
+    assert entry.id == "not-implemented"
+
+
+def test_unknown_evidence_and_no_exception_give_nothing(catalogue):
+    assert match(catalogue, ("values_differ",), None) is None
+    assert diagnose(catalogue, (), None, "en") is None
+
+
+def test_localized(catalogue):
+    en = diagnose(catalogue, ("op_count_grows",), None, "en")
+    zh = diagnose(catalogue, ("op_count_grows",), None, "zh")
+    assert en.id == zh.id == "python-loop"
+    assert en.title != zh.title and "循环" in zh.title
+
+
+def test_declared_fallback(catalogue):
+    assert diagnose(catalogue, (), None, "en", fallback="grad-accumulates").id == "grad-accumulates"
+
+
+def test_malformed_catalogue(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text("format_version: 1\ndiagnoses:\n  - id: x\n    title: {en: a, zh: 甲}\n")
+    with pytest.raises(SpecError) as info:
+        Catalogue.load(path)
+    assert "missing" in info.value.problem
+
+
+def test_every_diagnosis_an_exercise_declares_exists(catalogue):
+    for spec in Catalog(project_root()).all():
+        for mutant in spec.mutants:
+            if mutant.diagnosis:
+                assert mutant.diagnosis in catalogue.ids(), (spec.id, mutant.file)

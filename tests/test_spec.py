@@ -1,0 +1,193 @@
+"""The exercise spec loader: strict, and every error names the file, the field and the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.catalog import Catalog, project_root
+from grader.errors import ExitCode, SpecError, UsageError
+from grader.scaffold import scaffold
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Catalog:
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    catalog = Catalog(tmp_path)
+    scaffold(catalog, "exercise-42", "scaling")
+    return catalog
+
+
+def spec_file(catalog: Catalog) -> Path:
+    return catalog.exercises_dir / "exercise-42" / "exercise.yaml"
+
+
+def edit(catalog: Catalog, old: str, new: str) -> None:
+    path = spec_file(catalog)
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def load_error(catalog: Catalog) -> SpecError:
+    with pytest.raises(SpecError) as info:
+        catalog.resolve("42")
+    error = info.value
+    assert error.exit_code == ExitCode.USAGE
+    assert str(spec_file(catalog)) in error.format() or error.path.endswith(".py")
+    return error
+
+
+def test_scaffold_loads(catalog):
+    spec = catalog.resolve("exercise-42")
+    assert spec.id == "exercise-42" and spec.slug == "scaling"
+    assert spec.max_points == 3
+    assert [t.name for t in spec.tests] == ["test_scale_values", "test_scale_keeps_dtype"]
+    assert all(t.takes_device for t in spec.tests)
+
+
+@pytest.mark.parametrize("ident", ["exercise-42", "42", "scaling", " 42 ", "Exercise-42"])
+def test_id_forms(catalog, ident):
+    assert catalog.resolve(ident).id == "exercise-42"
+
+
+def test_unknown_id_suggests(catalog):
+    with pytest.raises(UsageError) as info:
+        catalog.resolve("scalingg")
+    assert "scaling" in info.value.format()
+    assert info.value.exit_code == ExitCode.USAGE
+
+
+def test_unknown_key_suggests_the_closest(catalog):
+    edit(catalog, "concepts:", "concept:")
+    error = load_error(catalog)
+    assert error.field == "concept"
+    assert "unknown key" in error.problem
+    assert "did you mean 'concepts'" in error.format()
+
+
+def test_missing_field(catalog):
+    edit(catalog, "kind: implement\n", "")
+    error = load_error(catalog)
+    assert error.field == "kind" and error.problem == "missing"
+
+
+def test_bad_type_names_the_nested_field(catalog):
+    edit(catalog, "    points: 2\n", "    points: two\n")
+    error = load_error(catalog)
+    assert error.field == "tests[0].points"
+    assert "expected a whole number" in error.problem
+
+
+def test_boolean_is_not_a_number(catalog):
+    edit(catalog, "    points: 2\n", "    points: true\n")
+    assert load_error(catalog).field == "tests[0].points"
+
+
+def test_duplicate_key_is_an_error(catalog):
+    edit(catalog, "kind: implement\n", "kind: implement\nkind: fix\n")
+    error = load_error(catalog)
+    assert "duplicate key 'kind'" in error.problem
+
+
+def test_malformed_yaml_gives_the_line(catalog):
+    edit(catalog, "concepts: [elementwise]", "concepts: [elementwise")
+    error = load_error(catalog)
+    assert "invalid YAML at line" in error.problem
+
+
+def test_missing_chinese_text(catalog):
+    edit(catalog, '  zh: "缩放张量"\n', "")
+    error = load_error(catalog)
+    assert error.field == "title.zh"
+
+
+def test_wrong_kind(catalog):
+    edit(catalog, "kind: implement", "kind: implemnt")
+    error = load_error(catalog)
+    assert "use one of: implement, fix" in error.format()
+
+
+def test_id_must_match_the_folder(catalog):
+    edit(catalog, "id: exercise-42", "id: exercise-43")
+    error = load_error(catalog)
+    assert error.field == "id" and "does not match its folder" in error.problem
+
+
+def test_unsupported_format_version(catalog):
+    edit(catalog, "format_version: 1", "format_version: 2")
+    assert load_error(catalog).field == "format_version"
+
+
+def test_missing_mutant_file(catalog):
+    (catalog.exercises_dir / "exercise-42" / "mutants" / "adds.py").unlink()
+    error = load_error(catalog)
+    assert error.field == "mutants[0].file" and "does not exist" in error.problem
+
+
+def test_missing_solution(catalog):
+    (catalog.solutions_dir / "exercise-42" / "exercise-42.py").unlink()
+    assert "reference solution" in load_error(catalog).problem
+
+
+def test_listed_test_without_a_def(catalog):
+    edit(catalog, "name: test_scale_keeps_dtype", "name: test_scale_keeps_dtypes")
+    error = load_error(catalog)
+    assert "has no `def test_scale_keeps_dtypes`" in error.problem
+
+
+def test_def_without_a_listing(catalog):
+    tests = catalog.exercises_dir / "exercise-42" / "tests.py"
+    tests.write_text(tests.read_text() + "\n\ndef test_extra(learner):\n    pass\n")
+    error = load_error(catalog)
+    assert "defines test_extra but `tests` does not list it" in error.problem
+
+
+def test_mutant_must_name_listed_tests(catalog):
+    edit(catalog, "must_fail: [test_scale_keeps_dtype]", "must_fail: [test_nope]")
+    error = load_error(catalog)
+    assert error.field == "mutants[2].must_fail"
+
+
+def test_negative_limits(catalog):
+    edit(catalog, "devices: [cpu, cuda]", "devices: [cpu, cuda]\nlimits: {call_timeout_s: -1}")
+    assert load_error(catalog).field == "limits.call_timeout_s"
+
+
+def test_unknown_device(catalog):
+    edit(catalog, "devices: [cpu, cuda]", "devices: [cpu, tpu]")
+    assert load_error(catalog).field == "devices[1]"
+
+
+def test_duplicate_slugs_across_exercises(catalog):
+    scaffold(catalog, "exercise-43", "scaling")
+    with pytest.raises(SpecError) as info:
+        catalog.all()
+    assert "also the slug of exercise-42" in info.value.problem
+
+
+def test_syntax_error_in_hidden_tests_is_a_spec_error(catalog):
+    (catalog.exercises_dir / "exercise-42" / "tests.py").write_text("def test_x(:\n")
+    assert "syntax error" in load_error(catalog).problem
+
+
+def test_manifest_per_device(catalog):
+    spec = catalog.resolve("42")
+    both = spec.manifest(("cpu", "cuda"))
+    assert [(t.name, d) for t, d in both] == [
+        ("test_scale_values", "cpu"),
+        ("test_scale_values", "cuda"),
+        ("test_scale_keeps_dtype", "cpu"),
+        ("test_scale_keeps_dtype", "cuda"),
+    ]
+    assert {d for _, d in spec.manifest(("cuda",))} == {"cuda"}
+
+
+def test_every_curriculum_exercise_loads():
+    specs = Catalog(project_root()).all()
+    assert specs, "no exercises found"
+    for spec in specs:
+        assert spec.max_points > 0
+        assert spec.solution_path.is_file()
