@@ -14,6 +14,7 @@ spec lists gets exactly one verdict, whatever happened to the worker.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import importlib
 import json
@@ -229,9 +230,13 @@ class Grader:
         client = self._forkserver.connect()
         log_fd, log_path = tempfile.mkstemp(prefix="grader-worker-", suffix=".log")
         job = worker.Job(spec=spec, submission=submission.resolve(), selected=selected, seed=seed)
+        parent_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the trusted worker
             try:
+                from grader.sandbox.isolation import die_with_parent
+
+                die_with_parent(parent_pid)
                 os.setpgid(0, 0)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 os.close(read_fd)
@@ -370,6 +375,7 @@ _IMPORT_EVIDENCE = {
     "import_error",
     "exit_at_import",
     "import_timeout",
+    "import_crashed",
     "unreadable_file",
 }
 
@@ -411,7 +417,6 @@ def build_result(
             )
         )
 
-    graded = [t for t in tests if t.status is not Status.SKIPPED]
     skipped = [t for t in tests if t.status is Status.SKIPPED]
     if skipped:
         reasons = sorted({t.message for t in skipped})
@@ -423,14 +428,7 @@ def build_result(
                 f"跳过了 {len(skipped)} 个测试：{'；'.join(reasons)}。分数只计算实际运行的测试。",
             )
         )
-    score = sum(t.points for t in graded)
-    max_score = sum(t.max_points for t in graded)
-    if any(set(t.evidence) & (_IMPORT_EVIDENCE | {"grader_fault"}) for t in graded):
-        status = Status.ERROR
-    elif graded and all(t.status is Status.PASSED for t in graded):
-        status = Status.PASSED
-    else:
-        status = Status.FAILED
+    status, score, max_score = summarize(tests)
     env = running.env
     from grader.sandbox.isolation import TIER_PROCESS
 
@@ -464,6 +462,73 @@ def build_result(
         grader_version=__version__,
         duration_s=round(time.monotonic() - running.started, 3),
     )
+
+
+def summarize(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[Status, float, float]:
+    """A grading's status, score and maximum from its tests (skipped ones do not count)."""
+    graded = [t for t in tests if t.status is not Status.SKIPPED]
+    score = sum(t.points for t in graded)
+    max_score = sum(t.max_points for t in graded)
+    if any(set(t.evidence) & (_IMPORT_EVIDENCE | {"grader_fault"}) for t in graded):
+        return Status.ERROR, score, max_score
+    if graded and all(t.status is Status.PASSED for t in graded):
+        return Status.PASSED, score, max_score
+    return Status.FAILED, score, max_score
+
+
+def merge_passes(spec: ExerciseSpec, results: list[Result]) -> Result:
+    """One Result from a CPU pass and a CUDA pass of the same submission (batch on a GPU machine).
+
+    The CUDA pass gives the CUDA cases; the CPU pass everything else (device-independent tests
+    ran in both, and the CPU pass's verdict is kept).
+    """
+    if len(results) == 1:
+        return results[0]
+    cpu = next(r for r in results if "cuda" not in r.devices)
+    cuda = next(r for r in results if "cuda" in r.devices)
+    pick = {(t.name, t.device): t for t in cuda.tests if t.device == "cuda"}
+    pick.update({(t.name, t.device): t for t in cpu.tests})
+    tests = tuple(
+        pick[(t.name, d)] for t, d in spec.manifest(("cpu", "cuda")) if (t.name, d) in pick
+    )
+    status, score, max_score = summarize(tests)
+    return dataclasses.replace(
+        cpu,
+        tests=tests,
+        status=status,
+        score=score,
+        max_score=max_score,
+        environment=cuda.environment,
+        devices=("cpu", "cuda"),
+        notes=tuple(dict.fromkeys(cpu.notes + cuda.notes)),
+        duration_s=round(cpu.duration_s + cuda.duration_s, 3),
+    )
+
+
+def count_gpus() -> int:
+    """CUDA devices on this machine, asked in a short-lived child: this process must never
+    initialise CUDA (its forks could not use it)."""
+    import torch
+
+    if torch.version.cuda is None:
+        return 0
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_fd)
+            count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+            os.write(write_fd, str(count).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as handle:
+        data = handle.read()
+    os.waitpid(pid, 0)
+    try:
+        return int(data or 0)
+    except ValueError:
+        return 0
 
 
 def _text(lang: str, en: str, zh: str) -> str:

@@ -75,6 +75,24 @@ LABELS: dict[str, dict[str, str]] = {
         "report": "report",
         "progress_of": "exercises passed",
         "last_graded": "Last graded",
+        "class": "Class report",
+        "students": "students",
+        "distribution": "Score distribution",
+        "per_exercise": "Exercises",
+        "pass_rate": "pass rate",
+        "mean": "mean",
+        "submitted": "submitted",
+        "graded_n": "graded",
+        "top_diagnoses": "Most frequent misconceptions",
+        "per_test": "Pass rate per test",
+        "student": "Student",
+        "students_heading": "Students",
+        "total": "Total",
+        "problems": "Problems",
+        "missing": "missing",
+        "unreadable": "unreadable",
+        "not graded": "not graded",
+        "batch_problems": "Not graded",
         "kind": "Kind",
         "advisory": "Graded in your own workspace: "
         "this verdict is for practice; your instructor's grading is the one that counts.",
@@ -134,6 +152,24 @@ LABELS: dict[str, dict[str, str]] = {
         "report": "报告",
         "progress_of": "个练习已通过",
         "last_graded": "最近评分",
+        "class": "班级报告",
+        "students": "名学生",
+        "distribution": "分数分布",
+        "per_exercise": "各练习",
+        "pass_rate": "通过率",
+        "mean": "平均分",
+        "submitted": "已提交",
+        "graded_n": "已评分",
+        "top_diagnoses": "最常见的误解",
+        "per_test": "各测试的通过率",
+        "student": "学生",
+        "students_heading": "学生",
+        "total": "总分",
+        "problems": "问题",
+        "missing": "缺失",
+        "unreadable": "无法读取",
+        "not graded": "未评分",
+        "batch_problems": "未评分的文件",
         "kind": "类型",
         "advisory": "这是在你自己的工作区中评分的结果，仅供练习；以老师的评分为准。",
     },
@@ -455,3 +491,92 @@ def dashboard_main(argv: list[str]) -> int:
     passed = sum(e["status"] == "passed" for e in entries)
     print(f"{passed}/{len(entries)} exercises passed. Dashboard: {out}", file=sys.stdout)
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The class report (grade batch)
+
+
+def histogram(percents: list[float], width: int = 520, height: int = 200) -> dict[str, Any]:
+    """SVG geometry of the score distribution in ten bins of 10 %."""
+    bins = [0] * 10
+    for pct in percents:
+        bins[min(int(pct // 10), 9)] += 1
+    left, bottom, top = 36, height - 28, 12
+    plot_w, plot_h = width - left - 8, bottom - top
+    peak = max(bins) or 1
+    bars = []
+    for i, count in enumerate(bins):
+        bar_h = plot_h * count / peak
+        bars.append(
+            {
+                "x": f"{left + i * plot_w / 10 + 2:.1f}",
+                "y": f"{bottom - bar_h:.1f}",
+                "w": f"{plot_w / 10 - 4:.1f}",
+                "h": f"{bar_h:.1f}",
+                "count": count,
+                "label": f"{i * 10}" if i < 9 else "90",
+                "lx": f"{left + (i + 0.5) * plot_w / 10:.1f}",
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "bars": bars,
+        "bottom": bottom,
+        "left": left,
+        "right": width - 8,
+        "peak": peak,
+        "top": top,
+    }
+
+
+def render_class(
+    rows: list[Any],
+    columns: list[str],
+    maxima: dict[str, float],
+    titles: dict[str, str],
+    stats: dict[str, Any],
+    stray: list[str],
+    lang: str,
+) -> str:
+    lang = lang if lang in LABELS else "en"
+    students = []
+    for row in rows:
+        total, maximum = row.total(columns, maxima)
+        cells = []
+        for exercise in columns:
+            cell = row.cells.get(exercise)
+            cells.append(
+                {
+                    "status": cell.status if cell else "missing",
+                    "score": f"{cell.score:g}" if cell and cell.result is not None else "",
+                    "report": cell.report_path if cell else "",
+                }
+            )
+        students.append(
+            {
+                "id": row.student,
+                "cells": cells,
+                "total": f"{total:g}",
+                "max": f"{maximum:g}",
+                "percent": round(100 * total / maximum) if maximum else 0,
+                "problems": row.problems,
+            }
+        )
+    percents = stats["percents"]
+    view = {
+        "students": students,
+        "columns": [
+            {"id": e, "title": titles.get(e, ""), "max": f"{maxima[e]:g}"} for e in columns
+        ],
+        "exercises": [
+            dict(e, mean=f"{e['mean']:.1f}", max=f"{e['max']:g}") for e in stats["exercises"]
+        ],
+        "count": stats["students"],
+        "mean": round(sum(percents) / len(percents)) if percents else 0,
+        "histogram": histogram(percents),
+        "stray": stray,
+    }
+    template = _environment().get_template("class.html.j2")
+    return template.render(v=view, t=LABELS[lang], lang=lang)

@@ -55,7 +55,7 @@ def test_help_and_version(capsys):
 
 @pytest.mark.parametrize(
     "command",
-    ["list", "show", "hint", "init", "reset", "watch", "validate", "new", "report"],
+    ["list", "show", "hint", "init", "reset", "watch", "batch", "validate", "new", "report"],
 )
 def test_every_command_has_help(capsys, command):
     code, out, _ = main(capsys, command, "--help")

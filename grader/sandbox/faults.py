@@ -154,7 +154,9 @@ def ended(status: int | None, function: str, during_import: bool, memory_mb: int
     """The fault for a child that died; ``status`` is its waitpid status if known."""
     where_en = "while your file was being imported" if during_import else f"during {function}"
     where_zh = "在导入你的文件时" if during_import else f"在运行 {function} 时"
-    evidence: tuple[str, ...] = ("process_died",)
+    evidence: tuple[str, ...] = (
+        ("process_died", "import_crashed") if during_import else ("process_died",)
+    )
     if status is not None and os.WIFEXITED(status):
         code = os.WEXITSTATUS(status)
         en = (

@@ -143,10 +143,13 @@ class _Server:
         limits = isolation.ChildLimits(**request["limits"])
         parent_end, child_end = socket.socketpair()
         out_r, out_w = os.pipe()
+        server_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the learner child
             try:
                 from grader.sandbox import child
+
+                isolation.die_with_parent(server_pid)
 
                 isolation.enter(
                     sock_fd=child_end.fileno(),
@@ -223,10 +226,12 @@ class ForkServer:
 
     def start(self) -> None:
         parent_end, server_end = socket.socketpair()
+        parent_pid = os.getpid()
         pid = os.fork()
         if pid == 0:
             code = 0
             try:
+                isolation.die_with_parent(parent_pid)
                 parent_end.close()
                 os.setpgid(0, 0)
                 _Server(server_end).run()

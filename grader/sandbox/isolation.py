@@ -38,6 +38,20 @@ class ChildLimits:
         return dict(self.__dict__)
 
 
+def die_with_parent(parent_pid: int) -> None:
+    """Have the kernel kill this process when its parent dies (Linux), so that no worker, fork
+    server or learner child outlives a grading process that was killed."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(70)
+
+
 def _vm_size() -> int:
     """Bytes of address space this process maps now (Linux)."""
     try:

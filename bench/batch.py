@@ -1,0 +1,215 @@
+"""Benchmark: `grade batch --jobs 2` against one `python -m pytest` process per submission.
+
+A synthetic class (default 70 students x exercises 01, 05, 14 = 210 submissions) mixes correct
+solutions (references and alternatives), buggy ones (starters and mutants) and hostile ones
+(exit at import, syntax error, an output flood, an endless loop at import). Both graders run the
+same hidden tests, two at a time, in the same run:
+
+- `grade batch SUBMISSIONS --jobs 2` (fork server, warm workers, isolated children);
+- the naive baseline: for each submission, `python -m pytest -p bench.naive_plugin tests.py
+  --timeout 10` (a fresh interpreter that imports torch and the learner's file itself).
+
+It prints submissions per second for both, the ratio (target: at least 15x), and batch's
+per-submission overhead above the tests' own compute (core-seconds per submission minus the test
+time the results record).
+
+    python bench/batch.py [--students 70] [--jobs 2] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXERCISES = ("exercise-01", "exercise-05", "exercise-14")
+HOSTILE = {
+    "exit_at_import": "import os\nos._exit(0)\n",
+    "syntax_error": "def broken(:\n    pass\n",
+    "output_flood": "import sys\nfor _ in range(20):\n    sys.stdout.write('x' * (1 << 20))\n",
+    "loop_at_import": "while True:\n    pass\n",
+}
+
+
+def variants(exercise: str) -> list[tuple[str, str]]:
+    """(kind, source) of every submission style for one exercise."""
+    folder = ROOT / "exercises" / exercise
+    found = [("correct", (ROOT / "solutions" / exercise / f"{exercise}.py").read_text())]
+    found += [("correct", p.read_text()) for p in sorted((folder / "alternatives").glob("*.py"))]
+    found += [("buggy", (folder / f"{exercise}.py").read_text())]
+    found += [("buggy", p.read_text()) for p in sorted((folder / "mutants").glob("*.py"))]
+    return found
+
+
+def make_class(root: Path, students: int) -> list[tuple[str, str, Path, str]]:
+    """Write the class; returns (student, exercise, path, kind) for every submission."""
+    submissions = []
+    pools = {e: variants(e) for e in EXERCISES}
+    hostile = list(HOSTILE.items())
+    for i in range(students):
+        student = f"student-{i:03d}"
+        (root / student).mkdir(parents=True)
+        for j, exercise in enumerate(EXERCISES):
+            n = i * len(EXERCISES) + j
+            if n % 10 == 9:  # one submission in ten is hostile; endless loops are rare
+                kind, source = hostile[(n // 10) % len(hostile)]
+                if kind == "loop_at_import" and n // 10 >= len(hostile):
+                    kind, source = hostile[0]
+                kind = f"hostile:{kind}"
+            else:
+                kind, source = pools[exercise][n % len(pools[exercise])]
+            path = root / student / f"{exercise}.py"
+            path.write_text(source)
+            submissions.append((student, exercise, path, kind))
+    return submissions
+
+
+def run_batch(submissions_dir: Path, out: Path, jobs: int) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            str(submissions_dir),
+            "--out",
+            str(out),
+            "--jobs",
+            str(jobs),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - started
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"grade batch failed ({proc.returncode}):\n{proc.stderr}")
+    return elapsed
+
+
+def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple[float, int]:
+    def one(item: tuple[str, str, Path, str]) -> int:
+        _, exercise, path, _ = item
+        env = dict(os.environ, NAIVE_SUBMISSION=str(path), NAIVE_EXERCISE=exercise)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "bench.naive_plugin",
+                "-p",
+                "no:cacheprovider",
+                "--timeout",
+                "10",
+                "--rootdir",
+                str(ROOT),
+                "-c",
+                os.devnull,
+                str(ROOT / "exercises" / exercise / "tests.py"),
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        return proc.returncode
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        codes = list(pool.map(one, submissions))
+    return time.perf_counter() - started, sum(code not in (0, 1) for code in codes)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--students", type=int, default=70)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", type=Path, help="keep the class and the batch output here")
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="grader-bench-"))
+    try:
+        class_dir = scratch / "class"
+        submissions = make_class(class_dir, args.students)
+        n = len(submissions)
+        kinds: dict[str, int] = {}
+        for *_, kind in submissions:
+            kinds[kind.split(":")[0]] = kinds.get(kind.split(":")[0], 0) + 1
+        print(
+            f"class: {args.students} students, {n} submissions over {', '.join(EXERCISES)} "
+            f"({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}); jobs={args.jobs}, "
+            f"{os.cpu_count()} cores"
+        )
+        out = scratch / "graded"
+        batch_s = run_batch(class_dir, out, args.jobs)
+        naive_s, naive_errors = run_naive(submissions, args.jobs)
+        # batch results store no timings (gradebooks must be identical run to run): time the
+        # tests' own compute on a sample of single gradings instead
+        sample = run_sample(submissions[:: max(1, n // 30)])
+        batch_core = batch_s * args.jobs / n
+        print(
+            f"grade batch --jobs {args.jobs}: {batch_s:7.1f} s  {n / batch_s:6.2f} submissions/s  "
+            f"({batch_s / n:.3f} s wall, {batch_core:.3f} core-s per submission)"
+        )
+        print(
+            f"pytest per submission (x{args.jobs}): {naive_s:7.1f} s  {n / naive_s:6.2f} submissions/s  "
+            f"({naive_s / n:.3f} s wall per submission; {naive_errors} runs ended abnormally)"
+        )
+        print(f"ratio: grade batch is {naive_s / batch_s:.1f}x faster (target: at least 15x)")
+        print(
+            f"tests' own compute per submission (median of a sample of {len(sample)}): "
+            f"{statistics.median(sample):.3f} s; batch overhead above it: "
+            f"{batch_core - statistics.median(sample):.3f} core-s per submission"
+        )
+        if args.keep:
+            shutil.copytree(scratch, args.keep, dirs_exist_ok=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+def run_sample(sample: list[tuple[str, str, Path, str]]) -> list[float]:
+    """The test time the result JSON records for single gradings of a sample (warm grader)."""
+    times = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for student, exercise, path, _ in sample:
+            target = Path(scratch) / f"{student}-{exercise}.json"
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "grader",
+                    exercise,
+                    "--file",
+                    str(path),
+                    "--device",
+                    "cpu",
+                    "--no-report",
+                    "--json",
+                    str(target),
+                ],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            if target.exists():
+                times.append(sum(t["duration_s"] for t in json.loads(target.read_text())["tests"]))
+    return times or [0.0]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
