@@ -39,30 +39,28 @@ DEFAULT_SEED = 20261129
 _SLACK_S = 15.0  # beyond an exercise's total limit, for pytest itself and the report
 
 
-# torch imports torch._dynamo (about 1 s) on the first optimizer step and on the first
-# meta-device op with a Python decomposition (torch.arange). A process that forks several
-# processes needing it imports it once beforehand instead.
-_DYNAMO_WORDS = re.compile(r"\boptim\b|\bmeta\b")
+# torch imports torch._dynamo (about 1 s) the first time a process steps an optimizer, traces
+# with a dispatch mode (op counting), or runs a meta-device op that has a Python decomposition
+# (torch.arange). Imported once here before forking, it costs neither the trusted worker nor any
+# learner child, and never shows up as test time.
+_DYNAMO_WORDS = re.compile(r"\boptim\b|\bmeta\b|trace=True")
 
 
-def needs_dynamo(spec: ExerciseSpec, *, children: bool) -> bool:
-    """Whether preloading torch._dynamo pays off for gradings of ``spec``.
+def needs_dynamo(spec: ExerciseSpec, *, children: bool = True) -> bool:
+    """Whether gradings of ``spec`` will import torch._dynamo somewhere (see above).
 
-    The trusted worker needs it when the hidden tests or the reference use an optimizer. With
-    ``children`` (several gradings share one fork server) learner children count too: meta
-    tests, or an optimizer in the reference (so most learners will use one as well).
+    ``children`` is kept for callers that grade once; the answer no longer depends on it:
+    paying the import in the fork server is never slower than paying it in a child.
     """
-    texts = []
+    if any("meta" in spec.test_devices(t) for t in spec.tests):
+        return True
     for path in (spec.test_path, spec.solution_path):
         try:
-            texts.append(path.read_text(encoding="utf-8"))
+            if _DYNAMO_WORDS.search(path.read_text(encoding="utf-8")):
+                return True
         except OSError:
             continue
-    trusted = any("optim" in text for text in texts)
-    if trusted or not children:
-        return trusted
-    uses_meta = any("meta" in spec.test_devices(t) for t in spec.tests)
-    return uses_meta or any(_DYNAMO_WORDS.search(text) for text in texts)
+    return False
 
 
 def preload_hypothesis(spec: ExerciseSpec) -> bool:

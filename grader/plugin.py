@@ -11,6 +11,7 @@ in both languages, evidence for the diagnosis, frames in the learner's file, cap
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 import time
 import traceback
@@ -26,7 +27,7 @@ from grader.sandbox import codec, faults
 from grader.sandbox.pool import ChildPool
 from grader.sandbox.proxy import LearnerProxy
 from grader.spec import ExerciseSpec, Text
-from grader.testing.checks import CheckFailed
+from grader.testing.checks import SKIP_PREFIX, CheckFailed
 
 Record = dict[str, Any]
 
@@ -238,6 +239,13 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 
 def _both(text: str) -> dict[str, str]:
+    """A message in both languages: a reason from `grader.testing.skip` carries both."""
+    if text.startswith(SKIP_PREFIX):
+        try:
+            data = json.loads(text[len(SKIP_PREFIX) :])
+            return {"en": str(data["en"]), "zh": str(data["zh"])}
+        except (ValueError, KeyError, TypeError):
+            pass
     return {"en": text, "zh": text}
 
 

@@ -173,11 +173,11 @@ class Encoder:
             }
         if type(value) is list:
             return [self.encode(v, depth + 1) for v in value]
-        if type(value) is tuple:
-            return {"$tuple": [self.encode(v, depth + 1) for v in value]}
         if type(value) is torch.Size:
             return {"$size": [int(v) for v in value]}
-        if type(value) is dict:
+        if isinstance(value, tuple):  # namedtuples too, e.g. what x.max(dim=1) returns
+            return {"$tuple": [self.encode(v, depth + 1) for v in value]}
+        if isinstance(value, dict):  # OrderedDict, defaultdict and other dicts come as dicts
             return {
                 "$dict": [
                     [self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()

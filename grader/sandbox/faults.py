@@ -132,7 +132,7 @@ def raised(error: dict[str, Any], function: str, during_import: bool = False) ->
             evidence=("exit_in_call",),
             error=error,
         )
-    if type_name == "NotImplementedError":
+    if type_name == "NotImplementedError" and _raised_by_learner(error):
         return LearnerRaised(
             Text(
                 f"{function} is not implemented yet (it raised NotImplementedError).",
@@ -148,6 +148,13 @@ def raised(error: dict[str, Any], function: str, during_import: bool = False) ->
         ),
         error=error,
     )
+
+
+def _raised_by_learner(error: dict[str, Any]) -> bool:
+    """A starter's stub (``raise NotImplementedError``), not PyTorch's own NotImplementedError
+    (e.g. "Cannot copy out of meta tensor; no data!")."""
+    frames = error.get("frames") or []
+    return bool(frames) and "NotImplementedError" in str(frames[-1].get("code", ""))
 
 
 def ended(status: int | None, function: str, during_import: bool, memory_mb: int) -> LearnerCrashed:

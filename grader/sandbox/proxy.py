@@ -90,13 +90,21 @@ class LearnerProxy:
             raise faults.raised(answer.get("error", {}), name)
         if answer.get("after") is not None:
             after = codec.decode(
-                {"value": answer["after"], "storages": answer.get("storages", [])}, blobs
+                {"value": answer["after"], "storages": answer.get("storages", [])},
+                blobs,
+                keep_info=True,
             )
             record.after_args = after.get("args")
             record.after_kwargs = after.get("kwargs")
             if not allow_mutation:
                 self._check_inputs(record)
         return record.value
+
+    def function(self, fn: Callable[..., Any]) -> codec.Scenario:
+        """A module-level function of the test file, to pass as an argument of a learner call
+        (e.g. ``learner.derivative(learner.function(square), 3.0)``): it is sent as source and
+        rebuilt in the learner's process."""
+        return _scenario(fn)
 
     def run(
         self, scenario: Callable[..., Any], *args: Any, trace: bool = False, **kwargs: Any
@@ -159,7 +167,7 @@ class LearnerProxy:
         for path, value in before.items():
             if path not in after:
                 continue
-            problem = _changed(value, after[path])
+            problem = input_change(value, after[path])
             if problem:
                 en, zh, evidence = problem
                 position = _argument_name(record.name, path)
@@ -180,13 +188,19 @@ def _argument_name(function: str, path: str) -> str:
     return f"argument {path[7:-1].strip(chr(39))}"
 
 
-def _changed(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | None:
+def input_change(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | None:
     """How an input differs after the call, or None."""
     if depth > 8:
         return None
     if isinstance(before, torch.Tensor):
         if not isinstance(after, torch.Tensor):
             return None
+        if info_device(after) != str(before.device):
+            return (
+                f"it was moved from {before.device} to {info_device(after)}.",
+                f"它从 {before.device} 被移到了 {info_device(after)}。",
+                "input_moved",
+            )
         if before.shape != after.shape or before.dtype != after.dtype:
             return (
                 f"it went from shape {tuple(before.shape)} {before.dtype} to "
@@ -195,7 +209,7 @@ def _changed(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | 
                 f"{tuple(after.shape)} {after.dtype}。",
                 "input_reshaped",
             )
-        if before.device.type != "meta" and not _same_bytes(before, after):
+        if "meta" not in (before.device.type, after.device.type) and not _same_bytes(before, after):
             return (
                 "its values were overwritten (an in-place operation such as -=, add_() or "
                 "item assignment on the input or on a view of it).",
@@ -237,7 +251,7 @@ def _changed(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | 
                 "input_container_changed",
             )
         for b, a in zip(before, after, strict=True):
-            problem = _changed(b, a, depth + 1)
+            problem = input_change(b, a, depth + 1)
             if problem:
                 return problem
         return None
@@ -245,10 +259,16 @@ def _changed(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | 
         if list(before) != list(after):
             return ("its keys changed.", "它的键被改变了。", "input_container_changed")
         for key in before:
-            problem = _changed(before[key], after[key], depth + 1)
+            problem = input_change(before[key], after[key], depth + 1)
             if problem:
                 return problem
     return None
+
+
+def info_device(value: torch.Tensor) -> str:
+    """Where the learner's side said a tensor was (it may have been rebuilt elsewhere here)."""
+    info = codec.tensor_info(value)
+    return info.device if info is not None else str(value.device)
 
 
 def _same_bytes(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -278,5 +298,9 @@ def _scenario(func: Callable[..., Any]) -> codec.Scenario:
 
 
 def _innermost_function(error: dict[str, Any]) -> str:
-    frames = error.get("frames") or []
-    return str(frames[-1].get("function", "")) if frames else ""
+    """The learner's function the error arose in (not a comprehension or lambda inside it)."""
+    for frame in reversed(error.get("frames") or []):
+        name = str(frame.get("function", ""))
+        if name and not name.startswith("<"):
+            return name
+    return ""

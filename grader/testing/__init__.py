@@ -27,12 +27,15 @@ from grader.testing.checks import (
     assert_value,
     check,
     describe,
+    describe_zh,
     device_of,
     expect_array,
     expect_raises,
     expect_tensor,
     fail,
+    names,
     shares,
+    skip,
 )
 
 __all__ = [
@@ -58,11 +61,14 @@ __all__ = [
     "assert_value",
     "check",
     "describe",
+    "describe_zh",
     "device_of",
     "expect_array",
     "expect_raises",
     "expect_tensor",
     "fail",
+    "names",
     "shares",
+    "skip",
     "tensor_info",
 ]

@@ -33,8 +33,44 @@ class CheckFailed(AssertionError):
         self.data = data or {}
 
 
+def names(what: str | Text | Text) -> tuple[str, str]:
+    """A value's name in each language: checks take a plain string (the same in both, e.g.
+    code such as `pairwise_distance(x)`) or a Text with an English and a Chinese name."""
+    if isinstance(what, Text):
+        return what.en, what.zh
+    return str(what), str(what)
+
+
 def fail(en: str, zh: str, *, evidence: Sequence[str] = (), data: dict | None = None) -> NoReturn:
     raise CheckFailed(Text(en, zh), evidence=evidence, data=data)
+
+
+def assert_unchanged(before: Any, after: Any, what: str | Text) -> None:
+    """``after`` (an input as it came back) equals ``before`` (as it was sent): values, dtype,
+    shape, device, ``requires_grad`` and ``.grad``. For checks inside scenarios; plain
+    ``learner.fn(...)`` calls check their inputs by themselves."""
+    from grader.sandbox.proxy import input_change
+
+    we, wz = names(what)
+    problem = input_change(before, after)
+    if problem:
+        en, zh, evidence = problem
+        fail(
+            f"{we} was changed: {en}", f"{wz} 被修改了：{zh}", evidence=["input_mutated", evidence]
+        )
+
+
+SKIP_PREFIX = "grader-text:"
+
+
+def skip(en: str, zh: str) -> NoReturn:
+    """Skip this test instance with a reason in both languages (e.g. a meta-device case that
+    cannot apply to a correct solution which reads values)."""
+    import json
+
+    import pytest
+
+    pytest.skip(SKIP_PREFIX + json.dumps({"en": en, "zh": zh}, ensure_ascii=False))
 
 
 def check(condition: bool, en: str, zh: str, *, evidence: Sequence[str] = ()) -> None:
@@ -101,8 +137,9 @@ def _element(value: torch.Tensor) -> str:
 # Types and metadata
 
 
-def expect_tensor(value: Any, what: str) -> torch.Tensor:
+def expect_tensor(value: Any, what: str | Text) -> torch.Tensor:
     """``value`` must be exactly a ``torch.Tensor``; returns it."""
+    we, wz = names(what)
     if type(value) is torch.Tensor:
         return value
     evidence = ["not_a_tensor"]
@@ -111,29 +148,31 @@ def expect_tensor(value: Any, what: str) -> torch.Tensor:
     if isinstance(value, Opaque) and "subclass" in value.repr + value.type_name:
         evidence.append("tensor_subclass")
     fail(
-        f"{what} should be a torch.Tensor, but yours is {describe(value)}.",
-        f"{what} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。",
+        f"{we} should be a torch.Tensor, but yours is {describe(value)}.",
+        f"{wz} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。",
         evidence=evidence,
     )
 
 
-def expect_array(value: Any, what: str) -> np.ndarray:
+def expect_array(value: Any, what: str | Text) -> np.ndarray:
+    we, wz = names(what)
     if isinstance(value, np.ndarray):
         return value
     fail(
-        f"{what} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.",
-        f"{what} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。",
+        f"{we} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.",
+        f"{wz} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。",
         evidence=["not_an_array"],
     )
 
 
-def assert_type(value: Any, kind: type | tuple[type, ...], what: str) -> None:
+def assert_type(value: Any, kind: type | tuple[type, ...], what: str | Text) -> None:
+    we, wz = names(what)
     if isinstance(value, kind) and not (isinstance(value, bool) and bool not in _tuple(kind)):
         return
-    names = " or ".join(k.__name__ for k in _tuple(kind))
+    kinds = " or ".join(k.__name__ for k in _tuple(kind))
     fail(
-        f"{what} should be a {names}, but yours is {describe(value)}.",
-        f"{what} 应该是 {names}，但你的结果是 {describe_zh(value)}。",
+        f"{we} should be a {kinds}, but yours is {describe(value)}.",
+        f"{wz} 应该是 {kinds}，但你的结果是 {describe_zh(value)}。",
         evidence=["wrong_type"],
     )
 
@@ -142,15 +181,16 @@ def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str) -> None:
+def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str | Text) -> None:
+    we, wz = names(what)
     got = tuple(value.shape)
     want = tuple(int(d) for d in shape)
     if got == want:
         return
     evidence = ["wrong_shape"] + _shape_evidence(got, want)
     fail(
-        f"{what} should have shape {_shape(want)}, but yours has shape {_shape(got)}.",
-        f"{what} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。",
+        f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.",
+        f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。",
         evidence=evidence,
         data={"yours": list(got), "expected": list(want)},
     )
@@ -170,57 +210,63 @@ def _shape_evidence(got: tuple[int, ...], want: tuple[int, ...]) -> list[str]:
     return tags
 
 
-def assert_dtype(value: torch.Tensor, dtype: torch.dtype, what: str) -> None:
+def assert_dtype(value: torch.Tensor, dtype: torch.dtype, what: str | Text) -> None:
+    we, wz = names(what)
     if value.dtype == dtype:
         return
     evidence = ["wrong_dtype"]
-    if dtype.is_floating_point and not value.dtype.is_floating_point:
+    booleans = torch.bool in (dtype, value.dtype)
+    if booleans:
+        evidence.append("bool_dtype_mismatch")
+    elif dtype.is_floating_point and not value.dtype.is_floating_point:
         evidence.append("integer_instead_of_float")
-    if not dtype.is_floating_point and value.dtype.is_floating_point:
+    elif not dtype.is_floating_point and value.dtype.is_floating_point:
         evidence.append("float_instead_of_integer")
     if dtype == torch.float32 and value.dtype == torch.float64:
         evidence.append("float64_from_numpy")
     fail(
-        f"{what} should have dtype {_dtype(dtype)}, but yours has dtype {_dtype(value.dtype)}.",
-        f"{what} 的 dtype 应为 {_dtype(dtype)}，但你的结果是 {_dtype(value.dtype)}。",
+        f"{we} should have dtype {_dtype(dtype)}, but yours has dtype {_dtype(value.dtype)}.",
+        f"{wz} 的 dtype 应为 {_dtype(dtype)}，但你的结果是 {_dtype(value.dtype)}。",
         evidence=evidence,
     )
 
 
-def assert_device(value: torch.Tensor, device: str | torch.device, what: str) -> None:
+def assert_device(value: torch.Tensor, device: str | torch.device, what: str | Text) -> None:
+    we, wz = names(what)
     got = torch.device(device_of(value))
     want = torch.device(device)
     same = got.type == want.type and (want.index is None or got.index in (None, want.index))
     if same:
         return
     fail(
-        f"{what} should be on {want}, but yours is on {got}. Create tensors on the device of the "
+        f"{we} should be on {want}, but yours is on {got}. Create tensors on the device of the "
         "inputs (e.g. device=x.device, or torch.zeros_like(x)).",
-        f"{what} 应该位于 {want}，但你的结果位于 {got}。请在输入所在的设备上创建张量"
+        f"{wz} 应该位于 {want}，但你的结果位于 {got}。请在输入所在的设备上创建张量"
         "（例如 device=x.device，或 torch.zeros_like(x)）。",
         evidence=["wrong_device"],
     )
 
 
-def assert_requires_grad(value: torch.Tensor, expected: bool, what: str) -> None:
+def assert_requires_grad(value: torch.Tensor, expected: bool, what: str | Text) -> None:
+    we, wz = names(what)
     info = tensor_info(value)
     got = info.requires_grad if info is not None else value.requires_grad
     if got == expected:
         return
     if expected:
         fail(
-            f"{what} should require grad (be part of the autograd graph), but yours does not.",
-            f"{what} 应该需要梯度（属于计算图），但你的结果不需要梯度。",
+            f"{we} should require grad (be part of the autograd graph), but yours does not.",
+            f"{wz} 应该需要梯度（属于计算图），但你的结果不需要梯度。",
             evidence=["graph_broken"],
         )
     grad_fn = info.grad_fn if info is not None else None
     fail(
-        f"{what} should not require grad, but yours does"
+        f"{we} should not require grad, but yours does"
         + (f" (grad_fn={grad_fn})" if grad_fn else "")
-        + ". Compute it under torch.no_grad() or detach() it.",
-        f"{what} 不应该需要梯度，但你的结果需要梯度"
+        + ". Compute it without recording the graph, under torch.no_grad().",
+        f"{wz} 不应该需要梯度，但你的结果需要梯度"
         + (f"（grad_fn={grad_fn}）" if grad_fn else "")
-        + "。请在 torch.no_grad() 下计算，或使用 detach()。",
+        + "。请在 torch.no_grad() 下计算，不要记录计算图。",
         evidence=["requires_grad_output"],
     )
 
@@ -241,7 +287,7 @@ def default_tolerance(dtype: torch.dtype) -> tuple[float, float]:
 def assert_close(
     got: Any,
     expected: torch.Tensor,
-    what: str,
+    what: str | Text,
     *,
     rtol: float | None = None,
     atol: float | None = None,
@@ -273,7 +319,9 @@ def assert_close(
     _report_mismatch(what, a, b, ~ok, exact=False, rtol=rtol, atol=atol)
 
 
-def assert_equal(got: Any, expected: torch.Tensor, what: str, *, check_dtype: bool = True) -> None:
+def assert_equal(
+    got: Any, expected: torch.Tensor, what: str | Text, *, check_dtype: bool = True
+) -> None:
     """Exact equality (integers, booleans, indices); NaN equals NaN."""
     got = expect_tensor(got, what)
     assert_shape(got, expected.shape, what)
@@ -293,7 +341,7 @@ def assert_equal(got: Any, expected: torch.Tensor, what: str, *, check_dtype: bo
 
 
 def _report_mismatch(
-    what: str,
+    what: str | Text,
     a: torch.Tensor,
     b: torch.Tensor,
     bad: torch.Tensor,
@@ -302,6 +350,7 @@ def _report_mismatch(
     rtol: float = 0.0,
     atol: float = 0.0,
 ) -> None:
+    we, wz = names(what)
     if not bool(bad.any()):
         return
     count = int(bad.sum())
@@ -326,9 +375,9 @@ def _report_mismatch(
     at_en = f" First at index {where}:" if where else ""
     at_zh = f"第一个位于下标 {where}：" if where else ""
     fail(
-        f"{what}: {count} of {a.numel()} values differ from the expected result.{at_en} yours is "
+        f"{we}: {count} of {a.numel()} values differ from the expected result.{at_en} yours is "
         f"{_element(yours)}, expected {_element(want)}.{extra_en}",
-        f"{what}：{a.numel()} 个值中有 {count} 个与期望结果不同。{at_zh}你的结果是 "
+        f"{wz}：{a.numel()} 个值中有 {count} 个与期望结果不同。{at_zh}你的结果是 "
         f"{_element(yours)}，期望 {_element(want)}。{extra_zh}",
         evidence=evidence,
         data={
@@ -341,9 +390,10 @@ def _report_mismatch(
 
 
 def assert_value(
-    got: Any, expected: Any, what: str, *, rel: float = 1e-6, abs_: float = 1e-9
+    got: Any, expected: Any, what: str | Text, *, rel: float = 1e-6, abs_: float = 1e-9
 ) -> None:
     """Plain Python values: numbers within tolerance, everything else by ==."""
+    we, wz = names(what)
     if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
         if math.isclose(float(got), expected, rel_tol=rel, abs_tol=abs_) or (
             math.isnan(expected) and math.isnan(got)
@@ -352,13 +402,14 @@ def assert_value(
     elif type(got) is type(expected) and got == expected:
         return
     fail(
-        f"{what} should be {expected!r}, but yours is {describe(got)}.",
-        f"{what} 应为 {expected!r}，但你的结果是 {describe_zh(got)}。",
+        f"{we} should be {expected!r}, but yours is {describe(got)}.",
+        f"{wz} 应为 {expected!r}，但你的结果是 {describe_zh(got)}。",
         evidence=["values_differ"] + (["wrong_type"] if type(got) is not type(expected) else []),
     )
 
 
-def assert_finite(got: torch.Tensor, what: str) -> None:
+def assert_finite(got: torch.Tensor, what: str | Text) -> None:
+    we, wz = names(what)
     got = expect_tensor(got, what)
     if got.device.type == "meta" or not got.dtype.is_floating_point:
         return
@@ -367,8 +418,8 @@ def assert_finite(got: torch.Tensor, what: str) -> None:
         return
     nan = bool(torch.isnan(values).any())
     fail(
-        f"{what} contains {'NaN' if nan else 'inf'} values; every value should be finite.",
-        f"{what} 中含有 {'NaN' if nan else 'inf'}；所有值都应是有限数。",
+        f"{we} contains {'NaN' if nan else 'inf'} values; every value should be finite.",
+        f"{wz} 中含有 {'NaN' if nan else 'inf'}；所有值都应是有限数。",
         evidence=["nan_in_output" if nan else "inf_in_output"],
     )
 
@@ -388,27 +439,29 @@ def shares(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def assert_independent(value: Any, what: str) -> None:
+def assert_independent(value: Any, what: str | Text) -> None:
     """``value`` shares no memory with the call's inputs: writing into it changes nothing else."""
+    we, wz = names(what)
     common = shares(value)
     if not common:
         return
     fail(
-        f"{what} shares memory with the input ({', '.join(common)}): writing into it would change "
+        f"{we} shares memory with the input ({', '.join(common)}): writing into it would change "
         "the input too. Return an independent copy, e.g. with .clone().",
-        f"{what} 与输入（{', '.join(common)}）共享内存：修改它也会修改输入。"
+        f"{wz} 与输入（{', '.join(common)}）共享内存：修改它也会修改输入。"
         "请返回独立的副本，例如使用 .clone()。",
         evidence=["shares_memory"],
     )
 
 
-def assert_shares(value: Any, what: str, input_path: str = "args[0]") -> None:
+def assert_shares(value: Any, what: str | Text, input_path: str = "args[0]") -> None:
     """``value`` is a view of the given input (no copy was made)."""
+    we, wz = names(what)
     if input_path in shares(value):
         return
     fail(
-        f"{what} should be a view of the input (sharing its memory), but yours is a copy.",
-        f"{what} 应该是输入的视图（共享内存），但你的结果是一份副本。",
+        f"{we} should be a view of the input (sharing its memory), but yours is a copy.",
+        f"{wz} 应该是输入的视图（共享内存），但你的结果是一份副本。",
         evidence=["copy_instead_of_view"],
     )
 
@@ -417,8 +470,9 @@ def assert_shares(value: Any, what: str, input_path: str = "args[0]") -> None:
 # What the learner's code did while it ran
 
 
-def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str) -> None:
+def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str | Text) -> None:
     """The number of tensor operations must not grow with the input size (no Python loops)."""
+    we, wz = names(what)
     counts = [r.ops for r in records]
     if any(c is None for c in counts):
         raise ValueError("assert_ops_constant needs calls made with trace=True")
@@ -426,24 +480,25 @@ def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str)
         return
     pairs = ", ".join(f"n={n}: {c}" for n, c in zip(sizes, counts, strict=False))
     fail(
-        f"{what} performs more tensor operations for larger inputs ({pairs}), so it loops in "
+        f"{we} performs more tensor operations for larger inputs ({pairs}), so it loops in "
         "Python over the elements. Use broadcasting or a vectorised operation instead.",
-        f"{what} 的输入越大，执行的张量运算越多（{pairs}），说明它在用 Python 循环逐个处理元素。"
+        f"{wz} 的输入越大，执行的张量运算越多（{pairs}），说明它在用 Python 循环逐个处理元素。"
         "请改用广播或向量化运算。",
         evidence=["op_count_grows"],
         data={"sizes": list(sizes), "ops": counts},
     )
 
 
-def assert_not_called(record: Any, names: Iterable[str], what: str) -> None:
+def assert_not_called(record: Any, names: Iterable[str], what: str | Text) -> None:
     """None of the torch functions whose name ends with one of ``names`` was called."""
+    we, wz = names(what)
     wanted = tuple(names)
     used = sorted(name for name in record.functions if any(_names_match(name, w) for w in wanted))
     if not used:
         return
     fail(
-        f"{what} uses {', '.join(used)}, which this exercise asks you to write yourself.",
-        f"{what} 使用了 {', '.join(used)}，而本练习要求你自己实现它。",
+        f"{we} uses {', '.join(used)}, which this exercise asks you to write yourself.",
+        f"{wz} 使用了 {', '.join(used)}，而本练习要求你自己实现它。",
         evidence=["forbidden_call"],
     )
 
@@ -500,8 +555,9 @@ def _names_match(called: str, wanted: str) -> bool:
 
 
 @contextmanager
-def expect_raises(type_name: str, what: str) -> Iterator[None]:
+def expect_raises(type_name: str, what: str | Text) -> Iterator[None]:
     """The learner's code must raise ``type_name`` (or a subclass) inside this block."""
+    we, wz = names(what)
     from grader.sandbox.faults import LearnerRaised
 
     try:
@@ -510,12 +566,12 @@ def expect_raises(type_name: str, what: str) -> Iterator[None]:
         if type_name in exc.mro:
             return
         fail(
-            f"{what} should raise {type_name}, but it raised {exc.type_name}: {exc.text}",
-            f"{what} 应该抛出 {type_name}，但它抛出了 {exc.type_name}：{exc.text}",
+            f"{we} should raise {type_name}, but it raised {exc.type_name}: {exc.text}",
+            f"{wz} 应该抛出 {type_name}，但它抛出了 {exc.type_name}：{exc.text}",
             evidence=["wrong_exception"],
         )
     fail(
-        f"{what} should raise {type_name}, but it returned normally.",
-        f"{what} 应该抛出 {type_name}，但它正常返回了。",
+        f"{we} should raise {type_name}, but it returned normally.",
+        f"{wz} 应该抛出 {type_name}，但它正常返回了。",
         evidence=["no_exception"],
     )
