@@ -45,15 +45,19 @@ def _contiguous_cases(rng, device):
     yield f"torch.tensor(3.5{d})", torch.tensor(3.5).to(device)
     yield f"torch.randint(-9, 9, (5,){d})", torch.randint(-9, 9, (5,), generator=rng).to(device)
     yield f"torch.zeros(0, 3{d})", torch.zeros(0, 3).to(device)
-    yield (f"torch.randn(3, 1, dtype=torch.float64{d})",
-           _randn(rng, 3, 1, dtype=torch.float64).to(device))
+    yield (
+        f"torch.randn(3, 1, dtype=torch.float64{d})",
+        _randn(rng, 3, 1, dtype=torch.float64).to(device),
+    )
 
 
 def _view_cases(rng, device):
     d = _on(device)
     yield f"torch.randn(3, 4{d}).t()", _randn(rng, 3, 4).to(device).t()
-    yield (f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
-           _randn(rng, 2, 3, 4).to(device).permute(2, 0, 1))
+    yield (
+        f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
+        _randn(rng, 2, 3, 4).to(device).permute(2, 0, 1),
+    )
     yield f"torch.randn(3, 6{d})[:, ::2]", _randn(rng, 3, 6).to(device)[:, ::2]
     yield f"torch.randn(4, 5{d})[1:]", _randn(rng, 4, 5).to(device)[1:]
     yield f"torch.randn(4, 5{d})[:, 1:3]", _randn(rng, 4, 5).to(device)[:, 1:3]
@@ -99,7 +103,7 @@ KIND_TEXT = {
 
 def _call_describe(learner, t, code):
     got = learner.describe(t)
-    assert_type(got, dict, f"describe(t) for t = {code}")
+    assert_type(got, dict, f"describe(t) (t = {code})")
     return got
 
 
@@ -126,8 +130,10 @@ def _type_problem(value, kind):
         en = " Convert it with tuple(...)."
         zh = "请用 tuple(...) 转换。"
     elif isinstance(value, torch.Tensor):
-        en = (" Return a Python int, not a tensor: t.numel(), t.dim() and t.element_size() "
-              "are Python ints already.")
+        en = (
+            " Return a Python int, not a tensor: t.numel(), t.dim() and t.element_size() "
+            "are Python ints already."
+        )
         zh = "请返回 Python 整数，而不是张量：t.numel()、t.dim() 和 t.element_size() 本身就是 Python 整数。"
     elif kind == "int" and type(value).__module__ == "numpy":
         en = " That is a NumPy number: use t.numel() / t.dim(), or convert it with int(...)."
@@ -180,15 +186,21 @@ def _check_key(got, key, t, want, code):
     en = zh = ""
     evidence = ["values_differ"]
     if key == "numel" and t.dim() > 0 and value == t.shape[0]:
-        en = (" len(t) is the size of the first dimension only; numel() counts every element "
-              "(the product of the shape).")
+        en = (
+            " len(t) is the size of the first dimension only; numel() counts every element "
+            "(the product of the shape)."
+        )
         zh = "len(t) 只是第一个维度的大小；numel() 统计的是全部元素的个数（形状各维的乘积）。"
         evidence.append("len_instead_of_numel")
     elif key == "dtype" and value == t.type():
-        en = (f" t.type() gives the legacy tensor type name ({value}); the dtype is t.dtype, "
-              "written as text with str(t.dtype).")
-        zh = (f"t.type() 返回的是旧式的张量类型名（{value}）；dtype 是 t.dtype，"
-              "用 str(t.dtype) 转换为字符串。")
+        en = (
+            f" t.type() gives the legacy tensor type name ({value}); the dtype is t.dtype, "
+            "written as text with str(t.dtype)."
+        )
+        zh = (
+            f"t.type() 返回的是旧式的张量类型名（{value}）；dtype 是 t.dtype，"
+            "用 str(t.dtype) 转换为字符串。"
+        )
         evidence.append("legacy_type_string")
     elif key == "dtype" and value == expected.removeprefix("torch."):
         en = ' Keep the "torch." prefix, as str(t.dtype) writes it.'
@@ -197,11 +209,15 @@ def _check_key(got, key, t, want, code):
         en = " Keep the device index, as str(t.device) writes it; t.device.type drops it."
         zh = "请保留设备编号，与 str(t.device) 的写法一致；t.device.type 会丢掉编号。"
     elif key in ("contiguous", "stride") and value == _fresh_layout(t, key):
-        en = (" That is what a new tensor of this shape would have, but transpose, permute, "
-              "slicing and expand change the strides without moving the data: read them from the "
-              "tensor itself (t.stride(), t.is_contiguous()).")
-        zh = ("这是同样形状的新建张量才会有的值；transpose、permute、切片和 expand 不移动数据，"
-              "只改变步长：请直接从张量本身读取（t.stride()、t.is_contiguous()）。")
+        en = (
+            " That is what a new tensor of this shape would have, but transpose, permute, "
+            "slicing and expand change the strides without moving the data: read them from the "
+            "tensor itself (t.stride(), t.is_contiguous())."
+        )
+        zh = (
+            "这是同样形状的新建张量才会有的值；transpose、permute、切片和 expand 不移动数据，"
+            "只改变步长：请直接从张量本身读取（t.stride()、t.is_contiguous()）。"
+        )
         evidence.append("layout_from_shape")
     fail(
         f"{what_en} should be {expected!r}, but yours is {value!r}.{en}",
@@ -234,14 +250,20 @@ def test_describe_keys_and_types(learner, device, rng):
         extra_zh = f"多出了 {', '.join(extra)}" if extra else ""
         fail(
             f"describe(t) should have exactly the keys {', '.join(KEYS)}; yours "
-            + " and ".join(p for p in (lacks_en, extra_en) if p) + ".",
+            + " and ".join(p for p in (lacks_en, extra_en) if p)
+            + ".",
             f"describe(t) 应该恰好包含这些键：{', '.join(KEYS)}；你的结果"
-            + "，并且".join(p for p in (lacks_zh, extra_zh) if p) + "。",
+            + "，并且".join(p for p in (lacks_zh, extra_zh) if p)
+            + "。",
             evidence=["missing_key"],
         )
     for key in KEYS:
-        _expect_kind(got[key], KINDS[key], f"describe(t)[{key!r}] for t = {code}",
-                     f"t = {code} 时，describe(t)[{key!r}] ")
+        _expect_kind(
+            got[key],
+            KINDS[key],
+            f"describe(t)[{key!r}] for t = {code}",
+            f"t = {code} 时，describe(t)[{key!r}] ",
+        )
 
 
 def test_describe_shape_ndim_numel(learner, reference, device, rng):
@@ -282,18 +304,26 @@ def _check_nbytes(learner, reference, t, code):
     evidence = ["values_differ"]
     dtype = str(t.dtype).removeprefix("torch.")
     if got == 4 * t.numel() and t.element_size() != 4:
-        en = (f" That counts 4 bytes per element, but a {dtype} element takes "
-              f"{t.element_size()}: ask the tensor (t.element_size()).")
-        zh = (f"这是按每个元素 4 字节计算的，但 {dtype} 的每个元素占 {t.element_size()} 字节："
-              "请向张量查询（t.element_size()）。")
+        en = (
+            f" That counts 4 bytes per element, but a {dtype} element takes "
+            f"{t.element_size()}: ask the tensor (t.element_size())."
+        )
+        zh = (
+            f"这是按每个元素 4 字节计算的，但 {dtype} 的每个元素占 {t.element_size()} 字节："
+            "请向张量查询（t.element_size()）。"
+        )
         evidence.append("assumed_element_size")
     elif got == _storage_bytes_seen(t):
-        en = (f" That is the size of the whole storage t is a view of, but t itself has "
-              f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
-              "(or fewer) elements than it shows. Count t's own elements.")
-        zh = (f"这是 t 所在的整块存储（storage）的大小，但 t 本身只有 {t.numel()} 个元素："
-              "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
-              "请统计 t 自己的元素。")
+        en = (
+            f" That is the size of the whole storage t is a view of, but t itself has "
+            f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
+            "(or fewer) elements than it shows. Count t's own elements."
+        )
+        zh = (
+            f"这是 t 所在的整块存储（storage）的大小，但 t 本身只有 {t.numel()} 个元素："
+            "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
+            "请统计 t 自己的元素。"
+        )
         evidence.append("storage_bytes")
     fail(
         f"{what_en} should be {want}, but yours is {got}.{en}",
@@ -323,10 +353,14 @@ def test_nbytes_every_dtype(learner, reference, device, rng):
 def test_nbytes_views(learner, reference, device, rng):
     d = _on(device)
     cases = list(_view_cases(rng, device)) + [
-        (f"torch.randn(4, 5, dtype=torch.float64{d})[0]",
-         _randn(rng, 4, 5, dtype=torch.float64).to(device)[0]),
-        (f"torch.zeros(6, 6, dtype=torch.int8{d})[::2, ::3]",
-         _of_dtype(rng, (6, 6), torch.int8, device)[1][::2, ::3]),
+        (
+            f"torch.randn(4, 5, dtype=torch.float64{d})[0]",
+            _randn(rng, 4, 5, dtype=torch.float64).to(device)[0],
+        ),
+        (
+            f"torch.zeros(6, 6, dtype=torch.int8{d})[::2, ::3]",
+            _of_dtype(rng, (6, 6), torch.int8, device)[1][::2, ::3],
+        ),
     ]
     for code, t in cases:
         _check_nbytes(learner, reference, t, code)

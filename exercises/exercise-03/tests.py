@@ -37,8 +37,9 @@ def _reference(device, fn, *args):
     second)."""
     if device != "meta":
         return fn(*args)
-    stand_ins = [torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a
-                 for a in args]
+    stand_ins = [
+        torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a for a in args
+    ]
     return fn(*stand_ins).to("meta")
 
 
@@ -53,7 +54,7 @@ def _same(a, b):
 
 
 def _check_positives(learner, reference, x, code):
-    what = f"positives(x) for x = {code}"
+    what = f"positives(x) (x = {code})"
     got = expect_tensor(learner.positives(x), what)
     want = reference.positives(x)
     if not _same(got, want) and _same(got, x[x >= 0]):
@@ -98,10 +99,14 @@ def test_positives_any_layout(learner, reference, device, rng):
     cases = [
         (f"torch.randn(4, 5{d}).t()", torch.randn(4, 5, generator=rng).to(device).t()),
         (f"torch.randn(3, 8{d})[:, ::2]", torch.randn(3, 8, generator=rng).to(device)[:, ::2]),
-        (f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
-         torch.randn(2, 3, 4, generator=rng).to(device).permute(2, 0, 1)),
-        (f"torch.randint(-2, 3, (5, 6){d})[1:, ::3]",
-         torch.randint(-2, 3, (5, 6), generator=rng).to(device)[1:, ::3]),
+        (
+            f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
+            torch.randn(2, 3, 4, generator=rng).to(device).permute(2, 0, 1),
+        ),
+        (
+            f"torch.randint(-2, 3, (5, 6){d})[1:, ::3]",
+            torch.randint(-2, 3, (5, 6), generator=rng).to(device)[1:, ::3],
+        ),
     ]
     for code, x in cases:
         _check_positives(learner, reference, x, code)
@@ -131,7 +136,7 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
         fail(
             f"{what_en} should drop the {ties} box(es) whose score equals the threshold "
             f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, not >=.",
-            f"{what_zh}应该丢弃 {ties} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了它们："
+            f"{what_zh.rstrip()}：结果应该丢弃 {ties} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了它们："
             "分数必须严格大于阈值。请用 >，而不是 >=。",
             evidence=["values_differ", "inclusive_threshold"],
         )
@@ -140,7 +145,7 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
             f"{what_en} should keep only the {m} rows whose score is > {threshold}, shape "
             f"({m}, 4), but yours has all {n} rows: it replaces the dropped boxes instead of "
             "leaving them out. Index the rows with the mask: boxes[scores > threshold].",
-            f"{what_zh}应该只保留分数 > {threshold} 的 {m} 行，形状为 ({m}, 4)，但你的结果保留了全部 "
+            f"{what_zh.rstrip()}：结果应该只保留分数 > {threshold} 的 {m} 行，形状为 ({m}, 4)，但你的结果保留了全部 "
             f"{n} 行：它替换了要丢弃的框，而不是把它们去掉。请用掩码索引行：boxes[scores > threshold]。",
             evidence=["wrong_shape", "zeroed_not_selected"],
         )
@@ -157,22 +162,20 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
         fail(
             f"{what_en} keeps the right boxes but not in their original order; the rows must stay "
             "in the order they have in boxes (do not sort them by score).",
-            f"{what_zh}保留的框是对的，但顺序变了；各行必须保持它们在 boxes 中的原有顺序（不要按分数排序）。",
+            f"{what_zh.rstrip()}：保留的框是对的，但顺序变了；各行必须保持它们在 boxes 中的原有顺序（不要按分数排序）。",
             evidence=["values_differ", "order_changed"],
         )
     assert_equal(got, want, what_en)
 
 
-def _filter_case(learner, reference, boxes, scores, threshold, label_en, label_zh):
-    _check_filter(
-        learner,
-        reference,
-        boxes,
-        scores,
-        threshold,
-        f"filter_boxes(boxes, scores, {threshold}) for {label_en}",
-        f"{label_zh}时，filter_boxes(boxes, scores, {threshold}) ",
-    )
+def _filter_case(learner, reference, boxes, scores, threshold, code):
+    what = f"filter_boxes(boxes, scores, {threshold}) ({code})"
+    _check_filter(learner, reference, boxes, scores, threshold, what, what + " ")
+
+
+def _scores_code(scores):
+    values = ", ".join(f"{v:.3g}" for v in scores.tolist())
+    return f"scores = [{values}]"
 
 
 def test_filter_boxes_values(learner, reference, device, rng):
@@ -181,17 +184,17 @@ def test_filter_boxes_values(learner, reference, device, rng):
     one = torch.rand(5, generator=rng) * 0.4
     one[2] = 0.8
     cases = [
-        (10, mixed, 0.5, "10 boxes", "10 个框"),
-        (4, torch.tensor([0.9, 0.2, 0.7, 0.4]), 0.5, "4 boxes", "4 个框"),
-        (5, one, 0.5, "5 boxes of which one passes", "只有一个框通过的 5 个框"),
-        (6, torch.rand(6, generator=rng) * 0.9, 0.95, "6 boxes of which none passes",
-         "没有框通过的 6 个框"),
-        (5, torch.rand(5, generator=rng), -1.0, "5 boxes that all pass", "全部通过的 5 个框"),
-        (0, torch.zeros(0), 0.5, "0 boxes (boxes of shape (0, 4))", "0 个框（boxes 形状为 (0, 4)）"),
+        (10, mixed, 0.5),
+        (4, torch.tensor([0.9, 0.2, 0.7, 0.4]), 0.5),
+        (5, one, 0.5),
+        (6, torch.rand(6, generator=rng) * 0.9, 0.95),
+        (5, torch.rand(5, generator=rng), -1.0),
+        (0, torch.zeros(0), 0.5),
     ]
-    for n, scores, threshold, en, zh in cases:
+    for n, scores, threshold in cases:
         boxes = _boxes(rng, n).to(device)
-        _filter_case(learner, reference, boxes, scores.to(device), threshold, en, zh)
+        code = f"boxes.shape = ({n}, 4), {_scores_code(scores)}"
+        _filter_case(learner, reference, boxes, scores.to(device), threshold, code)
 
 
 LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -207,24 +210,39 @@ def test_filter_boxes_strictly_greater(learner, reference, device, levels, thres
     # Box i holds 4i, 4i+1, 4i+2, 4i+3: easy to tell apart in a message.
     boxes = torch.arange(4.0 * n).reshape(n, 4).to(device)
     scores = torch.tensor(levels, dtype=torch.float32).reshape(n).to(device)
-    _filter_case(learner, reference, boxes, scores, threshold, f"scores = {list(levels)}",
-                 f"scores = {list(levels)} ")
+    _filter_case(learner, reference, boxes, scores, threshold, f"scores = {list(levels)}")
 
 
 def test_filter_boxes_any_layout(learner, reference, device, rng):
     n = 8
     transposed = _boxes(rng, n).t().contiguous().to(device).t()
     sliced_scores = torch.rand(2 * n, generator=rng).to(device)[::2]
-    _filter_case(learner, reference, transposed, sliced_scores, 0.5,
-                 "boxes = b.t() (a transposed view, b of shape (4, 8)) and scores = s[::2]",
-                 "boxes = b.t()（转置视图，b 的形状为 (4, 8)）且 scores = s[::2] ")
+    _filter_case(
+        learner,
+        reference,
+        transposed,
+        sliced_scores,
+        0.5,
+        "boxes = b.t(), b.shape = (4, 8), scores = s[::2], s.shape = (16,)",
+    )
     pixels = _boxes(rng, n).long().to(device)
-    _filter_case(learner, reference, pixels, torch.rand(n, generator=rng).to(device), 0.25,
-                 "int64 boxes", "框为 int64 类型")
+    _filter_case(
+        learner,
+        reference,
+        pixels,
+        torch.rand(n, generator=rng).to(device),
+        0.25,
+        "boxes.dtype = torch.int64, boxes.shape = (8, 4)",
+    )
     wide = _boxes(rng, 2 * n).double().to(device)[::2]
-    _filter_case(learner, reference, wide, torch.rand(n, generator=rng).double().to(device), 0.5,
-                 "float64 boxes = b[::2] and float64 scores",
-                 "boxes = b[::2] 和 scores 均为 float64 ")
+    _filter_case(
+        learner,
+        reference,
+        wide,
+        torch.rand(n, generator=rng).double().to(device),
+        0.5,
+        "boxes = b[::2], b.shape = (16, 4), boxes.dtype = scores.dtype = torch.float64",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,7 +269,11 @@ def _corner_cases(rng, device):
         (f"torch.randn(4, 4{d})", torch.randn(4, 4, generator=rng).to(device), 4),
         (f"torch.randn(4, 4{d})", torch.randn(4, 4, generator=rng).to(device), 1),
         (f"torch.randn(3, 3{d})", torch.randn(3, 3, generator=rng).to(device), 0),
-        (f"torch.randint(0, 9, (4, 5){d})", torch.randint(0, 9, (4, 5), generator=rng).to(device), 2),
+        (
+            f"torch.randint(0, 9, (4, 5){d})",
+            torch.randint(0, 9, (4, 5), generator=rng).to(device),
+            2,
+        ),
         (f"torch.randn(6, 4{d}).t()", torch.randn(6, 4, generator=rng).to(device).t(), 3),
         (f"torch.randn(4, 10{d})[:, ::2]", torch.randn(4, 10, generator=rng).to(device)[:, ::2], 4),
     ]
@@ -259,7 +281,7 @@ def _corner_cases(rng, device):
 
 def test_corner_copy_values(learner, reference, device, rng):
     for code, x, k in _corner_cases(rng, device):
-        what = f"corner_copy(x, {k}) for x = {code}"
+        what = f"corner_copy(x, {k}) (x = {code})"
         assert_equal(learner.corner_copy(x, k), reference.corner_copy(x, k), what)
 
 
@@ -289,7 +311,7 @@ def test_corner_copy_independent(learner, reference, device, rng):
     for code, x, k in _corner_cases(rng, device):
         if k == 0:
             continue  # an empty block has nothing to write into
-        what = f"corner_copy(x, {k}) for x = {code}"
+        what = f"corner_copy(x, {k}) (x = {code})"
         got = expect_tensor(learner.corner_copy(x, k), what)
         if shares(got):
             note_en, note_zh = _contiguous_note(x, k)
@@ -321,21 +343,25 @@ def test_corner_copy_on_input_device(learner, reference, device, rng):
     d = _on(device)
     cases = [
         (f"torch.randn(5, 6{d})", torch.randn(5, 6, generator=rng).to(device), 3),
-        (f"torch.randint(0, 9, (4, 5){d})", torch.randint(0, 9, (4, 5), generator=rng).to(device), 2),
+        (
+            f"torch.randint(0, 9, (4, 5){d})",
+            torch.randint(0, 9, (4, 5), generator=rng).to(device),
+            2,
+        ),
     ]
     for code, x, k in cases:
-        what = f"corner_copy(x, {k}) for x = {code}"
+        what = f"corner_copy(x, {k}) (x = {code})"
         if device == "meta":
             answer = learner.run(corner_on_meta, x, k)
             if "copied_out_of_meta" in answer:
                 fail(
                     f"{what} should return its copy on x's device (meta), but yours copies x into "
-                    "a tensor made on the CPU, which fails for a meta x (\"Cannot copy out of meta "
-                    "tensor\") and would silently leave the result on the CPU for a GPU x. Create "
+                    'a tensor made on the CPU, which fails for a meta x ("Cannot copy out of meta '
+                    'tensor") and would silently leave the result on the CPU for a GPU x. Create '
                     "it on x's device (x.new_empty, torch.empty_like, device=x.device), or use "
                     "x[:k, :k].clone().",
                     f"{what} 应该在 x 所在的设备（meta）上返回副本，但你的代码把 x 复制进了一个在 CPU "
-                    "上创建的张量：对 meta 的 x 会失败（\"Cannot copy out of meta tensor\"），对 GPU "
+                    '上创建的张量：对 meta 的 x 会失败（"Cannot copy out of meta tensor"），对 GPU '
                     "上的 x 则会让结果悄悄地留在 CPU 上。请在 x 所在的设备上创建它（x.new_empty、"
                     "torch.empty_like、device=x.device），或者使用 x[:k, :k].clone()。",
                     evidence=["wrong_device", "created_on_cpu"],

@@ -71,8 +71,9 @@ def _reference(device, fn, *args):
     second)."""
     if device != "meta":
         return fn(*args)
-    stand_ins = [torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a
-                 for a in args]
+    stand_ins = [
+        torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a for a in args
+    ]
     return fn(*stand_ins).to("meta")
 
 
@@ -86,11 +87,13 @@ def test_pick_no_python_loops(learner, reference, device, rng, learner_source):
     records, sizes = [], (4, 64)
     for n in sizes:
         scores, labels = _scores_and_labels(rng, n, 5, device)
-        got = expect_tensor(learner.call("pick", scores, labels, trace=True), "pick(scores, labels)")
+        got = expect_tensor(
+            learner.call("pick", scores, labels, trace=True), "pick(scores, labels)"
+        )
         records.append(learner.last)
         want = reference.pick(scores, labels)
-        what = f"pick(scores, labels) for scores of shape ({n}, 5)"
-        _explain_pick(got, scores, labels, want, what, f"scores 的形状为 ({n}, 5) 时，pick(scores, labels) ")
+        what = f"pick(scores, labels) (scores.shape = ({n}, 5))"
+        _explain_pick(got, scores, labels, want, what, what + " ")
         assert_equal(got, want, what)
     assert_ops_constant(records, sizes, "pick(scores, labels)")
     assert_no_loops(learner_source, "pick")
@@ -104,7 +107,7 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             f"{what_en} should have shape ({n},), one value per row, but yours has shape ({n}, {n}): "
             "scores[:, labels] takes column labels[j] of every row i, for every pair (i, j). Pair "
             "each row with its own label: gather along dim 1, or scores[torch.arange(N), labels].",
-            f"{what_zh}的形状应为 ({n},)，每行一个值，但你的结果形状为 ({n}, {n})："
+            f"{what_zh.rstrip()}：结果的形状应为 ({n},)，每行一个值，但你的结果形状为 ({n}, {n})："
             "scores[:, labels] 会对每一对 (i, j) 取第 i 行的第 labels[j] 列。应该让每行只配它自己的标签："
             "沿 dim 1 使用 gather，或者 scores[torch.arange(N), labels]。",
             evidence=["wrong_shape", "broadcast_shape", "index_all_pairs"],
@@ -114,12 +117,16 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             f"{what_en} should have shape ({n},), but yours has shape ({n}, 1): gather returns a "
             "tensor shaped like its index, so an (N, 1) index gives (N, 1). Remove that dimension "
             "with .squeeze(1).",
-            f"{what_zh}的形状应为 ({n},)，但你的结果形状为 ({n}, 1)：gather 返回的张量与索引形状相同，"
+            f"{what_zh.rstrip()}：结果的形状应为 ({n},)，但你的结果形状为 ({n}, 1)：gather 返回的张量与索引形状相同，"
             "(N, 1) 的索引就得到 (N, 1) 的结果。请用 .squeeze(1) 去掉这个维度。",
             evidence=["wrong_shape", "size_one_dims", "gather_keeps_dim"],
         )
-    if got.device.type != "meta" and got.shape == want.shape and 0 < n <= scores.shape[1] \
-            and int(labels.max()) < n:
+    if (
+        got.device.type != "meta"
+        and got.shape == want.shape
+        and 0 < n <= scores.shape[1]
+        and int(labels.max()) < n
+    ):
         along_rows = scores.detach().cpu()[labels.cpu(), torch.arange(n)]  # scores[labels[i], i]
         yours = got.detach().cpu()
         if not torch.equal(want.detach().cpu(), yours) and torch.equal(along_rows, yours):
@@ -133,14 +140,13 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             )
 
 
-def _check_pick(learner, reference, scores, labels, code_en, code_zh):
-    what_en = f"pick(scores, labels) for {code_en}"
-    what_zh = f"{code_zh} 时，pick(scores, labels) "
+def _check_pick(learner, reference, scores, labels, code):
+    what = f"pick(scores, labels) ({code})"
     device = scores.device.type
-    got = expect_tensor(_call(learner, device, "pick", scores, labels), what_en)
+    got = expect_tensor(_call(learner, device, "pick", scores, labels), what)
     want = _reference(device, reference.pick, scores, labels)
-    _explain_pick(got, scores, labels, want, what_en, what_zh)
-    assert_equal(got, want, what_en)
+    _explain_pick(got, scores, labels, want, what, what + " ")
+    assert_equal(got, want, what)
 
 
 def _scores_and_labels(rng, n, c, device):
@@ -152,30 +158,37 @@ def _scores_and_labels(rng, n, c, device):
 def test_pick_values(learner, reference, device, rng):
     for n, c in ((5, 5), (6, 4), (8, 3), (1, 3), (7, 1), (0, 4)):
         scores, labels = _scores_and_labels(rng, n, c, device)
-        _check_pick(learner, reference, scores, labels, f"scores of shape ({n}, {c})",
-                    f"scores 的形状为 ({n}, {c})")
+        _check_pick(learner, reference, scores, labels, f"scores.shape = ({n}, {c})")
     scores, labels = _scores_and_labels(rng, 5, 3, device)
-    _check_pick(learner, reference, scores.double(), labels, "float64 scores of shape (5, 3)",
-                "scores 为 float64、形状为 (5, 3)")
+    _check_pick(
+        learner,
+        reference,
+        scores.double(),
+        labels,
+        "scores.shape = (5, 3), scores.dtype = torch.float64",
+    )
 
 
 def test_pick_any_layout(learner, reference, device, rng):
     n, c = 6, 4
     transposed = torch.randn(c, n, generator=rng).to(device).t()
     sliced = torch.randint(0, c, (2 * n,), generator=rng).to(device)[::2]
-    _check_pick(learner, reference, transposed, sliced,
-                "scores = s.t() (s of shape (4, 6)) and labels = l[::2]",
-                "scores = s.t()（s 的形状为 (4, 6)）且 labels = l[::2]")
+    _check_pick(
+        learner,
+        reference,
+        transposed,
+        sliced,
+        "scores = s.t(), s.shape = (4, 6), labels = l[::2], l.shape = (12,)",
+    )
     wide = torch.randn(n, 2 * c, generator=rng).to(device)[:, 1::2]
     labels = torch.randint(0, c, (n,), generator=rng).to(device)
-    _check_pick(learner, reference, wide, labels, "scores = s[:, 1::2] (s of shape (6, 8))",
-                "scores = s[:, 1::2]（s 的形状为 (6, 8)）")
+    _check_pick(learner, reference, wide, labels, "scores = s[:, 1::2], s.shape = (6, 8)")
 
 
 def test_pick_keeps_graph(learner, reference, device, rng):
     scores, labels = _scores_and_labels(rng, 5, 4, device)
     scores.requires_grad_(True)
-    what = "pick(scores, labels) for scores that require grad"
+    what = "pick(scores, labels) (scores.requires_grad = True)"
     got = expect_tensor(learner.pick(scores, labels), what)
     assert_requires_grad(got, True, what)
     assert_equal(got, reference.pick(scores, labels), what)
@@ -195,19 +208,27 @@ def _labels_cases(rng, device):
         (f"torch.zeros(4, dtype=torch.int64{d})", torch.zeros(4, dtype=torch.int64).to(device), 1),
         (f"torch.tensor([2]{d})", torch.tensor([2]).to(device), 3),
         (f"torch.zeros(0, dtype=torch.int64{d})", torch.zeros(0, dtype=torch.int64).to(device), 3),
-        (f"torch.randint(0, 4, (10,){d})[::2]",
-         torch.randint(0, 4, (10,), generator=rng).to(device)[::2], 4),
+        (
+            f"torch.randint(0, 4, (10,){d})[::2]",
+            torch.randint(0, 4, (10,), generator=rng).to(device)[::2],
+            4,
+        ),
     ]
 
 
 def test_one_hot_values(learner, reference, device, rng):
     for code, labels, classes in _labels_cases(rng, device):
-        what = f"one_hot(labels, {classes}) for labels = {code}"
+        what = f"one_hot(labels, {classes}) (labels = {code})"
         got = expect_tensor(learner.one_hot(labels, classes), what)
         want = reference.one_hot(labels, classes)
         n = labels.shape[0]
-        if got.dim() == 2 and got.shape[0] == n and got.shape[1] != classes and n > 0 \
-                and got.shape[1] == int(labels.max()) + 1:
+        if (
+            got.dim() == 2
+            and got.shape[0] == n
+            and got.shape[1] != classes
+            and n > 0
+            and got.shape[1] == int(labels.max()) + 1
+        ):
             fail(
                 f"{what} should have shape ({n}, {classes}), one column per class, but yours has "
                 f"shape {tuple(got.shape)}: one column per class up to the largest label present "
@@ -223,16 +244,20 @@ def test_one_hot_values(learner, reference, device, rng):
 
 def test_one_hot_float32(learner, device, rng):
     labels = torch.randint(0, 4, (6,), generator=rng).to(device)
-    what = f"one_hot(labels, 4) for labels = torch.randint(0, 4, (6,){_on(device)})"
+    what = f"one_hot(labels, 4) (labels = torch.randint(0, 4, (6,){_on(device)}))"
     got = expect_tensor(learner.one_hot(labels, 4), what)
     if got.dtype != torch.float32:
         extra_en = extra_zh = ""
         evidence = ["wrong_dtype"]
         if not got.dtype.is_floating_point:
-            extra_en = (" F.one_hot (and a copy of the labels' dtype) gives integers; targets for a "
-                        "loss are floats: ask for float32, or convert with .float().")
-            extra_zh = ("F.one_hot（以及沿用标签 dtype 的做法）得到的是整数；损失函数的目标值是浮点数："
-                        "请指定 float32，或用 .float() 转换。")
+            extra_en = (
+                " F.one_hot (and a copy of the labels' dtype) gives integers; targets for a "
+                "loss are floats: ask for float32, or convert with .float()."
+            )
+            extra_zh = (
+                "F.one_hot（以及沿用标签 dtype 的做法）得到的是整数；损失函数的目标值是浮点数："
+                "请指定 float32，或用 .float() 转换。"
+            )
             evidence.append("integer_instead_of_float")
         fail(
             f"{what} should have dtype float32, but yours has dtype "
@@ -245,6 +270,6 @@ def test_one_hot_float32(learner, device, rng):
 
 def test_one_hot_on_labels_device(learner, reference, device, rng):
     for code, labels, classes in _labels_cases(rng, device)[:2]:
-        what = f"one_hot(labels, {classes}) for labels = {code}"
+        what = f"one_hot(labels, {classes}) (labels = {code})"
         got = _call(learner, device, "one_hot", labels, classes)
         assert_equal(got, _reference(device, reference.one_hot, labels, classes), what)

@@ -1,6 +1,3 @@
-import torch
-
-
 def describe(t):
     # Strides worked out from the shape, as if every tensor were freshly created.
     stride, step = [], 1

@@ -1,6 +1,3 @@
-import torch
-
-
 def positives(x):
     return x[x > 0]
 

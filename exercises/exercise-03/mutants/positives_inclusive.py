@@ -1,6 +1,3 @@
-import torch
-
-
 def positives(x):
     # >= keeps the zeros too.
     return x[x >= 0]

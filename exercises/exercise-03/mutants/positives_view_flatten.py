@@ -1,6 +1,3 @@
-import torch
-
-
 def positives(x):
     # view() needs contiguous memory: fails on transposed or sliced x.
     flat = x.view(-1)

@@ -1,5 +1,4 @@
 import torch
-import torch.nn.functional as F
 
 
 def one_hot(labels, num_classes):
