@@ -1,0 +1,14 @@
+def describe(t):
+    return {
+        "shape": tuple(t.shape),
+        "ndim": t.dim(),
+        "numel": len(t),  # only the first dimension
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": t.stride(),
+    }
+
+
+def nbytes(t):
+    return t.numel() * t.element_size()

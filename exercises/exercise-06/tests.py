@@ -1,0 +1,247 @@
+"""Hidden tests of exercise-06: squeeze, unsqueeze, permute.
+
+Pitfalls from the seeds (003 §2.2, with 001 §5.2 and 000 §2.3 on views):
+- unsqueeze(dim) inserts the new size-1 dimension at position dim: a batch dimension goes first;
+  unsqueeze_ (with the underscore) would reshape the caller's tensor in place;
+- squeeze() with no argument removes every dimension of size 1 ("默认把所有长度为1的维度全删了"),
+  so a single channel or a height of 1 disappears too; squeeze(dim) removes only dim, but silently
+  does nothing when that dimension's size is not 1, so the ValueError must be raised by hand;
+  negative dims count from the end, and shape arithmetic such as shape[dim + 1:] breaks for -1;
+- permute reorders dimensions; reshape/view to the target shape only regroups the values in memory
+  order (the channels get scrambled), and transpose(0, 2) gives (C, W, H), wrong when H != W and
+  transposing every channel when H == W.
+Results may be views of the input (unsqueeze, squeeze and permute return views): that is fine.
+Inputs include non-contiguous views (a channels-last view, a crop); meta runs check shapes.
+"""
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing import assert_equal, expect_raises, expect_tensor, fail
+from grader.testing.properties import PROPERTY
+
+
+def _on(device):
+    return "" if device == "cpu" else f", device={device!r}"
+
+
+def _randn_code(shape, device):
+    return f"torch.randn({', '.join(map(str, shape))}{_on(device)})"
+
+
+def _drop(shape, index):
+    return tuple(s for i, s in enumerate(shape) if i != index)
+
+
+# ---------------------------------------------------------------------------------------------
+# add_batch_dim
+
+
+def _check_batch(learner, reference, img, code):
+    what = f"add_batch_dim(img) (img = {code})"
+    got = expect_tensor(learner.add_batch_dim(img), what)
+    want = reference.add_batch_dim(img)
+    shape = tuple(got.shape)
+    if (
+        shape != tuple(want.shape)
+        and len(shape) == 4
+        and any(shape[i] == 1 and _drop(shape, i) == tuple(img.shape) for i in range(1, 4))
+    ):
+        fail(
+            f"{what} should have shape {tuple(want.shape)}, but yours has shape {shape}: the new "
+            "dimension of size 1 is in the wrong place. unsqueeze(dim) inserts it at position dim, "
+            "and the batch dimension comes first: unsqueeze(0).",
+            f"{what} 的形状应为 {tuple(want.shape)}，但你的结果形状为 {shape}：新增的长度为 1 的维度"
+            "位置不对。unsqueeze(dim) 会把它插入到第 dim 个位置，而批次维度应该在最前面：unsqueeze(0)。",
+            evidence=["wrong_shape", "size_one_dims", "new_dim_misplaced"],
+        )
+    assert_equal(got, want, what)
+
+
+def test_add_batch_dim(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (f"torch.randn(3, 4, 5{d})", torch.randn(3, 4, 5, generator=rng).to(device)),
+        (f"torch.randn(1, 4, 4{d})", torch.randn(1, 4, 4, generator=rng).to(device)),
+        (f"torch.randn(3, 1, 5{d})", torch.randn(3, 1, 5, generator=rng).to(device)),
+        (
+            f"torch.randn(4, 5, 3{d}).permute(2, 0, 1)",
+            torch.randn(4, 5, 3, generator=rng).to(device).permute(2, 0, 1),
+        ),
+        (
+            f"torch.randn(3, 6, 8{d})[:, 1:-1, ::2]",
+            torch.randn(3, 6, 8, generator=rng).to(device)[:, 1:-1, ::2],
+        ),
+        (
+            f"torch.randint(0, 256, (3, 2, 2){d}, dtype=torch.uint8)",
+            torch.randint(0, 256, (3, 2, 2), generator=rng, dtype=torch.uint8).to(device),
+        ),
+    ]
+    for code, img in cases:
+        _check_batch(learner, reference, img, code)
+
+
+# ---------------------------------------------------------------------------------------------
+# drop_dim
+
+
+def _check_drop(learner, reference, x, dim, code):
+    what = f"drop_dim(x, {dim}) (x = {code})"
+    got = expect_tensor(learner.drop_dim(x, dim), what)
+    want = reference.drop_dim(x, dim)
+    shape, wanted = tuple(got.shape), tuple(want.shape)
+    if (
+        shape != wanted
+        and [s for s in shape if s != 1] == [s for s in wanted if s != 1]
+        and len(shape) < len(wanted)
+    ):
+        fail(
+            f"{what} should have shape {wanted}, but yours has shape {shape}: it removed other "
+            "dimensions of size 1 too. x.squeeze() removes every dimension of size 1; name the one "
+            "to remove: x.squeeze(dim).",
+            f"{what} 的形状应为 {wanted}，但你的结果形状为 {shape}：它把其他长度为 1 的维度也删掉了。"
+            "x.squeeze() 会删除所有长度为 1 的维度；请指明要删除的那一个：x.squeeze(dim)。",
+            evidence=["wrong_shape", "size_one_dims", "squeezed_too_much"],
+        )
+    assert_equal(got, want, what)
+
+
+def test_drop_dim_removes_only_that_dim(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        ((1, 3, 1, 4), 0),
+        ((1, 3, 1, 4), 2),
+        ((2, 1), 1),
+        ((1, 1), 1),
+        ((1,), 0),
+    ]
+    for shape, dim in cases:
+        x = torch.randn(*shape, generator=rng).to(device)
+        _check_drop(learner, reference, x, dim, _randn_code(shape, device))
+    view = torch.randn(5, 1, 1, generator=rng).to(device).permute(1, 0, 2)
+    _check_drop(learner, reference, view, 0, f"torch.randn(5, 1, 1{d}).permute(1, 0, 2)")
+    labels = torch.randint(0, 9, (3, 1), generator=rng).to(device)
+    _check_drop(learner, reference, labels, 1, f"torch.randint(0, 9, (3, 1){d})")
+
+
+def test_drop_dim_negative(learner, reference, device, rng):
+    for shape, dim in (((4, 1), -1), ((2, 1, 3, 1), -1), ((1, 3, 1, 4), -2), ((1, 3, 4), -3)):
+        x = torch.randn(*shape, generator=rng).to(device)
+        _check_drop(learner, reference, x, dim, _randn_code(shape, device))
+
+
+def _expect_value_error(learner, x, dim, code):
+    what = f"drop_dim(x, {dim}) (x = {code})"
+    size = x.shape[dim]
+    with expect_raises("ValueError", what):
+        got = learner.drop_dim(x, dim)
+        # It returned: say what it did instead of raising.
+        if isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(x.shape):
+            fail(
+                f"{what} should raise ValueError, because dimension {dim} has size {size}, not 1; "
+                "yours returned x's shape unchanged. x.squeeze(dim) silently does nothing when "
+                "that dimension's size is not 1: check x.shape[dim] and raise ValueError yourself.",
+                f"{what} 应该抛出 ValueError，因为第 {dim} 维的长度是 {size}，不是 1；你的结果却原样返回了"
+                "x 的形状。当该维度的长度不是 1 时，x.squeeze(dim) 会悄悄地什么都不做：请检查 "
+                "x.shape[dim]，并自己抛出 ValueError。",
+                evidence=["no_exception", "squeeze_noop"],
+            )
+        if isinstance(got, torch.Tensor) and got.dim() < x.dim():
+            fail(
+                f"{what} should raise ValueError, because dimension {dim} has size {size}, not 1; "
+                f"yours returned a tensor of shape {tuple(got.shape)}, removing other dimensions "
+                "of size 1 instead (x.squeeze() removes all of them).",
+                f"{what} 应该抛出 ValueError，因为第 {dim} 维的长度是 {size}，不是 1；你的结果却返回了"
+                f"形状为 {tuple(got.shape)} 的张量，删掉的是其他长度为 1 的维度（x.squeeze() 会把它们全删掉）。",
+                evidence=["no_exception", "squeezed_too_much"],
+            )
+
+
+def test_drop_dim_raises(learner, device, rng):
+    for shape, dim in (((2, 3), 0), ((1, 3), 1), ((3, 1), -2), ((0, 1), 0)):
+        x = torch.randn(*shape, generator=rng).to(device)
+        _expect_value_error(learner, x, dim, _randn_code(shape, device))
+
+
+@st.composite
+def shapes_and_dims(draw):
+    shape = tuple(draw(st.lists(st.integers(1, 3), min_size=1, max_size=4)))
+    dim = draw(st.integers(-len(shape), len(shape) - 1))
+    return shape, dim
+
+
+@PROPERTY
+@given(case=shapes_and_dims())
+def test_drop_dim_property(learner, reference, device, case):
+    shape, dim = case
+    x = torch.arange(float(torch.Size(shape).numel())).reshape(shape).to(device)
+    code = f"torch.arange({torch.Size(shape).numel()}.).reshape{shape}"
+    if shape[dim] == 1:
+        _check_drop(learner, reference, x, dim, code)
+    else:
+        _expect_value_error(learner, x, dim, code)
+
+
+# ---------------------------------------------------------------------------------------------
+# hwc_to_chw
+
+
+def _same(a, b):
+    return a.shape == b.shape and bool(torch.equal(a.detach().cpu(), b.detach().cpu()))
+
+
+def _check_chw(learner, reference, img, code):
+    what = f"hwc_to_chw(img) (img = {code})"
+    got = expect_tensor(learner.hwc_to_chw(img), what)
+    want = reference.hwc_to_chw(img)
+    h, w, c = img.shape
+    if tuple(got.shape) == (c, w, h) != (c, h, w) or (
+        img.device.type != "meta" and not _same(got, want) and _same(got, img.permute(2, 1, 0))
+    ):
+        fail(
+            f"{what} should be (C, H, W) = {(c, h, w)} with result[c, h, w] == img[h, w, c], but "
+            f"yours is (C, W, H) = {tuple(got.shape)}: transpose(0, 2) (like permute(2, 1, 0) or "
+            "img.T) also swaps height and width. Move only the channels to the front: "
+            "permute(2, 0, 1).",
+            f"{what} 应该是 (C, H, W) = {(c, h, w)}，且 result[c, h, w] == img[h, w, c]，但你的结果是 "
+            f"(C, W, H) = {tuple(got.shape)}：transpose(0, 2)（以及 permute(2, 1, 0) 或 img.T）"
+            "把高和宽也交换了。只把通道移到最前面：permute(2, 0, 1)。",
+            evidence=["dims_permuted", "height_width_swapped"],
+        )
+    if img.device.type != "meta" and not _same(got, want) and _same(got, img.reshape(c, h, w)):
+        fail(
+            f"{what} has the right shape, {(c, h, w)}, but scrambled values: reshape (or view) "
+            "keeps the elements in memory order and only regroups them, so result[0] is not the "
+            "first channel. permute(2, 0, 1) moves the channel dimension itself.",
+            f"{what} 的形状 {(c, h, w)} 是对的，但数值被打乱了：reshape（或 view）按内存顺序保留元素，"
+            "只是重新分组，所以 result[0] 并不是第一个通道。permute(2, 0, 1) 才会真正移动通道这一维。",
+            evidence=["values_differ", "reshape_not_permute"],
+        )
+    assert_equal(got, want, what)
+
+
+def test_hwc_to_chw_values(learner, reference, device, rng):
+    d = _on(device)
+    for h, w, c in ((4, 6, 3), (5, 5, 3), (2, 7, 1), (3, 4, 4), (6, 2, 3)):
+        img = torch.randn(h, w, c, generator=rng).to(device)
+        _check_chw(learner, reference, img, f"torch.randn({h}, {w}, {c}{d})")
+    img = torch.randint(0, 256, (4, 3, 3), generator=rng, dtype=torch.uint8).to(device)
+    _check_chw(learner, reference, img, f"torch.randint(0, 256, (4, 3, 3){d}, dtype=torch.uint8)")
+
+
+def test_hwc_to_chw_any_layout(learner, reference, device, rng):
+    d = _on(device)
+    cases = [
+        (
+            f"torch.randn(3, 4, 6{d}).permute(1, 2, 0)",
+            torch.randn(3, 4, 6, generator=rng).to(device).permute(1, 2, 0),
+        ),
+        (
+            f"torch.randn(6, 9, 3{d})[1:-1, ::2]",
+            torch.randn(6, 9, 3, generator=rng).to(device)[1:-1, ::2],
+        ),
+        (f"torch.randn(5, 2, 3{d})", torch.randn(5, 2, 3, generator=rng).to(device)),
+    ]
+    for code, img in cases:
+        _check_chw(learner, reference, img, code)
