@@ -95,14 +95,17 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
     if bool(bad.any()):
         i, j = (int(v) for v in bad.nonzero()[0])
         fail(
-            f"{what} holds {values[i, j].item()} at [{i}, {j}]: a distance is never NaN. With "
-            "|x|^2 + |y|^2 - 2 x.y, rounding can make a squared distance slightly negative, and "
-            "its square root is NaN. Clamp it at 0 before sqrt (clamp_min(0)), or subtract the "
-            "points first.",
-            f"{what} 在 [{i}, {j}] 处为 {values[i, j].item()}：距离不可能是 NaN。用 "
+            f"{what} holds {values[i, j].item()} at [{i}, {j}]: a distance is always a finite "
+            "number. With |x|^2 + |y|^2 - 2 x.y, rounding can make a squared distance slightly "
+            "negative, and its square root is NaN. Clamp it at 0 before sqrt (clamp_min(0)), or "
+            "subtract the points first.",
+            f"{what} 在 [{i}, {j}] 处为 {values[i, j].item()}：距离总是有限的数。用 "
             "|x|^2 + |y|^2 - 2 x.y 计算时，舍入误差会让平方距离变成很小的负数，开方就得到 NaN。"
             "请在 sqrt 之前把它截断到 0（clamp_min(0)），或者先把两点相减。",
-            evidence=["values_differ", "nan_in_output"],
+            evidence=[
+                "values_differ",
+                "nan_in_output" if values[i, j].isnan() else "inf_in_output",
+            ],
         )
     diagonal = values.diagonal()
     off = (diagonal != 0).nonzero()
@@ -111,13 +114,15 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
         fail(
             f"{what}: the diagonal should be exactly 0 (each point's distance to itself), but "
             f"yours holds {diagonal[i].item():.6g} at [{i}, {i}] ({off.numel()} of 40 diagonal "
-            "values are not 0). That is the rounding error of |x|^2 + |y|^2 - 2 x.y (torch.cdist "
-            "also uses it for more than 25 rows): subtract the points first "
-            "(x[:, None, :] - x[None, :, :]), or set the diagonal to 0 afterwards.",
+            "values are not 0). The usual cause is the rounding error of |x|^2 + |y|^2 - 2 x.y "
+            "(torch.cdist also uses it for more than 25 rows), or a small number added before "
+            "sqrt: subtract the points first (x[:, None, :] - x[None, :, :]), or set the diagonal "
+            "to 0 afterwards.",
             f"{what}：对角线应当恰好为 0（每个点到自身的距离），但你的结果在 [{i}, {i}] 处为 "
             f"{diagonal[i].item():.6g}（40 个对角线元素中有 {off.numel()} 个不为 0）。"
-            "这是 |x|^2 + |y|^2 - 2 x.y 的舍入误差（行数超过 25 时 torch.cdist 也用这个公式）："
-            "请先把两点相减（x[:, None, :] - x[None, :, :]），或者事后把对角线置为 0。",
+            "常见原因是 |x|^2 + |y|^2 - 2 x.y 的舍入误差（行数超过 25 时 torch.cdist 也用这个公式），"
+            "或者在 sqrt 之前加了一个小数：请先把两点相减（x[:, None, :] - x[None, :, :]），"
+            "或者事后把对角线置为 0。",
             evidence=["values_differ", "diagonal_not_zero"],
         )
 
