@@ -1,0 +1,13 @@
+def column_means(x):
+    return x.mean(dim=0)
+
+
+def row_max(x):
+    # dim=0: the maximum of each column.
+    values, indices = x.max(dim=0)
+    return values, indices
+
+
+def softmax_rows(x):
+    e = (x - x.max(dim=1, keepdim=True).values).exp()
+    return e / e.sum(dim=1, keepdim=True)

@@ -1,0 +1,504 @@
+"""Hidden tests of exercise-08: reductions with dim and keepdim.
+
+Seed pitfalls covered:
+- 000 §5.4, 003 §2.3: dim=0 and dim=1 confused ("the rite of passage of every beginner"). Square
+  inputs come first, where the mistake keeps the shape and only the values give it away; the
+  failing result is compared with the classic mistakes to name them.
+- 000 §5.4: keepdim=True forgotten or added: (1, d) instead of (d,), or a per-row maximum of
+  shape (n,) subtracted from (n, d), which lines it up with the columns (an error when n != d,
+  silently wrong values when n == d).
+- row_max returns values and int64 indices; on ties any maximal index is right, so indices are
+  checked by pointing at a maximal element, never compared with the reference's choice. A
+  namedtuple (what x.max(dim=1) returns) is fine.
+- 000 §8.4 (NaN/inf): softmax without subtracting each row's max overflows for rows holding
+  1000.0 (inf / inf = NaN); subtracting the max of the whole tensor instead underflows rows far
+  below it (0 / 0 = NaN). The property test states the lesson: softmax(x + c) == softmax(x).
+- torch.softmax, Tensor.softmax, F.softmax and log_softmax are forbidden in softmax_rows
+  (static and traced check); torch.logsumexp is fine.
+- Tensors created on the CPU whatever the input's device: meta tensors stand in for a GPU.
+"""
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.testing import (
+    Opaque,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_not_forbidden,
+    assert_shape,
+    describe,
+    expect_tensor,
+    fail,
+)
+from grader.testing.properties import PROPERTY
+
+# ---------------------------------------------------------------------------------------------
+# Shapes of reductions
+
+
+def _check_reduced_shape(got, x, dim, what):
+    """``got`` has the shape of a reduction of x (n, d) along ``dim``; names the classic slips."""
+    n, d = x.shape
+    want = (d,) if dim == 0 else (n,)
+    shape = tuple(got.shape)
+    if shape == want:
+        return
+    kept = (1, d) if dim == 0 else (n, 1)
+    if shape == kept:
+        fail(
+            f"{what} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: the "
+            "reduced dimension was kept. keepdim=True keeps it with size 1; leave it out when the "
+            "reduced tensor is the answer.",
+            f"{what} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：被归约的维度被保留了下来。"
+            "keepdim=True 会把它保留为长度 1 的维度；当归约结果本身就是答案时，不要加它。",
+            evidence=["wrong_shape", "keepdim_kept"],
+        )
+    wrong_dim = {(n,) if dim == 0 else (d,), (n, 1) if dim == 0 else (1, d)}
+    if n != d and shape in wrong_dim:
+        fail(
+            f"{what} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: it "
+            f"reduced dim={1 - dim} instead of dim={dim}. "
+            + (
+                "One value per column means averaging down the rows: dim=0."
+                if dim == 0
+                else "One value per row means reducing across the columns: dim=1."
+            ),
+            f"{what} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：它归约的是 dim={1 - dim}，"
+            f"而不是 dim={dim}。"
+            + (
+                "每列一个值，就要沿行方向归约：dim=0。"
+                if dim == 0
+                else "每行一个值，就要跨列归约：dim=1。"
+            ),
+            evidence=["wrong_shape", "reduced_wrong_dim"],
+        )
+    if shape == ():
+        fail(
+            f"{what} should have shape {_fmt(want)}, but yours is a single number (shape ()): "
+            f"without dim=..., the reduction runs over the whole tensor. Pass dim={dim}.",
+            f"{what} 的形状应为 {_fmt(want)}，但你的结果只是一个数（形状为 ()）：不指定 dim 时，"
+            f"归约会作用于整个张量。请传入 dim={dim}。",
+            evidence=["wrong_shape", "reduced_all_dims"],
+        )
+    assert_shape(got, want, what)
+
+
+def _fmt(shape):
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _layouts(rows, cols, rng, device, dtype=torch.float32):
+    """A random (rows, cols) matrix as a transposed view and as a sliced view."""
+    yield " (a transposed view)", torch.randn(cols, rows, generator=rng, dtype=dtype).to(device).t()
+    yield (
+        " (a sliced view)",
+        torch.randn(rows, 2 * cols, generator=rng, dtype=dtype).to(device)[:, ::2],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# column_means
+
+
+def _offset_columns(rng, n, d, dtype=torch.float32):
+    """Columns around different means, so that averaging the wrong way shows."""
+    return torch.randn(n, d, generator=rng, dtype=dtype) + 5 * torch.randn(
+        d, generator=rng, dtype=dtype
+    )
+
+
+COLUMN_SHAPES = [(3, 3), (4, 3), (2, 5), (1, 5), (6, 1)]
+
+
+def test_column_means_values(learner, reference, device, rng):
+    cases = [(_offset_columns(rng, n, d).to(device), "") for n, d in COLUMN_SHAPES]
+    cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
+    cases.append((_offset_columns(rng, 4, 3, torch.float64).to(device), " (float64)"))
+    for x, note in cases:
+        what = f"column_means(x) for x of shape {tuple(x.shape)}{note}"
+        want = reference.column_means(x)
+        got = expect_tensor(learner.column_means(x), what)
+        _check_reduced_shape(got, x, 0, what)
+        scale = float(x.abs().max())
+        rtol, atol = (
+            (1e-5, 1e-5 * (1 + scale)) if x.dtype == torch.float32 else (1e-9, 1e-9 * (1 + scale))
+        )
+        mine = got.detach().cpu().to(want.dtype)
+        if (
+            x.shape[0] == x.shape[1]
+            and not torch.allclose(mine, want.cpu(), rtol=rtol, atol=atol)
+            and torch.allclose(mine, x.cpu().mean(dim=1), rtol=rtol, atol=atol)
+        ):
+            fail(
+                f"{what}: your values are the row means (dim=1); the shape is right only because x "
+                "is square. One mean per column averages down the rows: dim=0.",
+                f"{what}：你的结果是每一行的均值（dim=1）；形状正确只是因为 x 恰好是方阵。"
+                "每列一个均值，要沿行方向求平均：dim=0。",
+                evidence=["values_differ", "reduced_wrong_dim"],
+            )
+        assert_close(got, want, what, rtol=rtol, atol=atol)
+
+
+# ---------------------------------------------------------------------------------------------
+# row_max
+
+
+def _row_max_as_tuple(module, x):
+    """Run in the learner's process: a namedtuple comes back as a plain tuple."""
+    out = module.row_max(x)
+    return tuple(out) if isinstance(out, tuple) else out
+
+
+def _row_max(learner, x, what):
+    """The learner's (values, indices); a namedtuple such as x.max(dim=1)'s is fine."""
+    got = learner.row_max(x)
+    if isinstance(got, Opaque):  # tuple subclasses cross the boundary only by value
+        got = learner.run(_row_max_as_tuple, x)
+    return _as_pair(got, x, what)
+
+
+def _as_pair(got, x, what):
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        fail(
+            f"{what} should return two tensors, (values, indices), but yours returned "
+            f"{describe(got)}. x.max(dim=1) gives both; x.amax(dim=1) or .values alone give only "
+            "the values.",
+            f"{what} 应返回两个张量 (values, indices)，但你的函数返回了 {describe(got)}。"
+            "x.max(dim=1) 会同时给出两者；x.amax(dim=1) 或只取 .values 只有最大值。",
+            evidence=["wrong_type", "not_a_pair"],
+        )
+    values = expect_tensor(got[0], f"the values returned by {what}")
+    indices = expect_tensor(got[1], f"the indices returned by {what}")
+    if x.dtype.is_floating_point and values.dtype == torch.int64 and indices.dtype == x.dtype:
+        fail(
+            f"{what} returned (indices, values); the order asked for is (values, indices), as "
+            "x.max(dim=1) gives them.",
+            f"{what} 返回的是 (indices, values)；要求的顺序是 (values, indices)，与 x.max(dim=1) 的返回顺序一致。",
+            evidence=["wrong_type", "pair_swapped"],
+        )
+    return values, indices
+
+
+def _check_row_max(values, indices, x, reference, what):
+    want_values, _ = reference.row_max(x)
+    v_what, i_what = f"the values returned by {what}", f"the indices returned by {what}"
+    _check_reduced_shape(values, x, 1, v_what)
+    _check_reduced_shape(indices, x, 1, i_what)
+    assert_dtype(indices, torch.int64, i_what)
+    assert_device(indices, x.device, i_what)
+    if values.device.type != "meta" and x.shape[0] == x.shape[1] and x.numel():
+        mine = values.detach().cpu()
+        if not torch.equal(mine, want_values.cpu()) and torch.equal(mine, x.cpu().amax(dim=0)):
+            fail(
+                f"{v_what} are the column maxima (dim=0); the shape is right only because x is "
+                "square. The largest value of each row is a reduction across the columns: dim=1.",
+                f"{v_what} 是每一列的最大值（dim=0）；形状正确只是因为 x 恰好是方阵。"
+                "每一行的最大值要跨列归约：dim=1。",
+                evidence=["values_differ", "reduced_wrong_dim"],
+            )
+    assert_equal(values, want_values, v_what)
+    if indices.device.type == "meta" or not x.numel():
+        return
+    idx, xs = indices.detach().cpu(), x.detach().cpu()
+    outside = (idx < 0) | (idx >= xs.shape[1])
+    if bool(outside.any()):
+        i = int(outside.nonzero()[0])
+        fail(
+            f"{i_what}: row {i} got index {int(idx[i])}, but x has only {xs.shape[1]} columns.",
+            f"{i_what}：第 {i} 行的下标为 {int(idx[i])}，但 x 只有 {xs.shape[1]} 列。",
+            evidence=["values_differ", "index_not_at_max"],
+        )
+    picked = xs.gather(1, idx[:, None]).squeeze(1)
+    wrong = picked != want_values.cpu()
+    if bool(wrong.any()):
+        i = int(wrong.nonzero()[0])
+        fail(
+            f"{i_what}: row {i} got index {int(idx[i])}, where x holds {picked[i].item():.6g}, but "
+            f"the row's maximum is {want_values[i].item():.6g}. Each index must point at a "
+            "maximal element of its row.",
+            f"{i_what}：第 {i} 行的下标为 {int(idx[i])}，该位置的值是 {picked[i].item():.6g}，"
+            f"但这一行的最大值是 {want_values[i].item():.6g}。每个下标都必须指向该行的一个最大元素。",
+            evidence=["values_differ", "index_not_at_max"],
+        )
+
+
+ROW_SHAPES = [(3, 3), (4, 5), (5, 2), (1, 6), (6, 1), (0, 4)]
+
+
+def test_row_max_values(learner, reference, device, rng):
+    cases = [(torch.randn(n, d, generator=rng).to(device), "") for n, d in ROW_SHAPES]
+    cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
+    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), " (float64)"))
+    cases.append((torch.randint(-50, 50, (5, 7), generator=rng).to(device), " (int64)"))
+    for x, note in cases:
+        what = f"row_max(x) for x of shape {tuple(x.shape)}{note}"
+        values, indices = _row_max(learner, x, what)
+        _check_row_max(values, indices, x, reference, what)
+
+
+def test_row_max_ties(learner, reference, device, rng):
+    x = torch.randint(0, 3, (6, 5), generator=rng).float()
+    x[0] = 2.0  # one value all along the row
+    x[1] = torch.tensor([3.0, 0.0, 1.0, 0.0, 3.0])  # the maximum at both ends
+    labels = torch.randint(0, 2, (4, 6), generator=rng)  # int64 with many ties
+    for matrix, note in ((x, "float32"), (labels, "int64")):
+        x = matrix.to(device)
+        what = (
+            f"row_max(x) for a {note} x of shape {tuple(x.shape)} whose rows repeat their maximum"
+        )
+        values, indices = _row_max(learner, x, what)
+        _check_row_max(values, indices, x, reference, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax_rows
+
+
+def _naive(x):
+    e = x.exp()
+    return e / e.sum(dim=1, keepdim=True)
+
+
+def _shifted(x, m):
+    e = (x - m).exp()
+    return e / e.sum(dim=1, keepdim=True)
+
+
+_SOFTMAX_MISTAKES = (
+    (
+        lambda x: _naive(x),
+        ["values_differ", "nan_in_output"],
+        "exp() overflows: exp(89) is already inf in float32, and inf / inf is NaN. Subtract each "
+        "row's maximum before exp() (x - x.max(dim=1, keepdim=True).values): the softmax does not "
+        "change, and every exponent is at most 0.",
+        "exp() 溢出了：在 float32 中 exp(89) 就已经是 inf，而 inf / inf 是 NaN。请在 exp() 之前"
+        "减去每一行的最大值（x - x.max(dim=1, keepdim=True).values）：softmax 的结果不变，"
+        "而每个指数都不超过 0。",
+    ),
+    (
+        lambda x: _shifted(x, x.max()),
+        ["values_differ", "nan_in_output", "reduced_all_dims"],
+        "you subtracted the maximum of the whole tensor, not each row's: a row far below it "
+        "underflows to exp() = 0 everywhere, and 0 / 0 is NaN. Use each row's own maximum: "
+        "x.max(dim=1, keepdim=True).values.",
+        "你减去的是整个张量的最大值，而不是每一行各自的最大值：远低于它的那一行 exp() 全部下溢为 0，"
+        "而 0 / 0 是 NaN。请使用每一行自己的最大值：x.max(dim=1, keepdim=True).values。",
+    ),
+    (
+        lambda x: _shifted(x.t(), x.t().max(dim=1, keepdim=True).values).t(),
+        ["values_differ", "reduced_wrong_dim"],
+        "your result normalises each column (dim=0): its columns sum to 1, not its rows. Reduce "
+        "across the columns, dim=1, for the maximum and the sum.",
+        "你的结果对每一列做了归一化（dim=0）：是各列之和为 1，而不是各行。求最大值和求和都应跨列进行，"
+        "即 dim=1。",
+    ),
+    (
+        lambda x: _shifted(x, x.max(dim=1).values) if x.shape[0] == x.shape[1] else None,
+        ["values_differ", "keepdim_dropped"],
+        "you subtracted x.max(dim=1).values, of shape (n,), from x (n, d): broadcasting lines it "
+        "up with the columns, so row i lost the maximum of row j in column j (the shape only "
+        "fits because x is square). Keep the reduced dim: x.max(dim=1, keepdim=True).values is "
+        "(n, 1).",
+        "你用形状为 (n,) 的 x.max(dim=1).values 去减 (n, d) 的 x：广播把它沿列排开，"
+        "于是第 i 行第 j 列减去的是第 j 行的最大值（形状能对上只是因为 x 恰好是方阵）。"
+        "请保留被归约的维度：x.max(dim=1, keepdim=True).values 的形状是 (n, 1)。",
+    ),
+    (
+        lambda x: (
+            (x - x.max(dim=1, keepdim=True).values).exp()
+            / (x - x.max(dim=1, keepdim=True).values).exp().sum(dim=1)
+            if x.shape[0] == x.shape[1]
+            else None
+        ),
+        ["values_differ", "keepdim_dropped"],
+        "you divided by the row sums of shape (n,): broadcasting lines them up with the columns, "
+        "so column j was divided by the sum of row j (the shape only fits because x is square). "
+        "Keep the reduced dim: e.sum(dim=1, keepdim=True) is (n, 1).",
+        "你除以的是形状为 (n,) 的各行之和：广播把它沿列排开，于是第 j 列除以的是第 j 行的和"
+        "（形状能对上只是因为 x 恰好是方阵）。请保留被归约的维度：e.sum(dim=1, keepdim=True) 的形状是 (n, 1)。",
+    ),
+)
+
+
+def _check_finite_softmax(mine, what):
+    bad = ~torch.isfinite(mine)
+    if bool(bad.any()):
+        i, j = (int(v) for v in bad.nonzero()[0])
+        fail(
+            f"{what} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite. exp() "
+            "of large values overflows to inf (exp(89) already does in float32), and inf / inf "
+            "is NaN: subtract each row's maximum before exp().",
+            f"{what} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。对大数取 exp() "
+            "会溢出为 inf（在 float32 中 exp(89) 就已经溢出），而 inf / inf 是 NaN："
+            "请在 exp() 之前减去每一行的最大值。",
+            evidence=[
+                "values_differ",
+                "nan_in_output" if bool(mine[i, j].isnan()) else "inf_in_output",
+            ],
+        )
+
+
+def _softmax_tol(dtype):
+    # exp(x - logsumexp(x)) is a valid formula whose float32 error grows with |x|: 1000.0 has
+    # a rounding step of 6e-5, so allow a relative 1e-4.
+    return (1e-4, 1e-6) if dtype == torch.float32 else (1e-9, 1e-12)
+
+
+def _check_softmax(got, x, want, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    rtol, atol = _softmax_tol(want.dtype)
+    if got.device.type != "meta" and x.numel():
+        mine, expected, xs = got.detach().cpu().to(want.dtype), want.cpu(), x.detach().cpu()
+        if not torch.allclose(mine, expected, rtol=rtol, atol=atol):
+            with torch.no_grad():
+                for mistake, evidence, en, zh in _SOFTMAX_MISTAKES:
+                    wrong = mistake(xs)
+                    if wrong is not None and torch.allclose(
+                        mine, wrong, rtol=rtol, atol=atol, equal_nan=True
+                    ):
+                        fail(f"{what}: {en}", f"{what}：{zh}", evidence=evidence)
+            _check_finite_softmax(mine, what)
+    assert_close(got, want, what, rtol=rtol, atol=atol)
+
+
+SOFTMAX_SHAPES = [(3, 3), (4, 5), (5, 2), (1, 6), (6, 1), (0, 5)]
+
+
+def test_softmax_rows_values(learner, reference, device, rng):
+    cases = [(2 * torch.randn(n, d, generator=rng).to(device), "") for n, d in SOFTMAX_SHAPES]
+    cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
+    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), " (float64)"))
+    for x, note in cases:
+        what = f"softmax_rows(x) for x of shape {tuple(x.shape)}{note}"
+        _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
+
+
+def test_softmax_rows_large_values(learner, reference, device):
+    cases = [
+        (
+            torch.tensor(
+                [[1000.0, 1001.0, 999.0], [1000.0, 1000.0, 1000.0], [-1000.0, -1000.0, -999.0]]
+            ),
+            "rows holding values near 1000 and -1000",
+        ),
+        (
+            torch.tensor([[1000.0, 1001.0, 999.0, 1000.5], [-1000.0, -999.0, -1001.0, -999.5]]),
+            "one row near 1000 and one near -1000",
+        ),
+        (
+            torch.tensor([[1000.0, 0.0, -1000.0], [88.0, 89.0, 90.0]]),
+            "rows of very different values",
+        ),
+        (
+            torch.tensor([[1000.0, 1001.0], [2.0, 3.0]], dtype=torch.float64),
+            "float64 rows near 1000",
+        ),
+    ]
+    for x, note in cases:
+        x = x.to(device)
+        what = f"softmax_rows(x) for x of shape {tuple(x.shape)}, {note}"
+        _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
+
+
+@settings(parent=PROPERTY, max_examples=15)
+@given(
+    n=st.integers(1, 4),
+    d=st.integers(1, 5),
+    shift=st.integers(-1000, 1000),
+    data_seed=st.integers(0, 2**16),
+)
+def test_softmax_rows_property(learner, n, d, shift, data_seed):
+    # Values in steps of 1/8 and a whole-number shift: x + shift is exact in float32, so the
+    # shifted rows must give the same softmax.
+    x = torch.randint(-40, 40, (n, d), generator=torch.Generator().manual_seed(data_seed)) / 8.0
+    what = f"softmax_rows(x + {shift}) for x of shape ({n}, {d})"
+    got = expect_tensor(learner.softmax_rows(x + shift), what)
+    assert_shape(got, (n, d), what)
+    got = got.detach().cpu().float()
+    _check_finite_softmax(got, what)
+    # exp(x - logsumexp(x)) is exact only up to the rounding step of x itself (6e-5 at 1000).
+    tol = 1e-5 + 2e-7 * abs(shift)
+    sums = got.sum(dim=1)
+    if not torch.allclose(sums, torch.ones_like(sums), atol=tol) or bool((got < 0).any()):
+        i = int((sums - 1).abs().argmax())
+        fail(
+            f"{what}: every row of a softmax holds values between 0 and 1 that sum to 1, but row "
+            f"{i} of yours sums to {sums[i].item():.6g}.",
+            f"{what}：softmax 的每一行都是 0 到 1 之间、总和为 1 的值，但你的结果第 {i} 行之和为 "
+            f"{sums[i].item():.6g}。",
+            evidence=["values_differ"],
+        )
+    base = expect_tensor(learner.softmax_rows(x), f"softmax_rows(x) for x of shape ({n}, {d})")
+    if not torch.allclose(got, base.detach().cpu().float(), rtol=tol, atol=1e-6):
+        fail(
+            f"{what} should equal softmax_rows(x): adding the same number to a whole row does "
+            "not change its softmax, but yours changes.",
+            f"{what} 应当等于 softmax_rows(x)：给一整行加上同一个数不会改变它的 softmax，"
+            "但你的结果变了。",
+            evidence=["values_differ"],
+        )
+
+
+def test_softmax_rows_forbidden(learner, exercise, learner_source, rng):
+    learner.call("softmax_rows", torch.randn(4, 4, generator=rng), trace=True)
+    assert_not_forbidden(exercise, "softmax_rows", learner_source, learner.last)
+
+
+# ---------------------------------------------------------------------------------------------
+# Devices
+
+
+def _call_on_meta(module, name, args):
+    """Runs in the learner's process: ``module.<name>(*args)`` on meta tensors. Copying data out
+    of a meta tensor (into a tensor created on the CPU, or with .cpu()) raises
+    NotImplementedError, which comes back as data so that the test can name the device slip."""
+    try:
+        value = getattr(module, name)(*args)
+    except NotImplementedError as exc:
+        if "meta" not in str(exc):
+            raise
+        return {"copied_out_of_meta": str(exc)}
+    return {"value": tuple(value) if isinstance(value, tuple) else value}
+
+
+def _on_meta(learner, name, args, what):
+    """The learner's answer for meta inputs; a copy out of a meta tensor fails as a device slip."""
+    answer = learner.run(_call_on_meta, name, list(args))
+    if "copied_out_of_meta" in answer:
+        fail(
+            f"{what} tried to copy the data of its meta inputs to another device (PyTorch said: "
+            f"{answer['copied_out_of_meta']}). Somewhere a tensor is created without device=... "
+            "(it lands on the CPU) or moved with .cpu(); create every tensor on the inputs' "
+            "device, e.g. device=x.device or x.new_empty(...).",
+            f"{what} 试图把 meta 输入的数据复制到另一个设备上（PyTorch 报错：{answer['copied_out_of_meta']}）。"
+            "代码中某处创建张量时没有指定 device=...（于是它在 CPU 上），或者用了 .cpu()；"
+            "请在输入所在的设备上创建每个张量，例如 device=x.device 或 x.new_empty(...)。",
+            evidence=["wrong_device"],
+        )
+    return answer["value"]
+
+
+def test_results_on_input_device(learner, reference):
+    # Meta tensors carry a device but no data: a tensor made on the CPU next to them fails here
+    # exactly as it would next to CUDA inputs. (Most operations on meta tensors cost a one-off
+    # second of lazy imports, so the reference is not run on them here.)
+    x = torch.empty(5, 3, device="meta")
+    what = "column_means(x) for a meta x of shape (5, 3)"
+    got = expect_tensor(_on_meta(learner, "column_means", (x,), what), what)
+    assert_device(got, "meta", what)
+    _check_reduced_shape(got, x, 0, what)
+    assert_dtype(got, torch.float32, what)
+    what = "row_max(x) for a meta x of shape (5, 3)"
+    values, indices = _as_pair(_on_meta(learner, "row_max", (x,), what), x, what)
+    _check_row_max(values, indices, x, reference, what)
+    assert_device(values, "meta", f"the values returned by {what}")
+    what = "softmax_rows(x) for a meta x of shape (5, 3)"
+    got = expect_tensor(_on_meta(learner, "softmax_rows", (x,), what), what)
+    assert_device(got, "meta", what)
+    assert_shape(got, (5, 3), what)
+    assert_dtype(got, torch.float32, what)

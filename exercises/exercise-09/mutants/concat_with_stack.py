@@ -1,0 +1,15 @@
+import torch
+
+
+def stack_images(images):
+    return torch.stack(images, dim=0)
+
+
+def concat_features(a, b):
+    # stack adds a new dim (and needs equal shapes).
+    return torch.stack([a, b], dim=1)
+
+
+def split_heads(x, heads):
+    B, T, F = x.shape
+    return x.reshape(B, T, heads, F // heads).transpose(1, 2)

@@ -1,0 +1,370 @@
+"""Hidden tests of exercise-09: joining and splitting.
+
+Seed pitfalls covered (001 §5.4, with 000 §2.3 and 003 §2.2 for split_heads):
+- stack versus cat: "cat does not add a dimension, stack adds one where you say". cat of B images
+  gives (B*C, H, W); stack on the wrong dim gives (C, B, H, W); stack of features gives (2, n, p)
+  and cat along dim 0 puts b's rows under a's. Cases where the sizes happen to agree come first, so
+  the slip shows as a named wrong shape rather than as PyTorch's size error.
+- split_heads: feature j of head h is x[..., h*D + j], so the last dim is split as (H, D) and
+  then dims 1 and 2 are swapped. Reshaping straight to (B, H, T, D) gives the right shape with
+  scrambled values; splitting as (D, H) interleaves the heads. The property test builds inputs
+  whose values name their own position, so a misplaced element says where it came from.
+- view on a non-contiguous input fails where reshape copies: inputs stored time-major or sliced.
+  Results may be non-contiguous views: only values, shape, dtype and device are checked.
+- Tensors created on the CPU whatever the inputs' device: meta tensors stand in for a GPU.
+"""
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.testing import (
+    assert_close,
+    assert_shape,
+    expect_tensor,
+    fail,
+)
+from grader.testing.properties import PROPERTY
+
+
+def _fmt(shape):
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+# ---------------------------------------------------------------------------------------------
+# stack_images
+
+
+def _check_stacked(got, images, want, what):
+    """Exactly the stacked batch; names cat-for-stack and a new dim in the wrong place."""
+    got = expect_tensor(got, what)
+    shape, expected = tuple(got.shape), tuple(want.shape)
+    count, item = len(images), tuple(images[0].shape)
+    if shape != expected and shape == (count * item[0], *item[1:]):
+        fail(
+            f"{what} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: the "
+            "images were joined along their existing first dim (channels), as torch.cat does. "
+            "torch.stack adds a new dimension for the batch: torch.stack(images, dim=0).",
+            f"{what} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：这些图像沿它们已有的"
+            "第一维（通道）拼在了一起，这是 torch.cat 的做法。torch.stack 会为批次新增一个维度："
+            "torch.stack(images, dim=0)。",
+            evidence=["wrong_shape", "cat_instead_of_stack"],
+        )
+    for dim in range(1, 4):
+        elsewhere = (*item[:dim], count, *item[dim:])
+        if shape != elsewhere:
+            continue
+        if shape == expected:  # same shape (e.g. B == C): only the values can tell
+            if got.device.type == "meta":
+                continue
+            mine = got.detach().cpu()
+            stacked = torch.stack([img.detach().cpu() for img in images], dim=dim)
+            if (
+                torch.equal(mine, want.cpu())
+                or mine.dtype != stacked.dtype
+                or not torch.equal(mine, stacked)
+            ):
+                continue
+        fail(
+            f"{what}: your batch has the new dimension at dim={dim} (shape {_fmt(shape)}); the "
+            f"batch dimension comes first: torch.stack(images, dim=0) gives {_fmt(expected)}.",
+            f"{what}：你的结果把新维度放在了 dim={dim}（形状为 {_fmt(shape)}）；批次维度应在最前面："
+            f"torch.stack(images, dim=0) 得到 {_fmt(expected)}。",
+            evidence=["wrong_shape" if shape != expected else "values_differ", "wrong_join_dim"],
+        )
+    assert_close(got, want, what, rtol=0, atol=0)
+
+
+def _images(rng, count, shape, device, layout="contiguous", dtype=torch.float32):
+    c, h, w = shape
+    images = []
+    for _ in range(count):
+        if dtype == torch.uint8:
+            img = torch.randint(0, 256, (c, h, w), generator=rng, dtype=torch.uint8)
+        elif layout == "channels-last":
+            img = torch.randn(h, w, c, generator=rng).permute(2, 0, 1)
+        elif layout == "cropped":
+            img = torch.randn(c, h + 2, w + 3, generator=rng)[:, 1:-1, 2:-1]
+        else:
+            img = torch.randn(c, h, w, generator=rng)
+        images.append(img.to(device))
+    return images
+
+
+STACKS = [(4, (3, 5, 6)), (3, (3, 2, 2)), (1, (3, 4, 4)), (5, (1, 2, 3)), (2, (2, 1, 1))]
+
+
+def test_stack_images_values(learner, reference, device, rng):
+    cases = [(_images(rng, b, shape, device), "") for b, shape in STACKS]
+    cases.append((_images(rng, 3, (3, 4, 5), device, "channels-last"), " stored channels-last"))
+    cases.append((_images(rng, 2, (2, 3, 4), device, "cropped"), " that are cropped views"))
+    cases.append((_images(rng, 4, (3, 2, 3), device, dtype=torch.uint8), " of dtype uint8"))
+    for images, note in cases:
+        what = (
+            f"stack_images(images) for {len(images)} images of shape {_fmt(images[0].shape)}{note}"
+        )
+        _check_stacked(learner.stack_images(images), images, reference.stack_images(images), what)
+
+
+# ---------------------------------------------------------------------------------------------
+# concat_features
+
+
+def _check_concat(got, a, b, want, what):
+    """Exactly a and b side by side; names stack-for-cat and joining along dim 0."""
+    got = expect_tensor(got, what)
+    (n, p), q = a.shape, b.shape[1]
+    shape, expected = tuple(got.shape), tuple(want.shape)
+    if shape != expected and p == q and shape in ((2, n, p), (n, 2, p)):
+        fail(
+            f"{what} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: "
+            "torch.stack added a new dimension. Joining features side by side keeps the number of "
+            "dimensions: torch.cat([a, b], dim=1).",
+            f"{what} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：torch.stack 新增了一个维度。"
+            "把特征左右拼接不会增加维度：torch.cat([a, b], dim=1)。",
+            evidence=["wrong_shape", "stack_instead_of_cat"],
+        )
+    if shape != expected and p == q and shape == (2 * n, p):
+        fail(
+            f"{what} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: b's "
+            "rows were put under a's (dim=0). The features lie along dim=1: "
+            "torch.cat([a, b], dim=1).",
+            f"{what} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：b 的各行被接在了 a 的下面"
+            "（dim=0）。特征在 dim=1 上：torch.cat([a, b], dim=1)。",
+            evidence=["wrong_shape", "wrong_join_dim"],
+        )
+    if shape == expected and got.device.type != "meta" and n and p and q:
+        mine = got.detach().cpu()
+        if not torch.equal(mine, want.cpu()) and torch.equal(
+            mine, torch.cat([b.cpu(), a.cpu()], dim=1)
+        ):
+            fail(
+                f"{what}: your result puts b's features first; a's come first, then b's.",
+                f"{what}：你的结果把 b 的特征放在了前面；应当先放 a 的特征，再放 b 的。",
+                evidence=["values_differ"],
+            )
+    assert_close(got, want, what, rtol=0, atol=0)
+
+
+CONCATS = [(4, 3, 3), (5, 2, 6), (1, 4, 1), (3, 0, 2), (2, 3, 0), (0, 2, 3)]
+
+
+def test_concat_features_values(learner, reference, device, rng):
+    cases = [
+        (torch.randn(n, p, generator=rng), torch.randn(n, q, generator=rng), "")
+        for n, p, q in CONCATS
+    ]
+    cases.append(
+        (
+            torch.randn(3, 5, generator=rng).t(),
+            torch.randn(5, 4, generator=rng)[:, ::2],
+            " (a transposed view and a sliced view)",
+        )
+    )
+    cases.append(
+        (
+            torch.randn(3, 2, generator=rng, dtype=torch.float64),
+            torch.randn(3, 4, generator=rng, dtype=torch.float64),
+            " (float64)",
+        )
+    )
+    cases.append(
+        (
+            torch.randint(0, 9, (4, 2), generator=rng),
+            torch.randint(0, 9, (4, 3), generator=rng),
+            " (int64)",
+        )
+    )
+    for a, b, note in cases:
+        a, b = a.to(device), b.to(device)
+        what = f"concat_features(a, b) for a of shape {_fmt(a.shape)} and b of shape {_fmt(b.shape)}{note}"
+        _check_concat(learner.concat_features(a, b), a, b, reference.concat_features(a, b), what)
+
+
+# ---------------------------------------------------------------------------------------------
+# split_heads
+
+
+_LAYOUT_EN = (
+    "Feature j of head h is x[..., h*D + j]: split the last dim as (heads, D) first, "
+    "x.reshape(B, T, heads, D), then swap dims 1 and 2 with .transpose(1, 2)."
+)
+_LAYOUT_ZH = (
+    "第 h 个头的第 j 个特征是 x[..., h*D + j]：先把最后一维拆成 (heads, D)，"
+    "即 x.reshape(B, T, heads, D)，再用 .transpose(1, 2) 交换第 1、2 维。"
+)
+
+
+def _check_heads_shape(got, x, heads, what):
+    """The (B, heads, T, D) shape; names heads left after the time steps."""
+    got = expect_tensor(got, what)
+    B, T, F = x.shape
+    D = F // heads
+    shape, expected = tuple(got.shape), (B, heads, T, D)
+    if shape != expected and shape == (B, T, heads, D):
+        fail(
+            f"{what} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: the "
+            "features are split, but the heads still come after the time steps. Move them in "
+            "front with .transpose(1, 2).",
+            f"{what} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：特征已经拆开了，"
+            "但头的维度仍在时间步之后。请用 .transpose(1, 2) 把它移到前面。",
+            evidence=["wrong_shape", "heads_not_transposed"],
+        )
+    assert_shape(got, expected, what)
+    return got
+
+
+def _check_heads(got, x, heads, want, what):
+    """Exactly the reference's heads; names the classic wrong layouts."""
+    got = _check_heads_shape(got, x, heads, what)
+    B, T, F = x.shape
+    D = F // heads
+    if got.device.type != "meta" and x.numel():
+        mine, xs = got.detach().cpu(), x.detach().cpu()
+        if not torch.equal(mine, want.cpu()):
+            for mistake, en, zh in (
+                (
+                    lambda: xs.reshape(B, heads, T, D),
+                    "the shape is right, but the values are scrambled: x was reshaped straight "
+                    "to (B, heads, T, D). reshape and view never move data; they cut the same "
+                    "row-major sequence into a new shape, so time steps and heads get mixed.",
+                    "形状是对的，但数值被打乱了：x 被直接 reshape 成了 (B, heads, T, D)。"
+                    "reshape 和 view 从不移动数据，只是把同一个按行优先排列的序列切成新形状，"
+                    "于是时间步和头混在了一起。",
+                ),
+                (
+                    lambda: xs.reshape(B, T, D, heads).permute(0, 3, 1, 2),
+                    "the heads are interleaved: the last dim was split as (D, heads), so head h "
+                    "got features h, h + heads, h + 2*heads, ... instead of one block of D "
+                    "consecutive features.",
+                    "各个头被交错在一起了：最后一维被拆成了 (D, heads)，于是第 h 个头拿到的是第 h、"
+                    "h + heads、h + 2*heads……个特征，而不是连续的 D 个特征。",
+                ),
+            ):
+                if torch.equal(mine, mistake()):
+                    fail(
+                        f"{what}: {en} {_LAYOUT_EN}",
+                        f"{what}：{zh}{_LAYOUT_ZH}",
+                        evidence=["values_differ", "heads_scrambled"],
+                    )
+    assert_close(got, want, what, rtol=0, atol=0)
+
+
+SPLITS = [(2, 3, 4, 5), (1, 4, 2, 3), (2, 2, 1, 6), (3, 1, 4, 2), (2, 5, 6, 1), (1, 3, 3, 3)]
+
+
+def test_split_heads_values(learner, reference, device, rng):
+    cases = [(torch.randn(b, t, h * d, generator=rng).to(device), h, "") for b, t, h, d in SPLITS]
+    cases.append(
+        (torch.randn(2, 3, 8, generator=rng, dtype=torch.float64).to(device), 2, " (float64)")
+    )
+    for x, heads, note in cases:
+        what = f"split_heads(x, heads={heads}) for x of shape {_fmt(x.shape)}{note}"
+        _check_heads(learner.split_heads(x, heads), x, heads, reference.split_heads(x, heads), what)
+
+
+def test_split_heads_any_layout(learner, reference, device, rng):
+    for b, t, h, d in [(2, 3, 4, 5), (3, 4, 2, 2), (1, 2, 3, 1)]:
+        f = h * d
+        cases = [
+            (torch.randn(t, b, f, generator=rng).to(device).transpose(0, 1), "stored time-major"),
+            (
+                torch.randn(b, t, 2 * f, generator=rng).to(device)[..., ::2],
+                "a slice of every other feature",
+            ),
+            (
+                torch.randn(b, f, t, generator=rng).to(device).transpose(1, 2),
+                "stored features-first",
+            ),
+        ]
+        for x, layout in cases:
+            what = f"split_heads(x, heads={h}) for x of shape {_fmt(x.shape)} {layout}"
+            _check_heads(learner.split_heads(x, h), x, h, reference.split_heads(x, h), what)
+
+
+@settings(parent=PROPERTY, max_examples=15)
+@given(
+    b=st.integers(1, 2),
+    t=st.integers(1, 4),
+    heads=st.integers(1, 4),
+    d=st.integers(1, 4),
+)
+def test_split_heads_property(learner, b, t, heads, d):
+    # Every value names its own position: x[bb, tt, f] == bb*10000 + tt*100 + f.
+    f = heads * d
+    bb, tt, ff = torch.meshgrid(torch.arange(b), torch.arange(t), torch.arange(f), indexing="ij")
+    x = (bb * 10000 + tt * 100 + ff).float()
+    what = f"split_heads(x, heads={heads}) for x of shape ({b}, {t}, {f})"
+    got = _check_heads_shape(learner.split_heads(x, heads), x, heads, what)
+    mine = got.detach().cpu()
+    for index in torch.cartesian_prod(
+        torch.arange(b), torch.arange(heads), torch.arange(t), torch.arange(d)
+    ).tolist():
+        i, h, s, j = index
+        value = float(mine[i, h, s, j])
+        if value != float(x[i, s, h * d + j]):
+            code = int(value)
+            came_from = (
+                f"x[{code // 10000}, {code % 10000 // 100}, {code % 100}]"
+                if value == code and 0 <= code < 30000
+                else f"{value:g}"
+            )
+            fail(
+                f"{what}: result[{i}, {h}, {s}, {j}] (head {h}, time {s}, feature {j}) should be "
+                f"x[{i}, {s}, {h * d + j}] = x[..., h*D + j], but yours holds {came_from}. "
+                f"{_LAYOUT_EN}",
+                f"{what}：result[{i}, {h}, {s}, {j}]（第 {h} 个头、第 {s} 个时间步、第 {j} 个特征）应为 "
+                f"x[{i}, {s}, {h * d + j}] = x[..., h*D + j]，但你的结果是 {came_from}。{_LAYOUT_ZH}",
+                evidence=["values_differ", "heads_scrambled"],
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# Devices
+
+
+def _call_on_meta(module, name, args):
+    """Runs in the learner's process: ``module.<name>(*args)`` on meta tensors. Copying data out
+    of a meta tensor (into a tensor created on the CPU, or with .cpu()) raises
+    NotImplementedError, which comes back as data so that the test can name the device slip."""
+    try:
+        value = getattr(module, name)(*args)
+    except NotImplementedError as exc:
+        if "meta" not in str(exc):
+            raise
+        return {"copied_out_of_meta": str(exc)}
+    return {"value": tuple(value) if isinstance(value, tuple) else value}
+
+
+def _on_meta(learner, name, args, what):
+    """The learner's answer for meta inputs; a copy out of a meta tensor fails as a device slip."""
+    answer = learner.run(_call_on_meta, name, list(args))
+    if "copied_out_of_meta" in answer:
+        fail(
+            f"{what} tried to copy the data of its meta inputs to another device (PyTorch said: "
+            f"{answer['copied_out_of_meta']}). Somewhere a tensor is created without device=... "
+            "(it lands on the CPU) or moved with .cpu(); create every tensor on the inputs' "
+            "device, e.g. device=x.device or x.new_empty(...).",
+            f"{what} 试图把 meta 输入的数据复制到另一个设备上（PyTorch 报错：{answer['copied_out_of_meta']}）。"
+            "代码中某处创建张量时没有指定 device=...（于是它在 CPU 上），或者用了 .cpu()；"
+            "请在输入所在的设备上创建每个张量，例如 device=x.device 或 x.new_empty(...)。",
+            evidence=["wrong_device"],
+        )
+    return answer["value"]
+
+
+def test_results_on_input_device(learner):
+    # Meta tensors carry a device but no data: a tensor made on the CPU next to them fails here
+    # exactly as it would next to CUDA inputs.
+    images = [torch.empty(3, 4, 5, device="meta") for _ in range(2)]
+    what = "stack_images(images) for 2 meta images of shape (3, 4, 5)"
+    got = expect_tensor(_on_meta(learner, "stack_images", (images,), what), what)
+    _check_stacked(got, images, torch.empty(2, 3, 4, 5, device="meta"), what)
+    a, b = torch.empty(4, 3, device="meta"), torch.empty(4, 2, device="meta")
+    what = "concat_features(a, b) for meta a (4, 3) and b (4, 2)"
+    got = expect_tensor(_on_meta(learner, "concat_features", (a, b), what), what)
+    _check_concat(got, a, b, torch.empty(4, 5, device="meta"), what)
+    x = torch.empty(2, 3, 8, device="meta")
+    what = "split_heads(x, heads=2) for a meta x of shape (2, 3, 8)"
+    got = expect_tensor(_on_meta(learner, "split_heads", (x, 2), what), what)
+    _check_heads(got, x, 2, torch.empty(2, 2, 3, 4, device="meta"), what)

@@ -1,0 +1,287 @@
+"""Hidden tests of exercise-10: NumPy interop and shared memory.
+
+Seed pitfalls covered:
+- 000 §6.2, 001 §7 (table): .numpy() refuses a tensor that requires grad ("Can't call numpy() on
+  Tensor that requires grad") and a CUDA tensor (NumPy lives in CPU memory): detach().cpu()
+  first. The requires-grad case runs everywhere, on a leaf (whose requires_grad and .grad must
+  stay as they were) and on a computed tensor with a grad_fn; the CUDA case runs on GPU machines.
+- 000 §6.3: the dtype survives the trip (float32 stays float32); going through Python numbers
+  (tolist()) turns it into float64.
+- 000 §6.1-6.2, 001 §3.1, §5.5: torch.from_numpy shares memory with the array, and so does
+  .float() when the array is already float32 (it returns the same tensor), and
+  torch.as_tensor. The result must be independent for every dtype, read-only arrays included.
+- torch.from_numpy, torch.as_tensor and torch.tensor all refuse arrays with negative strides
+  (a[::-1], an image flipped with img[:, ::-1]). Arrays cross to the learner's process as
+  contiguous copies, so reversed, transposed and sliced arrays are built there, by a scenario
+  that also reports whether the result shares the array's memory.
+"""
+
+import numpy as np
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes, arrays
+
+from grader.testing import (
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_independent,
+    expect_array,
+    expect_tensor,
+    fail,
+)
+from grader.testing.properties import PROPERTY
+
+
+def _fmt(shape):
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+# ---------------------------------------------------------------------------------------------
+# to_numpy
+
+
+def _check_array(got, want, what):
+    """A NumPy array with want's shape, dtype and values."""
+    got = expect_array(got, what)
+    if got.shape != want.shape:
+        fail(
+            f"{what} should have shape {_fmt(want.shape)}, but yours has shape {_fmt(got.shape)}.",
+            f"{what} 的形状应为 {_fmt(want.shape)}，但你的结果形状为 {_fmt(got.shape)}。",
+            evidence=["wrong_shape"],
+        )
+    if got.dtype != want.dtype:
+        fail(
+            f"{what} should have dtype {want.dtype} (NumPy's match for the tensor's dtype), but "
+            f"yours has dtype {got.dtype}. Going through Python numbers (tolist(), float()) or "
+            "np.array(..., dtype=...) changes it; t.detach().cpu().numpy() keeps it.",
+            f"{what} 的 dtype 应为 {want.dtype}（与张量 dtype 对应的 NumPy 类型），但你的结果是 "
+            f"{got.dtype}。经过 Python 数字（tolist()、float()）或 np.array(..., dtype=...) 会改变它；"
+            "t.detach().cpu().numpy() 能保持它。",
+            evidence=["wrong_dtype"],
+        )
+    assert_equal(
+        torch.from_numpy(np.array(got)), torch.from_numpy(np.array(want)), what, check_dtype=False
+    )
+
+
+TO_NUMPY_CASES = [
+    ((3, 4), torch.float32),
+    ((5,), torch.float64),
+    ((2, 3, 4), torch.float32),
+    ((), torch.float32),
+    ((0, 3), torch.float32),
+    ((4, 2), torch.int64),
+    ((6,), torch.int32),
+    ((3, 3), torch.uint8),
+    ((2, 5), torch.bool),
+    ((4,), torch.float16),
+]
+
+
+def _tensor(rng, shape, dtype):
+    if dtype == torch.bool:
+        return torch.rand(shape, generator=rng) > 0.5
+    if dtype == torch.uint8:
+        return torch.randint(0, 256, shape, generator=rng, dtype=torch.uint8)
+    if not dtype.is_floating_point:
+        return torch.randint(-1000, 1000, shape, generator=rng, dtype=dtype)
+    return torch.randn(shape, generator=rng, dtype=dtype)
+
+
+def test_to_numpy_values(learner, reference, device, rng):
+    cases = [(_tensor(rng, shape, dtype).to(device), "") for shape, dtype in TO_NUMPY_CASES]
+    cases.append((torch.randn(5, 3, generator=rng).to(device).t(), ", a transposed view"))
+    cases.append((torch.randn(4, 6, generator=rng).to(device)[:, 1::2], ", a sliced view"))
+    for t, note in cases:
+        dtype = str(t.dtype).removeprefix("torch.")
+        what = f"to_numpy(t) for t of dtype {dtype} and shape {_fmt(t.shape)} on {device}{note}"
+        _check_array(learner.to_numpy(t), reference.to_numpy(t), what)
+
+
+def grad_output_case(module, device):
+    """A tensor computed from parameters that require grad (it has a grad_fn), as model outputs
+    are, handed to module.to_numpy."""
+    weights = torch.linspace(-1.0, 1.0, 12).reshape(3, 4).to(device).requires_grad_(True)
+    output = torch.tanh(weights * 2.0 + 0.5)
+    return {"array": module.to_numpy(output), "requires_grad": output.requires_grad}
+
+
+def test_to_numpy_requires_grad(learner, reference, device, rng):
+    leaf = torch.randn(4, 3, generator=rng).to(device).requires_grad_(True)
+    leaf.grad = torch.ones_like(leaf)
+    what = f"to_numpy(t) for a float32 t on {device} that requires grad (a parameter with a .grad)"
+    # The call also checks that t still requires grad and keeps its .grad afterwards.
+    _check_array(learner.to_numpy(leaf), reference.to_numpy(leaf), what)
+    got = learner.run(grad_output_case, device)
+    want = grad_output_case(reference, device)
+    what = f"to_numpy(t) for a t on {device} computed from weights that require grad (it has a grad_fn)"
+    _check_array(got["array"], want["array"], what)
+
+
+# ---------------------------------------------------------------------------------------------
+# from_numpy_safe
+
+
+FROM_NUMPY_CASES = [
+    ((3, 4), np.float64),
+    ((3, 4), np.float32),
+    ((5,), np.float16),
+    ((2, 3, 2), np.int64),
+    ((4,), np.int32),
+    ((2, 3), np.uint8),
+    ((3, 3), np.bool_),
+    ((), np.float64),
+    ((0, 3), np.float32),
+]
+
+
+def _array(np_rng, shape, dtype):
+    if dtype == np.bool_:
+        return np.asarray(np_rng.random(shape) > 0.5)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        values = np_rng.integers(max(info.min, -1000), min(info.max, 1000), size=shape)
+        return np.asarray(values).astype(dtype)
+    return np.asarray(np_rng.standard_normal(shape) * 10).astype(dtype)
+
+
+def _check_tensor(got, want, what):
+    got = expect_tensor(got, what)
+    if want.dim() == 0 and tuple(got.shape) == (1,):
+        fail(
+            f"{what} should be 0-dimensional (shape ()) like a, but yours has shape (1,). "
+            "np.ascontiguousarray and np.atleast_1d turn a 0-d array into shape (1,); "
+            "np.array(a, dtype=np.float32) or a.astype(np.float32) keep its shape.",
+            f"{what} 应当像 a 一样是 0 维的（形状为 ()），但你的结果形状为 (1,)。"
+            "np.ascontiguousarray 和 np.atleast_1d 会把 0 维数组变成形状 (1,)；"
+            "np.array(a, dtype=np.float32) 或 a.astype(np.float32) 会保持它的形状。",
+            evidence=["wrong_shape"],
+        )
+    assert_device(got, "cpu", what)
+    assert_close(got, want, what, rtol=0, atol=0)
+    return got
+
+
+def test_from_numpy_safe_values(learner, reference, seed):
+    np_rng = np.random.default_rng(seed)
+    for shape, dtype in FROM_NUMPY_CASES:
+        a = _array(np_rng, shape, dtype)
+        what = f"from_numpy_safe(a) for a {np.dtype(dtype).name} array of shape {_fmt(shape)}"
+        got = expect_tensor(learner.from_numpy_safe(a), what)
+        assert_dtype(got, torch.float32, what)
+        _check_tensor(got, reference.from_numpy_safe(a), what)
+
+
+def test_from_numpy_safe_never_shares(learner, seed):
+    np_rng = np.random.default_rng(seed)
+    cases = [
+        (_array(np_rng, (4, 3), np.float32), "a float32 array of shape (4, 3)"),
+        (_array(np_rng, (6,), np.float32), "a float32 array of shape (6,)"),
+        (_array(np_rng, (2, 5), np.float64), "a float64 array of shape (2, 5)"),
+        (_array(np_rng, (3, 2), np.int32), "an int32 array of shape (3, 2)"),
+    ]
+    read_only = _array(np_rng, (3, 3), np.float32)
+    read_only.flags.writeable = False
+    cases.append((read_only, "a read-only float32 array of shape (3, 3)"))
+    for a, label in cases:
+        what = f"from_numpy_safe(a) for {label}"
+        assert_independent(expect_tensor(learner.from_numpy_safe(a), what), what)
+
+
+def layout_case(module, layout):
+    """Builds an array of the given memory layout here, in the learner's process (arrays are
+    sent as contiguous copies), calls module.from_numpy_safe on it, and says whether the result
+    shares the array's memory and whether the array was left as it was."""
+    base = np.arange(35, dtype=np.float32).reshape(5, 7) * 0.5 - 4.0
+    arrays = {
+        "an array with reversed rows (a[::-1], negative strides)": base[::-1],
+        "an array with reversed columns (a[:, ::-1], negative strides)": base[:, ::-1],
+        "a transposed view (a.T)": base.T,
+        "every other column of an array (a[:, ::2])": base[:, ::2],
+        "a block of rows of an array (a[1:3])": base[1:3],
+        "a float64 view with negative strides": base.astype(np.float64)[::-1, ::2],
+        "a reversed int64 array": np.arange(10, dtype=np.int64)[::-1],
+    }
+    a = arrays[layout]
+    before = a.copy()
+    result = module.from_numpy_safe(a)
+    shares = False
+    if isinstance(result, torch.Tensor) and result.device.type == "cpu":
+        storage = result.untyped_storage()
+        owner = a
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        start = owner.__array_interface__["data"][0]
+        shares = (
+            storage.data_ptr() < start + owner.nbytes
+            and start < storage.data_ptr() + storage.nbytes()
+        )
+    unchanged = bool(np.array_equal(a, before)) and a.dtype == before.dtype
+    return {"value": result, "shares": shares, "unchanged": unchanged}
+
+
+LAYOUTS = [
+    "an array with reversed rows (a[::-1], negative strides)",
+    "an array with reversed columns (a[:, ::-1], negative strides)",
+    "a transposed view (a.T)",
+    "every other column of an array (a[:, ::2])",
+    "a block of rows of an array (a[1:3])",
+    "a float64 view with negative strides",
+    "a reversed int64 array",
+]
+
+
+def test_from_numpy_safe_any_layout(learner, reference):
+    for layout in LAYOUTS:
+        what = f"from_numpy_safe(a) for {layout}"
+        got = learner.run(layout_case, layout)
+        want = layout_case(reference, layout)
+        tensor = expect_tensor(got["value"], what)
+        assert_dtype(tensor, torch.float32, what)
+        _check_tensor(tensor, want["value"], what)
+        if not got["unchanged"]:
+            fail(
+                f"{what} changed the array a; it must be left as it was.",
+                f"{what} 修改了数组 a；它必须保持原样。",
+                evidence=["input_mutated"],
+            )
+        if got["shares"]:
+            fail(
+                f"{what} shares memory with a: writing into the tensor would change the array. "
+                "Make a copy (np.array(a, dtype=np.float32), a.astype(np.float32) or .clone()).",
+                f"{what} 与 a 共享内存：修改这个张量也会改变数组。请复制一份"
+                "（np.array(a, dtype=np.float32)、a.astype(np.float32) 或 .clone()）。",
+                evidence=["shares_memory"],
+            )
+
+
+@st.composite
+def _any_array(draw):
+    """An array of a random numeric or bool dtype and shape (0-d and empty included)."""
+    dtype = np.dtype(
+        draw(st.sampled_from([np.float64, np.float32, np.int64, np.int16, np.uint8, np.bool_]))
+    )
+    shape = draw(array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+    if dtype == np.bool_:
+        elements = st.booleans()
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        elements = st.integers(max(int(info.min), -1000), min(int(info.max), 1000))
+    else:
+        elements = st.floats(-1000, 1000, width=dtype.itemsize * 8)
+    return draw(arrays(dtype, shape, elements=elements))
+
+
+@settings(parent=PROPERTY, max_examples=15)
+@given(a=_any_array())
+def test_from_numpy_safe_property(learner, a):
+    # Each array is tried as drawn and as float32, the dtype where sharing is easiest to miss.
+    for array in (a, a.astype(np.float32)):
+        what = f"from_numpy_safe(a) for a {array.dtype} array of shape {_fmt(array.shape)}"
+        got = expect_tensor(learner.from_numpy_safe(array), what)
+        assert_dtype(got, torch.float32, what)
+        _check_tensor(got, torch.from_numpy(array.astype(np.float32)), what)
+        assert_independent(got, what)
