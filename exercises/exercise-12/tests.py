@@ -14,6 +14,7 @@ within one standard deviation, a fresh draw on every call), never by exact value
 is never run on meta here: a first meta operation costs about a second in a process.
 """
 
+import itertools
 from contextlib import contextmanager
 
 import torch
@@ -31,20 +32,12 @@ from grader.testing import (
     expect_tensor,
     fail,
 )
+from grader.testing.checks import describe_zh
 
-_WHAT = "\u2063what\u2063"
-
-
-@contextmanager
-def named(en, zh):
-    """Name the value under test in both languages. The checks take one `what` for both of their
-    messages, so they get a placeholder, replaced here by the English or the Chinese name."""
-    try:
-        yield _WHAT
-    except CheckFailed as exc:
-        exc.message = type(exc.message)(exc.message.en.replace(_WHAT, en), exc.message.zh.replace(_WHAT, zh))
-        raise
-
+    # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
+    # about a second in a process).
+    heights, weights = (t.to(device) for t in _people(rng, 3, 2))
+    values = (15 + 15 * torch.rand(3, 2, generator=rng)).to(device)
 
 # ---------------------------------------------------------------------------------------------
 # add_noise
@@ -260,6 +253,14 @@ def _kind(value):
     return describe(value)
 
 
+def _kind_zh(value):
+    if isinstance(value, (dict, list, tuple)):
+        return type(value).__name__
+    if isinstance(value, torch.Tensor):
+        return "张量"
+    return describe_zh(value)
+
+
 def _compare_tree(got, sent, device, path, what):
     """got should have sent's structure, with every tensor on ``device`` and every other leaf as it was."""
     where_en, where_zh = f"batch{path}", f"batch{path}"
@@ -267,7 +268,7 @@ def _compare_tree(got, sent, device, path, what):
         if not isinstance(got, torch.Tensor):
             fail(
                 f"{what}: {where_en} should be a tensor, but yours is {_kind(got)}.",
-                f"{what}：{where_zh} 应该是张量，但你的结果是 {_kind(got)}。",
+                f"{what}：{where_zh} 应该是张量，但你的结果是 {_kind_zh(got)}。",
                 evidence=["not_a_tensor"],
             )
         if torch.device(device_of(got)).type != torch.device(device).type:
@@ -287,7 +288,7 @@ def _compare_tree(got, sent, device, path, what):
             fail(
                 f"{what}: {where_en} should stay {_KINDS[kind][0]}, but yours is {_kind(got)}. "
                 "Return the same kind of container: a tuple stays a tuple, a list a list.",
-                f"{what}：{where_zh} 应该仍是 {_KINDS[kind][1]}，但你的结果是 {_kind(got)}。"
+                f"{what}：{where_zh} 应该仍是 {_KINDS[kind][1]}，但你的结果是 {_kind_zh(got)}。"
                 "请返回同类的容器：tuple 仍是 tuple，list 仍是 list。",
                 evidence=["container_changed"],
             )
@@ -314,7 +315,7 @@ def _compare_tree(got, sent, device, path, what):
         fail(
             f"{what}: {where_en} is not a tensor and should come back unchanged ({sent!r}), but yours "
             f"is {describe(got)}.",
-            f"{what}：{where_zh} 不是张量，应原样返回（{sent!r}），但你的结果是 {describe(got)}。",
+            f"{what}：{where_zh} 不是张量，应原样返回（{sent!r}），但你的结果是 {describe_zh(got)}。",
             evidence=["values_differ", "leaf_changed"],
         )
 
@@ -387,6 +388,6 @@ def test_to_device_keeps_structure(learner, rng):
         check(
             type(got) is type(leaf) and got == leaf,
             f"to_device({leaf!r}, \"cpu\") should return {leaf!r} unchanged, but yours returned {describe(got)}.",
-            f"to_device({leaf!r}, \"cpu\") 应原样返回 {leaf!r}，但你的结果是 {describe(got)}。",
+            f"to_device({leaf!r}, \"cpu\") 应原样返回 {leaf!r}，但你的结果是 {describe_zh(got)}。",
             evidence=["values_differ", "leaf_changed"],
         )
