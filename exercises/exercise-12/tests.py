@@ -34,10 +34,20 @@ from grader.testing import (
 )
 from grader.testing.checks import describe_zh
 
-    # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
-    # about a second in a process).
-    heights, weights = (t.to(device) for t in _people(rng, 3, 2))
-    values = (15 + 15 * torch.rand(3, 2, generator=rng)).to(device)
+_TOKENS = itertools.count()
+
+
+@contextmanager
+def named(en, zh):
+    """Name the value under test in both languages. The checks take one `what` for both of their
+    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
+    may nest: each placeholder is unique)."""
+    token = f"\u2063{next(_TOKENS)}\u2063"
+    try:
+        yield token
+    except CheckFailed as exc:
+        exc.message = type(exc.message)(exc.message.en.replace(token, en), exc.message.zh.replace(token, zh))
+        raise
 
 # ---------------------------------------------------------------------------------------------
 # add_noise
