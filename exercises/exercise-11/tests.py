@@ -47,8 +47,11 @@ def named(en, zh):
     try:
         yield token
     except CheckFailed as exc:
-        exc.message = type(exc.message)(exc.message.en.replace(token, en), exc.message.zh.replace(token, zh))
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
         raise
+
 
 IMAGE_SHAPES = [(4, 8, 8), (1, 5, 7), (3, 1, 1), (2, 28, 28), (5, 3, 16)]
 BATCHES = [(6, 3, 4), (1, 5, 2), (32, 10, 3), (0, 4, 3)]  # (n, d, classes)
@@ -66,7 +69,9 @@ def _arrays(rng, n, d, classes):
 
 
 def _levels(values):
-    return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (", ..." if values.numel() > 4 else "")
+    return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (
+        ", ..." if values.numel() > 4 else ""
+    )
 
 
 def _check_scaled(theirs, ours, what):
@@ -146,7 +151,10 @@ def test_mean_brightness_pixel_levels(learner, reference, device):
                 image_en = f"an image whose every pixel is {levels[i]}"
                 image_zh = f"每个像素都等于 {levels[i]} 的图像"
             elif i == len(levels):
-                image_en, image_zh = "an image of half 0 and half 255 pixels", "一半像素为 0、一半为 255 的图像"
+                image_en, image_zh = (
+                    "an image of half 0 and half 255 pixels",
+                    "一半像素为 0、一半为 255 的图像",
+                )
             else:
                 image_en = "an image of 16 pixels, one of them 255 and the others 0"
                 image_zh = "16 个像素中只有一个为 255、其余为 0 的图像"
@@ -166,8 +174,10 @@ def test_mean_brightness_any_layout(learner, reference, device, rng):
     for b, h, w in [(3, 6, 5), (2, 1, 9), (4, 7, 7)]:
         transposed = _images((b, w, h), rng).to(device).transpose(1, 2)
         cropped = _images((b, h + 2, 2 * w), rng).to(device)[:, 1:-1, ::2]
-        for (en, zh), images in ((("a transposed view", "转置得到的视图"), transposed),
-                                 (("a sliced view", "切片得到的视图"), cropped)):
+        for (en, zh), images in (
+            (("a transposed view", "转置得到的视图"), transposed),
+            (("a sliced view", "切片得到的视图"), cropped),
+        ):
             with named(
                 f"mean_brightness(images) for images {en} of shape {(b, h, w)}",
                 f"mean_brightness(images)（images 是形状为 {(b, h, w)} 的{zh}）",
@@ -219,13 +229,15 @@ def _check_labels(got, want, what):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     if got.dtype != torch.int64:
-        kind = "floats" if got.dtype.is_floating_point else f"{str(got.dtype).removeprefix('torch.')}"
+        kind = (
+            "floats" if got.dtype.is_floating_point else f"{str(got.dtype).removeprefix('torch.')}"
+        )
         fail(
             f"{what} should be int64 class indices, but yours are {kind}: F.cross_entropy refuses "
-            "them (\"expected target dtype to be Long\"). NumPy integer arrays are often int32 and "
+            'them ("expected target dtype to be Long"). NumPy integer arrays are often int32 and '
             "torch.from_numpy keeps that; convert with .long().",
             f"{what} 应为 int64 的类别下标，但你的结果是 {kind}：F.cross_entropy 不接受它们"
-            "（\"expected target dtype to be Long\"）。NumPy 整数数组常常是 int32，torch.from_numpy "
+            '（"expected target dtype to be Long"）。NumPy 整数数组常常是 int32，torch.from_numpy '
             "会保留这一 dtype；请用 .long() 转换。",
             evidence=["wrong_dtype", "labels_not_int64"],
         )
@@ -272,12 +284,12 @@ def classifier_step(module, features, labels, classes, device, seed):
     model = nn.Linear(features.shape[1], classes).to(device)
     try:
         logits = model(X.to(device))
-    except Exception as exc:  # reported as data: which step refused the batch, and why
+    except Exception as exc:  # noqa: BLE001 - reported as data: which step refused the batch, and why
         return {"stage": "linear", "error": f"{type(exc).__name__}: {exc}"}
     try:
         loss = F.cross_entropy(logits, y.to(device))
         loss.backward()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         return {"stage": "loss", "error": f"{type(exc).__name__}: {exc}"}
     return {"stage": "done", "loss": loss.item(), "weight_grad": model.weight.grad}
 
@@ -292,22 +304,34 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed)
         fail(
             "nn.Linear could not use the features from prepare_batch: "
             f"{error[:200]}"
-            + (". Its weights are float32; your features are float64 (NumPy's default, kept by "
-               "torch.from_numpy). Convert them with .float()." if float64 else "."),
+            + (
+                ". Its weights are float32; your features are float64 (NumPy's default, kept by "
+                "torch.from_numpy). Convert them with .float()."
+                if float64
+                else "."
+            ),
             "nn.Linear 无法使用 prepare_batch 返回的特征："
             f"{error[:200]}"
-            + ("。它的权重是 float32，而你的特征是 float64（NumPy 的默认类型，被 torch.from_numpy 保留了下来）。"
-               "请用 .float() 转换。" if float64 else "。"),
-            evidence=["model_refused_input"] + (["wrong_dtype", "numpy_float64_kept"] if float64 else []),
+            + (
+                "。它的权重是 float32，而你的特征是 float64（NumPy 的默认类型，被 torch.from_numpy 保留了下来）。"
+                "请用 .float() 转换。"
+                if float64
+                else "。"
+            ),
+            evidence=["model_refused_input"]
+            + (["wrong_dtype", "numpy_float64_kept"] if float64 else []),
         )
     if got["stage"] == "loss":
         target = "target dtype" in error or "scalar type Long" in error
         fail(
             f"F.cross_entropy could not use the labels from prepare_batch: {error[:200]}"
-            + (". Class labels must be int64 (Long); convert them with .long()." if target else "."),
+            + (
+                ". Class labels must be int64 (Long); convert them with .long()." if target else "."
+            ),
             f"F.cross_entropy 无法使用 prepare_batch 返回的标签：{error[:200]}"
             + ("。类别标签必须是 int64（Long）；请用 .long() 转换。" if target else "。"),
-            evidence=["loss_refused_labels"] + (["wrong_dtype", "labels_not_int64"] if target else []),
+            evidence=["loss_refused_labels"]
+            + (["wrong_dtype", "labels_not_int64"] if target else []),
         )
     with named(
         "the cross-entropy loss of an nn.Linear classifier on your batch",

@@ -46,8 +46,11 @@ def named(en, zh):
     try:
         yield token
     except CheckFailed as exc:
-        exc.message = type(exc.message)(exc.message.en.replace(token, en), exc.message.zh.replace(token, zh))
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
         raise
+
 
 # ---------------------------------------------------------------------------------------------
 # add_noise
@@ -120,8 +123,10 @@ def test_add_noise_statistics(learner, device, rng):
     # A transposed view of 60 000 values: the statistics are sharp, and the layout is unusual.
     x = torch.randn(250, 240, generator=rng).to(device).t()
     for std in (0.5, 2.0):
-        with named(f"add_noise(x, {std}) for x of shape (240, 250)",
-                   f"add_noise(x, {std})（x 的形状为 (240, 250)）") as what:
+        with named(
+            f"add_noise(x, {std}) for x of shape (240, 250)",
+            f"add_noise(x, {std})（x 的形状为 (240, 250)）",
+        ) as what:
             first = _same_layout(learner.add_noise(x, std), x, what)
             _noise_stats(first, x, std, what, strict=True)
             second = _same_layout(learner.add_noise(x, std), x, what)
@@ -140,8 +145,10 @@ def test_add_noise_keeps_dtype(learner, device, rng):
     for dtype in (torch.float64, torch.float16):
         name = str(dtype)[6:]
         x = torch.randn(100, 160, generator=rng).to(dtype).to(device)[:, ::2]
-        with named(f"add_noise(x, 1.5) for a {name} x of shape (100, 80)",
-                   f"add_noise(x, 1.5)（x 是形状为 (100, 80) 的 {name} 张量）") as what:
+        with named(
+            f"add_noise(x, 1.5) for a {name} x of shape (100, 80)",
+            f"add_noise(x, 1.5)（x 是形状为 (100, 80) 的 {name} 张量）",
+        ) as what:
             got = _same_layout(learner.add_noise(x, 1.5), x, what)
             _noise_stats(got, x, 1.5, what, strict=False)
 
@@ -150,8 +157,10 @@ def test_add_noise_on_device(learner, device, rng):
     for dtype in (torch.float32, torch.float16):
         name = str(dtype)[6:]
         x = torch.randn(4, 6, generator=rng).to(dtype).to(device)
-        with named(f'add_noise(x, 0.1) for a {name} x of shape (4, 6) on "{device}"',
-                   f'add_noise(x, 0.1)（x 是位于 "{device}"、形状为 (4, 6) 的 {name} 张量）') as what:
+        with named(
+            f'add_noise(x, 0.1) for a {name} x of shape (4, 6) on "{device}"',
+            f'add_noise(x, 0.1)（x 是位于 "{device}"、形状为 (4, 6) 的 {name} 张量）',
+        ) as what:
             # Shape, dtype and device only: the statistics are tested on larger inputs.
             _same_layout(learner.add_noise(x, 0.1), x, what)
 
@@ -164,16 +173,26 @@ def _lengths_cases(rng):
     """(description in both languages, lengths on the CPU, max_len)."""
     lengths = torch.randint(0, 8, (6,), generator=rng)
     lengths[0], lengths[-1] = 0, 7
-    strided = torch.stack([torch.randint(0, 5, (4,), generator=rng), torch.randint(0, 5, (4,), generator=rng)], dim=1)
+    strided = torch.stack(
+        [torch.randint(0, 5, (4,), generator=rng), torch.randint(0, 5, (4,), generator=rng)], dim=1
+    )
     return [
         (("6 lengths from 0 to 7", "0 到 7 之间的 6 个长度"), lengths, 7),
         (("a single length", "单个长度"), torch.tensor([3]), 5),
         (("lengths all equal to max_len", "全部等于 max_len 的长度"), torch.tensor([4, 4, 4]), 4),
         (("lengths all 0", "全部为 0 的长度"), torch.tensor([0, 0]), 3),
-        (("lengths taken from a column (a strided view)", "取自某一列的长度（带步长的视图）"), strided[:, 1], 5),
+        (
+            ("lengths taken from a column (a strided view)", "取自某一列的长度（带步长的视图）"),
+            strided[:, 1],
+            5,
+        ),
         (("max_len 1", "max_len 为 1"), torch.tensor([1, 0, 1]), 1),
         (("max_len 0", "max_len 为 0"), torch.tensor([0, 0]), 0),
-        (("no lengths at all (B = 0)", "空的长度张量（B = 0）"), torch.zeros(0, dtype=torch.int64), 4),
+        (
+            ("no lengths at all (B = 0)", "空的长度张量（B = 0）"),
+            torch.zeros(0, dtype=torch.int64),
+            4,
+        ),
     ]
 
 
@@ -205,16 +224,24 @@ def _compare_mask(got, want, lengths, max_len, what):
 def test_length_mask_values(learner, reference, device, rng):
     for (en, zh), lengths, max_len in _lengths_cases(rng):
         lengths = lengths.to(device)
-        with named(f"length_mask(lengths, {max_len}) for {en}",
-                   f"length_mask(lengths, {max_len})（{zh}）") as what:
-            _compare_mask(learner.length_mask(lengths, max_len),
-                          reference.length_mask(lengths, max_len), lengths.cpu(), max_len, what)
+        with named(
+            f"length_mask(lengths, {max_len}) for {en}", f"length_mask(lengths, {max_len})（{zh}）"
+        ) as what:
+            _compare_mask(
+                learner.length_mask(lengths, max_len),
+                reference.length_mask(lengths, max_len),
+                lengths.cpu(),
+                max_len,
+                what,
+            )
 
 
 def test_length_mask_on_device(learner, reference, device, rng):
     lengths = torch.randint(0, 6, (5,), generator=rng)
-    with named(f'length_mask(lengths, 6) for 5 lengths on "{device}"',
-               f'length_mask(lengths, 6)（5 个长度，位于 "{device}"）') as what:
+    with named(
+        f'length_mask(lengths, 6) for 5 lengths on "{device}"',
+        f'length_mask(lengths, 6)（5 个长度，位于 "{device}"）',
+    ) as what:
         got = expect_tensor(learner.length_mask(lengths.to(device), 6), what)
         if device == "meta":
             # Built here without running an operation on meta (see the module docstring).
@@ -236,7 +263,11 @@ def _batch(rng):
     return {
         "image": torch.randn(2, 3, 4, generator=rng),
         "pair": (torch.arange(5), torch.randn(4, 3, generator=rng).t()),
-        "items": [torch.ones(3, dtype=torch.bool), {"mask": torch.tensor([True, False]), "name": "sample-7"}, 7],
+        "items": [
+            torch.ones(3, dtype=torch.bool),
+            {"mask": torch.tensor([True, False]), "name": "sample-7"},
+            7,
+        ],
         "info": {"id": 3, "scale": 0.5, "tag": None, "size": (2, 3), "ok": True},
         "nested": ([torch.zeros(2, dtype=torch.float64)], ("text", 1.5)),
         "empty": [(), {}],
@@ -387,7 +418,9 @@ def test_to_device_moves_every_tensor(learner, device, rng):
     if device != "meta":
         # And back: tensors on the device return to the CPU.
         on_device = _tree_to(batch, device)
-        _compare_tree(_to_device(learner, on_device, "cpu"), on_device, "cpu", "", 'to_device(batch, "cpu")')
+        _compare_tree(
+            _to_device(learner, on_device, "cpu"), on_device, "cpu", "", 'to_device(batch, "cpu")'
+        )
 
 
 def test_to_device_keeps_structure(learner, rng):
@@ -397,7 +430,7 @@ def test_to_device_keeps_structure(learner, rng):
         got = _to_device(learner, leaf, "cpu")
         check(
             type(got) is type(leaf) and got == leaf,
-            f"to_device({leaf!r}, \"cpu\") should return {leaf!r} unchanged, but yours returned {describe(got)}.",
-            f"to_device({leaf!r}, \"cpu\") 应原样返回 {leaf!r}，但你的结果是 {describe_zh(got)}。",
+            f'to_device({leaf!r}, "cpu") should return {leaf!r} unchanged, but yours returned {describe(got)}.',
+            f'to_device({leaf!r}, "cpu") 应原样返回 {leaf!r}，但你的结果是 {describe_zh(got)}。',
             evidence=["values_differ", "leaf_changed"],
         )

@@ -49,7 +49,9 @@ def named(en, zh):
     try:
         yield token
     except CheckFailed as exc:
-        exc.message = type(exc.message)(exc.message.en.replace(token, en), exc.message.zh.replace(token, zh))
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
         raise
 
 
@@ -77,14 +79,24 @@ def _bmi_cases(rng):
     table = torch.stack(_people(rng, 6), dim=1)  # one row per person: (height, weight)
     wide = torch.stack(_people(rng, 4, 3), dim=0).transpose(1, 2)  # (2, 3, 4) -> views (3, 4)
     return [
-        (("the tutorial's five people", "教程中的五个人"),
-         torch.tensor(SEED_HEIGHTS), torch.tensor(SEED_WEIGHTS)),
+        (
+            ("the tutorial's five people", "教程中的五个人"),
+            torch.tensor(SEED_HEIGHTS),
+            torch.tensor(SEED_WEIGHTS),
+        ),
         (("7 random people", "随机的 7 个人"), *_people(rng, 7)),
         (("a (3, 4) batch of people", "形状为 (3, 4) 的一批人"), *_people(rng, 3, 4)),
-        (("the columns of a table (strided views)", "表格中的两列（带步长的视图）"), table[:, 0], table[:, 1]),
+        (
+            ("the columns of a table (strided views)", "表格中的两列（带步长的视图）"),
+            table[:, 0],
+            table[:, 1],
+        ),
         (("transposed views", "转置得到的视图"), wide[0], wide[1]),
-        (("one person as 0-dimensional tensors", "用 0 维张量表示的一个人"),
-         torch.tensor(1.82), torch.tensor(77.0)),
+        (
+            ("one person as 0-dimensional tensors", "用 0 维张量表示的一个人"),
+            torch.tensor(1.82),
+            torch.tensor(77.0),
+        ),
         (("no people at all", "空的输入"), torch.zeros(0), torch.zeros(0)),
     ]
 
@@ -92,7 +104,9 @@ def _bmi_cases(rng):
 def test_bmi_values(learner, reference, device, rng):
     for (en, zh), heights, weights in _bmi_cases(rng):
         heights, weights = heights.to(device), weights.to(device)
-        with named(f"bmi(heights_m, weights_kg) for {en}", f"bmi(heights_m, weights_kg)（{zh}）") as what:
+        with named(
+            f"bmi(heights_m, weights_kg) for {en}", f"bmi(heights_m, weights_kg)（{zh}）"
+        ) as what:
             got = expect_tensor(learner.bmi(heights, weights), what)
             want = reference.bmi(heights, weights)
             assert_shape(got, want.shape, what)
@@ -130,7 +144,8 @@ def _check_min_max(got, want, what):
     assert_device(got, want.device, what)
     if bool(torch.isnan(got.detach().cpu()).any()):
         _nan_message(
-            what, got.detach().cpu(),
+            what,
+            got.detach().cpu(),
             "when max == min, (x - min) / (max - min) is 0 / 0. A constant x should give zeros: "
             "guard the division, e.g. divide by torch.where(span > 0, span, 1).",
             "当 max == min 时，(x - min) / (max - min) 就是 0 / 0。常数 x 应得到全 0："
@@ -148,7 +163,10 @@ def test_min_max_values(learner, reference, device, rng):
         (("two values", "两个值"), torch.tensor([4.0, -2.0])),
         (("repeated minimum and maximum", "最小值和最大值都重复出现"), ties),
         (("values around 50000", "50000 附近的值"), big),
-        (("every other element (a strided view)", "隔一个取一个（带步长的视图）"), torch.randn(16, generator=rng)[::2]),
+        (
+            ("every other element (a strided view)", "隔一个取一个（带步长的视图）"),
+            torch.randn(16, generator=rng)[::2],
+        ),
         (("a column of a matrix", "矩阵的一列"), matrix[:, 1]),
     ]
     for (en, zh), x in cases:
@@ -169,7 +187,9 @@ def test_min_max_constant(learner, reference, device):
 
 
 # Values that are multiples of 1/8 are exact in float32, so every correct formula agrees.
-_EIGHTHS = st.lists(st.integers(-800, 800), min_size=1, max_size=24).map(lambda v: [i / 8 for i in v])
+_EIGHTHS = st.lists(st.integers(-800, 800), min_size=1, max_size=24).map(
+    lambda v: [i / 8 for i in v]
+)
 
 
 @PROPERTY
@@ -182,8 +202,12 @@ def test_min_max_properties(learner, reference, values):
     assert_dtype(got, torch.float32, what)
     r = got.detach().cpu()
     if bool(torch.isnan(r).any()):
-        _nan_message(what, r, "min_max must never produce NaN, even when max == min.",
-                     "即使 max == min，min_max 也不能产生 NaN。")
+        _nan_message(
+            what,
+            r,
+            "min_max must never produce NaN, even when max == min.",
+            "即使 max == min，min_max 也不能产生 NaN。",
+        )
     low, high = float(r.min()), float(r.max())
     if low < -1e-6 or high > 1 + 1e-5:
         fail(
@@ -297,7 +321,8 @@ def _check_standardize(got, want, x, what):
             assert_device(value, ref.device, label)
             if bool(torch.isnan(value.detach().cpu()).any()):
                 _nan_message(
-                    label, value.detach().cpu(),
+                    label,
+                    value.detach().cpu(),
                     "a constant column has std 0, and (x - mean) / std is 0 / 0 there. Only centre such a "
                     "column: divide by torch.where(std > 0, std, 1).",
                     "常数列的 std 为 0，(x - mean) / std 在这一列就是 0 / 0。这样的列只需中心化："
@@ -322,8 +347,17 @@ def test_standardize_values(learner, reference, device, rng):
         (("x of shape (8, 5)", "x 的形状为 (8, 5)"), _table(rng, 8, 5)),
         (("x of shape (3, 2), only three rows", "x 的形状为 (3, 2)，只有三行"), _table(rng, 3, 2)),
         (("x of shape (30, 1)", "x 的形状为 (30, 1)"), _table(rng, 30, 1)),
-        (("x a transposed view of shape (6, 4)", "x 是转置得到的形状为 (6, 4) 的视图"), _table(rng, 4, 6).t()),
-        (("x every other column of a (7, 8) matrix", "x 取自 (7, 8) 矩阵的隔列（形状为 (7, 4)）"), _table(rng, 7, 8)[:, ::2]),
+        (
+            ("x a transposed view of shape (6, 4)", "x 是转置得到的形状为 (6, 4) 的视图"),
+            _table(rng, 4, 6).t(),
+        ),
+        (
+            (
+                "x every other column of a (7, 8) matrix",
+                "x 取自 (7, 8) 矩阵的隔列（形状为 (7, 4)）",
+            ),
+            _table(rng, 7, 8)[:, ::2],
+        ),
     ]
     for (en, zh), x in cases:
         x = x.to(device)
@@ -337,7 +371,10 @@ def test_standardize_constant_column(learner, reference, device, rng):
     x[:, 1], x[:, 3], x[:, 4] = 2.5, 0.0, -1000.0
     cases = [
         (("x of shape (6, 5) with three constant columns", "x 的形状为 (6, 5)，其中三列是常数"), x),
-        (("an all-constant x of shape (4, 2)", "形状为 (4, 2) 的全常数 x"), torch.full((4, 2), 3.0)),
+        (
+            ("an all-constant x of shape (4, 2)", "形状为 (4, 2) 的全常数 x"),
+            torch.full((4, 2), 3.0),
+        ),
     ]
     for (en, zh), x in cases:
         x = x.to(device)
@@ -363,17 +400,27 @@ def _check_mask_dtype(got, what):
 
 def test_healthy_thresholds(learner, reference, device, rng):
     low, high = torch.tensor(18.5), torch.tensor(24.9)  # 24.9 as float32, as the data are
-    edges = torch.stack([
-        low, high,
-        torch.nextafter(low, torch.tensor(0.0)), torch.nextafter(low, torch.tensor(100.0)),
-        torch.nextafter(high, torch.tensor(0.0)), torch.nextafter(high, torch.tensor(100.0)),
-    ])
+    edges = torch.stack(
+        [
+            low,
+            high,
+            torch.nextafter(low, torch.tensor(0.0)),
+            torch.nextafter(low, torch.tensor(100.0)),
+            torch.nextafter(high, torch.tensor(0.0)),
+            torch.nextafter(high, torch.tensor(100.0)),
+        ]
+    )
     seed_bmi = torch.tensor(SEED_WEIGHTS) / torch.tensor(SEED_HEIGHTS) ** 2
     table = 15 + 15 * torch.rand(4, 6, generator=rng)
     table[1, 2], table[3, 0] = 18.5, 24.9
     cases = [
-        (("BMIs exactly on the thresholds and one float32 step around them",
-          "恰好等于阈值、以及比阈值大或小一个 float32 步长的 BMI"), edges),
+        (
+            (
+                "BMIs exactly on the thresholds and one float32 step around them",
+                "恰好等于阈值、以及比阈值大或小一个 float32 步长的 BMI",
+            ),
+            edges,
+        ),
         (("the tutorial's five people", "教程中的五个人"), seed_bmi),
         (("a (4, 6) table of BMIs", "形状为 (4, 6) 的 BMI 表"), table),
         (("a column of that table (a strided view)", "该表的一列（带步长的视图）"), table[:, 2]),
@@ -410,14 +457,18 @@ def test_bmi_and_healthy_on_device(learner, device, rng):
     # about a second in a process).
     heights, weights = (t.to(device) for t in _people(rng, 3, 2))
     values = (15 + 15 * torch.rand(3, 2, generator=rng)).to(device)
-    with named(f'bmi(heights_m, weights_kg) for (3, 2) tensors on "{device}"',
-               f'bmi(heights_m, weights_kg)（位于 "{device}" 的 (3, 2) 张量）') as what:
+    with named(
+        f'bmi(heights_m, weights_kg) for (3, 2) tensors on "{device}"',
+        f'bmi(heights_m, weights_kg)（位于 "{device}" 的 (3, 2) 张量）',
+    ) as what:
         got = expect_tensor(learner.bmi(heights, weights), what)
         assert_device(got, device, what)
         assert_shape(got, (3, 2), what)
         assert_dtype(got, torch.float32, what)
-    with named(f'healthy(bmi) for a (3, 2) tensor on "{device}"',
-               f'healthy(bmi)（位于 "{device}" 的 (3, 2) 张量）') as what:
+    with named(
+        f'healthy(bmi) for a (3, 2) tensor on "{device}"',
+        f'healthy(bmi)（位于 "{device}" 的 (3, 2) 张量）',
+    ) as what:
         got = expect_tensor(learner.healthy(values), what)
         assert_device(got, device, what)
         assert_shape(got, (3, 2), what)

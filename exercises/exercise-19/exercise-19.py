@@ -5,9 +5,9 @@ names and arguments. Run `grade exercise-19` to check your work, `grade hint exe
 you are stuck.
 """
 
-import random
+import random  # noqa: F401 - set_seed needs these
 
-import numpy as np
+import numpy as np  # noqa: F401
 import torch
 
 

@@ -42,7 +42,9 @@ def named(en, zh):
     try:
         yield token
     except CheckFailed as exc:
-        exc.message = type(exc.message)(exc.message.en.replace(token, en), exc.message.zh.replace(token, zh))
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
         raise
 
 
@@ -58,12 +60,14 @@ def draws_after_set_seed(module, seeds, device):
     draws = []
     for seed in seeds:
         module.set_seed(seed)
-        draws.append({
-            "random": [random.random() for _ in range(3)] + [random.randint(0, 10**9)],
-            "numpy": np.random.rand(3).tolist() + [int(np.random.randint(0, 10**9))],
-            "torch": torch.rand(3).tolist() + [int(torch.randint(0, 10**9, ()))],
-            "cuda": torch.rand(3, device=device).tolist() if device == "cuda" else None,
-        })
+        draws.append(
+            {
+                "random": [random.random() for _ in range(3)] + [random.randint(0, 10**9)],
+                "numpy": np.random.rand(3).tolist() + [int(np.random.randint(0, 10**9))],
+                "torch": torch.rand(3).tolist() + [int(torch.randint(0, 10**9, ()))],
+                "cuda": torch.rand(3, device=device).tolist() if device == "cuda" else None,
+            }
+        )
     return draws
 
 
@@ -71,8 +75,11 @@ _LIBRARIES = {
     "random": ("Python's random module", "Python 的 random 模块", "random.seed(seed)"),
     "numpy": ("NumPy's global generator", "NumPy 的全局随机数生成器", "np.random.seed(seed)"),
     "torch": ("torch's CPU generator", "torch 的 CPU 随机数生成器", "torch.manual_seed(seed)"),
-    "cuda": ("torch's CUDA generator", "torch 的 CUDA 随机数生成器",
-             "torch.manual_seed(seed) (or torch.cuda.manual_seed_all(seed))"),
+    "cuda": (
+        "torch's CUDA generator",
+        "torch 的 CUDA 随机数生成器",
+        "torch.manual_seed(seed) (or torch.cuda.manual_seed_all(seed))",
+    ),
 }
 
 
@@ -145,7 +152,8 @@ def _split(value, call):
                     f"{str(part.dtype)[6:]}.",
                     f"{what} 应为 int64 的下标（即 torch.randperm 给出的类型），但你的结果 dtype 为 "
                     f"{str(part.dtype)[6:]}。",
-                    evidence=["wrong_dtype", "float_instead_of_integer"] if part.dtype.is_floating_point
+                    evidence=["wrong_dtype", "float_instead_of_integer"]
+                    if part.dtype.is_floating_point
                     else ["wrong_dtype"],
                 )
             if part.dim() != 1:
@@ -183,14 +191,19 @@ def _check_partition(value, n, val_fraction, seed):
         )
     both = torch.cat([train, val])
     if len(both) != n or not torch.equal(torch.sort(both).values, torch.arange(n)):
-        counts = torch.bincount(both[(both >= 0) & (both < n)], minlength=n) if n else torch.zeros(0)
+        counts = (
+            torch.bincount(both[(both >= 0) & (both < n)], minlength=n) if n else torch.zeros(0)
+        )
         outside = both[(both < 0) | (both >= n)]
         if len(outside):
             detail_en = f"index {int(outside[0])} is not in range({n})"
             detail_zh = f"下标 {int(outside[0])} 不在 range({n}) 之内"
         elif bool((counts > 1).any()):
             i = int((counts > 1).nonzero()[0])
-            detail_en, detail_zh = f"index {i} appears {int(counts[i])} times", f"下标 {i} 出现了 {int(counts[i])} 次"
+            detail_en, detail_zh = (
+                f"index {i} appears {int(counts[i])} times",
+                f"下标 {i} 出现了 {int(counts[i])} 次",
+            )
         else:
             i = int((counts == 0).nonzero()[0])
             detail_en, detail_zh = f"index {i} is missing", f"缺少下标 {i}"
@@ -205,8 +218,19 @@ def _check_partition(value, n, val_fraction, seed):
 
 # (n, val_fraction): ties where Python's round goes to even (2.5, 0.5, 1.5, 3.5), empty parts,
 # and fractions whose product is exact, so every correct way of rounding it agrees.
-PARTITIONS = [(10, 0.2), (100, 0.25), (5, 0.5), (7, 0.5), (6, 0.25), (1, 0.5), (3, 0.5),
-              (0, 0.3), (20, 0.0), (20, 1.0), (1000, 0.125)]
+PARTITIONS = [
+    (10, 0.2),
+    (100, 0.25),
+    (5, 0.5),
+    (7, 0.5),
+    (6, 0.25),
+    (1, 0.5),
+    (3, 0.5),
+    (0, 0.3),
+    (20, 0.0),
+    (20, 1.0),
+    (1000, 0.125),
+]
 
 
 def test_split_is_a_partition(learner):
@@ -229,7 +253,9 @@ def split_under_global_seeds(module, n, val_fraction, seed):
         torch.manual_seed(global_seed)
         before = torch.get_rng_state()
         value = module.split_indices(n, val_fraction, seed)
-        runs.append({"value": value, "global_state_kept": bool(torch.equal(before, torch.get_rng_state()))})
+        runs.append(
+            {"value": value, "global_state_kept": bool(torch.equal(before, torch.get_rng_state()))}
+        )
     return runs
 
 
@@ -238,7 +264,9 @@ def test_split_reproducible(learner):
     call = f"split_indices({n}, {val_fraction}, seed={seed})"
     runs = learner.run(split_under_global_seeds, n, val_fraction, seed)
     splits = [_check_partition(run["value"], n, val_fraction, seed) for run in runs]
-    splits.append(_check_partition(learner.split_indices(n, val_fraction, seed), n, val_fraction, seed))
+    splits.append(
+        _check_partition(learner.split_indices(n, val_fraction, seed), n, val_fraction, seed)
+    )
     first = splits[0]
     for other in splits[1:]:
         if not all(torch.equal(a, b) for a, b in zip(first, other)):
@@ -276,7 +304,9 @@ def test_split_different_seeds(learner):
     n, val_fraction = 50, 0.2
     vals = []
     for seed in range(5):
-        _, val = _check_partition(learner.split_indices(n, val_fraction, seed), n, val_fraction, seed)
+        _, val = _check_partition(
+            learner.split_indices(n, val_fraction, seed), n, val_fraction, seed
+        )
         vals.append(tuple(sorted(val.tolist())))
     k = round(n * val_fraction)
     if all(v in (tuple(range(k)), tuple(range(n - k, n))) for v in vals):
@@ -290,8 +320,11 @@ def test_split_different_seeds(learner):
         )
     if len(set(vals)) < 4:
         distinct = len(set(vals))
-        got_en = ("the same validation set for all of them" if distinct == 1
-                  else f"only {distinct} different validation sets")
+        got_en = (
+            "the same validation set for all of them"
+            if distinct == 1
+            else f"only {distinct} different validation sets"
+        )
         got_zh = "完全相同的验证集" if distinct == 1 else f"只有 {distinct} 种不同的验证集"
         fail(
             f"split_indices({n}, {val_fraction}, seed) for seeds 0 to 4 gave {got_en}: the seed does not "

@@ -7,5 +7,4 @@ def mean_brightness(images):
 
 
 def prepare_batch(features, labels):
-    return (torch.as_tensor(features).to(torch.float32),
-            torch.as_tensor(labels).to(torch.int64))
+    return (torch.as_tensor(features).to(torch.float32), torch.as_tensor(labels).to(torch.int64))

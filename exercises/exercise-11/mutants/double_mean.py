@@ -8,4 +8,3 @@ def mean_brightness(images):
 
 def prepare_batch(features, labels):
     return torch.from_numpy(features).float(), torch.from_numpy(labels).long()
-

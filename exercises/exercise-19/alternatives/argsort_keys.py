@@ -15,7 +15,7 @@ def split_indices(n, val_fraction, seed):
     generator.manual_seed(seed)
     keys = torch.rand(n, generator=generator)
     order = torch.argsort(keys)  # a uniformly random permutation
-    n_val = int(round(val_fraction * n))
-    val = order[n - n_val:]
+    n_val = round(val_fraction * n)
+    val = order[n - n_val :]
     train = order[: n - n_val]
     return train.sort().values, val.sort().values  # sorted parts are still a random split
