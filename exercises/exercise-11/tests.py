@@ -1,0 +1,375 @@
+"""Hidden tests of exercise-11: the dtype bugs.
+
+Pitfalls from the seeds, each with the tests that catch it:
+- mean() refuses integer tensors ("could not infer output dtype"), and arithmetic on a uint8
+  tensor stays uint8: it wraps around past 255 and // drops the fraction (000 §8.3, 001 §4.3):
+  test_mean_brightness_values and test_mean_brightness_pixel_levels (constant images whose
+  brightness is known exactly, so integer arithmetic shows);
+- float64 where float32 is wanted: .double(), or NumPy's float64 carried over by
+  torch.from_numpy, which nn.Linear's float32 weights refuse (000 §6.3):
+  test_prepare_batch_features and the scenario test_prepare_batch_feeds_a_classifier;
+- class labels must be int64 for cross_entropy; NumPy's int32 (or floats) are refused
+  (000 §6.3, 000 §3.2): test_prepare_batch_labels and the same scenario.
+Inputs come contiguous, transposed and sliced; mean_brightness also runs on the meta device, which
+catches tensors created on the CPU on machines without a GPU.
+"""
+
+import itertools
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from grader.testing import (
+    CheckFailed,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_shape,
+    assert_type,
+    assert_value,
+    expect_tensor,
+    fail,
+)
+
+_TOKENS = itertools.count()
+
+
+@contextmanager
+def named(en, zh):
+    """Name the value under test in both languages. The checks take one `what` for both of their
+    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
+    may nest: each placeholder is unique)."""
+    token = f"\u2063{next(_TOKENS)}\u2063"
+    try:
+        yield token
+    except CheckFailed as exc:
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
+        raise
+
+
+IMAGE_SHAPES = [(4, 8, 8), (1, 5, 7), (3, 1, 1), (2, 28, 28), (5, 3, 16)]
+BATCHES = [(6, 3, 4), (1, 5, 2), (32, 10, 3), (0, 4, 3)]  # (n, d, classes)
+
+
+def _images(shape, rng):
+    return torch.randint(0, 256, shape, generator=rng, dtype=torch.uint8)
+
+
+def _arrays(rng, n, d, classes):
+    """float64 features and int32 labels, as a NumPy pipeline would produce them."""
+    features = torch.randn(n, d, generator=rng, dtype=torch.float64).numpy()
+    labels = torch.randint(0, classes, (n,), generator=rng).numpy().astype(np.int32)
+    return features, labels
+
+
+def _levels(values):
+    return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (
+        ", ..." if values.numel() > 4 else ""
+    )
+
+
+def _check_scaled(theirs, ours, what):
+    """Name the missing division by 255."""
+    if torch.allclose(theirs, ours * 255, rtol=1e-5, atol=1e-4):
+        fail(
+            f"{what}: your values are mean pixel levels ({_levels(theirs)}), not brightness in "
+            f"[0, 1] (expected {_levels(ours)}): divide by 255.",
+            f"{what}：你的结果是平均像素值（{_levels(theirs)}），而不是 [0, 1] 之间的亮度"
+            f"（期望 {_levels(ours)}）：请除以 255。",
+            evidence=["values_differ", "not_scaled"],
+        )
+
+
+def _compare_brightness(got, want, what):
+    """The learner's brightness against the reference's, naming integer arithmetic when it shows."""
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    assert_dtype(got, want.dtype, what)
+    assert_device(got, want.device, what)
+    if want.device.type == "meta":
+        return
+    ours, theirs = want.detach().cpu().double(), got.detach().cpu().double()
+    if theirs.numel() and not torch.allclose(theirs, ours, rtol=1e-5, atol=1e-6):
+        _check_scaled(theirs, ours, what)
+        levels = theirs * 255
+        whole = bool(((levels - levels.round()).abs() < 1e-3).all())
+        if whole and not bool((((ours * 255) - (ours * 255).round()).abs() < 1e-3).all()):
+            fail(
+                f"{what}: your brightness values are whole pixel levels divided by 255 ({_levels(theirs)}), "
+                f"but the means are not whole numbers (expected {_levels(ours)}). Integer division (//) or "
+                "a mean computed on integers drops the fraction; convert the pixels to float first.",
+                f"{what}：你的亮度值都是整数像素级别除以 255（{_levels(theirs)}），但平均值并不是整数"
+                f"（期望 {_levels(ours)}）。整数除法（//）或在整数上求平均会丢掉小数部分；请先把像素转换为浮点数。",
+                evidence=["values_differ", "integer_pixel_arithmetic"],
+            )
+    assert_close(got, want, what)
+
+
+def test_mean_brightness_values(learner, reference, device, rng):
+    for shape in IMAGE_SHAPES:
+        images = _images(shape, rng).to(device)
+        with named(
+            f"mean_brightness(images) for uint8 images of shape {shape}",
+            f"mean_brightness(images)（images 是形状为 {shape} 的 uint8 张量）",
+        ) as what:
+            _compare_brightness(
+                learner.mean_brightness(images), reference.mean_brightness(images), what
+            )
+
+
+def test_mean_brightness_pixel_levels(learner, reference, device):
+    # Constant images have an exactly known brightness (level / 255); the last two images have
+    # means that are not whole levels (127.5 and 255 / 16).
+    levels = [0, 1, 64, 127, 128, 200, 254, 255]
+    images = torch.tensor(levels, dtype=torch.uint8).view(-1, 1, 1).expand(-1, 4, 4).clone()
+    half = torch.zeros(1, 4, 4, dtype=torch.uint8)
+    half[0, :, ::2] = 255
+    one = torch.zeros(1, 4, 4, dtype=torch.uint8)
+    one[0, 2, 1] = 255
+    images = torch.cat([images, half, one]).to(device)
+    with named(
+        "mean_brightness(images) for images whose pixels all equal 0, 1, 64, ..., 255",
+        "mean_brightness(images)（images 中各图像的像素分别全为 0、1、64、……、255）",
+    ) as what:
+        got = expect_tensor(learner.mean_brightness(images), what)
+        want = reference.mean_brightness(images)
+        assert_shape(got, want.shape, what)
+        assert_dtype(got, want.dtype, what)
+        assert_device(got, want.device, what)
+        theirs, ours = got.detach().cpu().double(), want.detach().cpu().double()
+        bad = ~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)
+        if bool(bad.any()):
+            _check_scaled(theirs, ours, what)
+            i = int(bad.nonzero()[0])
+            if i < len(levels):
+                image_en = f"an image whose every pixel is {levels[i]}"
+                image_zh = f"每个像素都等于 {levels[i]} 的图像"
+            elif i == len(levels):
+                image_en, image_zh = (
+                    "an image of half 0 and half 255 pixels",
+                    "一半像素为 0、一半为 255 的图像",
+                )
+            else:
+                image_en = "an image of 16 pixels, one of them 255 and the others 0"
+                image_zh = "16 个像素中只有一个为 255、其余为 0 的图像"
+            fail(
+                f"{what}: for {image_en} the brightness is {ours[i]:.6g}, but yours is {theirs[i]:.6g}. "
+                "Arithmetic on a uint8 tensor stays uint8: results above 255 wrap around (200 * 2 gives "
+                "144) and // drops the fraction. Convert to float (images.float()) before any arithmetic.",
+                f"{what}：对于{image_zh}，亮度应为 {ours[i]:.6g}，但你的结果是 {theirs[i]:.6g}。"
+                "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
+                "请在做任何运算之前先转换为浮点数（images.float()）。",
+                evidence=["values_differ", "integer_pixel_arithmetic"],
+            )
+        assert_close(got, want, what)
+
+
+def test_mean_brightness_any_layout(learner, reference, device, rng):
+    for b, h, w in [(3, 6, 5), (2, 1, 9), (4, 7, 7)]:
+        transposed = _images((b, w, h), rng).to(device).transpose(1, 2)
+        cropped = _images((b, h + 2, 2 * w), rng).to(device)[:, 1:-1, ::2]
+        for (en, zh), images in (
+            (("a transposed view", "转置得到的视图"), transposed),
+            (("a sliced view", "切片得到的视图"), cropped),
+        ):
+            with named(
+                f"mean_brightness(images) for images {en} of shape {(b, h, w)}",
+                f"mean_brightness(images)（images 是形状为 {(b, h, w)} 的{zh}）",
+            ) as what:
+                _compare_brightness(
+                    learner.mean_brightness(images), reference.mean_brightness(images), what
+                )
+
+
+def test_mean_brightness_empty_batch(learner, reference, device):
+    images = torch.zeros(0, 4, 4, dtype=torch.uint8).to(device)
+    got = learner.mean_brightness(images)
+    with named(
+        "mean_brightness(images) for an empty batch of shape (0, 4, 4)",
+        "mean_brightness(images)（images 是形状为 (0, 4, 4) 的空批次）",
+    ) as what:
+        assert_close(got, reference.mean_brightness(images), what)
+
+
+def test_mean_brightness_on_device(learner, device):
+    # meta tensors have a device but no data: a tensor created on the CPU fails here as on a GPU.
+    images = torch.zeros(3, 4, 5, dtype=torch.uint8).to(device)
+    with named(
+        'mean_brightness(images) for uint8 images of shape (3, 4, 5) on "meta"',
+        'mean_brightness(images)（images 是位于 "meta" 设备、形状为 (3, 4, 5) 的 uint8 张量）',
+    ) as what:
+        got = expect_tensor(learner.mean_brightness(images), what)
+        assert_device(got, device, what)
+        assert_shape(got, (3,), what)
+        assert_dtype(got, torch.float32, what)
+
+
+def _check_features(got, want, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    if got.dtype == torch.float64:
+        fail(
+            f"{what} should be float32, but yours is float64: torch.from_numpy (like torch.tensor) "
+            "keeps NumPy's float64, and nn.Linear's float32 weights refuse it. Convert with .float() "
+            "or a.astype(np.float32).",
+            f"{what} 应为 float32，但你的结果是 float64：torch.from_numpy（和 torch.tensor 一样）会保留 "
+            "NumPy 的 float64，而 nn.Linear 的 float32 权重不接受它。请用 .float() 或 a.astype(np.float32) 转换。",
+            evidence=["wrong_dtype", "float64_from_numpy", "numpy_float64_kept"],
+        )
+    assert_close(got, want, what)
+
+
+def _check_labels(got, want, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    if got.dtype != torch.int64:
+        kind = (
+            "floats" if got.dtype.is_floating_point else f"{str(got.dtype).removeprefix('torch.')}"
+        )
+        fail(
+            f"{what} should be int64 class indices, but yours are {kind}: F.cross_entropy refuses "
+            'them ("expected target dtype to be Long"). NumPy integer arrays are often int32 and '
+            "torch.from_numpy keeps that; convert with .long().",
+            f"{what} 应为 int64 的类别下标，但你的结果是 {kind}：F.cross_entropy 不接受它们"
+            '（"expected target dtype to be Long"）。NumPy 整数数组常常是 int32，torch.from_numpy '
+            "会保留这一 dtype；请用 .long() 转换。",
+            evidence=["wrong_dtype", "labels_not_int64"],
+        )
+    assert_equal(got, want, what)
+
+
+def _pair(value, what):
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        assert_type(value, tuple, what)
+        fail(
+            f"{what} should return two tensors (features, labels), but yours returned {len(value)} values.",
+            f"{what} 应返回两个张量（特征、标签），但你的结果有 {len(value)} 个值。",
+            evidence=["wrong_length"],
+        )
+    return value
+
+
+def test_prepare_batch_features(learner, reference, rng):
+    for n, d, classes in BATCHES:
+        features, labels = _arrays(rng, n, d, classes)
+        with named(
+            f"the features prepare_batch returns for a float64 array of shape ({n}, {d})",
+            f"prepare_batch 对形状为 ({n}, {d}) 的 float64 数组返回的特征",
+        ) as what:
+            X, _ = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
+            _check_features(X, reference.prepare_batch(features, labels)[0], what)
+
+
+def test_prepare_batch_labels(learner, reference, rng):
+    for n, d, classes in BATCHES:
+        features, labels = _arrays(rng, n, d, classes)
+        with named(
+            f"the labels prepare_batch returns for an int32 array of shape ({n},)",
+            f"prepare_batch 对形状为 ({n},) 的 int32 数组返回的标签",
+        ) as what:
+            _, y = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
+            _check_labels(y, reference.prepare_batch(features, labels)[1], what)
+
+
+def classifier_step(module, features, labels, classes, device, seed):
+    """Feed the learner's batch to nn.Linear and F.cross_entropy, as a training step would."""
+    X, y = module.prepare_batch(features, labels)
+    torch.manual_seed(seed)
+    model = nn.Linear(features.shape[1], classes).to(device)
+    try:
+        logits = model(X.to(device))
+    except Exception as exc:  # noqa: BLE001 - reported as data: which step refused the batch, and why
+        return {"stage": "linear", "error": f"{type(exc).__name__}: {exc}"}
+    try:
+        loss = F.cross_entropy(logits, y.to(device))
+        loss.backward()
+    except Exception as exc:  # noqa: BLE001
+        return {"stage": "loss", "error": f"{type(exc).__name__}: {exc}"}
+    return {"stage": "done", "loss": loss.item(), "weight_grad": model.weight.grad}
+
+
+def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed):
+    features, labels = _arrays(rng, 16, 5, 3)
+    got = learner.run(classifier_step, features, labels, 3, device, seed)
+    want = classifier_step(reference, features, labels, 3, device, seed)
+    error = str(got.get("error", ""))
+    if got["stage"] == "linear":
+        float64 = "Double" in error
+        fail(
+            "nn.Linear could not use the features from prepare_batch: "
+            f"{error[:200]}"
+            + (
+                ". Its weights are float32; your features are float64 (NumPy's default, kept by "
+                "torch.from_numpy). Convert them with .float()."
+                if float64
+                else "."
+            ),
+            "nn.Linear 无法使用 prepare_batch 返回的特征："
+            f"{error[:200]}"
+            + (
+                "。它的权重是 float32，而你的特征是 float64（NumPy 的默认类型，被 torch.from_numpy 保留了下来）。"
+                "请用 .float() 转换。"
+                if float64
+                else "。"
+            ),
+            evidence=["model_refused_input"]
+            + (["wrong_dtype", "numpy_float64_kept"] if float64 else []),
+        )
+    if got["stage"] == "loss":
+        target = "target dtype" in error or "scalar type Long" in error
+        fail(
+            f"F.cross_entropy could not use the labels from prepare_batch: {error[:200]}"
+            + (
+                ". Class labels must be int64 (Long); convert them with .long()." if target else "."
+            ),
+            f"F.cross_entropy 无法使用 prepare_batch 返回的标签：{error[:200]}"
+            + ("。类别标签必须是 int64（Long）；请用 .long() 转换。" if target else "。"),
+            evidence=["loss_refused_labels"]
+            + (["wrong_dtype", "labels_not_int64"] if target else []),
+        )
+    with named(
+        "the cross-entropy loss of an nn.Linear classifier on your batch",
+        "nn.Linear 分类器在你这批数据上的交叉熵损失",
+    ) as what:
+        assert_value(got["loss"], want["loss"], what, rel=1e-5, abs_=1e-6)
+    with named(
+        "the gradient of the classifier's weights on your batch",
+        "分类器权重在你这批数据上的梯度",
+    ) as what:
+        grad = expect_tensor(got["weight_grad"], what)
+        assert_close(grad, want["weight_grad"], what, rtol=1e-4, atol=1e-6)
+
+
+def strided_arrays(module, seed):
+    """prepare_batch on arrays that are views with strides: a column slice and a transpose."""
+    rng = np.random.default_rng(seed)
+    sliced = rng.standard_normal((6, 10))[:, ::2]
+    transposed = rng.standard_normal((5, 6)).T
+    labels = rng.integers(0, 4, size=12).astype(np.int32)[::2]
+    return [module.prepare_batch(f, labels) for f in (sliced, transposed)]
+
+
+def test_prepare_batch_array_layouts(learner, reference, seed):
+    # Arrays cross to the learner's process as contiguous copies, so the strided views are made
+    # there, by a scenario.
+    got = learner.run(strided_arrays, seed)
+    want = strided_arrays(reference, seed)
+    layouts = (("a column slice", "按列切片得到的数组"), ("a transposed array", "转置得到的数组"))
+    for answer, (X_ref, y_ref), (en, zh) in zip(got, want, layouts):
+        X, y = _pair(answer, "prepare_batch(features, labels)")
+        with named(
+            f"the features prepare_batch returns for {en} of shape (6, 5)",
+            f"prepare_batch 对形状为 (6, 5) 的{zh}返回的特征",
+        ) as what:
+            _check_features(X, X_ref, what)
+        with named(
+            "the labels prepare_batch returns for a strided slice of shape (6,)",
+            "prepare_batch 对形状为 (6,)、带步长切片得到的数组返回的标签",
+        ) as what:
+            _check_labels(y, y_ref, what)

@@ -1,0 +1,436 @@
+"""Hidden tests of exercise-12: device-agnostic code.
+
+Pitfalls from the seeds, each with the tests that catch it:
+- tensors created without a device live on the CPU: torch.randn(x.shape), torch.arange(n)
+  ("Expected all tensors to be on the same device", 000 §3.3, §8.1, 001 §7.1, 003 §1.3):
+  test_add_noise_on_device and test_length_mask_on_device, which run on the meta device (a
+  stand-in for a GPU on any machine: it has a device but no data) and on CUDA;
+- a float32 tensor mixed into float16 or float64 data promotes the result (000 §8.3):
+  test_add_noise_keeps_dtype;
+- one device variable and .to(device) everywhere, never a hard-coded .cuda() (000 §3.3, 001 §8.1):
+  the to_device tests, on nested dicts, lists and tuples, to the device and back.
+Noise is random, so add_noise is tested by its statistics (mean, standard deviation, the share
+within one standard deviation, a fresh draw on every call), never by exact values. The reference
+is never run on meta here: a first meta operation costs about a second in a process.
+"""
+
+import itertools
+from contextlib import contextmanager
+
+import torch
+
+from grader.testing import (
+    CheckFailed,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_shape,
+    check,
+    describe,
+    device_of,
+    expect_tensor,
+    fail,
+)
+from grader.testing.checks import describe_zh
+
+_TOKENS = itertools.count()
+
+
+@contextmanager
+def named(en, zh):
+    """Name the value under test in both languages. The checks take one `what` for both of their
+    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
+    may nest: each placeholder is unique)."""
+    token = f"\u2063{next(_TOKENS)}\u2063"
+    try:
+        yield token
+    except CheckFailed as exc:
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# add_noise
+
+
+def _noise_stats(got, x, std, what, *, strict):
+    """Check that got - x looks like fresh N(0, std^2) noise; ``strict`` for large float32 inputs."""
+    noise = got.detach().cpu().double() - x.detach().cpu().double()
+    n = noise.numel()
+    if not bool(noise.ne(0).any()):
+        fail(
+            f"{what} returned x unchanged: no noise was added.",
+            f"{what} 原样返回了 x：没有加上任何噪声。",
+            evidence=["values_differ", "no_noise"],
+        )
+    mean, sd = float(noise.mean()), float(noise.std())
+    within = float((noise.abs() <= std).double().mean())
+    mean_tol = (6 if strict else 10) * std / n**0.5
+    sd_tol = 0.02 if strict else 0.1
+    if mean > mean_tol and float((noise >= 0).double().mean()) > 0.99:
+        fail(
+            f"{what}: the noise you added is never negative (mean {mean:.4g} instead of 0): "
+            "torch.rand is uniform on [0, 1); Gaussian noise comes from torch.randn.",
+            f"{what}：你加上的噪声从不为负（均值为 {mean:.4g}，而不是 0）："
+            "torch.rand 是 [0, 1) 上的均匀分布；高斯噪声要用 torch.randn。",
+            evidence=["values_differ", "uniform_instead_of_normal"],
+        )
+    check(
+        abs(mean) <= mean_tol,
+        f"{what}: the noise you added should have mean 0, but its mean is {mean:.4g}.",
+        f"{what}：你加上的噪声均值应为 0，但实际均值为 {mean:.4g}。",
+        evidence=["values_differ", "noise_mean"],
+    )
+    check(
+        abs(sd / std - 1) <= sd_tol,
+        f"{what}: the noise you added should have standard deviation {std:g}, but it has {sd:.4g}. "
+        "torch.randn has standard deviation 1: multiply it by std.",
+        f"{what}：你加上的噪声标准差应为 {std:g}，但实际为 {sd:.4g}。torch.randn 的标准差是 1："
+        "请乘以 std。",
+        evidence=["values_differ", "noise_scale"],
+    )
+    if strict and not 0.66 <= within <= 0.705:
+        fail(
+            f"{what}: {within:.1%} of the noise lies within one standard deviation of 0; Gaussian "
+            "noise puts 68.3% there. Draw it with torch.randn (or torch.randn_like), not torch.rand.",
+            f"{what}：噪声中有 {within:.1%} 落在 0 的一个标准差之内；高斯噪声应为 68.3%。"
+            "请用 torch.randn（或 torch.randn_like）而不是 torch.rand 生成噪声。",
+            evidence=["values_differ", "uniform_instead_of_normal"],
+        )
+
+
+def _same_layout(got, x, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, x.shape, what)
+    if got.dtype != x.dtype:
+        fail(
+            f"{what} should keep x's dtype {str(x.dtype)[6:]}, but yours is {str(got.dtype)[6:]}: "
+            "the noise was created in another dtype (torch.randn's default is float32), and adding "
+            "it promoted the result. Create the noise like x: torch.randn_like(x), or dtype=x.dtype.",
+            f"{what} 应保持 x 的 dtype {str(x.dtype)[6:]}，但你的结果是 {str(got.dtype)[6:]}："
+            "噪声是用另一种 dtype 创建的（torch.randn 默认是 float32），相加时结果的类型被自动提升了。"
+            "请按 x 的样子创建噪声：torch.randn_like(x)，或 dtype=x.dtype。",
+            evidence=["wrong_dtype", "dtype_promoted"],
+        )
+    assert_device(got, x.device, what)
+    return got
+
+
+def test_add_noise_statistics(learner, device, rng):
+    # A transposed view of 60 000 values: the statistics are sharp, and the layout is unusual.
+    x = torch.randn(250, 240, generator=rng).to(device).t()
+    for std in (0.5, 2.0):
+        with named(
+            f"add_noise(x, {std}) for x of shape (240, 250)",
+            f"add_noise(x, {std})（x 的形状为 (240, 250)）",
+        ) as what:
+            first = _same_layout(learner.add_noise(x, std), x, what)
+            _noise_stats(first, x, std, what, strict=True)
+            second = _same_layout(learner.add_noise(x, std), x, what)
+            check(
+                not torch.equal(first.detach().cpu(), second.detach().cpu()),
+                f"{what} added exactly the same noise on two calls: draw fresh noise on every call "
+                "(do not re-seed inside the function).",
+                f"{what} 两次调用加上的噪声完全相同：每次调用都应重新采样噪声（不要在函数内部重新设置随机种子）。",
+                evidence=["values_differ", "same_noise"],
+            )
+    with named("add_noise(x, 0.0)", "add_noise(x, 0.0)") as what:
+        assert_close(learner.add_noise(x, 0.0), x.contiguous(), what, rtol=0, atol=0)
+
+
+def test_add_noise_keeps_dtype(learner, device, rng):
+    for dtype in (torch.float64, torch.float16):
+        name = str(dtype)[6:]
+        x = torch.randn(100, 160, generator=rng).to(dtype).to(device)[:, ::2]
+        with named(
+            f"add_noise(x, 1.5) for a {name} x of shape (100, 80)",
+            f"add_noise(x, 1.5)（x 是形状为 (100, 80) 的 {name} 张量）",
+        ) as what:
+            got = _same_layout(learner.add_noise(x, 1.5), x, what)
+            _noise_stats(got, x, 1.5, what, strict=False)
+
+
+def test_add_noise_on_device(learner, device, rng):
+    for dtype in (torch.float32, torch.float16):
+        name = str(dtype)[6:]
+        x = torch.randn(4, 6, generator=rng).to(dtype).to(device)
+        with named(
+            f'add_noise(x, 0.1) for a {name} x of shape (4, 6) on "{device}"',
+            f'add_noise(x, 0.1)（x 是位于 "{device}"、形状为 (4, 6) 的 {name} 张量）',
+        ) as what:
+            # Shape, dtype and device only: the statistics are tested on larger inputs.
+            _same_layout(learner.add_noise(x, 0.1), x, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# length_mask
+
+
+def _lengths_cases(rng):
+    """(description in both languages, lengths on the CPU, max_len)."""
+    lengths = torch.randint(0, 8, (6,), generator=rng)
+    lengths[0], lengths[-1] = 0, 7
+    strided = torch.stack(
+        [torch.randint(0, 5, (4,), generator=rng), torch.randint(0, 5, (4,), generator=rng)], dim=1
+    )
+    return [
+        (("6 lengths from 0 to 7", "0 到 7 之间的 6 个长度"), lengths, 7),
+        (("a single length", "单个长度"), torch.tensor([3]), 5),
+        (("lengths all equal to max_len", "全部等于 max_len 的长度"), torch.tensor([4, 4, 4]), 4),
+        (("lengths all 0", "全部为 0 的长度"), torch.tensor([0, 0]), 3),
+        (
+            ("lengths taken from a column (a strided view)", "取自某一列的长度（带步长的视图）"),
+            strided[:, 1],
+            5,
+        ),
+        (("max_len 1", "max_len 为 1"), torch.tensor([1, 0, 1]), 1),
+        (("max_len 0", "max_len 为 0"), torch.tensor([0, 0]), 0),
+        (
+            ("no lengths at all (B = 0)", "空的长度张量（B = 0）"),
+            torch.zeros(0, dtype=torch.int64),
+            4,
+        ),
+    ]
+
+
+def _compare_mask(got, want, lengths, max_len, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    assert_dtype(got, torch.bool, what)
+    assert_device(got, want.device, what)
+    theirs, ours = got.detach().cpu(), want.detach().cpu()
+    bad = theirs != ours
+    if bool(bad.any()):
+        row, col = (int(i) for i in bad.nonzero()[0])
+        length = int(lengths[row])
+        if length == 0:
+            rule_en, rule_zh = "so all its positions are False", "所以它的所有位置都为 False"
+        else:
+            rule_en = f"so positions 0 to {length - 1} are True and the others False"
+            rule_zh = f"所以位置 0 到 {length - 1} 为 True，其余为 False"
+        fail(
+            f"{what}: row {row} has length {length}, {rule_en}; at position {col} yours is "
+            f"{bool(theirs[row, col])}, expected {bool(ours[row, col])}. A position is inside "
+            "when position < length.",
+            f"{what}：第 {row} 行的长度为 {length}，{rule_zh}；在位置 {col} 你的结果是 "
+            f"{bool(theirs[row, col])}，期望 {bool(ours[row, col])}。只有当 位置 < 长度 时才在序列之内。",
+            evidence=["values_differ"],
+        )
+
+
+def test_length_mask_values(learner, reference, device, rng):
+    for (en, zh), lengths, max_len in _lengths_cases(rng):
+        lengths = lengths.to(device)
+        with named(
+            f"length_mask(lengths, {max_len}) for {en}", f"length_mask(lengths, {max_len})（{zh}）"
+        ) as what:
+            _compare_mask(
+                learner.length_mask(lengths, max_len),
+                reference.length_mask(lengths, max_len),
+                lengths.cpu(),
+                max_len,
+                what,
+            )
+
+
+def test_length_mask_on_device(learner, reference, device, rng):
+    lengths = torch.randint(0, 6, (5,), generator=rng)
+    with named(
+        f'length_mask(lengths, 6) for 5 lengths on "{device}"',
+        f'length_mask(lengths, 6)（5 个长度，位于 "{device}"）',
+    ) as what:
+        got = expect_tensor(learner.length_mask(lengths.to(device), 6), what)
+        if device == "meta":
+            # Built here without running an operation on meta (see the module docstring).
+            want = torch.empty(5, 6, dtype=torch.bool, device="meta")
+            assert_device(got, "meta", what)
+            assert_shape(got, want.shape, what)
+            assert_dtype(got, torch.bool, what)
+        else:
+            _compare_mask(got, reference.length_mask(lengths.to(device), 6), lengths, 6, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# to_device
+
+
+def _batch(rng):
+    """A nested batch: dicts, lists and tuples (one empty), tensors of several dtypes and layouts,
+    and leaves that are not tensors."""
+    return {
+        "image": torch.randn(2, 3, 4, generator=rng),
+        "pair": (torch.arange(5), torch.randn(4, 3, generator=rng).t()),
+        "items": [
+            torch.ones(3, dtype=torch.bool),
+            {"mask": torch.tensor([True, False]), "name": "sample-7"},
+            7,
+        ],
+        "info": {"id": 3, "scale": 0.5, "tag": None, "size": (2, 3), "ok": True},
+        "nested": ([torch.zeros(2, dtype=torch.float64)], ("text", 1.5)),
+        "empty": [(), {}],
+    }
+
+
+def _tree_to(value, device):
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, dict):
+        return {k: _tree_to(v, device) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_tree_to(v, device) for v in value)
+    return value
+
+
+_KINDS = {dict: ("a dict", "dict"), list: ("a list", "list"), tuple: ("a tuple", "tuple")}
+
+
+def _kind(value):
+    """A short name for a value's type (a container's contents would make a long message)."""
+    if isinstance(value, (dict, list, tuple, torch.Tensor)):
+        return f"a {type(value).__name__}"
+    return describe(value)
+
+
+def _kind_zh(value):
+    if isinstance(value, (dict, list, tuple)):
+        return type(value).__name__
+    if isinstance(value, torch.Tensor):
+        return "张量"
+    return describe_zh(value)
+
+
+def _compare_tree(got, sent, device, path, what):
+    """got should have sent's structure, with every tensor on ``device`` and every other leaf as it was."""
+    where_en, where_zh = f"batch{path}", f"batch{path}"
+    if isinstance(sent, torch.Tensor):
+        if not isinstance(got, torch.Tensor):
+            fail(
+                f"{what}: {where_en} should be a tensor, but yours is {_kind(got)}.",
+                f"{what}：{where_zh} 应该是张量，但你的结果是 {_kind_zh(got)}。",
+                evidence=["not_a_tensor"],
+            )
+        if torch.device(device_of(got)).type != torch.device(device).type:
+            fail(
+                f"{what}: {where_en} should be on {device}, but yours is on {device_of(got)}: every "
+                "tensor, at any depth and inside tuples too, must be moved with .to(device).",
+                f"{what}：{where_zh} 应该位于 {device}，但你的结果位于 {device_of(got)}："
+                "每个张量（无论嵌套多深，包括元组里的）都必须用 .to(device) 移动。",
+                evidence=["wrong_device"],
+            )
+        with named(f"{what}: {where_en}", f"{what}：{where_zh}") as inner:
+            assert_equal(got, sent.to(device) if sent.device.type != "meta" else sent, inner)
+        return
+    kind = type(sent)
+    if kind in _KINDS:
+        if type(got) is not kind:
+            fail(
+                f"{what}: {where_en} should stay {_KINDS[kind][0]}, but yours is {_kind(got)}. "
+                "Return the same kind of container: a tuple stays a tuple, a list a list.",
+                f"{what}：{where_zh} 应该仍是 {_KINDS[kind][1]}，但你的结果是 {_kind_zh(got)}。"
+                "请返回同类的容器：tuple 仍是 tuple，list 仍是 list。",
+                evidence=["container_changed"],
+            )
+        if kind is dict:
+            if list(got) != list(sent):
+                fail(
+                    f"{what}: {where_en} should have the keys {list(sent)}, but yours has {list(got)}.",
+                    f"{what}：{where_zh} 的键应为 {list(sent)}，但你的结果是 {list(got)}。",
+                    evidence=["container_changed"],
+                )
+            for key in sent:
+                _compare_tree(got[key], sent[key], device, f"{path}[{key!r}]", what)
+            return
+        if len(got) != len(sent):
+            fail(
+                f"{what}: {where_en} should hold {len(sent)} items, but yours holds {len(got)}.",
+                f"{what}：{where_zh} 应包含 {len(sent)} 个元素，但你的结果包含 {len(got)} 个。",
+                evidence=["container_changed"],
+            )
+        for i, (g, s) in enumerate(zip(got, sent)):
+            _compare_tree(g, s, device, f"{path}[{i}]", what)
+        return
+    if type(got) is not type(sent) or got != sent:
+        fail(
+            f"{what}: {where_en} is not a tensor and should come back unchanged ({sent!r}), but yours "
+            f"is {describe(got)}.",
+            f"{what}：{where_zh} 不是张量，应原样返回（{sent!r}），但你的结果是 {describe_zh(got)}。",
+            evidence=["values_differ", "leaf_changed"],
+        )
+
+
+def _unchanged(after, sent, path=""):
+    """Where the learner's call changed the batch it was given (or None)."""
+    if isinstance(sent, torch.Tensor):
+        if not isinstance(after, torch.Tensor) or after.device.type != sent.device.type:
+            return path
+        if sent.device.type != "meta" and not torch.equal(after.cpu(), sent.cpu()):
+            return path
+        return None
+    if isinstance(sent, dict):
+        if not isinstance(after, dict) or list(after) != list(sent):
+            return path
+        for key in sent:
+            found = _unchanged(after[key], sent[key], f"{path}[{key!r}]")
+            if found is not None:
+                return found
+        return None
+    if isinstance(sent, (list, tuple)):
+        if not isinstance(after, (list, tuple)) or len(after) != len(sent):
+            return path
+        for i, (a, s) in enumerate(zip(after, sent)):
+            found = _unchanged(a, s, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _to_device(learner, batch, device):
+    """learner.to_device(batch, device), checking by hand that the batch was left alone.
+
+    The automatic input check does not look at devices, and cannot read a tensor that was moved
+    to meta in place; this one compares structure, devices and values.
+    """
+    got = learner.call("to_device", batch, device, allow_mutation=True)
+    after = (learner.last.after_args or [batch])[0]
+    changed = _unchanged(after, batch)
+    if changed is not None:
+        fail(
+            f"to_device changed the batch it was given (batch{changed} is no longer what it was): "
+            "it assigned the moved tensors into the caller's dict or list. Build and return new "
+            "containers instead, e.g. {key: to_device(value, device) for key, value in batch.items()}.",
+            f"to_device 修改了传入的 batch（batch{changed} 已经不是原来的值）：它把移动后的张量赋值回了"
+            "调用者的 dict 或 list。请构造并返回新的容器，例如 "
+            "{key: to_device(value, device) for key, value in batch.items()}。",
+            evidence=["input_mutated", "input_moved"],
+        )
+    return got
+
+
+def test_to_device_moves_every_tensor(learner, device, rng):
+    batch = _batch(rng)
+    for target in (device, torch.device(device)):
+        shown = repr(target) if isinstance(target, torch.device) else f'"{target}"'
+        what = f"to_device(batch, {shown})"
+        _compare_tree(_to_device(learner, batch, target), batch, device, "", what)
+    if device != "meta":
+        # And back: tensors on the device return to the CPU.
+        on_device = _tree_to(batch, device)
+        _compare_tree(
+            _to_device(learner, on_device, "cpu"), on_device, "cpu", "", 'to_device(batch, "cpu")'
+        )
+
+
+def test_to_device_keeps_structure(learner, rng):
+    batch = _batch(rng)
+    _compare_tree(_to_device(learner, batch, "cpu"), batch, "cpu", "", 'to_device(batch, "cpu")')
+    for leaf in ("text", 3, None):
+        got = _to_device(learner, leaf, "cpu")
+        check(
+            type(got) is type(leaf) and got == leaf,
+            f'to_device({leaf!r}, "cpu") should return {leaf!r} unchanged, but yours returned {describe(got)}.',
+            f'to_device({leaf!r}, "cpu") 应原样返回 {leaf!r}，但你的结果是 {describe_zh(got)}。',
+            evidence=["values_differ", "leaf_changed"],
+        )

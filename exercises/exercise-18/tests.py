@@ -1,0 +1,475 @@
+"""Hidden tests of exercise-18: feature scaling and the BMI pipeline.
+
+Pitfalls from the seeds (001 §6, 003 §5.4), each with the tests that catch it:
+- BMI is weight / height**2; height * 2 is the classic slip: test_bmi_values, on the seed's own
+  five people and on random tables;
+- (x - min) / (max - min) divides 0 by 0 for a constant x, and x.std() is 0 for a constant
+  column: NaN everywhere (000 §8.4): test_min_max_constant, test_standardize_constant_column;
+- per-column statistics reduce dim=0 (000 §5.4), with torch.std's default (unbiased, n - 1), not
+  the seed's global (x - x.mean()) / x.std(): test_standardize_values names a population std, a
+  mean over the wrong dim and one global mean;
+- 18.5 <= bmi <= 24.9 includes both bounds, and written with Python's chained comparison on a
+  tensor it raises ("Boolean value of Tensor ... is ambiguous"): test_healthy_thresholds, with
+  values exactly on and one float32 step around each bound.
+min_max is also checked by a property test (range, ends, order, constants) on inputs hypothesis
+shrinks to the smallest failing one. bmi and healthy run on the meta device as well; min_max and
+standardize do not, because a correct solution may branch on a value there (if span == 0: ...).
+"""
+
+import itertools
+from contextlib import contextmanager
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing import (
+    CheckFailed,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    assert_equal,
+    assert_shape,
+    describe,
+    expect_tensor,
+    fail,
+)
+from grader.testing.checks import describe_zh
+from grader.testing.properties import PROPERTY
+
+_TOKENS = itertools.count()
+
+
+@contextmanager
+def named(en, zh):
+    """Name the value under test in both languages. The checks take one `what` for both of their
+    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
+    may nest: each placeholder is unique)."""
+    token = f"\u2063{next(_TOKENS)}\u2063"
+    try:
+        yield token
+    except CheckFailed as exc:
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
+        raise
+
+
+def _head(values):
+    flat = values.reshape(-1)
+    return ", ".join(f"{v:.6g}" for v in flat[:4].tolist()) + (", ..." if flat.numel() > 4 else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# bmi
+
+
+SEED_HEIGHTS = [1.65, 1.75, 1.80, 1.60, 1.70]  # the five people of the tutorial (001 §6.2)
+SEED_WEIGHTS = [55.0, 70.0, 82.0, 50.0, 68.0]
+
+
+def _people(rng, *shape):
+    heights = 1.4 + 0.7 * torch.rand(*shape, generator=rng)
+    weights = 40 + 90 * torch.rand(*shape, generator=rng)
+    return heights, weights
+
+
+def _bmi_cases(rng):
+    """((English, Chinese) description, heights, weights)."""
+    table = torch.stack(_people(rng, 6), dim=1)  # one row per person: (height, weight)
+    wide = torch.stack(_people(rng, 4, 3), dim=0).transpose(1, 2)  # (2, 3, 4) -> views (3, 4)
+    return [
+        (
+            ("the tutorial's five people", "教程中的五个人"),
+            torch.tensor(SEED_HEIGHTS),
+            torch.tensor(SEED_WEIGHTS),
+        ),
+        (("7 random people", "随机的 7 个人"), *_people(rng, 7)),
+        (("a (3, 4) batch of people", "形状为 (3, 4) 的一批人"), *_people(rng, 3, 4)),
+        (
+            ("the columns of a table (strided views)", "表格中的两列（带步长的视图）"),
+            table[:, 0],
+            table[:, 1],
+        ),
+        (("transposed views", "转置得到的视图"), wide[0], wide[1]),
+        (
+            ("one person as 0-dimensional tensors", "用 0 维张量表示的一个人"),
+            torch.tensor(1.82),
+            torch.tensor(77.0),
+        ),
+        (("no people at all", "空的输入"), torch.zeros(0), torch.zeros(0)),
+    ]
+
+
+def test_bmi_values(learner, reference, device, rng):
+    for (en, zh), heights, weights in _bmi_cases(rng):
+        heights, weights = heights.to(device), weights.to(device)
+        with named(
+            f"bmi(heights_m, weights_kg) for {en}", f"bmi(heights_m, weights_kg)（{zh}）"
+        ) as what:
+            got = expect_tensor(learner.bmi(heights, weights), what)
+            want = reference.bmi(heights, weights)
+            assert_shape(got, want.shape, what)
+            assert_dtype(got, want.dtype, what)
+            assert_device(got, want.device, what)
+            theirs = got.detach().cpu().double()
+            h, w = heights.cpu().double(), weights.cpu().double()
+            if theirs.numel() and torch.allclose(theirs, w / (2 * h), rtol=1e-4):
+                fail(
+                    f"{what}: yours is weight / (height * 2) ({_head(theirs)}), expected weight / "
+                    f"height² ({_head(want.cpu())}). height * 2 doubles the height; height ** 2 squares it.",
+                    f"{what}：你的结果是 体重 / (身高 * 2)（{_head(theirs)}），期望 体重 / 身高²"
+                    f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
+                    evidence=["values_differ", "doubled_not_squared"],
+                )
+            assert_close(got, want, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# min_max
+
+
+def _nan_message(what, got, en, zh):
+    fail(
+        f"{what} contains NaN ({_head(got)}): {en}",
+        f"{what} 中含有 NaN（{_head(got)}）：{zh}",
+        evidence=["values_differ", "nan_in_output"],
+    )
+
+
+def _check_min_max(got, want, what):
+    got = expect_tensor(got, what)
+    assert_shape(got, want.shape, what)
+    assert_dtype(got, want.dtype, what)
+    assert_device(got, want.device, what)
+    if bool(torch.isnan(got.detach().cpu()).any()):
+        _nan_message(
+            what,
+            got.detach().cpu(),
+            "when max == min, (x - min) / (max - min) is 0 / 0. A constant x should give zeros: "
+            "guard the division, e.g. divide by torch.where(span > 0, span, 1).",
+            "当 max == min 时，(x - min) / (max - min) 就是 0 / 0。常数 x 应得到全 0："
+            "请保护这个除法，例如除以 torch.where(span > 0, span, 1)。",
+        )
+    assert_close(got, want, what, rtol=1e-5, atol=1e-6)
+
+
+def test_min_max_values(learner, reference, device, rng):
+    ties = torch.tensor([3.0, -1.0, 3.0, 0.5, -1.0, 2.0])
+    big = 5e4 + 1e4 * torch.randn(20, generator=rng)
+    matrix = torch.randn(5, 3, generator=rng)
+    cases = [
+        (("10 random values", "10 个随机值"), torch.randn(10, generator=rng)),
+        (("two values", "两个值"), torch.tensor([4.0, -2.0])),
+        (("repeated minimum and maximum", "最小值和最大值都重复出现"), ties),
+        (("values around 50000", "50000 附近的值"), big),
+        (
+            ("every other element (a strided view)", "隔一个取一个（带步长的视图）"),
+            torch.randn(16, generator=rng)[::2],
+        ),
+        (("a column of a matrix", "矩阵的一列"), matrix[:, 1]),
+    ]
+    for (en, zh), x in cases:
+        x = x.to(device)
+        with named(f"min_max(x) for {en}", f"min_max(x)（{zh}）") as what:
+            _check_min_max(learner.min_max(x), reference.min_max(x), what)
+
+
+def test_min_max_constant(learner, reference, device):
+    for (en, zh), x in (
+        (("x = [3, 3, 3, 3, 3]", "x = [3, 3, 3, 3, 3]"), torch.full((5,), 3.0)),
+        (("x = [0, 0, 0]", "x = [0, 0, 0]"), torch.zeros(3)),
+        (("a single value", "只有一个值"), torch.tensor([7.25])),
+    ):
+        x = x.to(device)
+        with named(f"min_max(x) for a constant x, {en}", f"min_max(x)（常数 x，{zh}）") as what:
+            _check_min_max(learner.min_max(x), reference.min_max(x), what)
+
+
+# Values that are multiples of 1/8 are exact in float32, so every correct formula agrees.
+_EIGHTHS = st.lists(st.integers(-800, 800), min_size=1, max_size=24).map(
+    lambda v: [i / 8 for i in v]
+)
+
+
+@PROPERTY
+@given(values=_EIGHTHS)
+def test_min_max_properties(learner, reference, values):
+    x = torch.tensor(values)
+    what = f"min_max(x) for x = {values}"
+    got = expect_tensor(learner.min_max(x), what)
+    assert_shape(got, x.shape, what)
+    assert_dtype(got, torch.float32, what)
+    r = got.detach().cpu()
+    if bool(torch.isnan(r).any()):
+        _nan_message(
+            what,
+            r,
+            "min_max must never produce NaN, even when max == min.",
+            "即使 max == min，min_max 也不能产生 NaN。",
+        )
+    low, high = float(r.min()), float(r.max())
+    if low < -1e-6 or high > 1 + 1e-5:
+        fail(
+            f"{what} should lie in [0, 1], but yours ranges from {low:.6g} to {high:.6g}.",
+            f"{what} 应位于 [0, 1] 之内，但你的结果范围是 {low:.6g} 到 {high:.6g}。",
+            evidence=["values_differ", "out_of_range"],
+        )
+    if x.max() > x.min():
+        at_min, at_max = float(r[x.argmin()]), float(r[x.argmax()])
+        if abs(at_min) > 1e-6 or abs(at_max - 1) > 1e-5:
+            fail(
+                f"{what}: the smallest value should map to 0 and the largest to 1, but yours maps them "
+                f"to {at_min:.6g} and {at_max:.6g}.",
+                f"{what}：最小值应映射为 0、最大值应映射为 1，但你的结果分别为 {at_min:.6g} 和 {at_max:.6g}。",
+                evidence=["values_differ", "ends_not_0_and_1"],
+            )
+        order = torch.argsort(x, stable=True)
+        if bool((r[order].diff() < -1e-6).any()):
+            fail(
+                f"{what} should keep the order of the values (scaling is increasing), but yours does not.",
+                f"{what} 应保持数值的大小顺序（缩放是单调递增的），但你的结果没有保持。",
+                evidence=["values_differ", "order_changed"],
+            )
+    elif bool((r != 0).any()):
+        fail(
+            f"{what}: x is constant, so the result should be all zeros; yours is {_head(r)}.",
+            f"{what}：x 是常数，结果应全为 0；你的结果是 {_head(r)}。",
+            evidence=["values_differ", "constant_not_zero"],
+        )
+    assert_close(got, reference.min_max(x), what, rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# standardize
+
+
+def _triple(value, what):
+    if not isinstance(value, (tuple, list)):
+        fail(
+            f"{what} should return a tuple of three tensors (z, mean, std), but yours returned {describe(value)}.",
+            f"{what} 应返回由三个张量组成的元组（z、mean、std），但你的结果是 {describe_zh(value)}。",
+            evidence=["wrong_type"],
+        )
+    if len(value) != 3:
+        fail(
+            f"{what} should return three tensors (z, mean, std), but yours returned {len(value)} values.",
+            f"{what} 应返回三个张量（z、mean、std），但你的结果有 {len(value)} 个值。",
+            evidence=["wrong_length"],
+        )
+    return value
+
+
+def _check_stat_shape(value, n, d, label):
+    """mean and std hold one value per column; name the two classic wrong reductions."""
+    if tuple(value.shape) == (n,) and n != d:
+        fail(
+            f"{label} should hold one value per column, shape ({d},), but yours has shape ({n},): it "
+            "was computed along each row. Per-column statistics reduce the rows: dim=0.",
+            f"{label} 应该每列一个值，形状为 ({d},)，但你的结果形状为 ({n},)：它是沿每一行计算的。"
+            "按列统计要归约掉行：dim=0。",
+            evidence=["wrong_shape", "reduced_wrong_dim"],
+        )
+    if tuple(value.shape) == (1, d):
+        fail(
+            f"{label} should have shape ({d},), but yours has shape (1, {d}): keepdim=True keeps the "
+            "reduced dimension. It helps to broadcast inside the function; return the statistics "
+            "without it (drop keepdim, or .squeeze(0)).",
+            f"{label} 的形状应为 ({d},)，但你的结果形状为 (1, {d})：keepdim=True 会保留被归约的维度。"
+            "它在函数内部做广播时有用；返回统计量时请去掉这一维（不用 keepdim，或 .squeeze(0)）。",
+            evidence=["wrong_shape", "keepdim_kept"],
+        )
+    if value.dim() == 0:
+        fail(
+            f"{label} should hold one value per column, shape ({d},), but yours is a single number "
+            "for the whole matrix. Standardize each column: x.mean(dim=0), x.std(dim=0).",
+            f"{label} 应该每列一个值，形状为 ({d},)，但你的结果是整个矩阵的一个数。"
+            "请对每一列分别标准化：x.mean(dim=0)、x.std(dim=0)。",
+            evidence=["wrong_shape", "global_statistics"],
+        )
+    assert_shape(value, (d,), label)
+
+
+def _check_standardize(got, want, x, what):
+    """(z, mean, std) against the reference's, naming the classic mistakes first."""
+    n, d = x.shape
+    parts = dict(zip(("z", "mean", "std"), _triple(got, what)))
+    refs = dict(zip(("z", "mean", "std"), want))
+    for name in ("mean", "std"):
+        with named(f"the {name} returned by {what}", f"{what} 返回的 {name}") as label:
+            parts[name] = expect_tensor(parts[name], label)
+            _check_stat_shape(parts[name], n, d, label)
+    theirs, ours = parts["std"].detach().cpu().double(), refs["std"].detach().cpu().double()
+    population = ours * ((n - 1) / n) ** 0.5
+    if not torch.allclose(theirs, ours, rtol=1e-4, atol=1e-5) and torch.allclose(
+        theirs, population, rtol=1e-4, atol=1e-5
+    ):
+        fail(
+            f"the std returned by {what} is the population standard deviation, which divides by n "
+            f"({_head(theirs)}; expected {_head(ours)}). torch.std's default is the sample standard "
+            "deviation, which divides by n - 1: call x.std(dim=0) without unbiased=False or correction=0.",
+            f"{what} 返回的 std 是总体标准差，除以的是 n（{_head(theirs)}；期望 {_head(ours)}）。"
+            "torch.std 默认计算样本标准差，除以 n - 1：调用 x.std(dim=0) 时不要加 unbiased=False 或 correction=0。",
+            evidence=["values_differ", "biased_std"],
+        )
+    for name in ("z", "mean", "std"):
+        with named(f"the {name} returned by {what}", f"{what} 返回的 {name}") as label:
+            value = expect_tensor(parts[name], label)
+            ref = refs[name]
+            assert_shape(value, ref.shape, label)
+            assert_dtype(value, ref.dtype, label)
+            assert_device(value, ref.device, label)
+            if bool(torch.isnan(value.detach().cpu()).any()):
+                _nan_message(
+                    label,
+                    value.detach().cpu(),
+                    "a constant column has std 0, and (x - mean) / std is 0 / 0 there. Only centre such a "
+                    "column: divide by torch.where(std > 0, std, 1).",
+                    "常数列的 std 为 0，(x - mean) / std 在这一列就是 0 / 0。这样的列只需中心化："
+                    "除以 torch.where(std > 0, std, 1)。",
+                )
+            assert_close(value, ref, label, rtol=1e-4, atol=1e-5)
+
+
+def _table(rng, n, d):
+    """Columns with their own centre and spread, one of them on a large scale (a raw feature
+    such as an income next to features of order 1: the reason to standardize at all)."""
+    centres = 10 * torch.randn(d, generator=rng)
+    scales = 0.5 + 3 * torch.rand(d, generator=rng)
+    x = centres + scales * torch.randn(n, d, generator=rng)
+    x[:, 0] = 5e4 + 1e4 * torch.randn(n, generator=rng)
+    return x
+
+
+def test_standardize_values(learner, reference, device, rng):
+    cases = [
+        (("x of shape (50, 3)", "x 的形状为 (50, 3)"), _table(rng, 50, 3)),
+        (("x of shape (8, 5)", "x 的形状为 (8, 5)"), _table(rng, 8, 5)),
+        (("x of shape (3, 2), only three rows", "x 的形状为 (3, 2)，只有三行"), _table(rng, 3, 2)),
+        (("x of shape (30, 1)", "x 的形状为 (30, 1)"), _table(rng, 30, 1)),
+        (
+            ("x a transposed view of shape (6, 4)", "x 是转置得到的形状为 (6, 4) 的视图"),
+            _table(rng, 4, 6).t(),
+        ),
+        (
+            (
+                "x every other column of a (7, 8) matrix",
+                "x 取自 (7, 8) 矩阵的隔列（形状为 (7, 4)）",
+            ),
+            _table(rng, 7, 8)[:, ::2],
+        ),
+    ]
+    for (en, zh), x in cases:
+        x = x.to(device)
+        with named(f"standardize(x) for {en}", f"standardize(x)（{zh}）") as what:
+            _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
+
+
+def test_standardize_constant_column(learner, reference, device, rng):
+    # Constants that are exact in float32, so the mean is exact and torch.std gives exactly 0.
+    x = torch.randn(6, 5, generator=rng)
+    x[:, 1], x[:, 3], x[:, 4] = 2.5, 0.0, -1000.0
+    cases = [
+        (("x of shape (6, 5) with three constant columns", "x 的形状为 (6, 5)，其中三列是常数"), x),
+        (
+            ("an all-constant x of shape (4, 2)", "形状为 (4, 2) 的全常数 x"),
+            torch.full((4, 2), 3.0),
+        ),
+    ]
+    for (en, zh), x in cases:
+        x = x.to(device)
+        with named(f"standardize(x) for {en}", f"standardize(x)（{zh}）") as what:
+            _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# healthy
+
+
+def _check_mask_dtype(got, what):
+    if got.dtype != torch.bool:
+        fail(
+            f"{what} should be a bool tensor, but yours has dtype {str(got.dtype)[6:]}. Comparisons "
+            "such as bmi >= 18.5 already give bool tensors, and & keeps them bool: return that "
+            "(no .float(), no multiplication by numbers).",
+            f"{what} 应该是 bool 张量，但你的结果 dtype 为 {str(got.dtype)[6:]}。bmi >= 18.5 这样的比较"
+            "本身就得到 bool 张量，用 & 组合后仍是 bool：直接返回它即可（不要 .float()，也不要乘以数字）。",
+            evidence=["wrong_dtype"],
+        )
+
+
+def test_healthy_thresholds(learner, reference, device, rng):
+    low, high = torch.tensor(18.5), torch.tensor(24.9)  # 24.9 as float32, as the data are
+    edges = torch.stack(
+        [
+            low,
+            high,
+            torch.nextafter(low, torch.tensor(0.0)),
+            torch.nextafter(low, torch.tensor(100.0)),
+            torch.nextafter(high, torch.tensor(0.0)),
+            torch.nextafter(high, torch.tensor(100.0)),
+        ]
+    )
+    seed_bmi = torch.tensor(SEED_WEIGHTS) / torch.tensor(SEED_HEIGHTS) ** 2
+    table = 15 + 15 * torch.rand(4, 6, generator=rng)
+    table[1, 2], table[3, 0] = 18.5, 24.9
+    cases = [
+        (
+            (
+                "BMIs exactly on the thresholds and one float32 step around them",
+                "恰好等于阈值、以及比阈值大或小一个 float32 步长的 BMI",
+            ),
+            edges,
+        ),
+        (("the tutorial's five people", "教程中的五个人"), seed_bmi),
+        (("a (4, 6) table of BMIs", "形状为 (4, 6) 的 BMI 表"), table),
+        (("a column of that table (a strided view)", "该表的一列（带步长的视图）"), table[:, 2]),
+    ]
+    for (en, zh), values in cases:
+        values = values.to(device)
+        with named(f"healthy(bmi) for {en}", f"healthy(bmi)（{zh}）") as what:
+            got = expect_tensor(learner.healthy(values), what)
+            want = reference.healthy(values)
+            assert_shape(got, want.shape, what)
+            _check_mask_dtype(got, what)
+            assert_device(got, want.device, what)
+            theirs, ours, v = got.detach().cpu(), want.cpu(), values.cpu()
+            on_bound = (v == 18.5) | (v == high)
+            if bool((theirs != ours)[on_bound].any()):
+                value = float(v[on_bound & (theirs != ours)][0])
+                fail(
+                    f"{what}: a BMI of exactly {value:.6g} is healthy (both bounds are included), but yours "
+                    "says False. Use >= and <=, not > and <.",
+                    f"{what}：BMI 恰好为 {value:.6g} 时属于健康范围（两个边界都包含在内），但你的结果是 False。"
+                    "请用 >= 和 <=，而不是 > 和 <。",
+                    evidence=["values_differ", "bound_excluded"],
+                )
+            assert_equal(got, want, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# The device
+
+
+def test_bmi_and_healthy_on_device(learner, device, rng):
+    # meta tensors have a device but no data: a tensor created on the CPU fails here as on a GPU.
+    # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
+    # about a second in a process).
+    heights, weights = (t.to(device) for t in _people(rng, 3, 2))
+    values = (15 + 15 * torch.rand(3, 2, generator=rng)).to(device)
+    with named(
+        f'bmi(heights_m, weights_kg) for (3, 2) tensors on "{device}"',
+        f'bmi(heights_m, weights_kg)（位于 "{device}" 的 (3, 2) 张量）',
+    ) as what:
+        got = expect_tensor(learner.bmi(heights, weights), what)
+        assert_device(got, device, what)
+        assert_shape(got, (3, 2), what)
+        assert_dtype(got, torch.float32, what)
+    with named(
+        f'healthy(bmi) for a (3, 2) tensor on "{device}"',
+        f'healthy(bmi)（位于 "{device}" 的 (3, 2) 张量）',
+    ) as what:
+        got = expect_tensor(learner.healthy(values), what)
+        assert_device(got, device, what)
+        assert_shape(got, (3, 2), what)
+        _check_mask_dtype(got, what)

@@ -1,0 +1,16 @@
+import random
+
+import torch
+
+
+def set_seed(seed):
+    random.seed(seed)
+    torch.manual_seed(seed)  # NumPy is left unseeded
+
+
+def split_indices(n: int, val_fraction: float, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    # A private generator: the global state (model initialisation, dropout, ...) is untouched.
+    generator = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=generator)
+    n_val = round(n * val_fraction)  # Python rounds halves to even: round(2.5) == 2
+    return order[n_val:], order[:n_val]

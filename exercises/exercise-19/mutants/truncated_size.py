@@ -1,0 +1,18 @@
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)  # the CPU generator, and those of the CUDA devices too
+    torch.cuda.manual_seed_all(seed)  # as the tutorial writes it; does nothing without a GPU
+
+
+def split_indices(n, val_fraction, seed):
+    generator = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=generator)
+    n_val = int(n * val_fraction)  # truncates: int(3.5) == 3
+    return order[n_val:], order[:n_val]

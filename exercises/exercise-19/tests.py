@@ -1,0 +1,335 @@
+"""Hidden tests of exercise-19: reproducibility.
+
+Pitfalls from the seed (001 §8.3, with 001 §3.3 and 003 §4.2), each with the tests that catch it:
+- Python, NumPy and torch keep separate random states: seeding one leaves the others alone, and a
+  hard-coded seed (the tutorial's seed=42) ignores the argument: the three test_set_seed_* tests
+  run a scenario next to the learner's code that draws from each library after set_seed(seed) and
+  compare the draws with the reference's (on the GPU, the CUDA generator too);
+- torch's global random state is shared by the whole program: a split drawn from it changes with
+  whatever ran before, and one that calls torch.manual_seed inside changes everything after it:
+  test_split_reproducible and test_split_leaves_global_state (scenarios that set and read the
+  global state around the call);
+- a generator that is never seeded gives the same split for every seed, an unshuffled range no
+  split at all: test_split_different_seeds;
+- the validation size is round(n * val_fraction) with Python's round, which rounds halves to even
+  (round(2.5) == 2), not int() (which truncates): test_split_is_a_partition and a property test.
+A correct solution may shuffle differently from the reference, so splits are checked by their
+properties (int64, disjoint, covering, sizes, determinism), never against the reference's split.
+"""
+
+import itertools
+import random
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing import CheckFailed, describe, expect_tensor, fail
+from grader.testing.checks import describe_zh
+from grader.testing.properties import PROPERTY
+
+_TOKENS = itertools.count()
+
+
+@contextmanager
+def named(en, zh):
+    """Name the value under test in both languages. The checks take one `what` for both of their
+    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
+    may nest: each placeholder is unique)."""
+    token = f"\u2063{next(_TOKENS)}\u2063"
+    try:
+        yield token
+    except CheckFailed as exc:
+        exc.message = type(exc.message)(
+            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
+        )
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# set_seed
+
+
+SEEDS = (0, 7, 2024)
+
+
+def draws_after_set_seed(module, seeds, device):
+    """For each seed: set_seed(seed), then a few numbers from each library's global generator."""
+    draws = []
+    for seed in seeds:
+        module.set_seed(seed)
+        draws.append(
+            {
+                "random": [random.random() for _ in range(3)] + [random.randint(0, 10**9)],
+                "numpy": np.random.rand(3).tolist() + [int(np.random.randint(0, 10**9))],
+                "torch": torch.rand(3).tolist() + [int(torch.randint(0, 10**9, ()))],
+                "cuda": torch.rand(3, device=device).tolist() if device == "cuda" else None,
+            }
+        )
+    return draws
+
+
+_LIBRARIES = {
+    "random": ("Python's random module", "Python 的 random 模块", "random.seed(seed)"),
+    "numpy": ("NumPy's global generator", "NumPy 的全局随机数生成器", "np.random.seed(seed)"),
+    "torch": ("torch's CPU generator", "torch 的 CPU 随机数生成器", "torch.manual_seed(seed)"),
+    "cuda": (
+        "torch's CUDA generator",
+        "torch 的 CUDA 随机数生成器",
+        "torch.manual_seed(seed) (or torch.cuda.manual_seed_all(seed))",
+    ),
+}
+
+
+def _compare_draws(got, want, library):
+    en, zh, call = _LIBRARIES[library]
+    yours = [d[library] for d in got]
+    expected = [d[library] for d in want]
+    if yours == expected:
+        return
+    if all(y == yours[0] for y in yours):
+        fail(
+            f"After set_seed({SEEDS[0]}), set_seed({SEEDS[1]}) and set_seed({SEEDS[2]}), {en} gave the "
+            "same numbers every time: set_seed ignores its argument (a seed written into the code, "
+            f"such as 42). Seed with the argument: {call}.",
+            f"在 set_seed({SEEDS[0]})、set_seed({SEEDS[1]}) 和 set_seed({SEEDS[2]}) 之后，{zh}"
+            "每次给出的数都一样：set_seed 忽略了它的参数（例如在代码里写死了 42）。"
+            f"请用参数设置种子：{call}。",
+            evidence=["values_differ", "rng_not_seeded"],
+        )
+    i = next(k for k, (y, e) in enumerate(zip(yours, expected)) if y != e)
+    fail(
+        f"After set_seed({SEEDS[i]}), {en} should give the numbers it gives after {call} "
+        f"({expected[i][0]:.6g}, ...), but it gave {yours[i][0]:.6g}, ...: set_seed does not seed it "
+        f"(or seeds it with another value). Call {call} in set_seed.",
+        f"在 set_seed({SEEDS[i]}) 之后，{zh}应给出与 {call} 之后相同的数（{expected[i][0]:.6g}, ...），"
+        f"但实际给出了 {yours[i][0]:.6g}, ...：set_seed 没有为它设置种子（或用了别的值）。"
+        f"请在 set_seed 中调用 {call}。",
+        evidence=["values_differ", "rng_not_seeded"],
+    )
+
+
+def test_set_seed_python_random(learner, reference):
+    got = learner.run(draws_after_set_seed, SEEDS, "cpu")
+    _compare_draws(got, draws_after_set_seed(reference, SEEDS, "cpu"), "random")
+
+
+def test_set_seed_numpy(learner, reference):
+    got = learner.run(draws_after_set_seed, SEEDS, "cpu")
+    _compare_draws(got, draws_after_set_seed(reference, SEEDS, "cpu"), "numpy")
+
+
+def test_set_seed_torch(learner, reference, device):
+    got = learner.run(draws_after_set_seed, SEEDS, device)
+    want = draws_after_set_seed(reference, SEEDS, device)
+    _compare_draws(got, want, "torch")
+    if device == "cuda":
+        _compare_draws(got, want, "cuda")
+
+
+# ---------------------------------------------------------------------------------------------
+# split_indices
+
+
+def _split(value, call):
+    """(train, val) from the learner's answer, as int64 1-D tensors."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        fail(
+            f"{call} should return a tuple (train_idx, val_idx) of two tensors, but yours returned "
+            f"{describe(value)}.",
+            f"{call} 应返回由两个张量组成的元组 (train_idx, val_idx)，但你的结果是 {describe_zh(value)}。",
+            evidence=["wrong_type"],
+        )
+    parts = []
+    for (en, zh), part in zip((("train_idx", "train_idx"), ("val_idx", "val_idx")), value):
+        with named(f"the {en} returned by {call}", f"{call} 返回的 {zh}") as what:
+            part = expect_tensor(part, what)
+            if part.dtype != torch.int64:
+                fail(
+                    f"{what} should hold int64 indices (what torch.randperm gives), but yours has dtype "
+                    f"{str(part.dtype)[6:]}.",
+                    f"{what} 应为 int64 的下标（即 torch.randperm 给出的类型），但你的结果 dtype 为 "
+                    f"{str(part.dtype)[6:]}。",
+                    evidence=["wrong_dtype", "float_instead_of_integer"]
+                    if part.dtype.is_floating_point
+                    else ["wrong_dtype"],
+                )
+            if part.dim() != 1:
+                fail(
+                    f"{what} should be a 1-D tensor of indices, but yours has shape {tuple(part.shape)}.",
+                    f"{what} 应该是一维的下标张量，但你的结果形状为 {tuple(part.shape)}。",
+                    evidence=["wrong_shape"],
+                )
+            parts.append(part.detach().cpu())
+    return parts
+
+
+def _check_partition(value, n, val_fraction, seed):
+    call = f"split_indices({n}, {val_fraction}, seed={seed})"
+    train, val = _split(value, call)
+    n_val = round(n * val_fraction)
+    if len(val) != n_val:
+        if len(train) == n_val and len(val) == n - n_val and abs(n - 2 * n_val) > 1:
+            fail(
+                f"{call} returned {len(train)} training and {len(val)} validation indices: the other way "
+                f"round. Return (train_idx, val_idx), with round({n} * {val_fraction}) = {n_val} validation indices.",
+                f"{call} 返回了 {len(train)} 个训练下标和 {len(val)} 个验证下标：顺序反了。"
+                f"请返回 (train_idx, val_idx)，其中验证下标有 round({n} * {val_fraction}) = {n_val} 个。",
+                evidence=["values_differ", "split_swapped"],
+            )
+        product = n * val_fraction
+        fail(
+            f"{call}: the validation part should hold round({n} * {val_fraction}) = round({product:g}) = "
+            f"{n_val} of the indices, but yours holds {len(val)}. Use Python's round(), which rounds halves "
+            "to even (round(2.5) == 2, round(3.5) == 4); int() truncates.",
+            f"{call} 的验证部分应包含 round({n} * {val_fraction}) = round({product:g}) = {n_val} 个下标，"
+            f"但你的结果有 {len(val)} 个。请使用 Python 的 round()，它把 .5 舍入到偶数"
+            "（round(2.5) == 2，round(3.5) == 4）；int() 则是直接截断。",
+            evidence=["values_differ", "wrong_split_size"],
+        )
+    both = torch.cat([train, val])
+    if len(both) != n or not torch.equal(torch.sort(both).values, torch.arange(n)):
+        counts = (
+            torch.bincount(both[(both >= 0) & (both < n)], minlength=n) if n else torch.zeros(0)
+        )
+        outside = both[(both < 0) | (both >= n)]
+        if len(outside):
+            detail_en = f"index {int(outside[0])} is not in range({n})"
+            detail_zh = f"下标 {int(outside[0])} 不在 range({n}) 之内"
+        elif bool((counts > 1).any()):
+            i = int((counts > 1).nonzero()[0])
+            detail_en, detail_zh = (
+                f"index {i} appears {int(counts[i])} times",
+                f"下标 {i} 出现了 {int(counts[i])} 次",
+            )
+        else:
+            i = int((counts == 0).nonzero()[0])
+            detail_en, detail_zh = f"index {i} is missing", f"缺少下标 {i}"
+        fail(
+            f"{call}: together, train_idx and val_idx should hold every index of range({n}) exactly "
+            f"once, but {detail_en}.",
+            f"{call}：train_idx 和 val_idx 合起来应恰好包含 range({n}) 中的每个下标各一次，但{detail_zh}。",
+            evidence=["values_differ", "not_a_partition"],
+        )
+    return train, val
+
+
+# (n, val_fraction): ties where Python's round goes to even (2.5, 0.5, 1.5, 3.5), empty parts,
+# and fractions whose product is exact, so every correct way of rounding it agrees.
+PARTITIONS = [
+    (10, 0.2),
+    (100, 0.25),
+    (5, 0.5),
+    (7, 0.5),
+    (6, 0.25),
+    (1, 0.5),
+    (3, 0.5),
+    (0, 0.3),
+    (20, 0.0),
+    (20, 1.0),
+    (1000, 0.125),
+]
+
+
+def test_split_is_a_partition(learner):
+    for n, val_fraction in PARTITIONS:
+        _check_partition(learner.split_indices(n, val_fraction, 11), n, val_fraction, 11)
+
+
+@PROPERTY
+@given(n=st.integers(0, 300), eighths=st.integers(0, 8), seed=st.integers(0, 2**31 - 1))
+def test_split_partition_property(learner, n, eighths, seed):
+    val_fraction = eighths / 8
+    _check_partition(learner.split_indices(n, val_fraction, seed), n, val_fraction, seed)
+
+
+def split_under_global_seeds(module, n, val_fraction, seed):
+    """The same split requested after two different global seeds, with the global state read
+    just before and just after each call."""
+    runs = []
+    for global_seed in (0, 1):
+        torch.manual_seed(global_seed)
+        before = torch.get_rng_state()
+        value = module.split_indices(n, val_fraction, seed)
+        runs.append(
+            {"value": value, "global_state_kept": bool(torch.equal(before, torch.get_rng_state()))}
+        )
+    return runs
+
+
+def test_split_reproducible(learner):
+    n, val_fraction, seed = 50, 0.2, 3
+    call = f"split_indices({n}, {val_fraction}, seed={seed})"
+    runs = learner.run(split_under_global_seeds, n, val_fraction, seed)
+    splits = [_check_partition(run["value"], n, val_fraction, seed) for run in runs]
+    splits.append(
+        _check_partition(learner.split_indices(n, val_fraction, seed), n, val_fraction, seed)
+    )
+    first = splits[0]
+    for other in splits[1:]:
+        if not all(torch.equal(a, b) for a, b in zip(first, other)):
+            fail(
+                f"{call} gave different splits when called again with the same seed (after "
+                "torch.manual_seed(0), then torch.manual_seed(1)): it draws from torch's global random "
+                "state. Draw from a generator of its own: g = torch.Generator().manual_seed(seed), then "
+                "torch.randperm(n, generator=g).",
+                f"用相同的 seed 再次调用 {call}（先执行 torch.manual_seed(0)，再执行 torch.manual_seed(1)）"
+                "得到了不同的划分：它是从 torch 的全局随机状态中采样的。请使用它自己的生成器："
+                "g = torch.Generator().manual_seed(seed)，然后 torch.randperm(n, generator=g)。",
+                evidence=["values_differ", "global_rng_used"],
+            )
+
+
+def test_split_leaves_global_state(learner):
+    n, val_fraction, seed = 50, 0.2, 3
+    call = f"split_indices({n}, {val_fraction}, seed={seed})"
+    runs = learner.run(split_under_global_seeds, n, val_fraction, seed)
+    if not all(run["global_state_kept"] for run in runs):
+        fail(
+            f"{call} changed torch's global random state (torch.get_rng_state() differs before and "
+            "after the call): it re-seeds it (torch.manual_seed inside) or draws from it (torch.randperm "
+            "without generator=), so every random number the program draws afterwards changes. Draw from "
+            "a generator of its own: g = torch.Generator().manual_seed(seed).",
+            f"{call} 改变了 torch 的全局随机状态（调用前后 torch.get_rng_state() 不同）："
+            "它在内部重新设置了种子（torch.manual_seed），或者从全局状态中采样（torch.randperm 没有传 "
+            "generator=），于是程序之后生成的每个随机数都变了。请使用它自己的生成器："
+            "g = torch.Generator().manual_seed(seed)。",
+            evidence=["global_rng_changed", "global_rng_used"],
+        )
+
+
+def test_split_different_seeds(learner):
+    n, val_fraction = 50, 0.2
+    vals = []
+    for seed in range(5):
+        _, val = _check_partition(
+            learner.split_indices(n, val_fraction, seed), n, val_fraction, seed
+        )
+        vals.append(tuple(sorted(val.tolist())))
+    k = round(n * val_fraction)
+    if all(v in (tuple(range(k)), tuple(range(n - k, n))) for v in vals):
+        fail(
+            f"split_indices({n}, {val_fraction}, seed) puts the first or the last {k} indices in the "
+            "validation part for every seed: the indices are never shuffled. Shuffle them with "
+            "torch.randperm(n, generator=g).",
+            f"对每个 seed，split_indices({n}, {val_fraction}, seed) 都把最前面或最后面的 {k} 个下标放进验证部分："
+            "下标根本没有被打乱。请用 torch.randperm(n, generator=g) 打乱它们。",
+            evidence=["values_differ", "not_shuffled"],
+        )
+    if len(set(vals)) < 4:
+        distinct = len(set(vals))
+        got_en = (
+            "the same validation set for all of them"
+            if distinct == 1
+            else f"only {distinct} different validation sets"
+        )
+        got_zh = "完全相同的验证集" if distinct == 1 else f"只有 {distinct} 种不同的验证集"
+        fail(
+            f"split_indices({n}, {val_fraction}, seed) for seeds 0 to 4 gave {got_en}: the seed does not "
+            "reach the shuffle. Seed the generator with it: torch.Generator().manual_seed(seed).",
+            f"seed 取 0 到 4 时，split_indices({n}, {val_fraction}, seed) 给出了{got_zh}："
+            "seed 没有作用到打乱上。请用它为生成器设置种子：torch.Generator().manual_seed(seed)。",
+            evidence=["values_differ", "rng_not_seeded"],
+        )
