@@ -48,7 +48,9 @@ def gradients_run(module, name, xs, calls):
     """gradients(f, *xs), ``calls`` times; each answer is copied as soon as it comes back."""
     functions = {
         "f(x) = x**2 + 2*x + 1": lambda x: x**2 + 2 * x + 1,
-        "f(w, b, X, y) = mean((X @ w + b - y)**2)": lambda w, b, X, y: ((X @ w + b - y) ** 2).mean(),
+        "f(w, b, X, y) = mean((X @ w + b - y)**2)": lambda w, b, X, y: (
+            (X @ w + b - y) ** 2
+        ).mean(),
         "f(W, v, x) = sum(tanh(W @ x) * v)": lambda W, v, x: (torch.tanh(W @ x) * v).sum(),
         "f(x) = sum(logsumexp(x, dim=1))": lambda x: torch.logsumexp(x, dim=1).sum(),
         "f(x, e) = sum(x**2) + sum(e)": lambda x, e: (x**2).sum() + e.sum(),
@@ -63,9 +65,7 @@ def gradients_run(module, name, xs, calls):
     for _ in range(calls):
         got = module.gradients(f, *xs)
         if isinstance(got, (tuple, list)):
-            got = type(got)(
-                g.detach().clone() if isinstance(g, torch.Tensor) else g for g in got
-            )
+            got = type(got)(g.detach().clone() if isinstance(g, torch.Tensor) else g for g in got)
         results.append(got)
     return {"results": results, "inputs": list(xs)}
 
@@ -177,7 +177,10 @@ def _input_changes(before, after, name):
             and not torch.equal(a.grad.detach().cpu(), b.grad.detach().cpu())
         ):
             story_en, story_zh = (
-                (f"backward() left a gradient in {arg}.grad", f"backward() 在 {arg}.grad 中留下了梯度")
+                (
+                    f"backward() left a gradient in {arg}.grad",
+                    f"backward() 在 {arg}.grad 中留下了梯度",
+                )
                 if b.grad is None
                 else (
                     f"{arg}.grad, which already held a gradient, was changed (backward() adds "

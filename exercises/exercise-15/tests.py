@@ -176,7 +176,9 @@ def test_predict_values(learner, reference, device, rng, seed):
 def test_predict_records_no_graph(learner, device, rng, seed):
     for i, (kind, training) in enumerate((("mlp", False), ("linear", True))):
         X = _randn(rng, 6, 4).to(device)
-        _check_out_of_graph(learner.run(predict_run, kind, training, X, seed + i), _what(kind, training))
+        _check_out_of_graph(
+            learner.run(predict_run, kind, training, X, seed + i), _what(kind, training)
+        )
 
 
 def test_predict_keeps_mode(learner, device, rng, seed):
@@ -257,7 +259,13 @@ def test_predict_dtype_and_device(learner, reference, device, rng, seed):
     # A float64 model and batch; on meta the reference runs on the CPU (shapes and dtypes only).
     X = _randn(rng, 7, 4, dtype=torch.float64)
     got, want = _run_both(
-        learner, reference, "mlp", False, X.to(device), seed, reference_X=X if device == "meta" else None
+        learner,
+        reference,
+        "mlp",
+        False,
+        X.to(device),
+        seed,
+        reference_X=X if device == "meta" else None,
     )
     assert_close(
         got["out"],

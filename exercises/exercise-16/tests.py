@@ -214,7 +214,12 @@ def test_losses_match_reference(learner, reference, device, rng, attach):
         want = _losses(reference.fit_linear(X, y, lr, steps), "reference")
         if i == 0:
             attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
-        _compare_curves(got, want, what, lambda kind: _mistake(kind, X, y, lr, steps))
+        _compare_curves(
+            got,
+            want,
+            what,
+            lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps),
+        )
 
 
 def test_parameters_match_reference(learner, reference, device, rng):
@@ -223,9 +228,8 @@ def test_parameters_match_reference(learner, reference, device, rng):
         what = _what(n, d, lr, steps)
         w, b = _parameters(learner.fit_linear(X, y, lr, steps), d, what)
         want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
-        _compare_parameters(
-            w, b, want_w, want_b, what, lambda kind: _mistake(kind, X, y, lr, steps)
-        )
+        replay = lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps)
+        _compare_parameters(w, b, want_w, want_b, what, replay)
 
 
 def test_starts_at_zero(learner, reference, device, rng):
@@ -322,9 +326,7 @@ def test_non_contiguous(learner, reference, device, rng):
     got = learner.fit_linear(X, y, lr, steps)
     want = reference.fit_linear(X, y, lr, steps)
     w, b = _parameters(got, d, what)
-    _compare_parameters(
-        w, b, want[0], want[1], what, lambda kind: _mistake(kind, X, y, lr, steps)
-    )
+    _compare_parameters(w, b, want[0], want[1], what, lambda kind: _mistake(kind, X, y, lr, steps))
 
 
 def test_no_optimizer_no_linear(learner, exercise, learner_source, rng):

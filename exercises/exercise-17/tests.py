@@ -169,7 +169,11 @@ def _first_loss(got, want, what, replays):
                 f"{what}：第一个损失为 {first}，期望 {want[0]:.6g}：{zh}。",
                 evidence=["values_differ", evidence],
             )
-    if got.numel() > 0 and want.numel() > 1 and torch.isclose(got[0], want[1], rtol=1e-5, atol=1e-7):
+    if (
+        got.numel() > 0
+        and want.numel() > 1
+        and torch.isclose(got[0], want[1], rtol=1e-5, atol=1e-7)
+    ):
         fail(
             f"{what}: the first loss is {first}, which is the loss after the first step; each "
             f"epoch's loss must be measured before its step (expected {want[0]:.6g}).",
@@ -369,5 +373,7 @@ def test_non_contiguous(learner, reference, device, rng, seed):
     got = learner.train_regressor(X, y, epochs, lr, seed)
     want_model, want_losses = reference.train_regressor(X, y, epochs, lr, seed)
     replays = _replays(X, y, epochs, lr, seed)
-    _compare_curves(_losses(got, what), torch.tensor(want_losses, dtype=torch.float64), what, replays)
+    _compare_curves(
+        _losses(got, what), torch.tensor(want_losses, dtype=torch.float64), what, replays
+    )
     _compare_model(_model(got, d, what), want_model, what, replays)

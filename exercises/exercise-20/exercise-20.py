@@ -10,7 +10,10 @@ from torch import nn
 
 
 def train_step(
-    model: nn.Module, X: torch.Tensor, y: torch.Tensor, optimizer: torch.optim.Optimizer,
+    model: nn.Module,
+    X: torch.Tensor,
+    y: torch.Tensor,
+    optimizer: torch.optim.Optimizer,
     max_norm: float,
 ) -> float:
     """One training step on nn.MSELoss with gradient clipping; returns the loss as a float.

@@ -17,9 +17,12 @@ replayed here with each classic mistake to name it.
 import math
 
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch import nn
 
 from grader.testing import assert_close, describe, fail
+from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
 
@@ -45,6 +48,8 @@ def step_run(module, kind, X, y, lr, max_norm, steps, stale, seed):
         "losses": losses,
         "before": before,
         "params": [p.detach().clone() for p in model.parameters()],
+        "X": X,
+        "y": y,
     }
 
 
@@ -80,6 +85,10 @@ def bad_grad_run(module, case, device, seed):
                 p.grad.mul_(1e25)
         elif case == "frozen_nan":
             model.body[2].bias.grad[1] = float("nan")
+        elif case.startswith("poison"):  # "poison:<parameter>:<flat index>:<value>"
+            _, which, index, value = case.split(":")
+            grad = list(model.parameters())[int(which)].grad
+            grad.view(-1)[int(index) % grad.numel()] = float(value)
     before = [None if p.grad is None else p.grad.clone() for p in model.parameters()]
     result = module.has_bad_grad(model)
     after = [None if p.grad is None else p.grad.clone() for p in model.parameters()]
@@ -256,7 +265,10 @@ CASE_TEXT = {
     "inf": ("one inf in a weight's gradient", "某个权重的梯度中有一个 inf"),
     "-inf": ("one -inf in a bias's gradient", "某个偏置的梯度中有一个 -inf"),
     "huge": ("huge but finite gradients (about 1e25)", "梯度极大但仍是有限数（约 1e25）"),
-    "fresh": ("no gradients at all yet (every .grad is None)", "还没有任何梯度（所有 .grad 都是 None）"),
+    "fresh": (
+        "no gradients at all yet (every .grad is None)",
+        "还没有任何梯度（所有 .grad 都是 None）",
+    ),
     "unused_head": (
         "a layer the loss did not use (its .grad is None), the rest finite",
         "有一层没有被损失用到（它的 .grad 是 None），其余梯度都是有限数",
@@ -287,7 +299,9 @@ def _check_cases(learner, reference, device, seed, cases):
                     " torch.isnan does not see inf: torch.isfinite(g).all() is False for both "
                     "NaN and ±inf."
                 )
-                extra_zh = "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
+                extra_zh = (
+                    "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
+                )
             elif case == "huge":
                 extra_en = (
                     " Large gradients are a warning sign, but only NaN and inf are bad values "
@@ -313,15 +327,24 @@ def _check_cases(learner, reference, device, seed, cases):
 
 
 def test_clips_total_norm(learner, reference, device, rng, seed):
-    for i, (kind, lr, max_norm) in enumerate((("mlp", 0.05, 1.0), ("linear", 0.05, 0.5))):
+    cases = (("mlp", 0.05, 1.0, False), ("linear", 0.05, 0.5, True))
+    for i, (kind, lr, max_norm, views) in enumerate(cases):
         X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
+        note = ", gradient norm about 30"
+        if views:  # the same batch as a transposed view and a strided view
+            X = X.t().contiguous().t()
+            y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
+            note += ", X a transposed view, y a strided view"
         args = (kind, X, y, lr, max_norm, 5, False, seed + i)
-        _compare_steps(
-            learner,
-            reference,
-            args,
-            _what(kind, lr, max_norm, 5, ", gradient norm about 30"),
-        )
+        what = _what(kind, lr, max_norm, 5, note)
+        got, _ = _compare_steps(learner, reference, args, what)
+        for name, before, after in (("X", X, got["X"]), ("y", y, got["y"])):
+            if not torch.equal(before.cpu(), after.cpu()):
+                fail(
+                    f"{what} changed the values of {name}.",
+                    f"{what} 修改了 {name} 的值。",
+                    evidence=["input_mutated", "input_values_changed"],
+                )
 
 
 def test_small_gradients_unchanged(learner, reference, device, rng, seed):
@@ -413,3 +436,32 @@ def test_has_bad_grad_returns_bool(learner, seed):
                 f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe(value)}。",
                 evidence=["wrong_type"],
             )
+
+
+@settings(PROPERTY, max_examples=15)
+@given(
+    which=st.integers(0, 5),
+    index=st.integers(0, 35),
+    value=st.sampled_from(["nan", "inf", "-inf"]),
+)
+def test_has_bad_grad_anywhere(learner, seed, which, index, value):
+    # Parameters: body.0.weight (6, 4), body.0.bias, body.2.weight (2, 6), body.2.bias,
+    # head.weight (2, 2), head.bias; the index wraps around each one's size.
+    case = f"poison:{which}:{index}:{value}"
+    result = _as_bool(learner.run(bad_grad_run, case, "cpu", seed)["result"], "has_bad_grad(model)")
+    if result is not True:
+        names = [
+            "body.0.weight",
+            "body.0.bias",
+            "body.2.weight",
+            "body.2.bias",
+            "head.weight",
+            "head.bias",
+        ]
+        fail(
+            f"has_bad_grad(model) should be True when {names[which]}.grad holds a single {value} "
+            f"(at flat index {index}), but yours returned {result}.",
+            f"当 {names[which]}.grad 中有一个 {value}（展平后下标 {index}）时，has_bad_grad(model) "
+            f"应返回 True，但你的结果是 {result}。",
+            evidence=["values_differ"] + (["inf_not_detected"] if "inf" in value else []),
+        )

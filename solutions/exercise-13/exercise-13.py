@@ -16,5 +16,5 @@ def gradients(f, *xs: torch.Tensor) -> tuple[torch.Tensor, ...]:
     leaves = [x.detach().requires_grad_(True) for x in xs]
     grads = torch.autograd.grad(f(*leaves), leaves, allow_unused=True)
     return tuple(
-        torch.zeros_like(leaf) if g is None else g for leaf, g in zip(leaves, grads)
+        torch.zeros_like(leaf) if g is None else g for leaf, g in zip(leaves, grads, strict=True)
     )

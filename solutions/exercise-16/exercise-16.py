@@ -6,7 +6,7 @@ import torch
 def fit_linear(
     X: torch.Tensor, y: torch.Tensor, lr: float, steps: int
 ) -> tuple[torch.Tensor, torch.Tensor, list[float]]:
-    n, d = X.shape
+    d = X.shape[1]
     w = torch.zeros(d, dtype=X.dtype, device=X.device, requires_grad=True)
     b = torch.zeros((), dtype=X.dtype, device=X.device, requires_grad=True)
     losses = []

@@ -5,7 +5,10 @@ from torch import nn
 
 
 def train_step(
-    model: nn.Module, X: torch.Tensor, y: torch.Tensor, optimizer: torch.optim.Optimizer,
+    model: nn.Module,
+    X: torch.Tensor,
+    y: torch.Tensor,
+    optimizer: torch.optim.Optimizer,
     max_norm: float,
 ) -> float:
     optimizer.zero_grad()  # gradients left from before would be added in
@@ -19,7 +22,5 @@ def train_step(
 
 
 def has_bad_grad(model: nn.Module) -> bool:
-    for p in model.parameters():
-        if p.grad is not None and not torch.isfinite(p.grad).all():
-            return True  # a Python bool: `if tensor` is evaluated here, once
-    return False
+    # isfinite is False for NaN, inf and -inf; `not tensor` turns each answer into a Python bool.
+    return any(p.grad is not None and not torch.isfinite(p.grad).all() for p in model.parameters())

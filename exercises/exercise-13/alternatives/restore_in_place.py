@@ -16,9 +16,7 @@ def gradients(f, *xs):
             x.grad = None
             x.requires_grad_(True)
         f(*xs).backward()
-        return tuple(
-            x.grad if x.grad is not None else torch.zeros_like(x) for x in xs
-        )
+        return tuple(x.grad if x.grad is not None else torch.zeros_like(x) for x in xs)
     finally:
         for x, (flag, old) in zip(xs, saved):
             x.requires_grad_(flag)

@@ -11,4 +11,4 @@ def gradients(f, *xs):
     # torch.tensor(list) makes float32 tensors on the CPU, whatever the inputs were.
     leaves = [torch.tensor(x.tolist(), requires_grad=True) for x in xs]
     grads = torch.autograd.grad(f(*leaves), leaves, allow_unused=True)
-    return tuple(torch.zeros_like(l) if g is None else g for l, g in zip(leaves, grads))
+    return tuple(torch.zeros_like(leaf) if g is None else g for leaf, g in zip(leaves, grads))

@@ -1,6 +1,3 @@
-import torch
-
-
 def predict(model, X):
     return model(X).detach()  # the graph was built, then cut
 

@@ -1,6 +1,3 @@
-import torch
-
-
 def predict(model, X):
     model.eval()  # switches Dropout/BatchNorm, not gradient recording
     return model(X)

@@ -1,6 +1,3 @@
-import torch
-
-
 def predict(model, X):
     for p in model.parameters():
         p.requires_grad_(False)  # the caller's parameters stay frozen

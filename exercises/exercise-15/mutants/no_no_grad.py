@@ -1,6 +1,3 @@
-import torch
-
-
 def predict(model, X):
     return model(X)  # the graph of the whole forward pass is recorded
 

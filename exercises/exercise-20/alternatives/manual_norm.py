@@ -1,5 +1,4 @@
 import torch
-from torch import nn
 
 
 def train_step(model, X, y, optimizer, max_norm):

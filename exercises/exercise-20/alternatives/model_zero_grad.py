@@ -15,5 +15,7 @@ def train_step(model, X, y, optimizer, max_norm):
 
 
 def has_bad_grad(model):
-    bad = sum(int((~torch.isfinite(p.grad)).sum()) for p in model.parameters() if p.grad is not None)
+    bad = sum(
+        int((~torch.isfinite(p.grad)).sum()) for p in model.parameters() if p.grad is not None
+    )
     return bad > 0
