@@ -390,7 +390,7 @@ def test_gradients_dtype_and_device(learner, reference, device, rng):
     # originals there (autograd on meta costs a second of lazy imports in each process).
     want = gradients_run(reference, name, originals if device == "meta" else xs, 1)["results"][0]
     want = tuple(w.to(device) for w in want)
-    _compare_grads(got, want, name, f" [a: float64 on {device}]", none_ok=True)
+    _compare_grads(got, want, name, f" [a.dtype = float64, device = {device}]", none_ok=True)
 
 
 def test_gradients_returns_tuple(learner, rng):

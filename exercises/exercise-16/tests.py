@@ -52,13 +52,13 @@ def _parameters(got, d, what, strict=False):
     """w and b as returned. Only test_returns_plain_values is ``strict`` about their shapes;
     elsewhere a w of d elements and a b of one element are compared by value."""
     w, b, _ = _unpack(got, what)
-    w = expect_tensor(w, f"w returned by {what}")
-    b = expect_tensor(b, f"b returned by {what}")
+    w = expect_tensor(w, f"{what} → w")
+    b = expect_tensor(b, f"{what} → b")
     if not strict and w.numel() == d and b.numel() == 1:
         return w.reshape(d), b.reshape(())
     if tuple(w.shape) != (d,):
         fail(
-            f"w returned by {what} should have shape ({d},), but yours has shape "
+            f"{what} → w should have shape ({d},), but yours has shape "
             f"{tuple(w.shape)}. Keep w 1-D: with X of shape (n, d), X @ w then has shape (n,), "
             "exactly like y.",
             f"{what} 返回的 w 形状应为 ({d},)，但你的结果形状为 {tuple(w.shape)}。请让 w 保持一维："
@@ -67,7 +67,7 @@ def _parameters(got, d, what, strict=False):
         )
     if tuple(b.shape) != ():
         fail(
-            f"b returned by {what} should be 0-dimensional (shape ()), but yours has shape "
+            f"{what} → b should be 0-dimensional (shape ()), but yours has shape "
             f"{tuple(b.shape)}: create it with torch.zeros(()) (or torch.tensor(0.0, ...)).",
             f"{what} 返回的 b 应该是 0 维的（形状为 ()），但你的结果形状为 {tuple(b.shape)}："
             "请用 torch.zeros(())（或 torch.tensor(0.0, ...)）创建它。",
@@ -191,8 +191,8 @@ def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5
                     f"{what}：学到的 w 和 b 与这种梯度下降的结果完全一样：{zh}。",
                     evidence=["values_differ", evidence],
                 )
-    assert_close(w, want_w, f"w returned by {what}", rtol=rtol, atol=atol)
-    assert_close(b, want_b, f"b returned by {what}", rtol=rtol, atol=atol)
+    assert_close(w, want_w, f"{what} → w", rtol=rtol, atol=atol)
+    assert_close(b, want_b, f"{what} → b", rtol=rtol, atol=atol)
 
 
 def _head(values):
@@ -249,7 +249,7 @@ def test_starts_at_zero(learner, reference, device, rng):
                 "而不是随机值。",
                 evidence=["values_differ", "not_zero_init"],
             )
-        assert_close(got, want, f"{name} returned by {what}", rtol=0, atol=0)
+        assert_close(got, want, f"{what} → {name}", rtol=0, atol=0)
     what = _what(n, d, 0.1, 1)
     got = _losses(learner.fit_linear(X, y, 0.1, 1), what)
     want = _losses(reference.fit_linear(X, y, 0.1, 1), "reference")
@@ -273,7 +273,7 @@ def test_returns_plain_values(learner, device, rng):
     for name, value in (("w", w), ("b", b)):
         if value.requires_grad:
             fail(
-                f"{name} returned by {what} still requires grad: the caller gets a parameter "
+                f"{what} → {name} still requires grad: the caller gets a parameter "
                 "that keeps recording every operation done with it. Return the learned values "
                 f"with {name}.detach().",
                 f"{what} 返回的 {name} 仍然需要梯度：调用者拿到的参数会继续记录用它做的每个运算。"
@@ -322,7 +322,7 @@ def test_non_contiguous(learner, reference, device, rng):
     X, y = _data(rng, n, d)
     X = X.t().contiguous().to(device).t()  # a transposed view
     y = torch.stack([y, torch.zeros_like(y)], dim=1).to(device)[:, 0]  # a strided view
-    what = _what(n, d, lr, steps, ", X a transposed view, y a strided view")
+    what = _what(n, d, lr, steps, ", X = X.t().contiguous().t(), y = stack([y, 0], 1)[:, 0]")
     got = learner.fit_linear(X, y, lr, steps)
     want = reference.fit_linear(X, y, lr, steps)
     w, b = _parameters(got, d, what)

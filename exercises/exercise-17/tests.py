@@ -243,7 +243,7 @@ def _replays(X, y, epochs, lr, seed):
 
 def _compare_model(model, want, what, replays):
     for name in ("weight", "bias"):
-        got = expect_tensor(model.parameters[name], f"model.{name} returned by {what}")
+        got = expect_tensor(model.parameters[name], f"{what} → model.{name}")
         expected = getattr(want, name).detach()
         if got.shape == expected.shape and not torch.allclose(
             got.detach().cpu(), expected.cpu(), rtol=1e-4, atol=1e-5
@@ -257,7 +257,7 @@ def _compare_model(model, want, what, replays):
                         f"{what} 返回的模型正是在这种情况下训练出来的：{zh}。",
                         evidence=["values_differ", evidence],
                     )
-        assert_close(got, expected, f"model.{name} returned by {what}", rtol=1e-4, atol=1e-5)
+        assert_close(got, expected, f"{what} → model.{name}", rtol=1e-4, atol=1e-5)
 
 
 # -- tests ----------------------------------------------------------------------------------------
@@ -369,7 +369,7 @@ def test_non_contiguous(learner, reference, device, rng, seed):
     X, y = _data(rng, n, d)
     X = X.t().contiguous().to(device).t()  # a transposed view
     y = torch.stack([y, torch.zeros_like(y)], dim=1).to(device)[:, 0]  # a strided view
-    what = _what(n, d, epochs, lr, seed, ", X a transposed view, y a strided view")
+    what = _what(n, d, epochs, lr, seed, ", X = X.t().contiguous().t(), y = stack([y, 0], 1)[:, 0]")
     got = learner.train_regressor(X, y, epochs, lr, seed)
     want_model, want_losses = reference.train_regressor(X, y, epochs, lr, seed)
     replays = _replays(X, y, epochs, lr, seed)

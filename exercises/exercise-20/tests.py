@@ -192,8 +192,11 @@ def _data(rng, n, d, scale):
 
 def _what(kind, lr, max_norm, steps, note=""):
     model = "Linear-Tanh-Linear" if kind == "mlp" else "nn.Linear(d, 1)"
-    calls = f"{steps} calls of " if steps > 1 else ""
-    return f"{calls}train_step(model, X, y, optimizer, max_norm={max_norm}) [{model}, SGD lr={lr}{note}]"
+    times = f" × {steps}" if steps > 1 else ""
+    return (
+        f"train_step(model, X, y, optimizer, max_norm={max_norm}){times} "
+        f"[model = {model}, optimizer = SGD(lr={lr}){note}]"
+    )
 
 
 def _numbers(values, what):
@@ -235,7 +238,7 @@ def _compare_steps(learner, reference, args, what):
                     evidence=["values_differ", evidence],
                 )
     for i, (g, w) in enumerate(zip(got["params"], want["params"])):
-        assert_close(g, w, f"parameter {i} of the model after {what}", rtol=1e-4, atol=1e-5)
+        assert_close(g, w, f"{what} → list(model.parameters())[{i}]", rtol=1e-4, atol=1e-5)
     return got, want
 
 
@@ -330,11 +333,11 @@ def test_clips_total_norm(learner, reference, device, rng, seed):
     cases = (("mlp", 0.05, 1.0, False), ("linear", 0.05, 0.5, True))
     for i, (kind, lr, max_norm, views) in enumerate(cases):
         X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
-        note = ", gradient norm about 30"
+        note = ", ‖grad‖ ≈ 30"
         if views:  # the same batch as a transposed view and a strided view
             X = X.t().contiguous().t()
             y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
-            note += ", X a transposed view, y a strided view"
+            note += ", X = X.t().contiguous().t(), y = cat([y, 0], 1)[:, :1]"
         args = (kind, X, y, lr, max_norm, 5, False, seed + i)
         what = _what(kind, lr, max_norm, 5, note)
         got, _ = _compare_steps(learner, reference, args, what)
@@ -350,7 +353,7 @@ def test_clips_total_norm(learner, reference, device, rng, seed):
 def test_small_gradients_unchanged(learner, reference, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
     args = ("mlp", X, y, 0.1, 5.0, 5, False, seed)
-    _compare_steps(learner, reference, args, _what("mlp", 0.1, 5.0, 5, ", gradient norm about 1"))
+    _compare_steps(learner, reference, args, _what("mlp", 0.1, 5.0, 5, ", ‖grad‖ ≈ 1"))
 
 
 def test_zeroes_stale_gradients(learner, reference, device, rng, seed):
@@ -360,7 +363,7 @@ def test_zeroes_stale_gradients(learner, reference, device, rng, seed):
         learner,
         reference,
         args,
-        _what("mlp", 0.1, 1000.0, 3, ", model.grad holding gradients from earlier"),
+        "model(X).sum().backward(); " + _what("mlp", 0.1, 1000.0, 3),
     )
 
 
