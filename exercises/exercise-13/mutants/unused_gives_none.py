@@ -1,0 +1,12 @@
+import torch
+
+
+def derivative(f, x):
+    t = torch.tensor(float(x), requires_grad=True)
+    f(t).backward()
+    return t.grad.item()
+
+
+def gradients(f, *xs):
+    leaves = [x.detach().requires_grad_(True) for x in xs]
+    return torch.autograd.grad(f(*leaves), leaves, allow_unused=True)  # None for unused inputs

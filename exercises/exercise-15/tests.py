@@ -1,0 +1,367 @@
+"""Hidden tests of exercise-15: inference without the graph.
+
+Pitfalls from the seeds: without torch.no_grad() PyTorch records the graph of a mere prediction
+(003 §3.4, 000 §7.3); no_grad() is for a block of code and detach() for one tensor, "do not mix
+them up" (003 §3.4), so a forward pass that records a graph and detaches its output afterwards
+still pays for the graph; model.eval() is not no_grad() (it switches Dropout and BatchNorm, 003
+§4.4), and a helper that calls it must not leave the caller's model switched; detach() shares
+memory with the original while clone() alone stays in the graph (003 §3.4, 001 §8.2, §8.4).
+
+A model cannot cross into the learner's process, so predict runs in a scenario that builds a
+seeded model (with stale gradients and a frozen layer, as a model in the middle of training has)
+and reports what predict did to it. A forward hook records whether gradients were being recorded
+while the model ran.
+"""
+
+import torch
+from torch import nn
+
+from grader.testing import (
+    assert_close,
+    assert_equal,
+    assert_requires_grad,
+    expect_tensor,
+    fail,
+    shares,
+    tensor_info,
+)
+
+# -- scenarios: run next to the learner's code ------------------------------------------------
+
+
+def predict_run(module, kind, training, X, seed):
+    """predict(model, X) on a seeded model in the given mode; what predict did to it."""
+    torch.manual_seed(seed)
+    d = X.shape[1]
+    if kind == "linear":
+        model = nn.Linear(d, 3)
+    else:
+        model = nn.Sequential(
+            nn.Linear(d, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dropout(0.5), nn.Linear(8, 2)
+        )
+    model = model.to(device=X.device, dtype=X.dtype)
+    with torch.no_grad():
+        if kind == "mlp":  # running statistics unlike the batch's own: eval mode matters
+            model[1].running_mean.copy_(torch.randn(8).to(X.device, X.dtype))
+            model[1].running_var.copy_((torch.rand(8) + 0.5).to(X.device, X.dtype))
+        for p in model.parameters():  # stale gradients, as in the middle of training
+            p.grad = torch.randn(p.shape).to(X.device, X.dtype)
+    next(model.parameters()).requires_grad_(False)  # a frozen layer
+    model.train(training)
+    seen = []
+    for m in model.modules():
+        m.register_forward_hook(
+            lambda m, i, o: seen.append(isinstance(o, torch.Tensor) and o.grad_fn is not None)
+        )
+
+    def state():
+        return [
+            {
+                "name": name,
+                "value": p.detach().clone(),
+                "requires_grad": p.requires_grad,
+                "grad": None if p.grad is None else p.grad.detach().clone(),
+            }
+            for name, p in model.named_parameters()
+        ]
+
+    modes = [(name or "model", m.training) for name, m in model.named_modules()]
+    before = state()
+    out = module.predict(model, X)
+    return {
+        "out": out,
+        "forward_recorded": seen,
+        "grad_enabled_after": torch.is_grad_enabled(),
+        "modes_before": modes,
+        "modes_after": [(name or "model", m.training) for name, m in model.named_modules()],
+        "before": before,
+        "after": state(),
+        "X": X,
+    }
+
+
+def snapshot_run(module, w):
+    """snapshot(y) for y computed from a leaf (an intermediate result, not a leaf itself)."""
+    w = w.detach().requires_grad_(True)
+    y = torch.sin(w * 2)
+    snap = module.snapshot(y)
+    same_memory = (
+        isinstance(snap, torch.Tensor)
+        and snap.device.type != "meta"
+        and snap.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
+    )
+    return {
+        "snap": snap,
+        "shares_memory": same_memory,
+        "y_still_in_graph": y.requires_grad and y.grad_fn is not None,
+    }
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+KINDS = {"linear": "nn.Linear(d, 3)", "mlp": "Linear-BatchNorm1d-ReLU-Dropout-Linear"}
+
+
+def _what(kind, training, note=""):
+    mode = "model.train()" if training else "model.eval()"
+    return f"predict(model, X) [{KINDS[kind]}, {mode}{note}]"
+
+
+def _randn(rng, *shape, dtype=torch.float32):
+    return torch.randn(shape, generator=rng, dtype=dtype)
+
+
+def _run_both(learner, reference, kind, training, X, seed, reference_X=None):
+    got = learner.run(predict_run, kind, training, X, seed)
+    want = predict_run(reference, kind, training, X if reference_X is None else reference_X, seed)
+    return got, want
+
+
+def _check_out_of_graph(run, what):
+    out = expect_tensor(run["out"], what)
+    info = tensor_info(out)
+    if info is not None and info.requires_grad:
+        fail(
+            f"{what} requires grad (grad_fn={info.grad_fn}): the forward pass recorded an "
+            "autograd graph, which costs memory and time and keeps the output attached to the "
+            "model. Run the model inside `with torch.no_grad():` (or torch.inference_mode()).",
+            f"{what} 需要梯度（grad_fn={info.grad_fn}）：前向计算记录了计算图，既占内存又耗时，"
+            "输出也仍然连着模型。请在 `with torch.no_grad():`（或 torch.inference_mode()）中运行模型。",
+            evidence=["requires_grad_output"],
+        )
+    assert_requires_grad(out, False, what)
+    if any(run["forward_recorded"]):
+        fail(
+            f"{what}: the model ran while autograd was recording (outside torch.no_grad()), so "
+            "the whole graph of the forward pass was built; detaching the output afterwards "
+            "does not undo that. Run the model itself inside `with torch.no_grad():`.",
+            f"{what}：模型运行时自动求导正在记录（在 torch.no_grad() 之外），所以整个前向计算图都"
+            "已经建好了；事后对输出 detach() 并不能撤销。请把模型的调用本身放进 "
+            "`with torch.no_grad():` 中。",
+            evidence=["requires_grad_output", "forward_recorded_graph"],
+        )
+    if not run["grad_enabled_after"]:
+        fail(
+            f"After {what}, gradient recording was still switched off for all later code: "
+            "torch.set_grad_enabled(False) changes a global switch. Use `with torch.no_grad():`, "
+            "which switches it back on at the end of the block.",
+            f"{what} 之后，后续所有代码的梯度记录仍然是关闭的：torch.set_grad_enabled(False) "
+            "改变的是全局开关。请使用 `with torch.no_grad():`，它会在代码块结束时重新打开。",
+            evidence=["grad_mode_left_off"],
+        )
+
+
+# -- predict ----------------------------------------------------------------------------------
+
+
+def test_predict_values(learner, reference, device, rng, seed):
+    cases = [
+        ("linear", False, _randn(rng, 6, 4), ""),
+        ("mlp", False, _randn(rng, 10, 5), ""),
+        ("mlp", False, _randn(rng, 5, 10).t(), ", X = randn(5, 10).t()"),
+        ("mlp", False, _randn(rng, 1, 5), ""),
+        ("linear", True, _randn(rng, 8, 4)[::2], ", X = randn(8, 4)[::2]"),
+    ]
+    for i, (kind, training, X, note) in enumerate(cases):
+        got, want = _run_both(learner, reference, kind, training, X.to(device), seed + i)
+        assert_close(
+            got["out"],
+            want["out"],
+            _what(kind, training, f", X: {tuple(X.shape)}{note}"),
+            rtol=1e-5,
+            atol=1e-6,
+        )
+
+
+def test_predict_records_no_graph(learner, device, rng, seed):
+    for i, (kind, training) in enumerate((("mlp", False), ("linear", True))):
+        X = _randn(rng, 6, 4).to(device)
+        _check_out_of_graph(
+            learner.run(predict_run, kind, training, X, seed + i), _what(kind, training)
+        )
+
+
+def test_predict_keeps_mode(learner, device, rng, seed):
+    for i, training in enumerate((True, False)):
+        X = _randn(rng, 6, 4).to(device)
+        run = learner.run(predict_run, "mlp", training, X, seed + i)
+        changed = [
+            (name, was, now)
+            for (name, was), (_, now) in zip(run["modes_before"], run["modes_after"])
+            if was != now
+        ]
+        if changed:
+            name, was, now = changed[0]
+            mode = {True: "training", False: "eval"}
+            mode_zh = {True: "训练", False: "评估（eval）"}
+            fail(
+                f"{_what('mlp', training)} left the model in {mode[now]} mode; it arrived in "
+                f"{mode[was]} mode ({name}.training went from {was} to {now}). The mode belongs "
+                "to the caller: predict must not change it (if you switch it, put it back with "
+                "model.train(was_training)). To stop recording gradients, torch.no_grad() is "
+                "enough; eval() is about Dropout and BatchNorm, not gradients.",
+                f"{_what('mlp', training)} 让模型处于{mode_zh[now]}模式，而它传入时处于"
+                f"{mode_zh[was]}模式（{name}.training 从 {was} 变成了 {now}）。模式由调用者决定："
+                "predict 不能改变它（如果切换了，请用 model.train(was_training) 恢复）。想停止记录"
+                "梯度，torch.no_grad() 就够了；eval() 影响的是 Dropout 和 BatchNorm，而不是梯度。",
+                evidence=["mode_changed"],
+            )
+
+
+def test_predict_leaves_model_alone(learner, device, rng, seed):
+    for i, training in enumerate((False, True)):
+        X = _randn(rng, 6, 4).to(device)
+        run = learner.run(predict_run, "mlp", training, X, seed + i)
+        what = _what("mlp", training)
+        for b, a in zip(run["before"], run["after"]):
+            name = b["name"]
+            if a["requires_grad"] != b["requires_grad"]:
+                fail(
+                    f"{what} changed the parameter {name}: its requires_grad went from "
+                    f"{b['requires_grad']} to {a['requires_grad']}. Switching requires_grad off "
+                    "(or back on) changes which parameters the caller trains; torch.no_grad() "
+                    "stops the recording without touching the parameters.",
+                    f"{what} 修改了参数 {name}：它的 requires_grad 从 {b['requires_grad']} 变成了 "
+                    f"{a['requires_grad']}。关闭（或重新打开）requires_grad 会改变调用者训练哪些参数；"
+                    "torch.no_grad() 能停止记录，而不会改动参数。",
+                    evidence=["param_requires_grad_changed"],
+                )
+            if (a["grad"] is None) != (b["grad"] is None) or (
+                a["grad"] is not None and not torch.equal(a["grad"].cpu(), b["grad"].cpu())
+            ):
+                fail(
+                    f"{what} changed the .grad of the parameter {name} (it was "
+                    f"{'None' if b['grad'] is None else 'a gradient'}, it is now "
+                    f"{'None' if a['grad'] is None else 'a different one'}). A prediction must "
+                    "not clear, fill or add to the caller's gradients: no zero_grad(), no "
+                    "backward().",
+                    f"{what} 修改了参数 {name} 的 .grad（原来是 "
+                    f"{'None' if b['grad'] is None else '一个梯度'}，现在是 "
+                    f"{'None' if a['grad'] is None else '另一个值'}）。预测不能清空、写入或累加"
+                    "调用者的梯度：不要调用 zero_grad()，也不要调用 backward()。",
+                    evidence=["param_grad_changed"],
+                )
+            if not torch.equal(a["value"].cpu(), b["value"].cpu()):
+                fail(
+                    f"{what} changed the values of the parameter {name}.",
+                    f"{what} 修改了参数 {name} 的值。",
+                    evidence=["param_values_changed"],
+                )
+        if not torch.equal(run["X"].cpu(), X.cpu()):
+            fail(
+                f"{what} changed the values of X.",
+                f"{what} 修改了 X 的值。",
+                evidence=["input_mutated", "input_values_changed"],
+            )
+
+
+def test_predict_dtype_and_device(learner, reference, device, rng, seed):
+    # A float64 model and batch; on meta the reference runs on the CPU (shapes and dtypes only).
+    X = _randn(rng, 7, 4, dtype=torch.float64)
+    got, want = _run_both(
+        learner,
+        reference,
+        "mlp",
+        False,
+        X.to(device),
+        seed,
+        reference_X=X if device == "meta" else None,
+    )
+    assert_close(
+        got["out"],
+        want["out"].to(device),
+        _what("mlp", False, ", float64"),
+        rtol=1e-7,
+        atol=1e-9,
+    )
+
+
+# -- snapshot ---------------------------------------------------------------------------------
+
+
+def _snapshot_inputs(rng):
+    """(description, t): the kinds of tensors one keeps a copy of."""
+    return [
+        ("randn(3, 4).requires_grad_()", _randn(rng, 3, 4).requires_grad_()),
+        ("randn(5) float64", _randn(rng, 5, dtype=torch.float64)),
+        ("arange(6) int64", torch.arange(6)),
+        ("tensor(2.5).requires_grad_()", torch.tensor(2.5).requires_grad_()),
+        ("randn(0, 3)", _randn(rng, 0, 3)),
+        ("randn(4, 3).t()", _randn(rng, 4, 3).t()),
+        ("randn(4, 6)[:, ::2]", _randn(rng, 4, 6)[:, ::2]),
+    ]
+
+
+def test_snapshot_values(learner, reference, device, rng):
+    for text, t in _snapshot_inputs(rng):
+        x = t.detach().to(device).requires_grad_(t.requires_grad)
+        want = reference.snapshot(t if device == "meta" else x).to(device)
+        assert_equal(learner.snapshot(x), want, f"snapshot(t) [t = {text}]")
+
+
+def test_snapshot_out_of_graph(learner, device, rng):
+    for text, t in [case for case in _snapshot_inputs(rng) if case[1].requires_grad]:
+        x = t.detach().to(device).requires_grad_()
+        what = f"snapshot(t) [t = {text}]"
+        got = expect_tensor(learner.snapshot(x), what)
+        info = tensor_info(got)
+        if info is not None and info.requires_grad and info.grad_fn:
+            grad_fn = info.grad_fn
+            fail(
+                f"{what} still requires grad (grad_fn={grad_fn}): clone() copies the data but "
+                "stays in the graph, so gradients would flow back into t. Detach it as well: "
+                "t.detach().clone().",
+                f"{what} 仍然需要梯度（grad_fn={grad_fn}）：clone() 复制了数据，但仍留在计算图中，"
+                "梯度会流回 t。还需要 detach()：t.detach().clone()。",
+                evidence=["requires_grad_output", "clone_keeps_graph"],
+            )
+        assert_requires_grad(got, False, what)
+    # An intermediate result (not a leaf): its snapshot leaves the graph, and the graph itself
+    # keeps working for the caller.
+    run = learner.run(snapshot_run, _randn(rng, 5).to(device))
+    what = "snapshot(y) [y = sin(w * 2), w.requires_grad = True]"
+    got = expect_tensor(run["snap"], what)
+    if got.requires_grad:
+        fail(
+            f"{what} still requires grad: clone() copies the data but stays in the graph. Detach "
+            "it as well: t.detach().clone().",
+            f"{what} 仍然需要梯度：clone() 复制了数据，但仍留在计算图中。还需要 detach()："
+            "t.detach().clone()。",
+            evidence=["requires_grad_output", "clone_keeps_graph"],
+        )
+    if not run["y_still_in_graph"]:
+        fail(
+            f"After {what}, y itself was cut out of the graph (detach_() or requires_grad_(False) "
+            "on it): the caller can no longer call backward() through y. detach() (without the "
+            "underscore) returns a new tensor and leaves y alone.",
+            f"{what} 之后，y 本身被切出了计算图（对它调用了 detach_() 或 requires_grad_(False)）："
+            "调用者再也无法通过 y 调用 backward()。detach()（不带下划线）返回新张量，不会改动 y。",
+            evidence=["input_mutated", "input_requires_grad_changed"],
+        )
+
+
+def test_snapshot_shares_no_memory(learner, device, rng):
+    for text, t in _snapshot_inputs(rng):
+        if t.numel() == 0:
+            continue  # an empty tensor has no memory to share
+        x = t.detach().to(device).requires_grad_(t.requires_grad)
+        what = f"snapshot(t) [t = {text}]"
+        got = expect_tensor(learner.snapshot(x), what)
+        if shares(got):
+            fail(
+                f"{what} shares memory with t: writing into one would change the other. "
+                "detach() (and .data) return a tensor that shares t's memory; copy it with "
+                ".clone(): t.detach().clone().",
+                f"{what} 与 t 共享内存：修改其中一个会改变另一个。detach()（以及 .data）返回的张量"
+                "与 t 共享内存；请用 .clone() 复制：t.detach().clone()。",
+                evidence=["shares_memory", "detach_shares_memory"],
+            )
+    run = learner.run(snapshot_run, _randn(rng, 5).to(device))
+    if run["shares_memory"]:
+        fail(
+            "snapshot(y) [y = sin(w * 2), w.requires_grad = True] shares memory with y. detach() "
+            "returns a tensor that shares y's memory; copy it with .clone(): t.detach().clone().",
+            "snapshot(y) [y = sin(w * 2), w.requires_grad = True] 与 y 共享内存。detach() 返回的张量"
+            "与 y 共享内存；请用 .clone() 复制：t.detach().clone()。",
+            evidence=["shares_memory", "detach_shares_memory"],
+        )

@@ -1,0 +1,335 @@
+"""Hidden tests of exercise-16: manual gradient descent.
+
+Pitfalls from the seeds (003 §3-4, the hand-written linear regression of 003 §4.3): the update
+must run under torch.no_grad() (an in-place update of a leaf that requires grad is refused, and
+`w = w - lr * w.grad` makes w a new tensor whose .grad is never filled); gradients accumulate,
+so they must be zeroed every step (003 §3.2, the loss "oscillates or diverges", 003 §5.1); the
+tutorial's w and b of shape (1,) with X of shape (n, 1) turn into the (n, 1) versus (n,)
+broadcasting trap when y is 1-D (003 §2.4: X @ w of shape (n, 1) minus y of shape (n,) is an
+(n, n) matrix, and its mean is not the MSE); w and b start at zero here; the losses to log are
+Python floats (loss.item()); no optimizer and no nn.Linear, the point is to write the step.
+
+When the loss curve differs from the reference, the run is replayed here with each classic
+mistake to name it.
+"""
+
+import torch
+
+from grader.testing import assert_close, assert_not_forbidden, describe, expect_tensor, fail
+
+CASES = [  # (n, d, lr, steps)
+    (32, 3, 0.1, 40),
+    (20, 1, 0.05, 30),  # one feature, as in the tutorial's straight line
+    (50, 5, 0.1, 25),
+]
+
+
+def _data(rng, n, d, dtype=torch.float32):
+    X = torch.randn(n, d, generator=rng, dtype=dtype)
+    w = torch.randn(d, generator=rng, dtype=dtype)
+    y = X @ w + 0.5 + 0.1 * torch.randn(n, generator=rng, dtype=dtype)
+    return X, y
+
+
+def _what(n, d, lr, steps, note=""):
+    return f"fit_linear(X, y, lr={lr}, steps={steps}) [X: ({n}, {d}), y: ({n},){note}]"
+
+
+# -- what the learner returned ------------------------------------------------------------------
+
+
+def _unpack(got, what):
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        fail(
+            f"{what} should return a tuple (w, b, losses), but yours returned {describe(got)}.",
+            f"{what} 应该返回元组 (w, b, losses)，但你的结果是 {describe(got)}。",
+            evidence=["wrong_type"],
+        )
+    return got
+
+
+def _parameters(got, d, what, strict=False):
+    """w and b as returned. Only test_returns_plain_values is ``strict`` about their shapes;
+    elsewhere a w of d elements and a b of one element are compared by value."""
+    w, b, _ = _unpack(got, what)
+    w = expect_tensor(w, f"{what} → w")
+    b = expect_tensor(b, f"{what} → b")
+    if not strict and w.numel() == d and b.numel() == 1:
+        return w.reshape(d), b.reshape(())
+    if tuple(w.shape) != (d,):
+        fail(
+            f"{what} → w should have shape ({d},), but yours has shape "
+            f"{tuple(w.shape)}. Keep w 1-D: with X of shape (n, d), X @ w then has shape (n,), "
+            "exactly like y.",
+            f"{what} 返回的 w 形状应为 ({d},)，但你的结果形状为 {tuple(w.shape)}。请让 w 保持一维："
+            "X 的形状为 (n, d) 时，X @ w 的形状就是 (n,)，与 y 完全一致。",
+            evidence=["wrong_shape"],
+        )
+    if tuple(b.shape) != ():
+        fail(
+            f"{what} → b should be 0-dimensional (shape ()), but yours has shape "
+            f"{tuple(b.shape)}: create it with torch.zeros(()) (or torch.tensor(0.0, ...)).",
+            f"{what} 返回的 b 应该是 0 维的（形状为 ()），但你的结果形状为 {tuple(b.shape)}："
+            "请用 torch.zeros(())（或 torch.tensor(0.0, ...)）创建它。",
+            evidence=["wrong_shape"],
+        )
+    return w, b
+
+
+def _losses(got, what):
+    """The learner's losses as a float64 tensor (0-d tensors are accepted here; their type is
+    judged by test_returns_plain_values)."""
+    losses = _unpack(got, what)[2]
+    if not isinstance(losses, (list, tuple)):
+        fail(
+            f"{what} should return the losses as a list, but yours returned {describe(losses)}.",
+            f"{what} 应该以列表形式返回损失，但你的结果是 {describe(losses)}。",
+            evidence=["wrong_type"],
+        )
+    values = []
+    for i, value in enumerate(losses):
+        if isinstance(value, torch.Tensor) and value.numel() == 1:
+            value = float(value.detach().cpu().reshape(()))
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            fail(
+                f"{what}: item {i} of the returned losses is {describe(value)}, not a number.",
+                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是数值。",
+                evidence=["wrong_type"],
+            )
+        values.append(float(value))
+    return torch.tensor(values, dtype=torch.float64)
+
+
+# -- replaying the classic mistakes ---------------------------------------------------------------
+
+
+def _mistake(kind, X, y, lr, steps):
+    """Gradient descent with one classic mistake: its losses and its final w and b."""
+    n, d = X.shape
+    shape_w, shape_b = ((d, 1), (1,)) if kind == "column" else ((d,), ())
+    w = torch.zeros(shape_w, dtype=X.dtype, device=X.device, requires_grad=True)
+    b = torch.zeros(shape_b, dtype=X.dtype, device=X.device, requires_grad=True)
+    losses = []
+    for _ in range(steps):
+        loss = ((X @ w + b - y) ** 2).mean()  # "column": (n, 1) - (n,) is (n, n)
+        losses.append(loss.item())
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        if kind != "never_zero":
+            w.grad.zero_()
+            b.grad.zero_()
+    return {
+        "losses": torch.tensor(losses, dtype=torch.float64),
+        "w": w.detach().reshape(d),
+        "b": b.detach().reshape(()),
+    }
+
+
+STORIES = {
+    "never_zero": (
+        "gradients_accumulate",
+        "the gradients are never zeroed and pile up step after step; zero w.grad and b.grad "
+        "after every update",
+        "梯度从不清零、逐步累加；每次更新之后都要把 w.grad 和 b.grad 清零",
+    ),
+    "column": (
+        "broadcast_shape",
+        "the loss is computed over an (n, n) matrix: a prediction of shape (n, 1) minus y of "
+        "shape (n,) broadcasts to (n, n), so the model only learns the mean of y; keep w of "
+        "shape (d,) (or compare with y.view(-1, 1))",
+        "损失是在 (n, n) 矩阵上计算的：形状为 (n, 1) 的预测减去形状为 (n,) 的 y 会被广播成 "
+        "(n, n)，于是模型只学到了 y 的均值；请让 w 的形状为 (d,)（或与 y.view(-1, 1) 比较）",
+    ),
+}
+
+
+def _compare_curves(got, want, what, replay):
+    if got.shape != want.shape:
+        fail(
+            f"{what} returned {got.numel()} losses; expected one per step ({want.numel()}).",
+            f"{what} 返回了 {got.numel()} 个损失；应该每一步一个（{want.numel()} 个）。",
+            evidence=["wrong_length"],
+        )
+    if torch.allclose(got, want, rtol=1e-4, atol=1e-6):
+        return
+    for kind, (evidence, en, zh) in STORIES.items():
+        mistake = replay(kind)["losses"]
+        if torch.allclose(got, mistake, rtol=1e-4, atol=1e-6):
+            fail(
+                f"{what}: the losses are those of gradient descent where {en}. First losses: "
+                f"yours {_head(got)}, expected {_head(want)}.",
+                f"{what}：损失的变化与这种梯度下降完全一样：{zh}。前几个损失：你的 {_head(got)}，"
+                f"期望 {_head(want)}。",
+                evidence=["values_differ", evidence],
+            )
+    index = int((~torch.isclose(got, want, rtol=1e-4, atol=1e-6)).nonzero()[0])
+    fail(
+        f"{what}: the loss before step {index} is {got[index]:.6g}, expected {want[index]:.6g}. "
+        f"First losses: yours {_head(got)}, expected {_head(want)}.",
+        f"{what}：第 {index} 步之前的损失为 {got[index]:.6g}，期望 {want[index]:.6g}。"
+        f"前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
+        evidence=["values_differ"],
+    )
+
+
+def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5):
+    """w and b against the reference's; a classic mistake is named when its replay matches."""
+
+    def close(got, want):
+        return got.shape == want.shape and torch.allclose(
+            got.detach().cpu().double(), want.detach().cpu().double(), rtol=rtol, atol=atol
+        )
+
+    if not (close(w, want_w) and close(b, want_b)):
+        for kind, (evidence, en, zh) in STORIES.items():
+            mistake = replay(kind)
+            if close(w, mistake["w"]) and close(b, mistake["b"]):
+                fail(
+                    f"{what}: the learned w and b are those of gradient descent where {en}.",
+                    f"{what}：学到的 w 和 b 与这种梯度下降的结果完全一样：{zh}。",
+                    evidence=["values_differ", evidence],
+                )
+    assert_close(w, want_w, f"{what} → w", rtol=rtol, atol=atol)
+    assert_close(b, want_b, f"{what} → b", rtol=rtol, atol=atol)
+
+
+def _head(values):
+    return (
+        "["
+        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
+        + (", ...]" if values.numel() > 4 else "]")
+    )
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+
+def test_losses_match_reference(learner, reference, device, rng, attach):
+    for i, (n, d, lr, steps) in enumerate(CASES):
+        X, y = (t.to(device) for t in _data(rng, n, d))
+        what = _what(n, d, lr, steps)
+        got = _losses(learner.fit_linear(X, y, lr, steps), what)
+        want = _losses(reference.fit_linear(X, y, lr, steps), "reference")
+        if i == 0:
+            attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
+        _compare_curves(
+            got,
+            want,
+            what,
+            lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps),
+        )
+
+
+def test_parameters_match_reference(learner, reference, device, rng):
+    for n, d, lr, steps in CASES:
+        X, y = (t.to(device) for t in _data(rng, n, d))
+        what = _what(n, d, lr, steps)
+        w, b = _parameters(learner.fit_linear(X, y, lr, steps), d, what)
+        want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
+        replay = lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps)
+        _compare_parameters(w, b, want_w, want_b, what, replay)
+
+
+def test_starts_at_zero(learner, reference, device, rng):
+    n, d = 12, 3
+    X, y = (t.to(device) for t in _data(rng, n, d))
+    what = _what(n, d, 0.1, 0)
+    w, b = _parameters(learner.fit_linear(X, y, 0.1, 0), d, what)
+    want_w, want_b, _ = reference.fit_linear(X, y, 0.1, 0)
+    for name, got, want in (("w", w, want_w), ("b", b, want_b)):
+        if got.shape == want.shape and not torch.equal(got.detach().cpu(), want.cpu()):
+            fail(
+                f"With no steps at all, {what} should return the starting point, w and b all "
+                f"zeros; yours returned {name} = {got.detach().cpu().reshape(-1)[:4].tolist()}. "
+                "Start from torch.zeros(...), not from random values.",
+                f"一步都不走时，{what} 应该返回起点，即全为零的 w 和 b；你返回的 {name} = "
+                f"{got.detach().cpu().reshape(-1)[:4].tolist()}。请从 torch.zeros(...) 开始，"
+                "而不是随机值。",
+                evidence=["values_differ", "not_zero_init"],
+            )
+        assert_close(got, want, f"{what} → {name}", rtol=0, atol=0)
+    what = _what(n, d, 0.1, 1)
+    got = _losses(learner.fit_linear(X, y, 0.1, 1), what)
+    want = _losses(reference.fit_linear(X, y, 0.1, 1), "reference")
+    if got.numel() != 1 or not torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
+        first = f"{got[0]:.6g}" if got.numel() else "nothing"
+        fail(
+            f"The first loss of {what} should be the loss at w = 0, b = 0, that is mean(y**2) = "
+            f"{want[0]:.6g}, measured before the step; yours is {first}.",
+            f"{what} 的第一个损失应该是 w = 0、b = 0 时的损失，即 mean(y**2) = {want[0]:.6g}，"
+            f"在更新之前计算；你的是 {first}。",
+            evidence=["values_differ", "not_zero_init"],
+        )
+
+
+def test_returns_plain_values(learner, device, rng):
+    n, d, lr, steps = 16, 2, 0.1, 5
+    X, y = (t.to(device) for t in _data(rng, n, d))
+    what = _what(n, d, lr, steps)
+    got = learner.fit_linear(X, y, lr, steps)
+    w, b = _parameters(got, d, what, strict=True)
+    for name, value in (("w", w), ("b", b)):
+        if value.requires_grad:
+            fail(
+                f"{what} → {name} still requires grad: the caller gets a parameter "
+                "that keeps recording every operation done with it. Return the learned values "
+                f"with {name}.detach().",
+                f"{what} 返回的 {name} 仍然需要梯度：调用者拿到的参数会继续记录用它做的每个运算。"
+                f"请用 {name}.detach() 返回学到的值。",
+                evidence=["requires_grad_output", "returned_requires_grad"],
+            )
+    losses = _unpack(got, what)[2]
+    if not isinstance(losses, list) or len(losses) != steps:
+        fail(
+            f"{what} should return a list of {steps} losses, one per step, but yours returned "
+            f"{describe(losses)}.",
+            f"{what} 应该返回包含 {steps} 个损失的列表（每一步一个），但你的结果是 {describe(losses)}。",
+            evidence=["wrong_length"],
+        )
+    for i, value in enumerate(losses):
+        if isinstance(value, torch.Tensor):
+            fail(
+                f"{what} returned tensors in its list of losses (item {i} is "
+                f"{describe(value)}): append loss.item(), a Python float, so the list does not "
+                "keep every step's graph alive.",
+                f"{what} 返回的损失列表中是张量（第 {i} 项是 {describe(value)}）：请追加 "
+                "loss.item()（Python 浮点数），这样列表就不会让每一步的计算图一直占用内存。",
+                evidence=["tensor_instead_of_float"],
+            )
+        if not isinstance(value, float):
+            fail(
+                f"{what}: item {i} of the returned losses is {describe(value)}, not a float.",
+                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是浮点数。",
+                evidence=["wrong_type"],
+            )
+
+
+def test_dtype_and_device(learner, reference, device, rng):
+    n, d, lr, steps = 24, 3, 0.1, 20
+    X, y = (t.to(device) for t in _data(rng, n, d, dtype=torch.float64))
+    what = _what(n, d, lr, steps, ", float64")
+    w, b = _parameters(learner.fit_linear(X, y, lr, steps), d, what)
+    want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
+    _compare_parameters(
+        w, b, want_w, want_b, what, lambda kind: _mistake(kind, X, y, lr, steps), 1e-6, 1e-8
+    )
+
+
+def test_non_contiguous(learner, reference, device, rng):
+    n, d, lr, steps = 20, 3, 0.1, 20
+    X, y = _data(rng, n, d)
+    X = X.t().contiguous().to(device).t()  # a transposed view
+    y = torch.stack([y, torch.zeros_like(y)], dim=1).to(device)[:, 0]  # a strided view
+    what = _what(n, d, lr, steps, ", X = X.t().contiguous().t(), y = stack([y, 0], 1)[:, 0]")
+    got = learner.fit_linear(X, y, lr, steps)
+    want = reference.fit_linear(X, y, lr, steps)
+    w, b = _parameters(got, d, what)
+    _compare_parameters(w, b, want[0], want[1], what, lambda kind: _mistake(kind, X, y, lr, steps))
+
+
+def test_no_optimizer_no_linear(learner, exercise, learner_source, rng):
+    X, y = _data(rng, 10, 2)
+    learner.call("fit_linear", X, y, 0.1, 3, trace=True)
+    assert_not_forbidden(exercise, "fit_linear", learner_source, learner.last)

@@ -1,0 +1,379 @@
+"""Hidden tests of exercise-17: a training loop with nn.Linear and SGD.
+
+Pitfalls from the seeds (000 §7.2, 003 §4.4): the order zero_grad, backward, step (000 §7.3);
+nn.Linear(d, 1) outputs shape (n, 1), and nn.MSELoss against a y of shape (n,) silently
+broadcasts to (n, n) with only a warning (003 §2.4, the "shapes that differ a lot" warning);
+torch.manual_seed must come before the model is created, since creating it draws the initial
+weights (001 §8.3); a model created directly on the GPU draws other numbers than one created on
+the CPU and moved (000 §3.3), so every device should start from the same weights; the loss to log
+is loss.item(), measured before the step.
+
+When a loss curve differs from the reference, the run is replayed here with each classic mistake
+to name it.
+"""
+
+import warnings
+
+import torch
+from torch import nn
+
+from grader.testing import ModuleValue, assert_close, describe, expect_tensor, fail
+
+CASES = [  # (n, d, epochs, lr)
+    (32, 3, 40, 0.1),
+    (20, 1, 30, 0.05),  # one feature: the tutorial's straight line
+]
+
+
+def _data(rng, n, d):
+    X = torch.randn(n, d, generator=rng)
+    y = X @ torch.randn(d, generator=rng) + 0.5 + 0.1 * torch.randn(n, generator=rng)
+    return X, y
+
+
+def _what(n, d, epochs, lr, seed, note=""):
+    return f"train_regressor(X, y, epochs={epochs}, lr={lr}, seed={seed}) [X: ({n}, {d}), y: ({n},){note}]"
+
+
+# -- what the learner returned ------------------------------------------------------------------
+
+
+def _unpack(got, what):
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        fail(
+            f"{what} should return a tuple (model, losses), but yours returned {describe(got)}.",
+            f"{what} 应该返回元组 (model, losses)，但你的结果是 {describe(got)}。",
+            evidence=["wrong_type"],
+        )
+    return got
+
+
+def _model(got, d, what):
+    model = _unpack(got, what)[0]
+    if not isinstance(model, ModuleValue) or model.class_name.rsplit(".", 1)[-1] != "Linear":
+        fail(
+            f"{what} should return the trained nn.Linear(d, 1) itself as the model, but yours "
+            f"returned {describe(model)}.",
+            f"{what} 应该把训练好的 nn.Linear(d, 1) 本身作为模型返回，但你的结果是 {describe(model)}。",
+            evidence=["wrong_type"],
+        )
+    if set(model.parameters) != {"weight", "bias"}:
+        fail(
+            f"The model returned by {what} should have a weight and a bias, but it has "
+            f"{', '.join(model.parameters) or 'no parameters'}.",
+            f"{what} 返回的模型应该有 weight 和 bias，但它有 {', '.join(model.parameters) or '没有参数'}。",
+            evidence=["wrong_type"],
+        )
+    return model
+
+
+def _losses(got, what):
+    """The losses as a float64 tensor (0-d tensors accepted here; their type is judged by
+    test_returns_model_and_floats)."""
+    losses = _unpack(got, what)[1]
+    if not isinstance(losses, (list, tuple)):
+        fail(
+            f"{what} should return the losses as a list, but yours returned {describe(losses)}.",
+            f"{what} 应该以列表形式返回损失，但你的结果是 {describe(losses)}。",
+            evidence=["wrong_type"],
+        )
+    values = []
+    for i, value in enumerate(losses):
+        if isinstance(value, torch.Tensor) and value.numel() == 1:
+            value = float(value.detach().cpu().reshape(()))
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            fail(
+                f"{what}: item {i} of the returned losses is {describe(value)}, not a number.",
+                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是数值。",
+                evidence=["wrong_type"],
+            )
+        values.append(float(value))
+    return torch.tensor(values, dtype=torch.float64)
+
+
+# -- replaying the classic mistakes ---------------------------------------------------------------
+
+
+def _mistake(kind, X, y, epochs, lr, seed):
+    """The same training with one classic mistake: its losses and its final parameters."""
+    torch.manual_seed(seed)
+    d = X.shape[1]
+    if kind == "on_device":
+        model = nn.Linear(d, 1, device=X.device)  # draws its weights from the device's generator
+    else:
+        model = nn.Linear(d, 1).to(X.device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    target = y if kind == "broadcast" else y.unsqueeze(1)
+    losses = []
+    for _ in range(epochs):
+        if kind != "never_zero":
+            optimizer.zero_grad()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the broadcast warning
+            loss = nn.functional.mse_loss(model(X), target)
+        losses.append(loss.item())
+        loss.backward()
+        optimizer.step()
+    return {
+        "losses": torch.tensor(losses, dtype=torch.float64),
+        "weight": model.weight.detach(),
+        "bias": model.bias.detach(),
+    }
+
+
+def _kinds(X):
+    kinds = ["broadcast", "never_zero"]
+    if X.device.type == "cuda":
+        kinds.append("on_device")
+    return kinds
+
+
+STORIES = {
+    "broadcast": (
+        "broadcast_shape",
+        "the loss compares model(X), of shape (n, 1), with y of shape (n,): nn.MSELoss "
+        "broadcasts them to an (n, n) matrix (with only a warning) and averages the wrong "
+        "thing. Compare with y.unsqueeze(1), or model(X).squeeze(1) with y",
+        "损失把形状为 (n, 1) 的 model(X) 与形状为 (n,) 的 y 相比较：nn.MSELoss 会把它们广播成 "
+        "(n, n) 矩阵（只给出一个警告），平均的根本不是你想要的东西。请与 y.unsqueeze(1) 比较，"
+        "或者用 model(X).squeeze(1) 与 y 比较",
+    ),
+    "never_zero": (
+        "gradients_accumulate",
+        "the gradients are never zeroed and pile up step after step. Call "
+        "optimizer.zero_grad() before every backward()",
+        "梯度从不清零、逐步累加。每次 backward() 之前都要调用 optimizer.zero_grad()",
+    ),
+    "on_device": (
+        "created_on_device",
+        "the model was created directly on the GPU, whose random generator gives other initial "
+        "weights than the CPU's. Create nn.Linear(d, 1) on the CPU and move it with .to(X.device), "
+        "so that every device starts from the same weights",
+        "模型是直接在 GPU 上创建的，GPU 的随机数生成器给出的初始权重与 CPU 的不同。请在 CPU 上创建 "
+        "nn.Linear(d, 1)，再用 .to(X.device) 移过去，这样每个设备都从相同的权重开始",
+    ),
+}
+
+
+def _first_loss(got, want, what, replays):
+    """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's."""
+    if got.numel() and torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
+        return
+    first = f"{got[0]:.6g}" if got.numel() else "nothing"
+    for kind in replays:
+        mistake = replays[kind]()["losses"]
+        if got.numel() and torch.isclose(got[0], mistake[0], rtol=1e-5, atol=1e-7):
+            evidence, en, zh = STORIES[kind]
+            fail(
+                f"{what}: the first loss is {first}, expected {want[0]:.6g}: {en}.",
+                f"{what}：第一个损失为 {first}，期望 {want[0]:.6g}：{zh}。",
+                evidence=["values_differ", evidence],
+            )
+    if (
+        got.numel() > 0
+        and want.numel() > 1
+        and torch.isclose(got[0], want[1], rtol=1e-5, atol=1e-7)
+    ):
+        fail(
+            f"{what}: the first loss is {first}, which is the loss after the first step; each "
+            f"epoch's loss must be measured before its step (expected {want[0]:.6g}).",
+            f"{what}：第一个损失为 {first}，这是第一步更新之后的损失；每个 epoch 的损失都必须在该步"
+            f"更新之前计算（期望 {want[0]:.6g}）。",
+            evidence=["values_differ", "loss_after_step"],
+        )
+    fail(
+        f"{what}: the first loss, measured before any step, is {first}, expected {want[0]:.6g}: "
+        "the model does not start from the expected weights. Call torch.manual_seed(seed) first, "
+        "then create nn.Linear(d, 1) (on the CPU) right after it: creating the model draws its "
+        "initial weights from the random generator.",
+        f"{what}：在任何更新之前计算的第一个损失为 {first}，期望 {want[0]:.6g}：模型的初始权重与"
+        "期望不同。请先调用 torch.manual_seed(seed)，紧接着（在 CPU 上）创建 nn.Linear(d, 1)："
+        "创建模型时会从随机数生成器中抽取初始权重。",
+        evidence=["values_differ", "seeded_too_late"],
+    )
+
+
+def _compare_curves(got, want, what, replays):
+    if got.shape != want.shape:
+        fail(
+            f"{what} returned {got.numel()} losses; expected one per epoch ({want.numel()}).",
+            f"{what} 返回了 {got.numel()} 个损失；应该每个 epoch 一个（{want.numel()} 个）。",
+            evidence=["wrong_length"],
+        )
+    if torch.allclose(got, want, rtol=1e-4, atol=1e-6):
+        return
+    _first_loss(got, want, what, replays)
+    for kind in replays:
+        if torch.allclose(got, replays[kind]()["losses"], rtol=1e-4, atol=1e-6):
+            evidence, en, zh = STORIES[kind]
+            fail(
+                f"{what}: {en}. First losses: yours {_head(got)}, expected {_head(want)}.",
+                f"{what}：{zh}。前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
+                evidence=["values_differ", evidence],
+            )
+    index = int((~torch.isclose(got, want, rtol=1e-4, atol=1e-6)).nonzero()[0])
+    fail(
+        f"{what}: the loss of epoch {index} is {got[index]:.6g}, expected {want[index]:.6g}. "
+        f"First losses: yours {_head(got)}, expected {_head(want)}.",
+        f"{what}：第 {index} 个 epoch 的损失为 {got[index]:.6g}，期望 {want[index]:.6g}。"
+        f"前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
+        evidence=["values_differ"],
+    )
+
+
+def _head(values):
+    return (
+        "["
+        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
+        + (", ...]" if values.numel() > 4 else "]")
+    )
+
+
+def _replays(X, y, epochs, lr, seed):
+    """Lazily computed (and cached) replays of each classic mistake on these inputs."""
+    cache = {}
+
+    def replay(kind):
+        if kind not in cache:
+            cache[kind] = _mistake(kind, X, y, epochs, lr, seed)
+        return cache[kind]
+
+    return {kind: (lambda kind=kind: replay(kind)) for kind in _kinds(X)}
+
+
+def _compare_model(model, want, what, replays):
+    for name in ("weight", "bias"):
+        got = expect_tensor(model.parameters[name], f"{what} → model.{name}")
+        expected = getattr(want, name).detach()
+        if got.shape == expected.shape and not torch.allclose(
+            got.detach().cpu(), expected.cpu(), rtol=1e-4, atol=1e-5
+        ):
+            for kind in replays:
+                mistake = replays[kind]()[name]
+                if torch.allclose(got.detach().cpu(), mistake.cpu(), rtol=1e-4, atol=1e-5):
+                    evidence, en, zh = STORIES[kind]
+                    fail(
+                        f"The model returned by {what} is the one trained when {en}.",
+                        f"{what} 返回的模型正是在这种情况下训练出来的：{zh}。",
+                        evidence=["values_differ", evidence],
+                    )
+        assert_close(got, expected, f"{what} → model.{name}", rtol=1e-4, atol=1e-5)
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+
+def test_losses_match_reference(learner, reference, device, rng, seed, attach):
+    for i, (n, d, epochs, lr) in enumerate(CASES):
+        X, y = (t.to(device) for t in _data(rng, n, d))
+        what = _what(n, d, epochs, lr, seed + i)
+        got = _losses(learner.train_regressor(X, y, epochs, lr, seed + i), what)
+        want = _losses(reference.train_regressor(X, y, epochs, lr, seed + i), "reference")
+        if i == 0:
+            attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
+        _compare_curves(got, want, what, _replays(X, y, epochs, lr, seed + i))
+
+
+def test_first_loss_before_training(learner, reference, device, rng, seed):
+    n, d, epochs, lr = 16, 2, 3, 0.1
+    X, y = (t.to(device) for t in _data(rng, n, d))
+    what = _what(n, d, epochs, lr, seed)
+    got = _losses(learner.train_regressor(X, y, epochs, lr, seed), what)
+    want = _losses(reference.train_regressor(X, y, epochs, lr, seed), "reference")
+    _first_loss(got, want, what, _replays(X, y, epochs, lr, seed))
+
+
+def test_model_matches_reference(learner, reference, device, rng, seed):
+    for i, (n, d, epochs, lr) in enumerate(CASES):
+        X, y = (t.to(device) for t in _data(rng, n, d))
+        what = _what(n, d, epochs, lr, seed + i)
+        model = _model(learner.train_regressor(X, y, epochs, lr, seed + i), d, what)
+        want, _ = reference.train_regressor(X, y, epochs, lr, seed + i)
+        _compare_model(model, want, what, _replays(X, y, epochs, lr, seed + i))
+
+
+def test_same_seed_same_model(learner, rng, seed):
+    n, d, epochs, lr = 16, 3, 5, 0.1
+    X, y = _data(rng, n, d)
+    runs = [
+        _losses(learner.train_regressor(X, y, epochs, lr, s), _what(n, d, epochs, lr, s))
+        for s in (seed, seed, seed + 1)
+    ]
+    what = _what(n, d, epochs, lr, seed)
+    if runs[0].shape != runs[1].shape or not torch.allclose(runs[0], runs[1], rtol=1e-6, atol=1e-8):
+        fail(
+            f"Called twice, {what} gave two different loss curves (first losses {_head(runs[0])} "
+            f"and {_head(runs[1])}): the initial weights do not depend only on seed. Call "
+            "torch.manual_seed(seed) before creating nn.Linear(d, 1), not after.",
+            f"调用两次 {what} 得到了两条不同的损失曲线（前几个损失分别为 {_head(runs[0])} 和 "
+            f"{_head(runs[1])}）：初始权重并非只由 seed 决定。请在创建 nn.Linear(d, 1) 之前调用 "
+            "torch.manual_seed(seed)，而不是之后。",
+            evidence=["values_differ", "seeded_too_late"],
+        )
+    if runs[2].numel() and runs[0].numel() and torch.isclose(runs[0][0], runs[2][0]):
+        fail(
+            f"{what} and the same call with seed={seed + 1} start from the same loss "
+            f"({runs[0][0]:.6g}): the seed argument is not used. Call torch.manual_seed(seed).",
+            f"{what} 与 seed={seed + 1} 的同样调用从相同的损失（{runs[0][0]:.6g}）开始：没有使用 "
+            "seed 参数。请调用 torch.manual_seed(seed)。",
+            evidence=["values_differ", "seed_ignored"],
+        )
+
+
+def test_returns_model_and_floats(learner, rng, seed):
+    for epochs in (1, 4):
+        n, d, lr = 8, 2, 0.1
+        X, y = _data(rng, n, d)
+        what = _what(n, d, epochs, lr, seed)
+        got = learner.train_regressor(X, y, epochs, lr, seed)
+        model = _model(got, d, what)
+        weight, bias = model.parameters["weight"], model.parameters["bias"]
+        if tuple(weight.shape) != (1, d) or tuple(bias.shape) != (1,):
+            fail(
+                f"The model returned by {what} should be nn.Linear({d}, 1) (weight of shape "
+                f"(1, {d}), bias of shape (1,)), but its weight has shape {tuple(weight.shape)} "
+                f"and its bias {tuple(bias.shape)}.",
+                f"{what} 返回的模型应为 nn.Linear({d}, 1)（weight 形状为 (1, {d})，bias 形状为 "
+                f"(1,)），但它的 weight 形状为 {tuple(weight.shape)}，bias 形状为 {tuple(bias.shape)}。",
+                evidence=["wrong_shape"],
+            )
+        losses = _unpack(got, what)[1]
+        if not isinstance(losses, list) or len(losses) != epochs:
+            fail(
+                f"{what} should return a list of {epochs} losses, one per epoch, but yours "
+                f"returned {describe(losses)}.",
+                f"{what} 应该返回包含 {epochs} 个损失的列表（每个 epoch 一个），但你的结果是 "
+                f"{describe(losses)}。",
+                evidence=["wrong_length"],
+            )
+        for i, value in enumerate(losses):
+            if isinstance(value, torch.Tensor):
+                fail(
+                    f"{what} returned tensors in its list of losses (item {i} is "
+                    f"{describe(value)}): append loss.item(), a Python float, so the list does "
+                    "not keep every step's graph alive.",
+                    f"{what} 返回的损失列表中是张量（第 {i} 项是 {describe(value)}）：请追加 "
+                    "loss.item()（Python 浮点数），这样列表就不会让每一步的计算图一直占用内存。",
+                    evidence=["tensor_instead_of_float"],
+                )
+            if not isinstance(value, float):
+                fail(
+                    f"{what}: item {i} of the returned losses is {describe(value)}, not a float.",
+                    f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是浮点数。",
+                    evidence=["wrong_type"],
+                )
+
+
+def test_non_contiguous(learner, reference, device, rng, seed):
+    n, d, epochs, lr = 24, 3, 20, 0.1
+    X, y = _data(rng, n, d)
+    X = X.t().contiguous().to(device).t()  # a transposed view
+    y = torch.stack([y, torch.zeros_like(y)], dim=1).to(device)[:, 0]  # a strided view
+    what = _what(n, d, epochs, lr, seed, ", X = X.t().contiguous().t(), y = stack([y, 0], 1)[:, 0]")
+    got = learner.train_regressor(X, y, epochs, lr, seed)
+    want_model, want_losses = reference.train_regressor(X, y, epochs, lr, seed)
+    replays = _replays(X, y, epochs, lr, seed)
+    _compare_curves(
+        _losses(got, what), torch.tensor(want_losses, dtype=torch.float64), what, replays
+    )
+    _compare_model(_model(got, d, what), want_model, what, replays)

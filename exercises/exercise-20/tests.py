@@ -1,0 +1,470 @@
+"""Hidden tests of exercise-20: exploding gradients, clipping and NaN checks.
+
+Pitfalls from the seeds (000 §8.4: "loss becomes NaN or inf", print the gradient norms, clip with
+torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)): clipping must sit between
+backward() (the gradients exist) and step() (which uses them), so clipping after step() changes
+nothing; clip_grad_norm_ rescales all gradients together by their total norm, which is not
+clip_grad_value_ (element by element) nor clipping each parameter on its own; clipping only ever
+shrinks, it never scales small gradients up; stale gradients must be zeroed first (000 §7.3); a
+NaN check must also catch inf (torch.isfinite), must return a Python bool rather than a tensor,
+and must not crash on parameters whose .grad is None (frozen or unused, 003 §5.1).
+
+Models and optimizers cannot cross into the learner's process, so both functions run in
+scenarios that build them from a seed. When parameters differ from the reference's, the step is
+replayed here with each classic mistake to name it.
+"""
+
+import math
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from grader.testing import assert_close, describe, fail
+from grader.testing.properties import PROPERTY
+
+# -- scenarios: run next to the learner's code ------------------------------------------------
+
+
+def step_run(module, kind, X, y, lr, max_norm, steps, stale, seed):
+    """``steps`` calls of train_step on a seeded model and SGD optimizer."""
+    torch.manual_seed(seed)
+    d = X.shape[1]
+    if kind == "mlp":
+        model = nn.Sequential(nn.Linear(d, 8), nn.Tanh(), nn.Linear(8, 1))
+    else:
+        model = nn.Linear(d, 1)
+    model = model.to(X.device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    if stale:  # gradients left in .grad by an earlier, unrelated backward()
+        model(X).sum().backward()
+    losses, before = [], []
+    for _ in range(steps):
+        with torch.no_grad():  # the loss of the model as train_step receives it
+            before.append(nn.functional.mse_loss(model(X), y).item())
+        losses.append(module.train_step(model, X, y, optimizer, max_norm))
+    return {
+        "losses": losses,
+        "before": before,
+        "params": [p.detach().clone() for p in model.parameters()],
+        "X": X,
+        "y": y,
+    }
+
+
+def bad_grad_run(module, case, device, seed):
+    """has_bad_grad(model) for a model whose gradients are in the state ``case`` names."""
+    torch.manual_seed(seed)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 2))
+            self.head = nn.Linear(2, 2)
+
+        def forward(self, x, use_head=True):
+            out = self.body(x)
+            return self.head(out) if use_head else out
+
+    model = Net().to(device)
+    X = torch.randn(5, 4).to(device)
+    if case.startswith("frozen"):
+        model.body[0].weight.requires_grad_(False)
+    if case != "fresh":
+        model(X, use_head=case != "unused_head").pow(2).sum().backward()
+    with torch.no_grad():
+        if case == "nan":
+            model.body[0].bias.grad[2] = float("nan")
+        elif case == "inf":
+            model.body[2].weight.grad[1, 3] = float("inf")
+        elif case == "-inf":
+            model.head.bias.grad[0] = float("-inf")
+        elif case == "huge":
+            for p in model.parameters():
+                p.grad.mul_(1e25)
+        elif case == "frozen_nan":
+            model.body[2].bias.grad[1] = float("nan")
+        elif case.startswith("poison"):  # "poison:<parameter>:<flat index>:<value>"
+            _, which, index, value = case.split(":")
+            grad = list(model.parameters())[int(which)].grad
+            grad.view(-1)[int(index) % grad.numel()] = float(value)
+    before = [None if p.grad is None else p.grad.clone() for p in model.parameters()]
+    result = module.has_bad_grad(model)
+    after = [None if p.grad is None else p.grad.clone() for p in model.parameters()]
+    changed = any(
+        (a is None) != (b is None)
+        or (a is not None and not torch.allclose(a, b, rtol=0, atol=0, equal_nan=True))
+        for a, b in zip(after, before)
+    )
+    return {"result": result, "grads_changed": changed}
+
+
+# -- replaying the classic mistakes ---------------------------------------------------------------
+
+
+class _Mistake:
+    """train_step with one classic mistake, to recognise it in a learner's parameters."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def train_step(self, model, X, y, optimizer, max_norm):
+        params = [p for p in model.parameters()]
+        if self.kind not in ("never_zero", "zero_after_step"):
+            optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(X), y)
+        loss.backward()
+        if self.kind == "value":
+            torch.nn.utils.clip_grad_value_(params, max_norm)
+        elif self.kind == "per_parameter":
+            for p in params:
+                torch.nn.utils.clip_grad_norm_([p], max_norm)
+        elif self.kind == "normalize":
+            total = torch.sqrt(sum((p.grad.double() ** 2).sum() for p in params))
+            for p in params:
+                p.grad.mul_(max_norm / float(total))
+        elif self.kind != "no_clip":
+            torch.nn.utils.clip_grad_norm_(params, max_norm)
+        optimizer.step()
+        if self.kind == "zero_after_step":
+            optimizer.zero_grad()
+        return loss.item()
+
+
+STORIES = {
+    "no_clip": (
+        "clip_has_no_effect",
+        "the parameters moved exactly as without any clipping: clip_grad_norm_ must run after "
+        "backward() and before optimizer.step() (clipping after step(), or before backward(), "
+        "changes nothing)",
+        "参数的变化与完全不裁剪时一模一样：clip_grad_norm_ 必须在 backward() 之后、"
+        "optimizer.step() 之前执行（在 step() 之后或 backward() 之前裁剪都不起任何作用）",
+    ),
+    "value": (
+        "clipped_by_value",
+        "the gradients were clipped element by element (clip_grad_value_), not by their total "
+        "norm: use torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)",
+        "梯度是逐元素裁剪的（clip_grad_value_），而不是按总范数裁剪：请使用 "
+        "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)",
+    ),
+    "per_parameter": (
+        "clipped_per_parameter",
+        "each parameter's gradient was clipped to max_norm on its own; the total norm of all "
+        "the gradients together must be at most max_norm (pass all the parameters to one "
+        "clip_grad_norm_ call)",
+        "每个参数的梯度被单独裁剪到了 max_norm；要求的是所有梯度合在一起的总范数不超过 max_norm"
+        "（把所有参数传给同一次 clip_grad_norm_ 调用）",
+    ),
+    "normalize": (
+        "clip_scales_up",
+        "the gradients were rescaled to a norm of exactly max_norm even though theirs was "
+        "smaller: clipping only ever shrinks gradients whose total norm exceeds max_norm",
+        "梯度被缩放到了范数恰好为 max_norm，尽管它们原本的范数更小：裁剪只会缩小总范数超过 "
+        "max_norm 的梯度，从不放大",
+    ),
+    "never_zero": (
+        "gradients_accumulate",
+        "the gradients left in .grad before the call were added to this step's: zero them "
+        "first (zero_grad, backward, clip, step)",
+        "调用之前留在 .grad 中的梯度被加到了这一步的梯度上：请先清零（zero_grad、backward、"
+        "裁剪、step）",
+    ),
+    "zero_after_step": (
+        "gradients_accumulate",
+        "the gradients left in .grad before the call were added to the first step's: zero "
+        "them at the start of the step, before backward() (zero_grad, backward, clip, step)",
+        "调用之前留在 .grad 中的梯度被加到了第一步的梯度上：请在每一步开始、backward() 之前清零"
+        "（zero_grad、backward、裁剪、step）",
+    ),
+}
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+
+
+def _data(rng, n, d, scale):
+    """Targets of size ``scale``: 10 gives gradient norms around 30, 0.5 around 1."""
+    X = torch.randn(n, d, generator=rng)
+    y = scale * (X @ torch.randn(d, generator=rng)) + scale / 2
+    return X, y.unsqueeze(1)
+
+
+def _what(kind, lr, max_norm, steps, note=""):
+    model = "Linear-Tanh-Linear" if kind == "mlp" else "nn.Linear(d, 1)"
+    times = f" × {steps}" if steps > 1 else ""
+    return (
+        f"train_step(model, X, y, optimizer, max_norm={max_norm}){times} "
+        f"[model = {model}, optimizer = SGD(lr={lr}){note}]"
+    )
+
+
+def _numbers(values, what):
+    """The returned losses as floats (0-d tensors accepted; their type is judged elsewhere)."""
+    out = []
+    for value in values:
+        if isinstance(value, torch.Tensor) and value.numel() == 1:
+            value = float(value.detach().cpu().reshape(()))
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            fail(
+                f"{what} should return the loss as a number, but yours returned {describe(value)}.",
+                f"{what} 应该以数值形式返回损失，但你的结果是 {describe(value)}。",
+                evidence=["wrong_type"],
+            )
+        out.append(float(value))
+    return out
+
+
+def _compare_steps(learner, reference, args, what):
+    """Parameters after the learner's steps against the reference's; name a replayed mistake."""
+    got = learner.run(step_run, *args)
+    want = step_run(reference, *args)
+
+    def close(params, other):
+        return all(
+            a.shape == b.shape
+            and torch.allclose(a.detach().cpu(), b.detach().cpu(), rtol=1e-4, atol=1e-5)
+            for a, b in zip(params, other)
+        )
+
+    if not close(got["params"], want["params"]):
+        for kind in STORIES:
+            mistake = step_run(_Mistake(kind), *args)
+            if close(got["params"], mistake["params"]):
+                evidence, en, zh = STORIES[kind]
+                fail(
+                    f"{what}: {en}.",
+                    f"{what}：{zh}。",
+                    evidence=["values_differ", evidence],
+                )
+    for i, (g, w) in enumerate(zip(got["params"], want["params"])):
+        assert_close(g, w, f"{what} → list(model.parameters())[{i}]", rtol=1e-4, atol=1e-5)
+    return got, want
+
+
+def _bad_grad(learner, reference, case, device, seed):
+    got = learner.run(bad_grad_run, case, device, seed)
+    want = bad_grad_run(reference, case, device, seed)
+    return got, want["result"]
+
+
+def _as_bool(value, what):
+    """The learner's answer as a bool (a one-element tensor is accepted; the type is judged by
+    test_has_bad_grad_returns_bool)."""
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        return bool(value.reshape(()))
+    if isinstance(value, (bool, int)):
+        return bool(value)
+    fail(
+        f"{what} should be True or False, but yours is {describe(value)}.",
+        f"{what} 应该是 True 或 False，但你的结果是 {describe(value)}。",
+        evidence=["wrong_type"],
+    )
+
+
+CASE_TEXT = {
+    "finite": ("every gradient finite", "所有梯度都是有限数"),
+    "nan": ("one NaN in a bias's gradient", "某个偏置的梯度中有一个 NaN"),
+    "inf": ("one inf in a weight's gradient", "某个权重的梯度中有一个 inf"),
+    "-inf": ("one -inf in a bias's gradient", "某个偏置的梯度中有一个 -inf"),
+    "huge": ("huge but finite gradients (about 1e25)", "梯度极大但仍是有限数（约 1e25）"),
+    "fresh": (
+        "no gradients at all yet (every .grad is None)",
+        "还没有任何梯度（所有 .grad 都是 None）",
+    ),
+    "unused_head": (
+        "a layer the loss did not use (its .grad is None), the rest finite",
+        "有一层没有被损失用到（它的 .grad 是 None），其余梯度都是有限数",
+    ),
+    "frozen": (
+        "a frozen weight (requires_grad=False, .grad None), the rest finite",
+        "有一个被冻结的权重（requires_grad=False，.grad 为 None），其余梯度都是有限数",
+    ),
+    "frozen_nan": (
+        "a frozen weight (.grad None) and one NaN elsewhere",
+        "有一个被冻结的权重（.grad 为 None），另外某处有一个 NaN",
+    ),
+}
+
+
+def _check_cases(learner, reference, device, seed, cases):
+    for i, case in enumerate(cases):
+        en, zh = CASE_TEXT[case]
+        what = "has_bad_grad(model)"
+        got, want = _bad_grad(learner, reference, case, device, seed + i)
+        result = _as_bool(got["result"], f"{what} [{en}]")
+        if result != want:
+            evidence = ["values_differ"]
+            extra_en = extra_zh = ""
+            if case in ("inf", "-inf"):
+                evidence.append("inf_not_detected")
+                extra_en = (
+                    " torch.isnan does not see inf: torch.isfinite(g).all() is False for both "
+                    "NaN and ±inf."
+                )
+                extra_zh = (
+                    "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
+                )
+            elif case == "huge":
+                extra_en = (
+                    " Large gradients are a warning sign, but only NaN and inf are bad values "
+                    "here (a total norm can overflow to inf although every value is finite)."
+                )
+                extra_zh = "梯度很大是危险信号，但这里只有 NaN 和 inf 才算坏值（即使所有值都是有限数，总范数也可能溢出成 inf）。"
+            fail(
+                f"{what} with {en} should be {want}, but yours returned {result}.{extra_en}",
+                f"{what}：{zh}时应返回 {want}，但你的结果是 {result}。{extra_zh}",
+                evidence=evidence,
+            )
+        if got["grads_changed"]:
+            fail(
+                f"{what} with {en} changed the model's gradients; a check must only read them "
+                "(no zero_grad(), no nan_to_num_(), no in-place clipping).",
+                f"{what}：{zh}时修改了模型的梯度；检查只能读取梯度（不要 zero_grad()、"
+                "nan_to_num_() 或原地裁剪）。",
+                evidence=["param_grad_changed"],
+            )
+
+
+# -- train_step -------------------------------------------------------------------------------------
+
+
+def test_clips_total_norm(learner, reference, device, rng, seed):
+    cases = (("mlp", 0.05, 1.0, False), ("linear", 0.05, 0.5, True))
+    for i, (kind, lr, max_norm, views) in enumerate(cases):
+        X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
+        note = ", ‖grad‖ ≈ 30"
+        if views:  # the same batch as a transposed view and a strided view
+            X = X.t().contiguous().t()
+            y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
+            note += ", X = X.t().contiguous().t(), y = cat([y, 0], 1)[:, :1]"
+        args = (kind, X, y, lr, max_norm, 5, False, seed + i)
+        what = _what(kind, lr, max_norm, 5, note)
+        got, _ = _compare_steps(learner, reference, args, what)
+        for name, before, after in (("X", X, got["X"]), ("y", y, got["y"])):
+            if not torch.equal(before.cpu(), after.cpu()):
+                fail(
+                    f"{what} changed the values of {name}.",
+                    f"{what} 修改了 {name} 的值。",
+                    evidence=["input_mutated", "input_values_changed"],
+                )
+
+
+def test_small_gradients_unchanged(learner, reference, device, rng, seed):
+    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
+    args = ("mlp", X, y, 0.1, 5.0, 5, False, seed)
+    _compare_steps(learner, reference, args, _what("mlp", 0.1, 5.0, 5, ", ‖grad‖ ≈ 1"))
+
+
+def test_zeroes_stale_gradients(learner, reference, device, rng, seed):
+    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
+    args = ("mlp", X, y, 0.1, 1000.0, 3, True, seed)
+    _compare_steps(
+        learner,
+        reference,
+        args,
+        "model(X).sum().backward(); " + _what("mlp", 0.1, 1000.0, 3),
+    )
+
+
+def test_returns_loss(learner, device, rng, seed):
+    X, y = (t.to(device) for t in _data(rng, 12, 2, scale=2.0))
+    what = _what("linear", 0.05, 1.0, 3)
+    run = learner.run(step_run, "linear", X, y, 0.05, 1.0, 3, False, seed)
+    got, before = _numbers(run["losses"], what), run["before"]
+    for i, (g, w) in enumerate(zip(got, before)):
+        if not math.isclose(g, w, rel_tol=1e-4, abs_tol=1e-6):
+            after = i + 1 < len(before) and math.isclose(
+                g, before[i + 1], rel_tol=1e-4, abs_tol=1e-6
+            )
+            fail(
+                f"{what}: call {i + 1} returned {g:.6g}, but the loss of the model it received "
+                f"was {w:.6g}; return the loss computed before the step."
+                + (" Yours is the loss after the step." if after else ""),
+                f"{what}：第 {i + 1} 次调用返回了 {g:.6g}，但它收到的模型的损失是 {w:.6g}；"
+                "请返回在更新之前计算的损失。" + ("你的是更新之后的损失。" if after else ""),
+                evidence=["values_differ"] + (["loss_after_step"] if after else []),
+            )
+
+
+def test_returns_float(learner, rng, seed):
+    X, y = _data(rng, 8, 2, scale=1.0)
+    what = _what("linear", 0.05, 1.0, 1)
+    (value,) = learner.run(step_run, "linear", X, y, 0.05, 1.0, 1, False, seed)["losses"]
+    if isinstance(value, torch.Tensor):
+        fail(
+            f"{what} should return the loss as a Python float, but yours is {describe(value)}: "
+            "return loss.item(), so the caller does not keep the step's graph alive.",
+            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe(value)}：请返回 "
+            "loss.item()，这样调用者就不会让这一步的计算图一直占用内存。",
+            evidence=["wrong_type", "tensor_instead_of_float"],
+        )
+    if not isinstance(value, float):
+        fail(
+            f"{what} should return the loss as a Python float, but yours is {describe(value)}.",
+            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe(value)}。",
+            evidence=["wrong_type"],
+        )
+
+
+# -- has_bad_grad -------------------------------------------------------------------------------------
+
+
+def test_has_bad_grad_detects(learner, reference, device, seed):
+    _check_cases(learner, reference, device, seed, ("finite", "nan", "inf", "-inf", "huge"))
+
+
+def test_has_bad_grad_missing_gradients(learner, reference, device, seed):
+    _check_cases(learner, reference, device, seed, ("fresh", "unused_head", "frozen", "frozen_nan"))
+
+
+def test_has_bad_grad_returns_bool(learner, seed):
+    for i, case in enumerate(("finite", "nan")):
+        value = learner.run(bad_grad_run, case, "cpu", seed + i)["result"]
+        en, zh = CASE_TEXT[case]
+        if isinstance(value, torch.Tensor):
+            fail(
+                f"has_bad_grad(model) [{en}] should return a Python bool, but yours returned "
+                f"{describe(value)}. torch.isnan(g).any() is a tensor: turn it into a bool with "
+                "bool(...) or .item(), or test it with `if` inside your function.",
+                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe(value)}。"
+                "torch.isnan(g).any() 是张量：请用 bool(...) 或 .item() 把它变成 bool，"
+                "或在函数内部用 `if` 判断它。",
+                evidence=["wrong_type", "tensor_instead_of_bool"],
+            )
+        if not isinstance(value, bool):
+            fail(
+                f"has_bad_grad(model) [{en}] should return a Python bool, but yours returned "
+                f"{describe(value)}.",
+                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe(value)}。",
+                evidence=["wrong_type"],
+            )
+
+
+@settings(PROPERTY, max_examples=15)
+@given(
+    which=st.integers(0, 5),
+    index=st.integers(0, 35),
+    value=st.sampled_from(["nan", "inf", "-inf"]),
+)
+def test_has_bad_grad_anywhere(learner, seed, which, index, value):
+    # Parameters: body.0.weight (6, 4), body.0.bias, body.2.weight (2, 6), body.2.bias,
+    # head.weight (2, 2), head.bias; the index wraps around each one's size.
+    case = f"poison:{which}:{index}:{value}"
+    result = _as_bool(learner.run(bad_grad_run, case, "cpu", seed)["result"], "has_bad_grad(model)")
+    if result is not True:
+        names = [
+            "body.0.weight",
+            "body.0.bias",
+            "body.2.weight",
+            "body.2.bias",
+            "head.weight",
+            "head.bias",
+        ]
+        fail(
+            f"has_bad_grad(model) should be True when {names[which]}.grad holds a single {value} "
+            f"(at flat index {index}), but yours returned {result}.",
+            f"当 {names[which]}.grad 中有一个 {value}（展平后下标 {index}）时，has_bad_grad(model) "
+            f"应返回 True，但你的结果是 {result}。",
+            evidence=["values_differ"] + (["inf_not_detected"] if "inf" in value else []),
+        )
