@@ -19,6 +19,7 @@ def test_every_entry_is_bilingual_and_complete(catalogue):
     for entry in catalogue.entries:
         for text in (entry.title, entry.what, entry.why, entry.fix):
             assert text.en.strip() and text.zh.strip()
+        for text in (entry.title, entry.what, entry.why):  # a fix may be code alone
             assert any("\u4e00" <= ch <= "\u9fff" for ch in text.zh), entry.id
 
 
