@@ -72,7 +72,8 @@ def preload_hypothesis(spec: ExerciseSpec) -> bool:
 
 def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     """Import everything a worker or a learner child will need, once, before any fork."""
-    import numpy  # noqa: F401
+    import numpy
+    import numpy.random  # noqa: F401 - numpy imports it lazily, on first use in every child
     import torch
     import torch.nn.functional
     import torch.overrides
@@ -181,25 +182,46 @@ class Grader:
     Use as a context manager: ``with Grader() as g: result = g.grade(spec, path)``.
     """
 
-    def __init__(self, *, preload_dynamo: bool = False, preload_hypothesis: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        preload_dynamo: bool = False,
+        preload_hypothesis: bool = False,
+        hidden: tuple[Path, ...] = (),
+    ) -> None:
+        from grader.catalog import project_root
+
         self._forkserver: Any = None
         self._preload = {"dynamo": preload_dynamo, "hypothesis": preload_hypothesis}
         self.catalogue = Catalogue.load()
+        root = project_root()
+        # What learner children must not see: the hidden tests and the solutions always, and
+        # whatever the caller adds (a batch's submissions and outputs).
+        self.hidden = tuple(
+            dict.fromkeys(
+                str(Path(p).resolve()) for p in (root / "exercises", root / "solutions", *hidden)
+            )
+        )
+        self.isolation = ""
 
     @classmethod
-    def for_specs(cls, specs: list[ExerciseSpec], *, many: bool) -> Grader:
+    def for_specs(
+        cls, specs: list[ExerciseSpec], *, many: bool, hidden: tuple[Path, ...] = ()
+    ) -> Grader:
         """A Grader warmed for gradings of these exercises (``many``: more than one grading)."""
         return cls(
             preload_dynamo=any(needs_dynamo(s, children=many) for s in specs),
             preload_hypothesis=many and any(preload_hypothesis(s) for s in specs),
+            hidden=hidden,
         )
 
     def __enter__(self) -> Grader:
         warm_up(**self._preload)
         from grader.sandbox.forkserver import ForkServer
 
-        self._forkserver = ForkServer()
+        self._forkserver = ForkServer(self.hidden)
         self._forkserver.start()
+        self.isolation = self._forkserver.tier.description
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -223,6 +245,10 @@ class Grader:
 
         if self._forkserver is None:
             raise InternalError("Grader.start() outside `with Grader() as grader:`")
+        if not self._forkserver.alive():
+            # A learner child of the process tier can kill the fork server: start a new one.
+            self._forkserver.stop()
+            self._forkserver.start()
         submission = Path(submission)
         read_fd, write_fd = os.pipe()
         client = self._forkserver.connect()
@@ -286,7 +312,7 @@ class Grader:
         status = running.reap()
         os.close(running.fd)
         log = _read_and_remove(running.log_path)
-        return build_result(running, status, log, self.catalogue)
+        return build_result(running, status, log, self.catalogue, self.isolation)
 
 
 @dataclass(frozen=True)
@@ -379,7 +405,11 @@ _IMPORT_EVIDENCE = {
 
 
 def build_result(
-    running: Running, worker_status: int | None, log: str, catalogue: Catalogue
+    running: Running,
+    worker_status: int | None,
+    log: str,
+    catalogue: Catalogue,
+    isolation: str = "",
 ) -> Result:
     spec, lang = running.spec, running.lang
     by_key = {(r.get("name"), r.get("device")): r for r in running.records}
@@ -428,15 +458,13 @@ def build_result(
         )
     status, score, max_score = summarize(tests)
     env = running.env
-    from grader.sandbox.isolation import TIER_PROCESS
-
     environment = Environment(
         python=str(env.get("python", platform.python_version())),
         torch=str(env.get("torch", "")),
         platform=str(env.get("platform", "")),
         cuda_available=bool(env.get("cuda_available", False)),
         cuda_devices=tuple(env.get("cuda_devices", ())),
-        isolation=TIER_PROCESS,
+        isolation=isolation,
     )
     try:
         source = running.submission.read_text(encoding="utf-8", errors="replace")[:200_000]

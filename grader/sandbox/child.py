@@ -356,6 +356,10 @@ def main(sock_fd: int, learner_path: str, max_answer_bytes: int) -> None:
         serve(sock, learner_path, max_answer_bytes)
     except _BaseException:
         code = 70
+        try:  # a failure of this loop is the grader's: leave a trace in the captured output
+            traceback.print_exc()
+        except _BaseException:
+            pass
     finally:
         _flush()
         os._exit(code)

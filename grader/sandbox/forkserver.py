@@ -24,11 +24,12 @@ import signal
 import socket
 import struct
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.sandbox import isolation
+from grader.sandbox import isolation, namespaces
 
 _LEN = struct.Struct("!I")
 
@@ -71,12 +72,16 @@ class _Child:
 @dataclass
 class _Server:
     control: socket.socket
+    tier: namespaces.Tier
+    hidden: tuple[str, ...] = ()
+    next_uid: int = 0
     clients: dict[int, socket.socket] = field(default_factory=dict)
     children: dict[int, _Child] = field(default_factory=dict)
     statuses: dict[int, int] = field(default_factory=dict)
-    waiting: dict[int, list[socket.socket]] = field(default_factory=dict)
+    waiting: dict[int, list[tuple[socket.socket, float]]] = field(default_factory=dict)
 
     def run(self) -> None:
+        namespaces.become_subreaper()
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_w, False)
         signal.set_wakeup_fd(wake_w)
@@ -85,8 +90,11 @@ class _Server:
         try:
             while True:
                 self._reap()
+                self._expire_waits()
+                deadlines = [d for waits in self.waiting.values() for _, d in waits]
+                timeout = min([1.0] + [max(d - time.monotonic(), 0.0) for d in deadlines])
                 readable, _, _ = select.select(
-                    [self.control, wake_r, *self.clients.values()], [], [], 1.0
+                    [self.control, wake_r, *self.clients.values()], [], [], timeout
                 )
                 for sock in readable:
                     if sock == wake_r:
@@ -125,7 +133,11 @@ class _Server:
             if pid in self.statuses or pid not in self.children:
                 self._answer_wait(sock, pid)
             else:
-                self.waiting.setdefault(pid, []).append(sock)
+                timeout = request.get("timeout")
+                deadline = (
+                    time.monotonic() + float(timeout) if timeout is not None else float("inf")
+                )
+                self.waiting.setdefault(pid, []).append((sock, deadline))
         elif op == "kill":
             self._kill(int(request["pid"]))
             _send_json(sock, {"ok": True})
@@ -141,25 +153,43 @@ class _Server:
             _send_json(sock, {"ok": False, "error": f"cannot read the submission: {exc.strerror}"})
             return
         limits = isolation.ChildLimits(**request["limits"])
+        kind = request["kind"]
+        uid = None
+        if self.tier.name == "namespaces" and not self.tier.user_namespace:
+            uid = namespaces.UID_BASE + self.next_uid % namespaces.UID_SPAN
+            self.next_uid += 1
+            for path in (scratch, learner_path):
+                os.chown(path, uid, uid)
         parent_end, child_end = socket.socketpair()
         out_r, out_w = os.pipe()
         server_pid = os.getpid()
         pid = os.fork()
-        if pid == 0:  # the learner child
+        if pid == 0:  # the learner child (or, with namespaces, its keeper)
             try:
                 from grader.sandbox import child
 
                 isolation.die_with_parent(server_pid)
 
-                isolation.enter(
-                    sock_fd=child_end.fileno(),
-                    out_fd=out_w,
-                    scratch=scratch,
-                    kind=request["kind"],
-                    limits=limits,
-                )
-                child.install_streams()
-                child.main(child_end.fileno(), learner_path, limits.max_answer_mb << 20)
+                def learner(workdir: str) -> None:
+                    isolation.enter(
+                        sock_fd=child_end.fileno(),
+                        out_fd=out_w,
+                        scratch=workdir,
+                        kind=kind,
+                        limits=limits,
+                    )
+                    child.install_streams()
+                    child.main(
+                        child_end.fileno(),
+                        os.path.join(workdir, learner_name),
+                        limits.max_answer_mb << 20,
+                    )
+
+                if self.tier.name == "namespaces":
+                    namespaces.keep(
+                        self.tier, hidden=self.hidden, scratch=scratch, uid=uid, learner=learner
+                    )
+                learner(scratch)
             finally:
                 os._exit(71)
         child_end.close()
@@ -170,6 +200,17 @@ class _Server:
         finally:
             parent_end.close()
             os.close(out_r)
+
+    def _expire_waits(self) -> None:
+        """Answer waits whose timeout passed with status None (the child is still running)."""
+        now = time.monotonic()
+        for pid, waits in list(self.waiting.items()):
+            for sock, deadline in [w for w in waits if w[1] <= now]:
+                waits.remove((sock, deadline))
+                with contextlib.suppress(OSError):
+                    _send_json(sock, {"ok": True, "pid": pid, "status": None})
+            if not waits:
+                del self.waiting[pid]
 
     def _answer_wait(self, sock: socket.socket, pid: int) -> None:
         status = self.statuses.pop(pid, None)
@@ -189,9 +230,23 @@ class _Server:
             if child.owner == fd:
                 self._kill(pid)
         self.clients.pop(fd, None)
-        for pid, socks in list(self.waiting.items()):
-            self.waiting[pid] = [s for s in socks if s is not sock]
+        for pid, waits in list(self.waiting.items()):
+            self.waiting[pid] = [(s, d) for s, d in waits if s is not sock]
         sock.close()
+
+    def _kill_orphans(self) -> None:
+        me = str(os.getpid())
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) in self.children:
+                continue
+            try:
+                with open(f"/proc/{name}/stat") as handle:
+                    ppid = handle.read().rsplit(")", 1)[1].split()[1]
+            except (OSError, IndexError):
+                continue
+            if ppid == me:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(int(name), signal.SIGKILL)
 
     def _reap(self, block: bool = False) -> None:
         while self.children:
@@ -208,20 +263,28 @@ class _Server:
             child = self.children.pop(pid, None)
             if child is None:
                 continue
-            # Whatever the child left running in its group goes with it.
+            # Whatever the child left running in its group goes with it, and so does anything
+            # it started that was re-parented here (this process is a subreaper).
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
+            self._kill_orphans()
             shutil.rmtree(child.scratch, ignore_errors=True)
             self.statuses[pid] = status
-            for waiter in self.waiting.pop(pid, []):
+            for waiter, _ in self.waiting.pop(pid, []):
                 self._answer_wait(waiter, pid)
 
 
 class ForkServer:
-    """Owned by the grading process: starts the server and hands out worker connections."""
+    """Owned by the grading process: starts the server and hands out worker connections.
 
-    def __init__(self) -> None:
+    ``hidden`` are the folders learner children must not see (with the namespaces tier); the
+    tier itself is detected when the server starts (GRADER_ISOLATION can force it).
+    """
+
+    def __init__(self, hidden: tuple[str, ...] = ()) -> None:
         self.pid: int | None = None
+        self.hidden = tuple(hidden)
+        self.tier = namespaces.Tier("process")
         self._control: socket.socket | None = None
 
     def start(self) -> None:
@@ -234,7 +297,16 @@ class ForkServer:
                 isolation.die_with_parent(parent_pid)
                 parent_end.close()
                 os.setpgid(0, 0)
-                _Server(server_end).run()
+                try:
+                    tier = namespaces.detect(self.hidden, os.environ.get("GRADER_ISOLATION"))
+                except OSError as exc:
+                    _send_json(server_end, {"ok": False, "error": str(exc)})
+                    raise
+                _send_json(
+                    server_end,
+                    {"ok": True, "tier": tier.name, "user_namespace": tier.user_namespace},
+                )
+                _Server(server_end, tier, self.hidden).run()
             except BaseException:  # noqa: BLE001
                 code = 70
             finally:
@@ -242,6 +314,19 @@ class ForkServer:
         server_end.close()
         self.pid = pid
         self._control = parent_end
+        hello, _ = _recv_json(parent_end)
+        if not hello.get("ok"):
+            raise SpawnError(hello.get("error", "the fork server did not start"))
+        self.tier = namespaces.Tier(hello["tier"], bool(hello.get("user_namespace")))
+
+    def alive(self) -> bool:
+        if self.pid is None:
+            return False
+        try:
+            pid, _ = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return pid == 0
 
     def connect(self) -> socket.socket:
         """A new connection for one trusted worker; give the worker this socket."""
@@ -300,9 +385,10 @@ class ForkServerClient:
         sock_fd, out_fd = fds
         return int(reply["pid"]), socket.socket(fileno=sock_fd), out_fd
 
-    def wait(self, pid: int) -> int | None:
-        """How the child ended (a waitpid status), once it has."""
-        _send_json(self.sock, {"op": "wait", "pid": pid})
+    def wait(self, pid: int, timeout: float | None = None) -> int | None:
+        """How the child ended (a waitpid status), once it has; None if it has not ended
+        within ``timeout`` seconds."""
+        _send_json(self.sock, {"op": "wait", "pid": pid, "timeout": timeout})
         reply, _ = _recv_json(self.sock)
         return reply.get("status")
 

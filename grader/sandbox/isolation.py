@@ -5,9 +5,11 @@ trusted side can kill everything the child starts), only the answer socket and t
 left open, a scrubbed environment, resource limits, a scratch working directory holding only the
 learner's file, and torch on one thread.
 
-This is the "process" tier: a separate process with rlimits and a scrubbed environment. It keeps
-learner code away from the grader's memory and verdicts, but not from the file system or the
-network; ``docs/SECURITY.md`` says what each tier guarantees.
+These apply in every tier. On their own they are the "process" tier: a separate process with
+rlimits and a scrubbed environment, which keeps learner code away from the grader's memory and
+verdicts but not from the file system or the network. Where the OS allows, the namespaces tier
+(:mod:`grader.sandbox.namespaces`) adds private namespaces and an unprivileged uid around them;
+``docs/SECURITY.md`` says what each tier guarantees.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from dataclasses import dataclass
 
 import torch
 
-TIER_PROCESS = "process"
 _SAFE_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
 
 

@@ -260,7 +260,7 @@ class ChildPool:
             self.import_failures[kind] = fault
             raise fault from None
         except (_Lost, _MemoryExceeded) as exc:
-            status = self._discard(child)
+            status = self._discard(child, ended=isinstance(exc, _Lost))
             fault = self._lost_fault(exc, status, "", during_import=True)
             self.import_failures[kind] = fault
             raise fault from None
@@ -273,12 +273,18 @@ class ChildPool:
         self.children[kind] = child
         return child
 
-    def _discard(self, child: LearnerChild) -> int | None:
-        """Kill a child (and its group) and learn how it ended."""
+    def _discard(self, child: LearnerChild, ended: bool = False) -> int | None:
+        """Kill a child (and everything it started) and learn how it ended.
+
+        ``ended``: the child closed its side, so it is ending by itself; its own exit status
+        (an exit code, a segfault) is worth a moment's wait before the kill would replace it.
+        """
         self.children = {k: c for k, c in self.children.items() if c is not child}
         try:
-            self.client.kill(child.pid)
-            status = self.client.wait(child.pid)
+            status = self.client.wait(child.pid, timeout=2.0) if ended else None
+            if status is None:
+                self.client.kill(child.pid)
+                status = self.client.wait(child.pid)
         except (OSError, EOFError, ValueError):
             status = None
         child.drain(self.capture)
@@ -350,7 +356,7 @@ class ChildPool:
             self._discard(child)
             raise self._timeout_fault(total, during_import=False, function=function) from None
         except (_Lost, _MemoryExceeded) as exc:
-            status = self._discard(child)
+            status = self._discard(child, ended=isinstance(exc, _Lost))
             raise self._lost_fault(exc, status, function, during_import=False) from None
 
     def functions(self, kind: str) -> list[str]:

@@ -1,0 +1,350 @@
+"""The namespaces tier: Linux namespaces around each learner child, entered without exec.
+
+The fork server forks a *keeper*; the keeper ``unshare``s new PID, network, mount, IPC and UTS
+namespaces (and a user namespace when the host is not root) and forks the namespace's *init*
+(PID 1); init mounts a fresh ``/proc``, puts empty read-only tmpfs over every hidden folder (the
+hidden tests, the solutions, the grader's outputs, other students' submissions), gives the child
+private ``/tmp``, ``/var/tmp`` and ``/dev/shm``, binds the child's scratch folder at
+``/tmp/work``, then forks the learner child, which (when the host is root) drops to an
+unprivileged uid of its own with a process limit. Nothing is exec'd: the child keeps the fork
+server's warm torch.
+
+When the learner child ends, init reports how, and exits; the kernel then kills every process
+left in the PID namespace (a ``setsid()`` grandchild too). When the keeper is killed (a deadline),
+init dies with it, and so does the namespace. The keeper mirrors the child's exit status, so the
+fork server sees the learner's own exit code or signal.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NoReturn
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+WORK = "/tmp/work"  # where the child's scratch folder appears inside its namespaces
+UID_BASE = 61000  # learner children run as UID_BASE + n (n < UID_SPAN), never as a real user
+UID_SPAN = 4000
+NPROC = 512  # processes and threads per learner uid: generous for torch, fatal to a fork bomb
+
+_STATUS = struct.Struct("!i")
+
+
+class NamespaceError(OSError):
+    pass
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The isolation a learner child gets on this machine, named in every result."""
+
+    name: str  # "namespaces" or "process"
+    user_namespace: bool = False  # not root: the host user maps to root inside, no uid of its own
+
+    @property
+    def description(self) -> str:
+        if self.name != "namespaces":
+            return "process (separate process, rlimits, scrubbed environment, scratch folder)"
+        who = (
+            "host user mapped into a user namespace"
+            if self.user_namespace
+            else "an unprivileged uid of its own"
+        )
+        return f"namespaces (private PID, network, mount, IPC and UTS namespaces; runs as {who})"
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _call(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise NamespaceError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(
+    source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
+) -> None:
+    libc = _libc()
+    _call(
+        libc.mount(
+            source.encode() if source else None,
+            target.encode(),
+            fstype.encode() if fstype else None,
+            flags,
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def _unshare(user_namespace: bool) -> None:
+    flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
+    uid, gid = os.getuid(), os.getgid()
+    if user_namespace:
+        flags |= CLONE_NEWUSER
+    _call(_libc().unshare(flags), "unshare")
+    if user_namespace:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"0 {uid} 1")
+        _write("/proc/self/gid_map", f"0 {gid} 1")
+
+
+def _die_with_parent() -> None:
+    _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+
+
+def runtime_paths() -> list[str]:
+    """The folders the Python runtime itself lives in (prefixes, stdlib, site-packages)."""
+    candidates = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.__file__),
+        *(p for p in sys.path if p),
+    }
+    found = sorted({os.path.realpath(p) for p in candidates if os.path.isdir(p)})
+    # keep only the outermost of nested paths: binding a folder brings everything below it
+    return [
+        p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)
+    ]
+
+
+def _blocker(path: str) -> str | None:
+    """The highest folder on the way to ``path`` that other users cannot enter, if any."""
+    current = "/"
+    for part in [*path.strip("/").split("/"), None]:
+        try:
+            mode = os.stat(current).st_mode
+        except OSError:
+            return None
+        if not mode & 0o001:
+            return current
+        if part is None:
+            return None
+        current = os.path.join(current, part)
+    return None
+
+
+def _reach_runtime() -> None:
+    """Let an unprivileged uid reach the runtime where a private folder (such as /root, when
+    Python was installed there) stands in the way: an empty tmpfs replaces the private folder,
+    and only the runtime's folders are bound back into it."""
+    groups: dict[str, list[str]] = {}
+    for path in runtime_paths():
+        blocker = _blocker(path)
+        if blocker is not None and blocker != "/":
+            groups.setdefault(blocker, []).append(path)
+    for blocker, paths in groups.items():
+        fds = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path in paths}
+        _mount("tmpfs", blocker, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
+        for path, fd in fds.items():
+            os.makedirs(path, mode=0o755, exist_ok=True)
+            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            os.close(fd)
+
+
+def _mounts(hidden: tuple[str, ...], scratch: str | None, unprivileged: bool) -> None:
+    """Inside the new mount namespace: what the learner child sees of the file system."""
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    scratch_fd = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if scratch else None
+    if unprivileged:
+        _reach_runtime()
+    for path in hidden:
+        if os.path.isdir(path):
+            _mount(
+                "tmpfs",
+                path,
+                "tmpfs",
+                MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+                "size=4k,mode=0755",
+            )
+    for path, size in (("/tmp", "256m"), ("/var/tmp", "16m"), ("/dev/shm", "64m")):
+        if os.path.isdir(path):
+            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    if scratch_fd is not None:
+        os.mkdir(WORK, 0o700)
+        _mount(f"/proc/self/fd/{scratch_fd}", WORK, None, MS_BIND)
+        os.close(scratch_fd)
+
+
+def _drop_privileges(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
+
+
+def _close_all_but(keep: set[int]) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _mirror(status: int) -> NoReturn:
+    """End this process the way the learner child ended."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+
+
+def keep(
+    tier: Tier,
+    *,
+    hidden: tuple[str, ...],
+    scratch: str,
+    uid: int | None,
+    learner: Callable[[str], NoReturn],
+) -> NoReturn:
+    """The keeper's body (in a process just forked by the fork server). Never returns.
+
+    ``learner(workdir)`` turns the innermost process into the learner child.
+    """
+    code = 70
+    try:
+        # The fork server's signal plumbing is not the keeper's: its wakeup pipe is closed below.
+        signal.set_wakeup_fd(-1)
+        for sig in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_DFL)
+        os.setpgid(0, 0)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _unshare(tier.user_namespace)
+        status_r, status_w = os.pipe()
+        init = os.fork()
+        if init == 0:
+            _init(hidden, scratch, uid, learner, status_r, status_w)
+        os.close(status_w)
+        _close_all_but({status_r})
+        _, init_status = os.waitpid(init, 0)
+        data = os.read(status_r, _STATUS.size)
+        if len(data) == _STATUS.size:
+            _mirror(_STATUS.unpack(data)[0])
+        _mirror(init_status)
+    except BaseException:  # noqa: BLE001 - the keeper must never return into the fork server
+        os._exit(code)
+
+
+def _init(
+    hidden: tuple[str, ...],
+    scratch: str,
+    uid: int | None,
+    learner: Callable[[str], NoReturn],
+    status_r: int,
+    status_w: int,
+) -> NoReturn:
+    """PID 1 of the new namespaces: set them up, run the learner child, report how it ended."""
+    try:
+        _die_with_parent()
+        os.close(status_r)
+        _mounts(hidden, scratch, unprivileged=uid is not None)
+        child = os.fork()
+        if child == 0:
+            try:
+                os.close(status_w)
+                if uid is not None:
+                    _drop_privileges(uid)
+                learner(WORK)
+            finally:
+                os._exit(71)
+        _close_all_but({status_w})
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        while True:  # reap everything in the namespace until the learner child ends
+            pid, status = os.waitpid(-1, 0)
+            if pid == child:
+                os.write(status_w, _STATUS.pack(status))
+                os._exit(0)
+    except BaseException:  # noqa: BLE001
+        os._exit(72)
+
+
+def detect(hidden: tuple[str, ...], requested: str | None = None) -> Tier:
+    """The strongest tier this machine allows, proven by a trial run of the whole set-up.
+
+    ``requested`` (from GRADER_ISOLATION) forces "process", or demands "namespaces" (an error
+    when they are not available).
+    """
+    if requested == "process" or not sys.platform.startswith("linux"):
+        return Tier("process")
+    for user_namespace in (False, True) if os.getuid() == 0 else (True,):
+        if _trial(Tier("namespaces", user_namespace), hidden):
+            return Tier("namespaces", user_namespace)
+    if requested == "namespaces":
+        raise NamespaceError(
+            0, "GRADER_ISOLATION=namespaces, but this machine allows no namespaces"
+        )
+    return Tier("process")
+
+
+def _trial(tier: Tier, hidden: tuple[str, ...]) -> bool:
+    scratch = tempfile.mkdtemp(prefix="grader-probe-")
+    uid = None if tier.user_namespace else UID_BASE + UID_SPAN - 1
+    try:
+        if uid is not None:
+            os.chown(scratch, uid, uid)
+        pid = os.fork()
+        if pid == 0:
+
+            def learner(workdir: str) -> NoReturn:
+                ok = (
+                    os.path.isdir(workdir)
+                    and os.getpid() == 2
+                    and all(not os.listdir(p) for p in hidden if os.path.isdir(p))
+                )
+                os._exit(0 if ok else 1)
+
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 2)
+            keep(tier, hidden=hidden, scratch=scratch, uid=uid, learner=learner)
+        _, status = os.waitpid(pid, 0)
+        return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def become_subreaper() -> None:
+    """Orphans of learner children are re-parented to this process (so it can kill them)."""
+    try:
+        _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
