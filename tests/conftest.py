@@ -21,8 +21,8 @@ SUBMISSIONS = FIXTURES / "submissions"
 class GradingService:
     """Grades through a warm Grader in a subprocess (see tests/service.py)."""
 
-    def __init__(self, home: Path | None = None) -> None:
-        env = dict(os.environ)
+    def __init__(self, home: Path | None = None, env: dict[str, str] | None = None) -> None:
+        env = dict(os.environ, **(env or {}))
         if home is not None:
             env["GRADER_HOME"] = str(home)
         self.proc = subprocess.Popen(
@@ -36,6 +36,7 @@ class GradingService:
         ready = self.proc.stdout.readline()
         if not ready:
             raise RuntimeError("the grading service did not start")
+        self.isolation = json.loads(ready).get("isolation", "")
 
     def grade(
         self,

@@ -20,7 +20,7 @@ def main() -> int:
 
     catalog = Catalog(project_root())
     with Grader(preload_dynamo=True, preload_hypothesis=True) as grader:
-        print(json.dumps({"ready": True}), flush=True)
+        print(json.dumps({"ready": True, "isolation": grader.isolation}), flush=True)
         for line in sys.stdin:
             request = json.loads(line)
             try:

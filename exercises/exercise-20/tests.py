@@ -215,10 +215,27 @@ def _numbers(values, what):
     return out
 
 
-def _compare_steps(learner, reference, args, what):
+def _curve(values):
+    """Losses for the report's chart; anything that is not a number is left out."""
+    out = []
+    for value in values if isinstance(values, (list, tuple)) else ():
+        try:
+            out.append(
+                float(value.detach().cpu().reshape(()))
+                if isinstance(value, torch.Tensor)
+                else float(value)
+            )
+        except (TypeError, ValueError, RuntimeError):
+            return []
+    return out
+
+
+def _compare_steps(learner, reference, args, what, attach=None):
     """Parameters after the learner's steps against the reference's; name a replayed mistake."""
     got = learner.run(step_run, *args)
     want = step_run(reference, *args)
+    if attach is not None:  # the loss of each step, for the report's chart
+        attach("loss_curve", {"yours": _curve(got["before"]), "expected": _curve(want["before"])})
 
     def close(params, other):
         return all(
@@ -329,7 +346,7 @@ def _check_cases(learner, reference, device, seed, cases):
 # -- train_step -------------------------------------------------------------------------------------
 
 
-def test_clips_total_norm(learner, reference, device, rng, seed):
+def test_clips_total_norm(learner, reference, device, rng, seed, attach):
     cases = (("mlp", 0.05, 1.0, False), ("linear", 0.05, 0.5, True))
     for i, (kind, lr, max_norm, views) in enumerate(cases):
         X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
@@ -340,7 +357,7 @@ def test_clips_total_norm(learner, reference, device, rng, seed):
             note += ", X = X.t().contiguous().t(), y = cat([y, 0], 1)[:, :1]"
         args = (kind, X, y, lr, max_norm, 5, False, seed + i)
         what = _what(kind, lr, max_norm, 5, note)
-        got, _ = _compare_steps(learner, reference, args, what)
+        got, _ = _compare_steps(learner, reference, args, what, attach if i == 0 else None)
         for name, before, after in (("X", X, got["X"]), ("y", y, got["y"])):
             if not torch.equal(before.cpu(), after.cpu()):
                 fail(

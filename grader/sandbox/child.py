@@ -296,13 +296,15 @@ def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int) -> None
             return
         answer, answer_blobs = side.handle(header, blobs)
         _flush()
+        reply = header.get("id")  # every answer names the request it answers
         try:
-            _send(sock, {"type": "answer", **answer}, answer_blobs)
+            _send(sock, {"type": "answer", **answer, "id": reply}, answer_blobs)
         except _BaseException as exc:
             _send(
                 sock,
                 {
                     "type": "answer",
+                    "id": reply,
                     "ok": False,
                     "error": {
                         "kind": "answer",

@@ -222,7 +222,8 @@ def _mirror(status: int) -> NoReturn:
     """End this process the way the learner child ended."""
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # these cannot (and need not) be reset
+            signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
 

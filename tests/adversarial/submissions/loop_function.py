@@ -1,0 +1,7 @@
+def double(x):
+    while True:
+        pass
+
+
+def triple(x):
+    return x * 3

@@ -1,0 +1,337 @@
+"""The adversarial suite: hostile and broken submissions, each with the outcome it must get.
+
+Every case is graded against the engine-probe exercise (exercise-90: `double` is graded by two
+tests on each device, `triple` by one device-independent test; a call may take 1.5 s). For every
+case: every test gets exactly one verdict, no undeserved point, a clear learner-facing message,
+no process left behind, the grader still grading, and the host's files untouched where the tier
+claims it (docs/SECURITY.md). Each case runs in every tier that claims its guarantee: the
+namespaces tier (where the machine allows it) and the process tier.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from grader.report import render_result
+from grader.results import Result, Status
+from tests.conftest import PROBE_HOME, GradingService
+
+HERE = Path(__file__).resolve().parent
+SUBMISSIONS = HERE / "submissions"
+SECRET = f"grader-secret-{uuid.uuid4().hex}"
+BOTH = ("namespaces", "process")
+NS = ("namespaces",)
+HIDDEN_TEXT = "def test_double_values"
+
+
+@dataclass
+class Context:
+    tier: str
+    tmp: Path
+    marker: str
+    port: int
+    server: socket.socket
+    canary: Path
+    canary_dir: Path
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    double: frozenset[str]  # the statuses the tests of `double` may get
+    message: str = ""  # a regular expression the learner-facing message of `double` matches
+    triple: frozenset[str] = frozenset({"passed"})
+    tiers: tuple[str, ...] = BOTH
+    cuda: bool = False  # the double tests run on CUDA (skipped without a GPU)
+    after: Callable[[Context, Result], None] | None = field(default=None, compare=False)
+    label: str = ""  # the test id, where one submission is graded twice
+
+
+def S(*statuses: str) -> frozenset[str]:
+    return frozenset(statuses)
+
+
+# -- checks after a case ---------------------------------------------------------------------
+
+
+def no_marker_process(ctx: Context, result: Result) -> None:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        alive = [p for p in _processes() if ctx.marker.encode() in p[1]]
+        if not alive:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"processes left behind: {alive}")
+
+
+def canary_dir_untouched(ctx: Context, result: Result) -> None:
+    assert sorted(p.name for p in ctx.canary_dir.iterdir()) == [], list(ctx.canary_dir.iterdir())
+
+
+def canary_file_kept(ctx: Context, result: Result) -> None:
+    assert ctx.canary.read_text() == "keep me"
+
+
+def hidden_files_unread(ctx: Context, result: Result) -> None:
+    output = "".join(t.output for t in result.tests)
+    assert "read 0 hidden files" in output
+    assert HIDDEN_TEXT not in output
+
+
+def nothing_found_in_memory(ctx: Context, result: Result) -> None:
+    assert "hidden objects found: 0" in "".join(t.output for t in result.tests)
+
+
+def no_connection(ctx: Context, result: Result) -> None:
+    ctx.server.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        ctx.server.accept()
+    assert "connected to" not in "".join(t.output for t in result.tests)
+
+
+def no_fill_files(ctx: Context, result: Result) -> None:
+    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+        assert not list(Path(folder).glob(f"fill-{ctx.marker}-*")), folder
+
+
+def no_startup_files(ctx: Context, result: Result) -> None:
+    import site
+
+    planted = [
+        Path(p) / name
+        for p in site.getsitepackages()
+        for name in ("zz_grader_evil.pth", "sitecustomize.py", "usercustomize.py")
+    ]
+    planted.append(PROBE_HOME / "exercises" / "exercise-90" / "conftest.py")
+    found = [p for p in planted if p.exists() and "startup-ran" in p.read_text(errors="replace")]
+    for path in found:  # never leave a poisoned interpreter behind, even when the check fails
+        path.unlink()
+    assert found == []
+    assert not (ctx.canary_dir / "startup-ran").exists()
+
+
+def secret_not_leaked(ctx: Context, result: Result) -> None:
+    output = "".join(t.output for t in result.tests)
+    assert "HOME" in output  # the environment was printed
+    assert SECRET not in output
+
+
+def markup_escaped(ctx: Context, result: Result) -> None:
+    html = render_result(result)
+    assert "<script>window.pwned" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;window.pwned = 2&lt;/script&gt;" in html
+
+
+def no_ptrace(ctx: Context, result: Result) -> None:
+    assert "attached to []" in "".join(t.output for t in result.tests)
+
+
+def output_capped(ctx: Context, result: Result) -> None:
+    for test in result.tests:
+        assert len(test.output) < 64 * 1024
+
+
+CASES = [
+    Case("loop_function", S("timeout"), r"did not return within 1\.5 s"),
+    Case("loop_import", S("timeout"), r"Importing your file took longer", triple=S("timeout")),
+    Case("regex_holds_gil", S("timeout"), r"did not return within"),
+    Case("sys_exit", S("error"), r"sys\.exit\(\)"),
+    Case("os_exit", S("error"), r"ended the process .*exit code 0"),
+    Case("kill_self", S("error"), r"killed"),
+    # In the process tier the fork server dies, and the child with it: the rest of this grading
+    # cannot run (an error, never a point), and the next grading gets a new fork server.
+    Case(
+        "kill_parent",
+        S("failed", "error"),
+        r"differ from the expected|ended|sandbox",
+        triple=S("passed", "error"),
+    ),
+    Case("kill_group", S("error"), r"killed|ended"),
+    Case("segfault", S("error"), r"segmentation fault"),
+    Case(
+        "fork_bomb",
+        S("timeout", "error"),
+        r"did not return within|ended|killed",
+        tiers=NS,
+        after=no_marker_process,
+    ),
+    Case("setsid_grandchild", S("failed"), r"differ", after=no_marker_process),
+    Case("subprocess_left", S("failed"), r"differ", after=no_marker_process),
+    Case("threads_keep_running", S("passed"), after=output_capped),
+    Case("alloc_50gb", S("failed", "error"), r"allocate memory|memory"),
+    Case(
+        "gpu_alloc_huge",
+        S("failed", "error"),
+        r"out of memory|memory",
+        cuda=True,
+        label="gpu_alloc_huge-cuda",
+    ),
+    Case("stdout_gigabytes", S("timeout", "failed"), r"did not return|differ", after=output_capped),
+    Case("fake_protocol_lines", S("failed"), r"differ"),
+    Case("fake_result_files", S("failed"), r"differ"),
+    Case(
+        "fake_result_files",
+        S("failed"),
+        r"differ",
+        tiers=NS,
+        after=canary_dir_untouched,
+        label="fake_result_files-host_untouched",
+    ),
+    Case("read_hidden_files", S("failed"), r"differ", tiers=NS, after=hidden_files_unread),
+    Case("gc_and_inspect", S("failed"), r"differ", after=nothing_found_in_memory),
+    Case("replace_comparisons", S("failed"), r"differ", triple=S("failed")),
+    Case("replace_builtins", S("failed", "error"), r".", triple=S("failed", "error")),
+    Case("patch_pytest", S("failed"), r"differ", triple=S("failed")),
+    Case("tensor_subclass", S("failed", "error"), r"torch\.Tensor", triple=S("failed", "error")),
+    Case("pickle_payload", S("failed"), r"bytes", triple=S("failed"), after=canary_dir_untouched),
+    Case("disable_timeouts", S("timeout"), r"did not return within"),
+    Case("network", S("failed"), r"differ", tiers=NS, after=no_connection),
+    Case("delete_files", S("failed"), r"differ", tiers=NS, after=canary_file_kept),
+    Case(
+        "fill_disk", S("failed", "timeout"), r"differ|did not return", tiers=NS, after=no_fill_files
+    ),
+    Case("drop_startup_files", S("failed"), r"differ", tiers=NS, after=no_startup_files),
+    Case(
+        "recursion_blowup",
+        S("failed", "error", "timeout"),
+        r"RecursionError|segmentation fault|ended|killed|did not return",
+    ),
+    Case("device_side_assert", S("failed"), r"IndexError|index"),
+    Case(
+        "device_side_assert",
+        S("failed", "error"),
+        r"CUDA|device-side|index",
+        cuda=True,
+        label="device_side_assert-cuda",
+    ),
+    Case("script_markup", S("failed"), r"<script>window\.pwned = 2</script>", after=markup_escaped),
+    Case("read_env_secrets", S("failed"), r"differ", after=secret_not_leaked),
+    Case("forge_answer", S("failed", "error"), r"does not answer the question|differ"),
+    Case("close_fds", S("error"), r"ended|killed|closed|unexpectedly"),
+    Case("read_stdin", S("failed"), r"EOFError"),
+    Case("sleep_forever", S("timeout"), r"did not return within"),
+    Case("huge_answer", S("failed", "error"), r"memory|MiB|cannot read|allocate"),
+    Case("deep_answer", S("error"), r"cannot read"),
+    Case("hanging_repr", S("timeout"), r"did not return within"),
+    # patching its own process spoils only its own answers, `triple`'s included
+    Case("patch_grader_codec", S("failed", "error"), r".", triple=S("failed", "error")),
+    Case("ptrace_the_grader", S("failed"), r"differ", tiers=NS, after=no_ptrace),
+]
+
+
+def _processes() -> list[tuple[int, bytes, int]]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+                status = Path(f"/proc/{name}/status").read_text()
+            except OSError:
+                continue
+            uid = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
+            state = re.search(r"^State:\s+(\w)", status, re.M).group(1)
+            if state != "Z":
+                found.append((int(name), cmdline, uid))
+    return found
+
+
+@pytest.fixture(scope="module", params=BOTH)
+def tier_service(request):
+    tier = request.param
+    try:
+        service = GradingService(
+            PROBE_HOME, env={"GRADER_ISOLATION": tier, "GRADER_SECRET_CANARY": SECRET}
+        )
+    except RuntimeError:
+        pytest.skip(f"the {tier} tier is not available on this machine")
+    assert service.isolation.startswith(tier), service.isolation
+    yield tier, service
+    service.close()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.label or c.name for c in CASES])
+def test_hostile_submission(case: Case, tier_service, tmp_path):
+    tier, service = tier_service
+    if tier not in case.tiers:
+        pytest.skip(f"the {tier} tier does not claim this guarantee (docs/SECURITY.md)")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    canary_dir = tmp_path / "canary"
+    canary_dir.mkdir()
+    canary_dir.chmod(0o777)
+    canary = tmp_path / "canary.txt"
+    canary.write_text("keep me")
+    canary.chmod(0o666)
+    ctx = Context(
+        tier,
+        tmp_path,
+        f"3600.{uuid.uuid4().int % 10**9}",
+        server.getsockname()[1],
+        server,
+        canary,
+        canary_dir,
+    )
+    source = (SUBMISSIONS / f"{case.name}.py").read_text()
+    for key, value in {
+        "__PROBE_HOME__": str(PROBE_HOME),
+        "__PORT__": str(ctx.port),
+        "__MARKER__": ctx.marker,
+        "__CANARY_DIR__": str(canary_dir),
+        "__CANARY__": str(canary),
+    }.items():
+        source = source.replace(key, value)
+    submission = tmp_path / "exercise-90.py"
+    submission.write_text(source)
+
+    devices = ("cuda",) if case.cuda else ("cpu",)
+    started = time.monotonic()
+    result = service.grade("exercise-90", submission, devices=devices)
+    elapsed = time.monotonic() - started
+
+    keys = [(t.name, t.device) for t in result.tests]
+    assert len(keys) == len(set(keys)), "a test got two verdicts"
+    double = [t for t in result.tests if t.name.startswith("test_double")]
+    if case.cuda and all(t.status is Status.SKIPPED for t in double):
+        pytest.skip("CUDA is not available on this machine")
+    for test in double:
+        assert test.status.value in case.double, (test.key, test.status, test.message)
+        assert re.search(case.message, test.message, re.S), (test.key, test.message)
+        if test.status is not Status.PASSED:
+            assert test.message.strip(), "a learner-facing message is required"
+            assert test.points == 0
+    triple = [t for t in result.tests if t.name == "test_triple"]
+    assert triple[0].status.value in case.triple, (triple[0].status, triple[0].message)
+    if case.double != S("passed"):
+        assert result.score < result.max_score, "no undeserved full marks"
+    assert elapsed < 60
+    assert result.environment.isolation.startswith(tier)
+
+    if case.after is not None:
+        case.after(ctx, result)
+    server.close()
+    # nothing the submission started survives its grading
+    learners = [p for p in _processes() if 61000 <= p[2] < 65000 or ctx.marker.encode() in p[1]]
+    deadline = time.monotonic() + 5
+    while learners and time.monotonic() < deadline:
+        time.sleep(0.1)
+        learners = [p for p in _processes() if 61000 <= p[2] < 65000 or ctx.marker.encode() in p[1]]
+    assert learners == [], learners
+
+
+def test_the_grader_survives_the_whole_suite(tier_service):
+    """After every hostile case above, the same service still grades correctly."""
+    _, service = tier_service
+    result = service.grade(
+        "exercise-90", PROBE_HOME.parent / "submissions" / "correct.py", devices=("cpu",)
+    )
+    assert result.status is Status.PASSED and result.score == result.max_score

@@ -1,0 +1,91 @@
+"""A class of 50 with the hostile submissions mixed in: the batch completes, every honest
+submission is graded exactly as when graded alone, and nothing is left running afterwards."""
+
+from __future__ import annotations
+
+import shutil
+import time
+import uuid
+
+from grader.results import Result
+from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
+from tests.adversarial.test_adversarial import _processes
+from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli
+
+HONEST = ["correct", "wrong", "prints", "mutates_input", "syntax_error", "output_flood"]
+# every hostile submission that needs no GPU and no per-test server
+HOSTILE = sorted(
+    p.stem
+    for p in HOSTILE_DIR.glob("*.py")
+    if p.stem not in {"gpu_alloc_huge", "network", "device_side_assert"}
+)
+
+
+def stable(result: Result) -> dict:
+    data = result.to_dict()
+    for key in ("duration_s", "submission"):
+        data.pop(key)
+    for test in data["tests"]:
+        test.pop("duration_s")
+    return data
+
+
+def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
+    marker = f"3600.{uuid.uuid4().int % 10**9}"
+    root = tmp_path / "class"
+    honest: dict[str, str] = {}
+    names = (HONEST * 4)[: 50 - len(HOSTILE)] + HOSTILE
+    assert len(names) == 50 and len(HOSTILE) >= 30
+    for i, name in enumerate(names):
+        student = root / f"student-{i:02d}"
+        student.mkdir(parents=True)
+        if name in HONEST:
+            shutil.copyfile(SUBMISSIONS / f"{name}.py", student / "exercise-90.py")
+            honest[student.name] = name
+        else:
+            source = (HOSTILE_DIR / f"{name}.py").read_text()
+            for key, value in {
+                "__PROBE_HOME__": str(PROBE_HOME),
+                "__MARKER__": marker,
+                "__PORT__": "9",
+                "__CANARY_DIR__": str(tmp_path),
+                "__CANARY__": str(tmp_path / "x"),
+            }.items():
+                source = source.replace(key, value)
+            (student / "exercise-90.py").write_text(source)
+    out = tmp_path / "out"
+    started = time.monotonic()
+    proc = run_cli(
+        "batch", str(root), "--out", str(out), "--jobs", "2", home=PROBE_HOME, timeout=900
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "50 students: 50 graded now" in proc.stdout
+    assert time.monotonic() - started < 600
+
+    alone_cache: dict[str, Result] = {}
+    for student, name in honest.items():
+        result = Result.from_json((out / "students" / student / "exercise-90.json").read_text())
+        if name not in alone_cache:
+            alone_cache[name] = probe_service.grade("exercise-90", SUBMISSIONS / f"{name}.py")
+        assert stable(result) == stable(alone_cache[name]), (student, name)
+    for i, name in enumerate(names):
+        if name not in HONEST and name != "threads_keep_running":
+            result = Result.from_json(
+                (out / "students" / f"student-{i:02d}" / "exercise-90.json").read_text()
+            )
+            assert result.score < result.max_score, name
+
+    deadline = time.monotonic() + 10
+    leftovers = [
+        p
+        for p in _processes()
+        if 61000 <= p[2] < 65000 or marker.encode() in p[1] or b"grader\x00batch" in p[1]
+    ]
+    while leftovers and time.monotonic() < deadline:
+        time.sleep(0.2)
+        leftovers = [
+            p
+            for p in _processes()
+            if 61000 <= p[2] < 65000 or marker.encode() in p[1] or b"grader\x00batch" in p[1]
+        ]
+    assert leftovers == []
