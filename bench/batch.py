@@ -7,7 +7,8 @@ same hidden tests, two at a time, in the same run:
 
 - `grade batch SUBMISSIONS --jobs 2` (fork server, warm workers, isolated children);
 - the naive baseline: for each submission, `python -m pytest -p bench.naive_plugin tests.py
-  --timeout 10` (a fresh interpreter that imports torch and the learner's file itself).
+  --timeout 5` (a fresh interpreter that imports torch and the learner's file itself; the
+  same 5 s the grader gives a call).
 
 It prints submissions per second for both, the ratio (target: at least 15x), and batch's
 per-submission overhead above the tests' own compute (core-seconds per submission minus the test

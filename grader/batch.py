@@ -19,6 +19,7 @@ Outputs in DIR: ``students/<student>/<exercise>.json`` and ``.html`` (result and
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -218,6 +219,7 @@ def engine_fingerprint() -> str:
     return _digest(*parts)
 
 
+@functools.lru_cache(maxsize=64)
 def exercise_fingerprint(spec: ExerciseSpec) -> str:
     """Everything that decides a grade of this exercise: spec, hidden tests, reference."""
     parts: list[bytes | str] = []
@@ -409,37 +411,31 @@ def _grade(
     progress: Progress,
     merge: Any,
 ) -> None:
-    from grader.grading import wait_any
+    """Grade every task (one job per device pass), storing each result as soon as it is whole."""
+    from grader.grading import Job, grade_many
 
-    pending = [(task, selected) for task in tasks for selected in passes]
-    running: dict[int, tuple[Task, tuple[str, ...], Any]] = {}
-    try:
-        while pending or running:
-            gpu_busy = sum(1 for _, sel, _ in running.values() if sel == ("cuda",))
-            for item in list(pending):
-                if len(running) >= jobs:
-                    break
-                task, selected = item
-                if selected == ("cuda",) and gpu_busy >= gpu_jobs:
-                    continue
-                pending.remove(item)
-                run = grader.start(task.spec, task.path, selected=selected, seed=seed, lang=lang)
-                running[id(run)] = (task, selected, run)
-                gpu_busy += selected == ("cuda",)
-            for run in wait_any([r for _, _, r in running.values()], timeout=1.0):
-                task, selected, _ = running.pop(id(run))
-                task.passes["+".join(selected)] = grader.finish(run)
-                if len(task.passes) == len(passes):
-                    result = merge(task.spec, list(task.passes.values()))
-                    _store(task, result)
-                    progress.advance(result)
-    except KeyboardInterrupt:
-        for _, _, run in running.values():
-            run.kill()
-        for _, _, run in running.values():
-            run.reap()
-            os.close(run.fd)
-        raise
+    work = [
+        Job(
+            task.spec,
+            task.path,
+            tag=(task, "+".join(selected)),
+            selected=selected,
+            seed=seed,
+            lang=lang,
+        )
+        for task in tasks
+        for selected in passes
+    ]
+
+    def on_result(job: Job, result: Result) -> None:
+        task, name = job.tag
+        task.passes[name] = result
+        if len(task.passes) == len(passes):
+            merged = merge(task.spec, [task.passes["+".join(p)] for p in passes])
+            _store(task, merged)
+            progress.advance(merged)
+
+    grade_many(grader, work, parallel=jobs, gpu_parallel=gpu_jobs, on_result=on_result)
 
 
 def _store(task: Task, result: Result) -> None:

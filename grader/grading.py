@@ -109,10 +109,12 @@ def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
 
 @dataclass
 class Running:
-    """A worker in flight: its pipe, what it reported so far, and its deadline."""
+    """A worker in flight: a group of submissions of one exercise, what the worker reported so
+    far, and the group's deadline. Submissions are finalised as the worker reports each one
+    complete, so a batch keeps every result even if the worker is killed later."""
 
     spec: ExerciseSpec
-    submission: Path
+    submissions: list[tuple[str, Path]]  # (key, file), in grading order
     selected: tuple[str, ...]
     seed: int
     lang: str
@@ -121,12 +123,15 @@ class Running:
     log_path: str
     deadline: float
     started: float
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    done: dict[str, float] = field(default_factory=dict)  # key -> when it was reported complete
+    taken: set[str] = field(default_factory=set)  # keys whose Result was handed out
     env: dict[str, Any] = field(default_factory=dict)
     grader_errors: list[str] = field(default_factory=list)
     killed_for_time: bool = False
     finished: bool = False
     _buffer: bytes = b""
+    _last_done: float = 0.0
 
     def fileno(self) -> int:
         return self.fd
@@ -160,9 +165,17 @@ class Running:
             if kind == "env":
                 self.env = record
             elif kind == "test":
-                self.records.append(record)
+                self.records.setdefault(str(record.get("submission")), []).append(record)
+            elif kind == "submission_done":
+                self.done[str(record.get("submission"))] = time.monotonic()
             elif kind == "grader_error":
                 self.grader_errors.append(str(record.get("message", "")))
+
+    def duration(self, key: str) -> float:
+        """How long this submission's grading took (its share of the worker's time)."""
+        end = self.done.get(key, time.monotonic())
+        begin = max([self.started] + [t for k, t in self.done.items() if t < end and k != key])
+        return round(end - begin, 3)
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -234,13 +247,16 @@ class Grader:
     def start(
         self,
         spec: ExerciseSpec,
-        submission: Path,
+        submissions: Path | list[tuple[str, Path]],
         *,
         selected: tuple[str, ...] = ("cpu", "cuda"),
         seed: int = DEFAULT_SEED,
         lang: str = "en",
     ) -> Running:
-        """Fork a worker for one grading; poll it with :meth:`finish` or :func:`wait_any`."""
+        """Fork a worker for a group of gradings of one exercise (or one submission).
+
+        Poll it with :func:`poll`, collect results with :meth:`completed` and :meth:`finish`.
+        """
         from grader import worker
 
         if self._forkserver is None:
@@ -249,11 +265,20 @@ class Grader:
             # A learner child of the process tier can kill the fork server: start a new one.
             self._forkserver.stop()
             self._forkserver.start()
-        submission = Path(submission)
+        group = (
+            [("0", Path(submissions))]
+            if isinstance(submissions, (str, Path))
+            else [(str(key), Path(path)) for key, path in submissions]
+        )
         read_fd, write_fd = os.pipe()
         client = self._forkserver.connect()
         log_fd, log_path = tempfile.mkstemp(prefix="grader-worker-", suffix=".log")
-        job = worker.Job(spec=spec, submission=submission.resolve(), selected=selected, seed=seed)
+        job = worker.Job(
+            spec=spec,
+            submissions=tuple((k, p.resolve()) for k, p in group),
+            selected=selected,
+            seed=seed,
+        )
         parent_pid = os.getpid()
         pid = os.fork()
         if pid == 0:  # the trusted worker
@@ -279,16 +304,17 @@ class Grader:
         client.close()
         os.set_blocking(read_fd, False)
         now = time.monotonic()
+        budget = len(group) * spec.limits.total_timeout_s + _SLACK_S
         return Running(
             spec=spec,
-            submission=submission,
+            submissions=group,
             selected=selected,
             seed=seed,
             lang=lang,
             pid=pid,
             fd=read_fd,
             log_path=log_path,
-            deadline=now + spec.limits.total_timeout_s + _SLACK_S,
+            deadline=now + budget,
             started=now,
         )
 
@@ -304,15 +330,36 @@ class Grader:
         """Grade one submission of one exercise (blocking)."""
         running = self.start(spec, submission, selected=selected, seed=seed, lang=lang)
         while not running.finished:
-            wait_any([running], timeout=1.0)
-        return self.finish(running)
+            poll([running], timeout=1.0)
+        results = self.completed(running) + self.finish(running)
+        return results[0][1]
 
-    def finish(self, running: Running) -> Result:
-        """The Result of a worker that has finished (or was killed)."""
+    def completed(self, running: Running) -> list[tuple[str, Result]]:
+        """Results of the submissions the worker has reported complete since the last call."""
+        ready = [
+            key
+            for key, _ in running.submissions
+            if key in running.done and key not in running.taken
+        ]
+        out = []
+        for key in ready:
+            running.taken.add(key)
+            out.append((key, build_result(running, key, None, "", self.catalogue, self.isolation)))
+        return out
+
+    def finish(self, running: Running) -> list[tuple[str, Result]]:
+        """The remaining results of a worker that has finished (or was killed)."""
         status = running.reap()
         os.close(running.fd)
         log = _read_and_remove(running.log_path)
-        return build_result(running, status, log, self.catalogue, self.isolation)
+        out = []
+        for key, _ in running.submissions:
+            if key not in running.taken:
+                running.taken.add(key)
+                out.append(
+                    (key, build_result(running, key, status, log, self.catalogue, self.isolation))
+                )
+        return out
 
 
 @dataclass(frozen=True)
@@ -327,57 +374,103 @@ class Job:
     lang: str = "en"
 
 
+MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
+
+
 def grade_many(
-    grader: Grader, jobs: list[Job], *, parallel: int, on_result: Any = None
+    grader: Grader,
+    jobs: list[Job],
+    *,
+    parallel: int,
+    on_result: Any = None,
+    gpu_parallel: int | None = None,
 ) -> list[tuple[Job, Result]]:
     """Grade every job, ``parallel`` workers at a time; results come back in job order.
 
-    ``on_result(job, result)`` is called as each one finishes (for progress output).
+    Jobs of the same exercise, devices, seed and language share workers in groups of up to
+    ``MAX_GROUP``. ``on_result(job, result)`` is called as each one completes (progress, and
+    storing results as they come). Workers grading CUDA alone count against ``gpu_parallel``.
+    On KeyboardInterrupt the workers in flight are killed; every result already handed to
+    ``on_result`` stands.
     """
-    pending = list(enumerate(jobs))
-    running: dict[int, tuple[int, Job, Running]] = {}
+    groups: dict[tuple, list[int]] = {}
+    for index, job in enumerate(jobs):
+        groups.setdefault((job.spec.id, job.selected, job.seed, job.lang), []).append(index)
+    size = max(1, min(MAX_GROUP, -(-len(jobs) // max(1, parallel) // max(1, len(groups)))))
+    pending = [
+        members[i : i + size] for members in groups.values() for i in range(0, len(members), size)
+    ]
+    running: list[tuple[list[int], Running]] = []
     done: dict[int, Result] = {}
-    while pending or running:
-        while pending and len(running) < max(1, parallel):
-            index, job = pending.pop(0)
-            run = grader.start(
-                job.spec, job.submission, selected=job.selected, seed=job.seed, lang=job.lang
-            )
-            running[id(run)] = (index, job, run)
-        for run in wait_any([r for _, _, r in running.values()], timeout=1.0):
-            index, job, _ = running.pop(id(run))
-            done[index] = grader.finish(run)
+
+    def deliver(members: list[int], results: list[tuple[str, Result]]) -> None:
+        for key, result in results:
+            index = members[int(key)]
+            done[index] = result
             if on_result is not None:
-                on_result(job, done[index])
+                on_result(jobs[index], result)
+
+    try:
+        while pending or running:
+            gpu_busy = sum(1 for _, r in running if r.selected == ("cuda",))
+            for members in list(pending):
+                if len(running) >= max(1, parallel):
+                    break
+                first = jobs[members[0]]
+                if (
+                    first.selected == ("cuda",)
+                    and gpu_parallel is not None
+                    and gpu_busy >= gpu_parallel
+                ):
+                    continue
+                pending.remove(members)
+                group = [(str(n), jobs[i].submission) for n, i in enumerate(members)]
+                run = grader.start(
+                    first.spec, group, selected=first.selected, seed=first.seed, lang=first.lang
+                )
+                running.append((members, run))
+                gpu_busy += first.selected == ("cuda",)
+            poll([r for _, r in running], timeout=1.0)
+            for members, run in list(running):
+                deliver(members, grader.completed(run))
+                if run.finished:
+                    running.remove((members, run))
+                    deliver(members, grader.finish(run))
+    except BaseException:
+        for _, run in running:
+            run.kill()
+        for _, run in running:
+            run.reap()
+            with contextlib.suppress(OSError):
+                os.close(run.fd)
+        raise
     return [(job, done[i]) for i, job in enumerate(jobs)]
 
 
-def wait_any(runs: list[Running], timeout: float) -> list[Running]:
-    """Read from the workers until one finishes or ``timeout`` passes; returns the finished."""
+def poll(runs: list[Running], timeout: float) -> None:
+    """Read what the workers have written (waiting at most ``timeout`` for anything to come),
+    kill those past their deadline, and mark those that have ended."""
     live = [r for r in runs if not r.finished]
-    finished: list[Running] = []
-    end = time.monotonic() + timeout
-    while live and not finished:
-        now = time.monotonic()
-        for run in live:
-            if now >= run.deadline and not run.killed_for_time:
-                run.killed_for_time = True
-                run.kill()
-        wait = min([end - now] + [r.deadline - now for r in live if not r.killed_for_time])
-        if wait <= 0 and now >= end:
-            break
-        try:
-            readable, _, _ = select.select(live, [], [], max(wait, 0.0))
-        except InterruptedError:
-            continue
-        for run in readable:
+    if not live:
+        return
+    now = time.monotonic()
+    for run in live:
+        if now >= run.deadline and not run.killed_for_time:
+            run.killed_for_time = True
+            run.kill()
+    wait = min([timeout] + [r.deadline - now for r in live if not r.killed_for_time])
+    try:
+        readable, _, _ = select.select(live, [], [], max(wait, 0.0))
+    except InterruptedError:
+        return
+    for run in readable:
+        while True:  # drain: a finished worker's last records may span several reads
             if not run.read():
                 run.finished = True
-                finished.append(run)
-        live = [r for r in live if not r.finished]
-        if time.monotonic() >= end:
-            break
-    return finished
+                break
+            ready, _, _ = select.select([run], [], [], 0)
+            if not ready:
+                break
 
 
 def _read_and_remove(path: str) -> str:
@@ -406,13 +499,18 @@ _IMPORT_EVIDENCE = {
 
 def build_result(
     running: Running,
+    key: str,
     worker_status: int | None,
     log: str,
     catalogue: Catalogue,
     isolation: str = "",
 ) -> Result:
+    """The Result of one submission of a group, from what the worker reported for it."""
     spec, lang = running.spec, running.lang
-    by_key = {(r.get("name"), r.get("device")): r for r in running.records}
+    records = running.records.get(key, [])
+    submission = dict(running.submissions)[key]
+    complete = key in running.done
+    by_key = {(r.get("name"), r.get("device")): r for r in records}
     tests: list[TestResult] = []
     notes: list[str] = []
     missing = 0
@@ -423,11 +521,11 @@ def build_result(
             record = _missing_record(running, test)
         tests.append(_test_result(spec, test, device, record, lang, catalogue))
 
-    if running.grader_errors or (missing and not running.killed_for_time):
+    if running.grader_errors or (missing and not running.killed_for_time and not complete):
         detail = "; ".join(running.grader_errors) or _exit_text(worker_status)
         if log.strip():
             detail += "\n" + log.strip()[-3000:]
-        if not running.records and running.grader_errors:
+        if not any(running.records.values()) and running.grader_errors:
             raise InternalError(f"grading {spec.id} failed: {detail}")
         notes.append(
             _text(
@@ -467,13 +565,13 @@ def build_result(
         isolation=isolation,
     )
     try:
-        source = running.submission.read_text(encoding="utf-8", errors="replace")[:200_000]
+        source = submission.read_text(encoding="utf-8", errors="replace")[:200_000]
     except OSError:
         source = ""
     return Result(
         exercise_id=spec.id,
         exercise_title=spec.title.get(lang),
-        submission=str(running.submission),
+        submission=str(submission),
         status=status,
         score=score,
         max_score=max_score,
@@ -486,7 +584,7 @@ def build_result(
         hints=tuple(h.get(lang) for h in spec.hints),
         source=source,
         grader_version=__version__,
-        duration_s=round(time.monotonic() - running.started, 3),
+        duration_s=running.duration(key),
     )
 
 

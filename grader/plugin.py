@@ -1,8 +1,14 @@
 """The pytest plugin of the trusted worker: fixtures for hidden tests, and one verdict per test.
 
-Registered as an object (``pytest.main(args, plugins=[GraderPlugin(...)])``). It parametrizes every
-test that takes ``device`` over the exercise's devices (CUDA cases are skipped with a reason where
-there is no GPU), deselects anything the spec does not list, provides the fixtures hidden tests use
+Registered as an object (``pytest.main(args, plugins=[GraderPlugin(...)])``). One pytest session
+grades a group of submissions of one exercise: every test is parametrized over the submissions
+and, if it takes ``device``, over the exercise's devices (CUDA cases are skipped with a reason
+where there is no GPU). Tests run submission by submission; each submission has its own learner
+children, ended as soon as its last test ends, when its results are reported as complete. Global
+random state on this side is re-seeded before every test, so a result never depends on the
+submissions graded before it.
+
+It deselects anything the spec does not list, provides the fixtures hidden tests use
 (``learner``, ``reference``, ``device``, ``rng``, ``seed``, ``exercise``, ``learner_source``,
 ``attach``), and turns each test's outcome into a plain-dict record: status, learner-facing message
 in both languages, evidence for the diagnosis, frames in the learner's file, captured output.
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 import time
 import traceback
@@ -20,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
@@ -32,21 +40,50 @@ from grader.testing.checks import SKIP_PREFIX, CheckFailed
 Record = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Submission:
+    key: str  # how records name it
+    source: str  # the learner's file, for static checks
+
+
 @dataclass
 class Session:
-    """What the worker's fixtures and hooks share for one grading."""
+    """What the worker's fixtures and hooks share for one group of gradings."""
 
     spec: ExerciseSpec
     selected: tuple[str, ...]
     seed: int
-    pool: ChildPool
+    submissions: list[Submission]
+    make_pool: Callable[[str], ChildPool]  # a fresh pool of learner children for a submission
     emit: Callable[[Record], None]
-    learner_source: str
     cuda_available: bool
     cuda_reason: Text
     max_answer_bytes: int = 256 << 20
     reference_module: Any = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pools: dict[str, ChildPool] = field(default_factory=dict)
+
+    def pool(self, key: str) -> ChildPool:
+        """The submission's learner children (its time limit starts with its first test)."""
+        if key not in self.pools:
+            self.pools[key] = self.make_pool(key)
+        return self.pools[key]
+
+    def source(self, key: str) -> str:
+        return next(s.source for s in self.submissions if s.key == key)
+
+    def finish(self, key: str) -> None:
+        """End a submission's children and say its results are complete."""
+        pool = self.pools.pop(key, None)
+        spawned = 0
+        if pool is not None:
+            pool.close()
+            spawned = pool.spawned
+        self.emit({"type": "submission_done", "submission": key, "children": spawned})
+
+    def close(self) -> None:
+        for key in list(self.pools):
+            self.pools.pop(key).close()
 
 
 class Attachments:
@@ -73,6 +110,8 @@ class GraderPlugin:
     # -- collection -------------------------------------------------------------------------
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        keys = [s.key for s in self.s.submissions]
+        metafunc.parametrize("submission", keys, ids=[f"s{i}" for i in range(len(keys))])
         if "device" not in metafunc.fixturenames:
             return
         try:
@@ -90,6 +129,7 @@ class GraderPlugin:
             params.append(pytest.param(device, id=device, marks=marks))
         metafunc.parametrize("device", params)
 
+    @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(
         self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
     ) -> None:
@@ -98,7 +138,17 @@ class GraderPlugin:
         dropped = [i for i in items if i not in keep]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
+        # submission by submission, each in the spec's order of tests
+        order = {s.key: n for n, s in enumerate(self.s.submissions)}
+        keep.sort(key=lambda item: order.get(_submission(item), -1))
         items[:] = keep
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+        yield
+        key = _submission(item)
+        if key is not None and (nextitem is None or _submission(nextitem) != key):
+            self.s.finish(key)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -113,11 +163,27 @@ class GraderPlugin:
     # -- fixtures ---------------------------------------------------------------------------
 
     @pytest.fixture
-    def learner(self, request: pytest.FixtureRequest) -> LearnerProxy:
+    def submission(self) -> str:  # parametrized over the group's submissions
+        raise RuntimeError("submission is parametrized by the grader's plugin")
+
+    @pytest.fixture(autouse=True)
+    def _reseed(self, request: pytest.FixtureRequest, submission: str) -> None:
+        """The trusted side's global random state, the same before every test instance."""
+        device = request.getfixturevalue("device") if "device" in request.fixturenames else None
+        seed = test_seed(self.s.seed, request.node.originalname, device)
+        random.seed(seed)
+        np.random.seed(seed % (2**32))
+        torch.manual_seed(seed)
+
+    @pytest.fixture
+    def learner(self, request: pytest.FixtureRequest, submission: str) -> LearnerProxy:
         device = request.getfixturevalue("device") if "device" in request.fixturenames else None
         name = request.node.originalname
         return LearnerProxy(
-            self.s.pool, device, test_seed(self.s.seed, name, device), self.s.max_answer_bytes
+            self.s.pool(submission),
+            device,
+            test_seed(self.s.seed, name, device),
+            self.s.max_answer_bytes,
         )
 
     @pytest.fixture
@@ -147,8 +213,8 @@ class GraderPlugin:
         return self.s.spec
 
     @pytest.fixture
-    def learner_source(self) -> str:
-        return self.s.learner_source
+    def learner_source(self, submission: str) -> str:
+        return self.s.source(submission)
 
     @pytest.fixture
     def attach(self, request: pytest.FixtureRequest) -> Attachments:
@@ -173,9 +239,13 @@ class GraderPlugin:
         name = getattr(item, "originalname", item.name)
         callspec = getattr(item, "callspec", None)
         device = callspec.params.get("device") if callspec is not None else None
-        record: Record = {"type": "test", "name": name, "device": device}
+        key = _submission(item)
+        record: Record = {"type": "test", "name": name, "device": device, "submission": key}
         record.update(self._verdict(phases))
-        output, truncated = self.s.pool.take_output()
+        if key in self.s.pools:
+            output, truncated = self.s.pools[key].take_output()
+        else:
+            output, truncated = "", False
         record["output"] = output
         record["output_truncated"] = truncated
         record["duration_s"] = round(
@@ -229,6 +299,11 @@ class GraderPlugin:
                 ).to_dict(),
             }
         return _grader_fault(call_exc, "checking your answer")
+
+
+def _submission(item: pytest.Item) -> str | None:
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("submission") if callspec is not None else None
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

@@ -93,8 +93,8 @@ class AlternativeSpec:
 
 @dataclass(frozen=True)
 class Limits:
-    call_timeout_s: float = 10.0
-    total_timeout_s: float = 120.0
+    call_timeout_s: float = 5.0
+    total_timeout_s: float = 60.0
     memory_mb: int = 3072
     output_kb: int = 16
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import torch
 
-from grader.plugin import GraderPlugin, Session
+from grader.plugin import GraderPlugin, Session, Submission
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.isolation import ChildLimits
 from grader.sandbox.pool import ChildPool
@@ -56,10 +56,14 @@ MAX_SOURCE_CHARS = 200_000
 
 @dataclass(frozen=True)
 class Job:
-    """One grading: a submission file, an exercise, the devices and the seed."""
+    """One worker's gradings: submissions of one exercise, on the same devices and seed.
+
+    ``submissions`` are (key, file) pairs; each is graded as if alone (its own learner
+    children and time limit), and a group shares one pytest session.
+    """
 
     spec: ExerciseSpec
-    submission: Path
+    submissions: tuple[tuple[str, Path], ...]
     selected: tuple[str, ...]
     seed: int
 
@@ -112,6 +116,13 @@ def cuda_status(selected: tuple[str, ...]) -> tuple[bool, Text, list[str]]:
     return True, Text("", ""), names
 
 
+def _source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
+    except OSError:
+        return ""
+
+
 def run(job: Job, client_sock: Any, records_fd: int) -> None:
     """The worker's body (in the forked process). Never returns."""
     out = os.fdopen(records_fd, "w", encoding="utf-8", buffering=1)
@@ -144,32 +155,37 @@ def run(job: Job, client_sock: Any, records_fd: int) -> None:
             }
         )
         limits = spec.limits
-        pool = ChildPool(
-            ForkServerClient(client_sock),
-            str(job.submission),
-            spec.learner_file,
-            call_timeout_s=limits.call_timeout_s,
-            total_deadline=time.monotonic() + limits.total_timeout_s,
-            memory_mb=limits.memory_mb,
-            output_bytes=limits.output_kb << 10,
-            limits=ChildLimits(memory_mb=limits.memory_mb),
-        )
-        source = job.submission.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
+        client = ForkServerClient(client_sock)
+        paths = dict(job.submissions)
+
+        def make_pool(key: str) -> ChildPool:
+            return ChildPool(
+                client,
+                str(paths[key]),
+                spec.learner_file,
+                call_timeout_s=limits.call_timeout_s,
+                total_deadline=time.monotonic() + limits.total_timeout_s,
+                memory_mb=limits.memory_mb,
+                output_bytes=limits.output_kb << 10,
+                limits=ChildLimits(memory_mb=limits.memory_mb),
+            )
+
+        submissions = [Submission(key, _source(path)) for key, path in job.submissions]
         session = Session(
             spec=spec,
             selected=job.selected,
             seed=job.seed,
-            pool=pool,
+            submissions=submissions,
+            make_pool=make_pool,
             emit=emit,
-            learner_source=source,
             cuda_available=available,
             cuda_reason=reason,
         )
         try:
             exit_code = pytest.main(pytest_args(spec), plugins=[GraderPlugin(session)])
         finally:
-            pool.close()
-        emit({"type": "done", "pytest_exit": int(exit_code), "children": pool.spawned})
+            session.close()
+        emit({"type": "done", "pytest_exit": int(exit_code)})
     except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
         import traceback
 

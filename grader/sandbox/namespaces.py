@@ -1,18 +1,18 @@
 """The namespaces tier: Linux namespaces around each learner child, entered without exec.
 
 The fork server forks a *keeper*; the keeper ``unshare``s new PID, network, mount, IPC and UTS
-namespaces (and a user namespace when the host is not root) and forks the namespace's *init*
-(PID 1); init mounts a fresh ``/proc``, puts empty read-only tmpfs over every hidden folder (the
-hidden tests, the solutions, the grader's outputs, other students' submissions), gives the child
-private ``/tmp``, ``/var/tmp`` and ``/dev/shm``, binds the child's scratch folder at
-``/tmp/work``, then forks the learner child, which (when the host is root) drops to an
+namespaces (and a user namespace when the host is not root) and forks the learner child, PID 1
+of the new PID namespace. Before any learner code runs, the child mounts a fresh ``/proc``, puts
+empty read-only tmpfs over every hidden folder (the hidden tests, the solutions, the grader's
+outputs, other students' submissions), gives itself private ``/tmp``, ``/var/tmp`` and
+``/dev/shm``, binds its scratch folder at ``/tmp/work``, and (when the host is root) drops to an
 unprivileged uid of its own with a process limit. Nothing is exec'd: the child keeps the fork
 server's warm torch.
 
-When the learner child ends, init reports how, and exits; the kernel then kills every process
-left in the PID namespace (a ``setsid()`` grandchild too). When the keeper is killed (a deadline),
-init dies with it, and so does the namespace. The keeper mirrors the child's exit status, so the
-fork server sees the learner's own exit code or signal.
+When the learner child ends, the kernel kills every process left in its PID namespace (a
+``setsid()`` grandchild too). When the keeper is killed (a deadline), the child dies with it, and
+so does the namespace. The keeper mirrors the child's exit status, so the fork server sees the
+learner's own exit code or signal.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import os
 import resource
 import shutil
 import signal
-import struct
 import sys
 import tempfile
 from collections.abc import Callable
@@ -48,8 +47,6 @@ WORK = "/tmp/work"  # where the child's scratch folder appears inside its namesp
 UID_BASE = 61000  # learner children run as UID_BASE + n (n < UID_SPAN), never as a real user
 UID_SPAN = 4000
 NPROC = 512  # processes and threads per learner uid: generous for torch, fatal to a fork bomb
-
-_STATUS = struct.Struct("!i")
 
 
 class NamespaceError(OSError):
@@ -238,7 +235,11 @@ def keep(
 ) -> NoReturn:
     """The keeper's body (in a process just forked by the fork server). Never returns.
 
-    ``learner(workdir)`` turns the innermost process into the learner child.
+    The keeper unshares the namespaces and forks the learner child, which is PID 1 inside them:
+    when it ends, the kernel kills whatever it left in its PID namespace. (As PID 1 it ignores
+    signals it sends itself; faults such as a segfault still end it.) The keeper waits, and
+    ends the way the child ended, so the fork server sees the child's own exit status.
+    ``learner(workdir)`` turns the child into the learner child.
     """
     code = 70
     try:
@@ -249,52 +250,21 @@ def keep(
         os.setpgid(0, 0)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         _unshare(tier.user_namespace)
-        status_r, status_w = os.pipe()
-        init = os.fork()
-        if init == 0:
-            _init(hidden, scratch, uid, learner, status_r, status_w)
-        os.close(status_w)
-        _close_all_but({status_r})
-        _, init_status = os.waitpid(init, 0)
-        data = os.read(status_r, _STATUS.size)
-        if len(data) == _STATUS.size:
-            _mirror(_STATUS.unpack(data)[0])
-        _mirror(init_status)
-    except BaseException:  # noqa: BLE001 - the keeper must never return into the fork server
-        os._exit(code)
-
-
-def _init(
-    hidden: tuple[str, ...],
-    scratch: str,
-    uid: int | None,
-    learner: Callable[[str], NoReturn],
-    status_r: int,
-    status_w: int,
-) -> NoReturn:
-    """PID 1 of the new namespaces: set them up, run the learner child, report how it ended."""
-    try:
-        _die_with_parent()
-        os.close(status_r)
-        _mounts(hidden, scratch, unprivileged=uid is not None)
         child = os.fork()
         if child == 0:
             try:
-                os.close(status_w)
+                _die_with_parent()
+                _mounts(hidden, scratch, unprivileged=uid is not None)
                 if uid is not None:
                     _drop_privileges(uid)
                 learner(WORK)
             finally:
                 os._exit(71)
-        _close_all_but({status_w})
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        while True:  # reap everything in the namespace until the learner child ends
-            pid, status = os.waitpid(-1, 0)
-            if pid == child:
-                os.write(status_w, _STATUS.pack(status))
-                os._exit(0)
-    except BaseException:  # noqa: BLE001
-        os._exit(72)
+        _close_all_but(set())
+        _, status = os.waitpid(child, 0)
+        _mirror(status)
+    except BaseException:  # noqa: BLE001 - the keeper must never return into the fork server
+        os._exit(code)
 
 
 def detect(hidden: tuple[str, ...], requested: str | None = None) -> Tier:
@@ -327,7 +297,7 @@ def _trial(tier: Tier, hidden: tuple[str, ...]) -> bool:
             def learner(workdir: str) -> NoReturn:
                 ok = (
                     os.path.isdir(workdir)
-                    and os.getpid() == 2
+                    and os.getpid() == 1
                     and all(not os.listdir(p) for p in hidden if os.path.isdir(p))
                 )
                 os._exit(0 if ok else 1)
