@@ -17,7 +17,7 @@ Pitfalls from the seeds:
 
 On meta, learner calls go through a scenario: code that reads values (the seed's own advice,
 `assert labels.max() < num_classes`, 000 §9.3) cannot run there and gets a skip, not a failure;
-the reference answers for meta inputs come from CPU stand-ins (see _reference).
+the reference answers for meta inputs come from CPU stand-ins (see grader.testing.reference_on).
 """
 
 import pytest
@@ -28,8 +28,10 @@ from grader.testing import (
     assert_no_loops,
     assert_ops_constant,
     assert_requires_grad,
+    call_on_meta,
     expect_tensor,
     fail,
+    reference_on,
 )
 
 
@@ -37,23 +39,17 @@ def _on(device):
     return "" if device == "cpu" else f", device={device!r}"
 
 
-def call_on_meta(module, name, *args):
-    """module.<name>(*args) for meta inputs. Code that reads the values (.item(), a tensor in an
-    if or an assert, as in `assert labels.max() < num_classes`) cannot run on meta tensors: that
-    is reported, not raised, because such code is not wrong."""
-    try:
-        return {"value": getattr(module, name)(*args)}
-    except RuntimeError as exc:
-        if "cannot be called on meta tensors" not in str(exc):
-            raise
-        return {"reads_values": str(exc)}
-
-
 def _call(learner, device, name, *args):
     """learner.<name>(*args); on meta, skips the test case when the code needs the values."""
     if device != "meta":
         return getattr(learner, name)(*args)
-    answer = learner.run(call_on_meta, name, *args)
+    # Code that reads the values (.item(), a tensor in an if or an assert, as in `assert
+    # labels.max() < num_classes`) cannot run on meta tensors: it comes back as data and skips
+    # the case, because such code is not wrong. Unlike on_meta (exercises 07-09), a copy out of
+    # meta is not turned into a device message here (catch_copies=False): it fails as the
+    # learner's own exception. This exercise's device slip, scatter_ into zeros made on the
+    # CPU, copies nothing: it returns a CPU tensor, which the comparison's device check names.
+    answer = learner.run(call_on_meta, name, list(args), catch_copies=False, catch_reads=True)
     if "reads_values" in answer:
         pytest.skip(
             f"{name} reads the values of its inputs (.item() or a tensor in a condition), which "
@@ -62,19 +58,6 @@ def _call(learner, device, name, *args):
             "所以这项设备检查需要 GPU。）"
         )
     return answer["value"]
-
-
-def _reference(device, fn, *args):
-    """The reference's answer to the same call. For meta inputs (shapes without data) it is the
-    answer to CPU stand-ins of the same shapes and dtypes, moved to meta: the same expected shape,
-    dtype and device, without paying here the one-off import of PyTorch's meta kernels (about a
-    second)."""
-    if device != "meta":
-        return fn(*args)
-    stand_ins = [
-        torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a for a in args
-    ]
-    return fn(*stand_ins).to("meta")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,7 +127,7 @@ def _check_pick(learner, reference, scores, labels, code):
     what = f"pick(scores, labels) ({code})"
     device = scores.device.type
     got = expect_tensor(_call(learner, device, "pick", scores, labels), what)
-    want = _reference(device, reference.pick, scores, labels)
+    want = reference_on(device, reference.pick, scores, labels)
     _explain_pick(got, scores, labels, want, what, what + " ")
     assert_equal(got, want, what)
 
@@ -272,4 +255,4 @@ def test_one_hot_on_labels_device(learner, reference, device, rng):
     for code, labels, classes in _labels_cases(rng, device)[:2]:
         what = f"one_hot(labels, {classes}) (labels = {code})"
         got = _call(learner, device, "one_hot", labels, classes)
-        assert_equal(got, _reference(device, reference.one_hot, labels, classes), what)
+        assert_equal(got, reference_on(device, reference.one_hot, labels, classes), what)

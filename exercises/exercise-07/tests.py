@@ -29,6 +29,7 @@ from grader.testing import (
     assert_shape,
     expect_tensor,
     fail,
+    on_meta,
 )
 from grader.testing.properties import PROPERTY
 
@@ -431,36 +432,6 @@ def test_iou_property(learner, reference, boxes, split):
 # Devices
 
 
-def _call_on_meta(module, name, args):
-    """Runs in the learner's process: ``module.<name>(*args)`` on meta tensors. Copying data out
-    of a meta tensor (into a tensor created on the CPU, or with .cpu()) raises
-    NotImplementedError, which comes back as data so that the test can name the device slip."""
-    try:
-        value = getattr(module, name)(*args)
-    except NotImplementedError as exc:
-        if "meta" not in str(exc):
-            raise
-        return {"copied_out_of_meta": str(exc)}
-    return {"value": tuple(value) if isinstance(value, tuple) else value}
-
-
-def _on_meta(learner, name, args, what):
-    """The learner's answer for meta inputs; a copy out of a meta tensor fails as a device slip."""
-    answer = learner.run(_call_on_meta, name, list(args))
-    if "copied_out_of_meta" in answer:
-        fail(
-            f"{what} tried to copy the data of its meta inputs to another device (PyTorch said: "
-            f"{answer['copied_out_of_meta']}). Somewhere a tensor is created without device=... "
-            "(it lands on the CPU) or moved with .cpu(); create every tensor on the inputs' "
-            "device, e.g. device=x.device or x.new_empty(...).",
-            f"{what} 试图把 meta 输入的数据复制到另一个设备上（PyTorch 报错：{answer['copied_out_of_meta']}）。"
-            "代码中某处创建张量时没有指定 device=...（于是它在 CPU 上），或者用了 .cpu()；"
-            "请在输入所在的设备上创建每个张量，例如 device=x.device 或 x.new_empty(...)。",
-            evidence=["wrong_device"],
-        )
-    return answer["value"]
-
-
 def test_results_on_input_device(learner):
     # Meta tensors carry a device but no data: a tensor made on the CPU next to them fails here
     # exactly as it would next to CUDA inputs.
@@ -471,7 +442,7 @@ def test_results_on_input_device(learner):
         ("center_columns", (x,), "center_columns(x) for a meta x of shape (5, 3)", (5, 3)),
         ("iou_matrix", (a, b), "iou_matrix(a, b) for meta boxes a (4, 4) and b (2, 4)", (4, 2)),
     ):
-        got = expect_tensor(_on_meta(learner, name, args, what), what)
+        got = expect_tensor(on_meta(learner, name, args, what), what)
         assert_device(got, "meta", what)
         if name == "iou_matrix":
             _check_pairing_shape(got, *shape, what)

@@ -14,16 +14,13 @@ Inputs come contiguous, transposed and sliced; mean_brightness also runs on the 
 catches tensors created on the CPU on machines without a GPU.
 """
 
-import itertools
-from contextlib import contextmanager
-
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from grader.spec import Text
 from grader.testing import (
-    CheckFailed,
     assert_close,
     assert_device,
     assert_dtype,
@@ -33,25 +30,8 @@ from grader.testing import (
     assert_value,
     expect_tensor,
     fail,
+    names,
 )
-
-_TOKENS = itertools.count()
-
-
-@contextmanager
-def named(en, zh):
-    """Name the value under test in both languages. The checks take one `what` for both of their
-    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
-    may nest: each placeholder is unique)."""
-    token = f"\u2063{next(_TOKENS)}\u2063"
-    try:
-        yield token
-    except CheckFailed as exc:
-        exc.message = type(exc.message)(
-            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
-        )
-        raise
-
 
 IMAGE_SHAPES = [(4, 8, 8), (1, 5, 7), (3, 1, 1), (2, 28, 28), (5, 3, 16)]
 BATCHES = [(6, 3, 4), (1, 5, 2), (32, 10, 3), (0, 4, 3)]  # (n, d, classes)
@@ -76,11 +56,12 @@ def _levels(values):
 
 def _check_scaled(theirs, ours, what):
     """Name the missing division by 255."""
+    we, wz = names(what)
     if torch.allclose(theirs, ours * 255, rtol=1e-5, atol=1e-4):
         fail(
-            f"{what}: your values are mean pixel levels ({_levels(theirs)}), not brightness in "
+            f"{we}: your values are mean pixel levels ({_levels(theirs)}), not brightness in "
             f"[0, 1] (expected {_levels(ours)}): divide by 255.",
-            f"{what}：你的结果是平均像素值（{_levels(theirs)}），而不是 [0, 1] 之间的亮度"
+            f"{wz}：你的结果是平均像素值（{_levels(theirs)}），而不是 [0, 1] 之间的亮度"
             f"（期望 {_levels(ours)}）：请除以 255。",
             evidence=["values_differ", "not_scaled"],
         )
@@ -88,6 +69,7 @@ def _check_scaled(theirs, ours, what):
 
 def _compare_brightness(got, want, what):
     """The learner's brightness against the reference's, naming integer arithmetic when it shows."""
+    we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     assert_dtype(got, want.dtype, what)
@@ -101,10 +83,10 @@ def _compare_brightness(got, want, what):
         whole = bool(((levels - levels.round()).abs() < 1e-3).all())
         if whole and not bool((((ours * 255) - (ours * 255).round()).abs() < 1e-3).all()):
             fail(
-                f"{what}: your brightness values are whole pixel levels divided by 255 ({_levels(theirs)}), "
+                f"{we}: your brightness values are whole pixel levels divided by 255 ({_levels(theirs)}), "
                 f"but the means are not whole numbers (expected {_levels(ours)}). Integer division (//) or "
                 "a mean computed on integers drops the fraction; convert the pixels to float first.",
-                f"{what}：你的亮度值都是整数像素级别除以 255（{_levels(theirs)}），但平均值并不是整数"
+                f"{wz}：你的亮度值都是整数像素级别除以 255（{_levels(theirs)}），但平均值并不是整数"
                 f"（期望 {_levels(ours)}）。整数除法（//）或在整数上求平均会丢掉小数部分；请先把像素转换为浮点数。",
                 evidence=["values_differ", "integer_pixel_arithmetic"],
             )
@@ -114,13 +96,13 @@ def _compare_brightness(got, want, what):
 def test_mean_brightness_values(learner, reference, device, rng):
     for shape in IMAGE_SHAPES:
         images = _images(shape, rng).to(device)
-        with named(
+        what = Text(
             f"mean_brightness(images) for uint8 images of shape {shape}",
             f"mean_brightness(images)（images 是形状为 {shape} 的 uint8 张量）",
-        ) as what:
-            _compare_brightness(
-                learner.mean_brightness(images), reference.mean_brightness(images), what
-            )
+        )
+        _compare_brightness(
+            learner.mean_brightness(images), reference.mean_brightness(images), what
+        )
 
 
 def test_mean_brightness_pixel_levels(learner, reference, device):
@@ -133,41 +115,42 @@ def test_mean_brightness_pixel_levels(learner, reference, device):
     one = torch.zeros(1, 4, 4, dtype=torch.uint8)
     one[0, 2, 1] = 255
     images = torch.cat([images, half, one]).to(device)
-    with named(
+    what = Text(
         "mean_brightness(images) for images whose pixels all equal 0, 1, 64, ..., 255",
         "mean_brightness(images)（images 中各图像的像素分别全为 0、1、64、……、255）",
-    ) as what:
-        got = expect_tensor(learner.mean_brightness(images), what)
-        want = reference.mean_brightness(images)
-        assert_shape(got, want.shape, what)
-        assert_dtype(got, want.dtype, what)
-        assert_device(got, want.device, what)
-        theirs, ours = got.detach().cpu().double(), want.detach().cpu().double()
-        bad = ~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)
-        if bool(bad.any()):
-            _check_scaled(theirs, ours, what)
-            i = int(bad.nonzero()[0])
-            if i < len(levels):
-                image_en = f"an image whose every pixel is {levels[i]}"
-                image_zh = f"每个像素都等于 {levels[i]} 的图像"
-            elif i == len(levels):
-                image_en, image_zh = (
-                    "an image of half 0 and half 255 pixels",
-                    "一半像素为 0、一半为 255 的图像",
-                )
-            else:
-                image_en = "an image of 16 pixels, one of them 255 and the others 0"
-                image_zh = "16 个像素中只有一个为 255、其余为 0 的图像"
-            fail(
-                f"{what}: for {image_en} the brightness is {ours[i]:.6g}, but yours is {theirs[i]:.6g}. "
-                "Arithmetic on a uint8 tensor stays uint8: results above 255 wrap around (200 * 2 gives "
-                "144) and // drops the fraction. Convert to float (images.float()) before any arithmetic.",
-                f"{what}：对于{image_zh}，亮度应为 {ours[i]:.6g}，但你的结果是 {theirs[i]:.6g}。"
-                "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
-                "请在做任何运算之前先转换为浮点数（images.float()）。",
-                evidence=["values_differ", "integer_pixel_arithmetic"],
+    )
+    we, wz = names(what)
+    got = expect_tensor(learner.mean_brightness(images), what)
+    want = reference.mean_brightness(images)
+    assert_shape(got, want.shape, what)
+    assert_dtype(got, want.dtype, what)
+    assert_device(got, want.device, what)
+    theirs, ours = got.detach().cpu().double(), want.detach().cpu().double()
+    bad = ~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)
+    if bool(bad.any()):
+        _check_scaled(theirs, ours, what)
+        i = int(bad.nonzero()[0])
+        if i < len(levels):
+            image_en = f"an image whose every pixel is {levels[i]}"
+            image_zh = f"每个像素都等于 {levels[i]} 的图像"
+        elif i == len(levels):
+            image_en, image_zh = (
+                "an image of half 0 and half 255 pixels",
+                "一半像素为 0、一半为 255 的图像",
             )
-        assert_close(got, want, what)
+        else:
+            image_en = "an image of 16 pixels, one of them 255 and the others 0"
+            image_zh = "16 个像素中只有一个为 255、其余为 0 的图像"
+        fail(
+            f"{we}: for {image_en} the brightness is {ours[i]:.6g}, but yours is {theirs[i]:.6g}. "
+            "Arithmetic on a uint8 tensor stays uint8: results above 255 wrap around (200 * 2 gives "
+            "144) and // drops the fraction. Convert to float (images.float()) before any arithmetic.",
+            f"{wz}：对于{image_zh}，亮度应为 {ours[i]:.6g}，但你的结果是 {theirs[i]:.6g}。"
+            "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
+            "请在做任何运算之前先转换为浮点数（images.float()）。",
+            evidence=["values_differ", "integer_pixel_arithmetic"],
+        )
+    assert_close(got, want, what)
 
 
 def test_mean_brightness_any_layout(learner, reference, device, rng):
@@ -178,47 +161,48 @@ def test_mean_brightness_any_layout(learner, reference, device, rng):
             (("a transposed view", "转置得到的视图"), transposed),
             (("a sliced view", "切片得到的视图"), cropped),
         ):
-            with named(
+            what = Text(
                 f"mean_brightness(images) for images {en} of shape {(b, h, w)}",
                 f"mean_brightness(images)（images 是形状为 {(b, h, w)} 的{zh}）",
-            ) as what:
-                _compare_brightness(
-                    learner.mean_brightness(images), reference.mean_brightness(images), what
-                )
+            )
+            _compare_brightness(
+                learner.mean_brightness(images), reference.mean_brightness(images), what
+            )
 
 
 def test_mean_brightness_empty_batch(learner, reference, device):
     images = torch.zeros(0, 4, 4, dtype=torch.uint8).to(device)
     got = learner.mean_brightness(images)
-    with named(
+    what = Text(
         "mean_brightness(images) for an empty batch of shape (0, 4, 4)",
         "mean_brightness(images)（images 是形状为 (0, 4, 4) 的空批次）",
-    ) as what:
-        assert_close(got, reference.mean_brightness(images), what)
+    )
+    assert_close(got, reference.mean_brightness(images), what)
 
 
 def test_mean_brightness_on_device(learner, device):
     # meta tensors have a device but no data: a tensor created on the CPU fails here as on a GPU.
     images = torch.zeros(3, 4, 5, dtype=torch.uint8).to(device)
-    with named(
+    what = Text(
         'mean_brightness(images) for uint8 images of shape (3, 4, 5) on "meta"',
         'mean_brightness(images)（images 是位于 "meta" 设备、形状为 (3, 4, 5) 的 uint8 张量）',
-    ) as what:
-        got = expect_tensor(learner.mean_brightness(images), what)
-        assert_device(got, device, what)
-        assert_shape(got, (3,), what)
-        assert_dtype(got, torch.float32, what)
+    )
+    got = expect_tensor(learner.mean_brightness(images), what)
+    assert_device(got, device, what)
+    assert_shape(got, (3,), what)
+    assert_dtype(got, torch.float32, what)
 
 
 def _check_features(got, want, what):
+    we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     if got.dtype == torch.float64:
         fail(
-            f"{what} should be float32, but yours is float64: torch.from_numpy (like torch.tensor) "
+            f"{we} should be float32, but yours is float64: torch.from_numpy (like torch.tensor) "
             "keeps NumPy's float64, and nn.Linear's float32 weights refuse it. Convert with .float() "
             "or a.astype(np.float32).",
-            f"{what} 应为 float32，但你的结果是 float64：torch.from_numpy（和 torch.tensor 一样）会保留 "
+            f"{wz} 应为 float32，但你的结果是 float64：torch.from_numpy（和 torch.tensor 一样）会保留 "
             "NumPy 的 float64，而 nn.Linear 的 float32 权重不接受它。请用 .float() 或 a.astype(np.float32) 转换。",
             evidence=["wrong_dtype", "float64_from_numpy", "numpy_float64_kept"],
         )
@@ -226,6 +210,7 @@ def _check_features(got, want, what):
 
 
 def _check_labels(got, want, what):
+    we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     if got.dtype != torch.int64:
@@ -233,10 +218,10 @@ def _check_labels(got, want, what):
             "floats" if got.dtype.is_floating_point else f"{str(got.dtype).removeprefix('torch.')}"
         )
         fail(
-            f"{what} should be int64 class indices, but yours are {kind}: F.cross_entropy refuses "
+            f"{we} should be int64 class indices, but yours are {kind}: F.cross_entropy refuses "
             'them ("expected target dtype to be Long"). NumPy integer arrays are often int32 and '
             "torch.from_numpy keeps that; convert with .long().",
-            f"{what} 应为 int64 的类别下标，但你的结果是 {kind}：F.cross_entropy 不接受它们"
+            f"{wz} 应为 int64 的类别下标，但你的结果是 {kind}：F.cross_entropy 不接受它们"
             '（"expected target dtype to be Long"）。NumPy 整数数组常常是 int32，torch.from_numpy '
             "会保留这一 dtype；请用 .long() 转换。",
             evidence=["wrong_dtype", "labels_not_int64"],
@@ -258,23 +243,23 @@ def _pair(value, what):
 def test_prepare_batch_features(learner, reference, rng):
     for n, d, classes in BATCHES:
         features, labels = _arrays(rng, n, d, classes)
-        with named(
+        what = Text(
             f"the features prepare_batch returns for a float64 array of shape ({n}, {d})",
             f"prepare_batch 对形状为 ({n}, {d}) 的 float64 数组返回的特征",
-        ) as what:
-            X, _ = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
-            _check_features(X, reference.prepare_batch(features, labels)[0], what)
+        )
+        X, _ = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
+        _check_features(X, reference.prepare_batch(features, labels)[0], what)
 
 
 def test_prepare_batch_labels(learner, reference, rng):
     for n, d, classes in BATCHES:
         features, labels = _arrays(rng, n, d, classes)
-        with named(
+        what = Text(
             f"the labels prepare_batch returns for an int32 array of shape ({n},)",
             f"prepare_batch 对形状为 ({n},) 的 int32 数组返回的标签",
-        ) as what:
-            _, y = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
-            _check_labels(y, reference.prepare_batch(features, labels)[1], what)
+        )
+        _, y = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
+        _check_labels(y, reference.prepare_batch(features, labels)[1], what)
 
 
 def classifier_step(module, features, labels, classes, device, seed):
@@ -333,17 +318,17 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed)
             evidence=["loss_refused_labels"]
             + (["wrong_dtype", "labels_not_int64"] if target else []),
         )
-    with named(
+    what = Text(
         "the cross-entropy loss of an nn.Linear classifier on your batch",
         "nn.Linear 分类器在你这批数据上的交叉熵损失",
-    ) as what:
-        assert_value(got["loss"], want["loss"], what, rel=1e-5, abs_=1e-6)
-    with named(
+    )
+    assert_value(got["loss"], want["loss"], what, rel=1e-5, abs_=1e-6)
+    what = Text(
         "the gradient of the classifier's weights on your batch",
         "分类器权重在你这批数据上的梯度",
-    ) as what:
-        grad = expect_tensor(got["weight_grad"], what)
-        assert_close(grad, want["weight_grad"], what, rtol=1e-4, atol=1e-6)
+    )
+    grad = expect_tensor(got["weight_grad"], what)
+    assert_close(grad, want["weight_grad"], what, rtol=1e-4, atol=1e-6)
 
 
 def strided_arrays(module, seed):
@@ -363,13 +348,13 @@ def test_prepare_batch_array_layouts(learner, reference, seed):
     layouts = (("a column slice", "按列切片得到的数组"), ("a transposed array", "转置得到的数组"))
     for answer, (X_ref, y_ref), (en, zh) in zip(got, want, layouts):
         X, y = _pair(answer, "prepare_batch(features, labels)")
-        with named(
+        what = Text(
             f"the features prepare_batch returns for {en} of shape (6, 5)",
             f"prepare_batch 对形状为 (6, 5) 的{zh}返回的特征",
-        ) as what:
-            _check_features(X, X_ref, what)
-        with named(
+        )
+        _check_features(X, X_ref, what)
+        what = Text(
             "the labels prepare_batch returns for a strided slice of shape (6,)",
             "prepare_batch 对形状为 (6,)、带步长切片得到的数组返回的标签",
-        ) as what:
-            _check_labels(y, y_ref, what)
+        )
+        _check_labels(y, y_ref, what)

@@ -14,13 +14,10 @@ within one standard deviation, a fresh draw on every call), never by exact value
 is never run on meta here: a first meta operation costs about a second in a process.
 """
 
-import itertools
-from contextlib import contextmanager
-
 import torch
 
+from grader.spec import Text
 from grader.testing import (
-    CheckFailed,
     assert_close,
     assert_device,
     assert_dtype,
@@ -31,26 +28,9 @@ from grader.testing import (
     device_of,
     expect_tensor,
     fail,
+    names,
 )
 from grader.testing.checks import describe_zh
-
-_TOKENS = itertools.count()
-
-
-@contextmanager
-def named(en, zh):
-    """Name the value under test in both languages. The checks take one `what` for both of their
-    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
-    may nest: each placeholder is unique)."""
-    token = f"\u2063{next(_TOKENS)}\u2063"
-    try:
-        yield token
-    except CheckFailed as exc:
-        exc.message = type(exc.message)(
-            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
-        )
-        raise
-
 
 # ---------------------------------------------------------------------------------------------
 # add_noise
@@ -58,12 +38,13 @@ def named(en, zh):
 
 def _noise_stats(got, x, std, what, *, strict):
     """Check that got - x looks like fresh N(0, std^2) noise; ``strict`` for large float32 inputs."""
+    we, wz = names(what)
     noise = got.detach().cpu().double() - x.detach().cpu().double()
     n = noise.numel()
     if not bool(noise.ne(0).any()):
         fail(
-            f"{what} returned x unchanged: no noise was added.",
-            f"{what} 原样返回了 x：没有加上任何噪声。",
+            f"{we} returned x unchanged: no noise was added.",
+            f"{wz} 原样返回了 x：没有加上任何噪声。",
             evidence=["values_differ", "no_noise"],
         )
     mean, sd = float(noise.mean()), float(noise.std())
@@ -72,45 +53,46 @@ def _noise_stats(got, x, std, what, *, strict):
     sd_tol = 0.02 if strict else 0.1
     if mean > mean_tol and float((noise >= 0).double().mean()) > 0.99:
         fail(
-            f"{what}: the noise you added is never negative (mean {mean:.4g} instead of 0): "
+            f"{we}: the noise you added is never negative (mean {mean:.4g} instead of 0): "
             "torch.rand is uniform on [0, 1); Gaussian noise comes from torch.randn.",
-            f"{what}：你加上的噪声从不为负（均值为 {mean:.4g}，而不是 0）："
+            f"{wz}：你加上的噪声从不为负（均值为 {mean:.4g}，而不是 0）："
             "torch.rand 是 [0, 1) 上的均匀分布；高斯噪声要用 torch.randn。",
             evidence=["values_differ", "uniform_instead_of_normal"],
         )
     check(
         abs(mean) <= mean_tol,
-        f"{what}: the noise you added should have mean 0, but its mean is {mean:.4g}.",
-        f"{what}：你加上的噪声均值应为 0，但实际均值为 {mean:.4g}。",
+        f"{we}: the noise you added should have mean 0, but its mean is {mean:.4g}.",
+        f"{wz}：你加上的噪声均值应为 0，但实际均值为 {mean:.4g}。",
         evidence=["values_differ", "noise_mean"],
     )
     check(
         abs(sd / std - 1) <= sd_tol,
-        f"{what}: the noise you added should have standard deviation {std:g}, but it has {sd:.4g}. "
+        f"{we}: the noise you added should have standard deviation {std:g}, but it has {sd:.4g}. "
         "torch.randn has standard deviation 1: multiply it by std.",
-        f"{what}：你加上的噪声标准差应为 {std:g}，但实际为 {sd:.4g}。torch.randn 的标准差是 1："
+        f"{wz}：你加上的噪声标准差应为 {std:g}，但实际为 {sd:.4g}。torch.randn 的标准差是 1："
         "请乘以 std。",
         evidence=["values_differ", "noise_scale"],
     )
     if strict and not 0.66 <= within <= 0.705:
         fail(
-            f"{what}: {within:.1%} of the noise lies within one standard deviation of 0; Gaussian "
+            f"{we}: {within:.1%} of the noise lies within one standard deviation of 0; Gaussian "
             "noise puts 68.3% there. Draw it with torch.randn (or torch.randn_like), not torch.rand.",
-            f"{what}：噪声中有 {within:.1%} 落在 0 的一个标准差之内；高斯噪声应为 68.3%。"
+            f"{wz}：噪声中有 {within:.1%} 落在 0 的一个标准差之内；高斯噪声应为 68.3%。"
             "请用 torch.randn（或 torch.randn_like）而不是 torch.rand 生成噪声。",
             evidence=["values_differ", "uniform_instead_of_normal"],
         )
 
 
 def _same_layout(got, x, what):
+    we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, x.shape, what)
     if got.dtype != x.dtype:
         fail(
-            f"{what} should keep x's dtype {str(x.dtype)[6:]}, but yours is {str(got.dtype)[6:]}: "
+            f"{we} should keep x's dtype {str(x.dtype)[6:]}, but yours is {str(got.dtype)[6:]}: "
             "the noise was created in another dtype (torch.randn's default is float32), and adding "
             "it promoted the result. Create the noise like x: torch.randn_like(x), or dtype=x.dtype.",
-            f"{what} 应保持 x 的 dtype {str(x.dtype)[6:]}，但你的结果是 {str(got.dtype)[6:]}："
+            f"{wz} 应保持 x 的 dtype {str(x.dtype)[6:]}，但你的结果是 {str(got.dtype)[6:]}："
             "噪声是用另一种 dtype 创建的（torch.randn 默认是 float32），相加时结果的类型被自动提升了。"
             "请按 x 的样子创建噪声：torch.randn_like(x)，或 dtype=x.dtype。",
             evidence=["wrong_dtype", "dtype_promoted"],
@@ -123,46 +105,46 @@ def test_add_noise_statistics(learner, device, rng):
     # A transposed view of 60 000 values: the statistics are sharp, and the layout is unusual.
     x = torch.randn(250, 240, generator=rng).to(device).t()
     for std in (0.5, 2.0):
-        with named(
+        what = Text(
             f"add_noise(x, {std}) for x of shape (240, 250)",
             f"add_noise(x, {std})（x 的形状为 (240, 250)）",
-        ) as what:
-            first = _same_layout(learner.add_noise(x, std), x, what)
-            _noise_stats(first, x, std, what, strict=True)
-            second = _same_layout(learner.add_noise(x, std), x, what)
-            check(
-                not torch.equal(first.detach().cpu(), second.detach().cpu()),
-                f"{what} added exactly the same noise on two calls: draw fresh noise on every call "
-                "(do not re-seed inside the function).",
-                f"{what} 两次调用加上的噪声完全相同：每次调用都应重新采样噪声（不要在函数内部重新设置随机种子）。",
-                evidence=["values_differ", "same_noise"],
-            )
-    with named("add_noise(x, 0.0)", "add_noise(x, 0.0)") as what:
-        assert_close(learner.add_noise(x, 0.0), x.contiguous(), what, rtol=0, atol=0)
+        )
+        first = _same_layout(learner.add_noise(x, std), x, what)
+        _noise_stats(first, x, std, what, strict=True)
+        second = _same_layout(learner.add_noise(x, std), x, what)
+        check(
+            not torch.equal(first.detach().cpu(), second.detach().cpu()),
+            f"{what.en} added exactly the same noise on two calls: draw fresh noise on every call "
+            "(do not re-seed inside the function).",
+            f"{what.zh} 两次调用加上的噪声完全相同：每次调用都应重新采样噪声（不要在函数内部重新设置随机种子）。",
+            evidence=["values_differ", "same_noise"],
+        )
+    what = Text("add_noise(x, 0.0)", "add_noise(x, 0.0)")
+    assert_close(learner.add_noise(x, 0.0), x.contiguous(), what, rtol=0, atol=0)
 
 
 def test_add_noise_keeps_dtype(learner, device, rng):
     for dtype in (torch.float64, torch.float16):
         name = str(dtype)[6:]
         x = torch.randn(100, 160, generator=rng).to(dtype).to(device)[:, ::2]
-        with named(
+        what = Text(
             f"add_noise(x, 1.5) for a {name} x of shape (100, 80)",
             f"add_noise(x, 1.5)（x 是形状为 (100, 80) 的 {name} 张量）",
-        ) as what:
-            got = _same_layout(learner.add_noise(x, 1.5), x, what)
-            _noise_stats(got, x, 1.5, what, strict=False)
+        )
+        got = _same_layout(learner.add_noise(x, 1.5), x, what)
+        _noise_stats(got, x, 1.5, what, strict=False)
 
 
 def test_add_noise_on_device(learner, device, rng):
     for dtype in (torch.float32, torch.float16):
         name = str(dtype)[6:]
         x = torch.randn(4, 6, generator=rng).to(dtype).to(device)
-        with named(
+        what = Text(
             f'add_noise(x, 0.1) for a {name} x of shape (4, 6) on "{device}"',
             f'add_noise(x, 0.1)（x 是位于 "{device}"、形状为 (4, 6) 的 {name} 张量）',
-        ) as what:
-            # Shape, dtype and device only: the statistics are tested on larger inputs.
-            _same_layout(learner.add_noise(x, 0.1), x, what)
+        )
+        # Shape, dtype and device only: the statistics are tested on larger inputs.
+        _same_layout(learner.add_noise(x, 0.1), x, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,6 +179,7 @@ def _lengths_cases(rng):
 
 
 def _compare_mask(got, want, lengths, max_len, what):
+    we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     assert_dtype(got, torch.bool, what)
@@ -212,10 +195,10 @@ def _compare_mask(got, want, lengths, max_len, what):
             rule_en = f"so positions 0 to {length - 1} are True and the others False"
             rule_zh = f"所以位置 0 到 {length - 1} 为 True，其余为 False"
         fail(
-            f"{what}: row {row} has length {length}, {rule_en}; at position {col} yours is "
+            f"{we}: row {row} has length {length}, {rule_en}; at position {col} yours is "
             f"{bool(theirs[row, col])}, expected {bool(ours[row, col])}. A position is inside "
             "when position < length.",
-            f"{what}：第 {row} 行的长度为 {length}，{rule_zh}；在位置 {col} 你的结果是 "
+            f"{wz}：第 {row} 行的长度为 {length}，{rule_zh}；在位置 {col} 你的结果是 "
             f"{bool(theirs[row, col])}，期望 {bool(ours[row, col])}。只有当 位置 < 长度 时才在序列之内。",
             evidence=["values_differ"],
         )
@@ -224,33 +207,33 @@ def _compare_mask(got, want, lengths, max_len, what):
 def test_length_mask_values(learner, reference, device, rng):
     for (en, zh), lengths, max_len in _lengths_cases(rng):
         lengths = lengths.to(device)
-        with named(
+        what = Text(
             f"length_mask(lengths, {max_len}) for {en}", f"length_mask(lengths, {max_len})（{zh}）"
-        ) as what:
-            _compare_mask(
-                learner.length_mask(lengths, max_len),
-                reference.length_mask(lengths, max_len),
-                lengths.cpu(),
-                max_len,
-                what,
-            )
+        )
+        _compare_mask(
+            learner.length_mask(lengths, max_len),
+            reference.length_mask(lengths, max_len),
+            lengths.cpu(),
+            max_len,
+            what,
+        )
 
 
 def test_length_mask_on_device(learner, reference, device, rng):
     lengths = torch.randint(0, 6, (5,), generator=rng)
-    with named(
+    what = Text(
         f'length_mask(lengths, 6) for 5 lengths on "{device}"',
         f'length_mask(lengths, 6)（5 个长度，位于 "{device}"）',
-    ) as what:
-        got = expect_tensor(learner.length_mask(lengths.to(device), 6), what)
-        if device == "meta":
-            # Built here without running an operation on meta (see the module docstring).
-            want = torch.empty(5, 6, dtype=torch.bool, device="meta")
-            assert_device(got, "meta", what)
-            assert_shape(got, want.shape, what)
-            assert_dtype(got, torch.bool, what)
-        else:
-            _compare_mask(got, reference.length_mask(lengths.to(device), 6), lengths, 6, what)
+    )
+    got = expect_tensor(learner.length_mask(lengths.to(device), 6), what)
+    if device == "meta":
+        # Built here without running an operation on meta (see the module docstring).
+        want = torch.empty(5, 6, dtype=torch.bool, device="meta")
+        assert_device(got, "meta", what)
+        assert_shape(got, want.shape, what)
+        assert_dtype(got, torch.bool, what)
+    else:
+        _compare_mask(got, reference.length_mask(lengths.to(device), 6), lengths, 6, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,8 +303,8 @@ def _compare_tree(got, sent, device, path, what):
                 "每个张量（无论嵌套多深，包括元组里的）都必须用 .to(device) 移动。",
                 evidence=["wrong_device"],
             )
-        with named(f"{what}: {where_en}", f"{what}：{where_zh}") as inner:
-            assert_equal(got, sent.to(device) if sent.device.type != "meta" else sent, inner)
+        inner = Text(f"{what}: {where_en}", f"{what}：{where_zh}")
+        assert_equal(got, sent.to(device) if sent.device.type != "meta" else sent, inner)
         return
     kind = type(sent)
     if kind in _KINDS:

@@ -9,7 +9,7 @@ zeroed, gradients zeroed between backward and step) is replayed here to name the
 import torch
 from torch import nn
 
-from grader.testing import assert_close, expect_tensor, fail
+from grader.testing import as_floats, assert_close, compare_losses, expect_tensor, fail
 
 
 def linear_run(module, device, seed, n, d, lr, epochs):
@@ -57,77 +57,34 @@ class _Mistake:
 
 
 def _losses(run, what):
-    losses = run["losses"]
-    if not isinstance(losses, (list, tuple)):
-        fail(
-            f"{what} should return a list of losses, but it returned {type(losses).__name__}.",
-            f"{what} 应该返回损失组成的列表，但它返回了 {type(losses).__name__}。",
-            evidence=["wrong_type"],
-        )
-    for i, value in enumerate(losses):
-        if isinstance(value, torch.Tensor):
-            fail(
-                f"{what} returned tensors in its list of losses (item {i} is a tensor): append "
-                "loss.item(), a Python float, so the list does not keep every step's graph alive.",
-                f"{what} 返回的损失列表中是张量（第 {i} 项是张量）：请追加 loss.item()（Python 浮点数），"
-                "这样列表就不会让每一步的计算图一直占用内存。",
-                evidence=["tensor_instead_of_float"],
-            )
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            fail(
-                f"{what}: item {i} of the returned losses is {type(value).__name__}, not a float.",
-                f"{what}：返回的损失中第 {i} 项是 {type(value).__name__}，不是浮点数。",
-                evidence=["wrong_type"],
-            )
-    return torch.tensor([float(v) for v in losses], dtype=torch.float64)
+    return as_floats(run["losses"], what, tensors="reject")
+
+
+STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the loss curve
+    "zero_before_step": (
+        "parameters_never_move",
+        "the loss never changes: the parameters are never updated",
+        "损失始终不变：参数从未被更新",
+    ),
+    "never_zero": (
+        "gradients_accumulate",
+        "the loss follows the curve of gradients that are never zeroed and pile up step after step",
+        "损失的变化与梯度从不清零、逐步累加时完全一样",
+    ),
+}
 
 
 def _compare_curves(got, want, what, replay, attach):
+    """The learner's curve against the reference's; a replayed classic mistake is named."""
     attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
-    if got.shape != want.shape:
-        fail(
-            f"{what} returned {got.numel()} losses; expected one per epoch ({want.numel()}).",
-            f"{what} 返回了 {got.numel()} 个损失；应该每个 epoch 一个（{want.numel()} 个）。",
-            evidence=["wrong_length"],
-        )
-    if torch.allclose(got, want, rtol=1e-4, atol=1e-6):
-        return
-    for kind, evidence in (
-        ("zero_before_step", "parameters_never_move"),
-        ("never_zero", "gradients_accumulate"),
-    ):
-        mistake = replay(_Mistake(kind))
-        if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=1e-4, atol=1e-6):
-            story = {
-                "parameters_never_move": (
-                    "the loss never changes: the parameters are never updated",
-                    "损失始终不变：参数从未被更新",
-                ),
-                "gradients_accumulate": (
-                    "the loss follows the curve of gradients that are never zeroed and pile up step after step",
-                    "损失的变化与梯度从不清零、逐步累加时完全一样",
-                ),
-            }[evidence]
-            fail(
-                f"{what}: {story[0]}. First losses: yours {_head(got)}, expected {_head(want)}.",
-                f"{what}：{story[1]}。前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
-                evidence=[evidence],
-            )
-    index = int((~torch.isclose(got, want, rtol=1e-4, atol=1e-6)).nonzero()[0])
-    fail(
-        f"{what}: the loss of epoch {index} is {got[index]:.6g}, expected {want[index]:.6g}. First "
-        f"losses: yours {_head(got)}, expected {_head(want)}.",
-        f"{what}：第 {index} 个 epoch 的损失为 {got[index]:.6g}，期望 {want[index]:.6g}。"
-        f"前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
-        evidence=["values_differ"],
-    )
-
-
-def _head(values):
-    return (
-        "["
-        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
-        + (", ...]" if values.numel() > 4 else "]")
+    compare_losses(
+        got,
+        want,
+        what,
+        mistakes=[
+            (lambda kind=kind: replay(_Mistake(kind)), en, zh, [evidence])
+            for kind, (evidence, en, zh) in STORIES.items()
+        ],
     )
 
 

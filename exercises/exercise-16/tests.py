@@ -15,7 +15,15 @@ mistake to name it.
 
 import torch
 
-from grader.testing import assert_close, assert_not_forbidden, describe, expect_tensor, fail
+from grader.testing import (
+    as_floats,
+    assert_close,
+    assert_not_forbidden,
+    compare_losses,
+    describe,
+    expect_tensor,
+    fail,
+)
 
 CASES = [  # (n, d, lr, steps)
     (32, 3, 0.1, 40),
@@ -79,25 +87,7 @@ def _parameters(got, d, what, strict=False):
 def _losses(got, what):
     """The learner's losses as a float64 tensor (0-d tensors are accepted here; their type is
     judged by test_returns_plain_values)."""
-    losses = _unpack(got, what)[2]
-    if not isinstance(losses, (list, tuple)):
-        fail(
-            f"{what} should return the losses as a list, but yours returned {describe(losses)}.",
-            f"{what} 应该以列表形式返回损失，但你的结果是 {describe(losses)}。",
-            evidence=["wrong_type"],
-        )
-    values = []
-    for i, value in enumerate(losses):
-        if isinstance(value, torch.Tensor) and value.numel() == 1:
-            value = float(value.detach().cpu().reshape(()))
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            fail(
-                f"{what}: item {i} of the returned losses is {describe(value)}, not a number.",
-                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是数值。",
-                evidence=["wrong_type"],
-            )
-        values.append(float(value))
-    return torch.tensor(values, dtype=torch.float64)
+    return as_floats(_unpack(got, what)[2], what)
 
 
 # -- replaying the classic mistakes ---------------------------------------------------------------
@@ -146,31 +136,21 @@ STORIES = {
 
 
 def _compare_curves(got, want, what, replay):
-    if got.shape != want.shape:
-        fail(
-            f"{what} returned {got.numel()} losses; expected one per step ({want.numel()}).",
-            f"{what} 返回了 {got.numel()} 个损失；应该每一步一个（{want.numel()} 个）。",
-            evidence=["wrong_length"],
-        )
-    if torch.allclose(got, want, rtol=1e-4, atol=1e-6):
-        return
-    for kind, (evidence, en, zh) in STORIES.items():
-        mistake = replay(kind)["losses"]
-        if torch.allclose(got, mistake, rtol=1e-4, atol=1e-6):
-            fail(
-                f"{what}: the losses are those of gradient descent where {en}. First losses: "
-                f"yours {_head(got)}, expected {_head(want)}.",
-                f"{what}：损失的变化与这种梯度下降完全一样：{zh}。前几个损失：你的 {_head(got)}，"
-                f"期望 {_head(want)}。",
-                evidence=["values_differ", evidence],
+    """The learner's curve against the reference's; a replayed classic mistake is named."""
+    compare_losses(
+        got,
+        want,
+        what,
+        per="step",
+        mistakes=[
+            (
+                lambda kind=kind: replay(kind)["losses"],
+                f"the losses are those of gradient descent where {en}",
+                f"损失的变化与这种梯度下降完全一样：{zh}",
+                ["values_differ", evidence],
             )
-    index = int((~torch.isclose(got, want, rtol=1e-4, atol=1e-6)).nonzero()[0])
-    fail(
-        f"{what}: the loss before step {index} is {got[index]:.6g}, expected {want[index]:.6g}. "
-        f"First losses: yours {_head(got)}, expected {_head(want)}.",
-        f"{what}：第 {index} 步之前的损失为 {got[index]:.6g}，期望 {want[index]:.6g}。"
-        f"前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
-        evidence=["values_differ"],
+            for kind, (evidence, en, zh) in STORIES.items()
+        ],
     )
 
 
@@ -193,14 +173,6 @@ def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5
                 )
     assert_close(w, want_w, f"{what} → w", rtol=rtol, atol=atol)
     assert_close(b, want_b, f"{what} → b", rtol=rtol, atol=atol)
-
-
-def _head(values):
-    return (
-        "["
-        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
-        + (", ...]" if values.numel() > 4 else "]")
-    )
 
 
 # -- tests ----------------------------------------------------------------------------------------
@@ -288,22 +260,7 @@ def test_returns_plain_values(learner, device, rng):
             f"{what} 应该返回包含 {steps} 个损失的列表（每一步一个），但你的结果是 {describe(losses)}。",
             evidence=["wrong_length"],
         )
-    for i, value in enumerate(losses):
-        if isinstance(value, torch.Tensor):
-            fail(
-                f"{what} returned tensors in its list of losses (item {i} is "
-                f"{describe(value)}): append loss.item(), a Python float, so the list does not "
-                "keep every step's graph alive.",
-                f"{what} 返回的损失列表中是张量（第 {i} 项是 {describe(value)}）：请追加 "
-                "loss.item()（Python 浮点数），这样列表就不会让每一步的计算图一直占用内存。",
-                evidence=["tensor_instead_of_float"],
-            )
-        if not isinstance(value, float):
-            fail(
-                f"{what}: item {i} of the returned losses is {describe(value)}, not a float.",
-                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是浮点数。",
-                evidence=["wrong_type"],
-            )
+    as_floats(losses, what, tensors="reject", ints=False)
 
 
 def test_dtype_and_device(learner, reference, device, rng):

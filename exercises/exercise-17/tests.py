@@ -17,7 +17,16 @@ import warnings
 import torch
 from torch import nn
 
-from grader.testing import ModuleValue, assert_close, describe, expect_tensor, fail
+from grader.testing import (
+    ModuleValue,
+    as_floats,
+    assert_close,
+    compare_losses,
+    describe,
+    expect_tensor,
+    fail,
+    loss_head,
+)
 
 CASES = [  # (n, d, epochs, lr)
     (32, 3, 40, 0.1),
@@ -70,25 +79,7 @@ def _model(got, d, what):
 def _losses(got, what):
     """The losses as a float64 tensor (0-d tensors accepted here; their type is judged by
     test_returns_model_and_floats)."""
-    losses = _unpack(got, what)[1]
-    if not isinstance(losses, (list, tuple)):
-        fail(
-            f"{what} should return the losses as a list, but yours returned {describe(losses)}.",
-            f"{what} 应该以列表形式返回损失，但你的结果是 {describe(losses)}。",
-            evidence=["wrong_type"],
-        )
-    values = []
-    for i, value in enumerate(losses):
-        if isinstance(value, torch.Tensor) and value.numel() == 1:
-            value = float(value.detach().cpu().reshape(()))
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            fail(
-                f"{what}: item {i} of the returned losses is {describe(value)}, not a number.",
-                f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是数值。",
-                evidence=["wrong_type"],
-            )
-        values.append(float(value))
-    return torch.tensor(values, dtype=torch.float64)
+    return as_floats(_unpack(got, what)[1], what)
 
 
 # -- replaying the classic mistakes ---------------------------------------------------------------
@@ -194,38 +185,19 @@ def _first_loss(got, want, what, replays):
 
 
 def _compare_curves(got, want, what, replays):
-    if got.shape != want.shape:
-        fail(
-            f"{what} returned {got.numel()} losses; expected one per epoch ({want.numel()}).",
-            f"{what} 返回了 {got.numel()} 个损失；应该每个 epoch 一个（{want.numel()} 个）。",
-            evidence=["wrong_length"],
-        )
-    if torch.allclose(got, want, rtol=1e-4, atol=1e-6):
-        return
-    _first_loss(got, want, what, replays)
+    """The learner's curve against the reference's: a wrong first loss is explained first, then
+    a replayed classic mistake is named."""
+    mistakes = []
     for kind in replays:
-        if torch.allclose(got, replays[kind]()["losses"], rtol=1e-4, atol=1e-6):
-            evidence, en, zh = STORIES[kind]
-            fail(
-                f"{what}: {en}. First losses: yours {_head(got)}, expected {_head(want)}.",
-                f"{what}：{zh}。前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
-                evidence=["values_differ", evidence],
-            )
-    index = int((~torch.isclose(got, want, rtol=1e-4, atol=1e-6)).nonzero()[0])
-    fail(
-        f"{what}: the loss of epoch {index} is {got[index]:.6g}, expected {want[index]:.6g}. "
-        f"First losses: yours {_head(got)}, expected {_head(want)}.",
-        f"{what}：第 {index} 个 epoch 的损失为 {got[index]:.6g}，期望 {want[index]:.6g}。"
-        f"前几个损失：你的 {_head(got)}，期望 {_head(want)}。",
-        evidence=["values_differ"],
-    )
-
-
-def _head(values):
-    return (
-        "["
-        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
-        + (", ...]" if values.numel() > 4 else "]")
+        evidence, en, zh = STORIES[kind]
+        losses = lambda kind=kind: replays[kind]()["losses"]
+        mistakes.append((losses, en, zh, ["values_differ", evidence]))
+    compare_losses(
+        got,
+        want,
+        what,
+        explain=lambda got, want: _first_loss(got, want, what, replays),
+        mistakes=mistakes,
     )
 
 
@@ -302,11 +274,11 @@ def test_same_seed_same_model(learner, rng, seed):
     what = _what(n, d, epochs, lr, seed)
     if runs[0].shape != runs[1].shape or not torch.allclose(runs[0], runs[1], rtol=1e-6, atol=1e-8):
         fail(
-            f"Called twice, {what} gave two different loss curves (first losses {_head(runs[0])} "
-            f"and {_head(runs[1])}): the initial weights do not depend only on seed. Call "
+            f"Called twice, {what} gave two different loss curves (first losses {loss_head(runs[0])} "
+            f"and {loss_head(runs[1])}): the initial weights do not depend only on seed. Call "
             "torch.manual_seed(seed) before creating nn.Linear(d, 1), not after.",
-            f"调用两次 {what} 得到了两条不同的损失曲线（前几个损失分别为 {_head(runs[0])} 和 "
-            f"{_head(runs[1])}）：初始权重并非只由 seed 决定。请在创建 nn.Linear(d, 1) 之前调用 "
+            f"调用两次 {what} 得到了两条不同的损失曲线（前几个损失分别为 {loss_head(runs[0])} 和 "
+            f"{loss_head(runs[1])}）：初始权重并非只由 seed 决定。请在创建 nn.Linear(d, 1) 之前调用 "
             "torch.manual_seed(seed)，而不是之后。",
             evidence=["values_differ", "seeded_too_late"],
         )
@@ -346,22 +318,7 @@ def test_returns_model_and_floats(learner, rng, seed):
                 f"{describe(losses)}。",
                 evidence=["wrong_length"],
             )
-        for i, value in enumerate(losses):
-            if isinstance(value, torch.Tensor):
-                fail(
-                    f"{what} returned tensors in its list of losses (item {i} is "
-                    f"{describe(value)}): append loss.item(), a Python float, so the list does "
-                    "not keep every step's graph alive.",
-                    f"{what} 返回的损失列表中是张量（第 {i} 项是 {describe(value)}）：请追加 "
-                    "loss.item()（Python 浮点数），这样列表就不会让每一步的计算图一直占用内存。",
-                    evidence=["tensor_instead_of_float"],
-                )
-            if not isinstance(value, float):
-                fail(
-                    f"{what}: item {i} of the returned losses is {describe(value)}, not a float.",
-                    f"{what}：返回的损失中第 {i} 项是 {describe(value)}，不是浮点数。",
-                    evidence=["wrong_type"],
-                )
+        as_floats(losses, what, tensors="reject", ints=False)
 
 
 def test_non_contiguous(learner, reference, device, rng, seed):

@@ -16,15 +16,12 @@ shrinks to the smallest failing one. bmi and healthy run on the meta device as w
 standardize do not, because a correct solution may branch on a value there (if span == 0: ...).
 """
 
-import itertools
-from contextlib import contextmanager
-
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.spec import Text
 from grader.testing import (
-    CheckFailed,
     assert_close,
     assert_device,
     assert_dtype,
@@ -33,26 +30,10 @@ from grader.testing import (
     describe,
     expect_tensor,
     fail,
+    names,
 )
 from grader.testing.checks import describe_zh
 from grader.testing.properties import PROPERTY
-
-_TOKENS = itertools.count()
-
-
-@contextmanager
-def named(en, zh):
-    """Name the value under test in both languages. The checks take one `what` for both of their
-    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
-    may nest: each placeholder is unique)."""
-    token = f"\u2063{next(_TOKENS)}\u2063"
-    try:
-        yield token
-    except CheckFailed as exc:
-        exc.message = type(exc.message)(
-            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
-        )
-        raise
 
 
 def _head(values):
@@ -104,25 +85,23 @@ def _bmi_cases(rng):
 def test_bmi_values(learner, reference, device, rng):
     for (en, zh), heights, weights in _bmi_cases(rng):
         heights, weights = heights.to(device), weights.to(device)
-        with named(
-            f"bmi(heights_m, weights_kg) for {en}", f"bmi(heights_m, weights_kg)（{zh}）"
-        ) as what:
-            got = expect_tensor(learner.bmi(heights, weights), what)
-            want = reference.bmi(heights, weights)
-            assert_shape(got, want.shape, what)
-            assert_dtype(got, want.dtype, what)
-            assert_device(got, want.device, what)
-            theirs = got.detach().cpu().double()
-            h, w = heights.cpu().double(), weights.cpu().double()
-            if theirs.numel() and torch.allclose(theirs, w / (2 * h), rtol=1e-4):
-                fail(
-                    f"{what}: yours is weight / (height * 2) ({_head(theirs)}), expected weight / "
-                    f"height² ({_head(want.cpu())}). height * 2 doubles the height; height ** 2 squares it.",
-                    f"{what}：你的结果是 体重 / (身高 * 2)（{_head(theirs)}），期望 体重 / 身高²"
-                    f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
-                    evidence=["values_differ", "doubled_not_squared"],
-                )
-            assert_close(got, want, what)
+        what = Text(f"bmi(heights_m, weights_kg) for {en}", f"bmi(heights_m, weights_kg)（{zh}）")
+        got = expect_tensor(learner.bmi(heights, weights), what)
+        want = reference.bmi(heights, weights)
+        assert_shape(got, want.shape, what)
+        assert_dtype(got, want.dtype, what)
+        assert_device(got, want.device, what)
+        theirs = got.detach().cpu().double()
+        h, w = heights.cpu().double(), weights.cpu().double()
+        if theirs.numel() and torch.allclose(theirs, w / (2 * h), rtol=1e-4):
+            fail(
+                f"{what.en}: yours is weight / (height * 2) ({_head(theirs)}), expected weight / "
+                f"height² ({_head(want.cpu())}). height * 2 doubles the height; height ** 2 squares it.",
+                f"{what.zh}：你的结果是 体重 / (身高 * 2)（{_head(theirs)}），期望 体重 / 身高²"
+                f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
+                evidence=["values_differ", "doubled_not_squared"],
+            )
+        assert_close(got, want, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,9 +109,10 @@ def test_bmi_values(learner, reference, device, rng):
 
 
 def _nan_message(what, got, en, zh):
+    we, wz = names(what)
     fail(
-        f"{what} contains NaN ({_head(got)}): {en}",
-        f"{what} 中含有 NaN（{_head(got)}）：{zh}",
+        f"{we} contains NaN ({_head(got)}): {en}",
+        f"{wz} 中含有 NaN（{_head(got)}）：{zh}",
         evidence=["values_differ", "nan_in_output"],
     )
 
@@ -171,8 +151,8 @@ def test_min_max_values(learner, reference, device, rng):
     ]
     for (en, zh), x in cases:
         x = x.to(device)
-        with named(f"min_max(x) for {en}", f"min_max(x)（{zh}）") as what:
-            _check_min_max(learner.min_max(x), reference.min_max(x), what)
+        what = Text(f"min_max(x) for {en}", f"min_max(x)（{zh}）")
+        _check_min_max(learner.min_max(x), reference.min_max(x), what)
 
 
 def test_min_max_constant(learner, reference, device):
@@ -182,8 +162,8 @@ def test_min_max_constant(learner, reference, device):
         (("a single value", "只有一个值"), torch.tensor([7.25])),
     ):
         x = x.to(device)
-        with named(f"min_max(x) for a constant x, {en}", f"min_max(x)（常数 x，{zh}）") as what:
-            _check_min_max(learner.min_max(x), reference.min_max(x), what)
+        what = Text(f"min_max(x) for a constant x, {en}", f"min_max(x)（常数 x，{zh}）")
+        _check_min_max(learner.min_max(x), reference.min_max(x), what)
 
 
 # Values that are multiples of 1/8 are exact in float32, so every correct formula agrees.
@@ -245,16 +225,17 @@ def test_min_max_properties(learner, reference, values):
 
 
 def _triple(value, what):
+    we, wz = names(what)
     if not isinstance(value, (tuple, list)):
         fail(
-            f"{what} should return a tuple of three tensors (z, mean, std), but yours returned {describe(value)}.",
-            f"{what} 应返回由三个张量组成的元组（z、mean、std），但你的结果是 {describe_zh(value)}。",
+            f"{we} should return a tuple of three tensors (z, mean, std), but yours returned {describe(value)}.",
+            f"{wz} 应返回由三个张量组成的元组（z、mean、std），但你的结果是 {describe_zh(value)}。",
             evidence=["wrong_type"],
         )
     if len(value) != 3:
         fail(
-            f"{what} should return three tensors (z, mean, std), but yours returned {len(value)} values.",
-            f"{what} 应返回三个张量（z、mean、std），但你的结果有 {len(value)} 个值。",
+            f"{we} should return three tensors (z, mean, std), but yours returned {len(value)} values.",
+            f"{wz} 应返回三个张量（z、mean、std），但你的结果有 {len(value)} 个值。",
             evidence=["wrong_length"],
         )
     return value
@@ -262,28 +243,29 @@ def _triple(value, what):
 
 def _check_stat_shape(value, n, d, label):
     """mean and std hold one value per column; name the two classic wrong reductions."""
+    we, wz = names(label)
     if tuple(value.shape) == (n,) and n != d:
         fail(
-            f"{label} should hold one value per column, shape ({d},), but yours has shape ({n},): it "
+            f"{we} should hold one value per column, shape ({d},), but yours has shape ({n},): it "
             "was computed along each row. Per-column statistics reduce the rows: dim=0.",
-            f"{label} 应该每列一个值，形状为 ({d},)，但你的结果形状为 ({n},)：它是沿每一行计算的。"
+            f"{wz} 应该每列一个值，形状为 ({d},)，但你的结果形状为 ({n},)：它是沿每一行计算的。"
             "按列统计要归约掉行：dim=0。",
             evidence=["wrong_shape", "reduced_wrong_dim"],
         )
     if tuple(value.shape) == (1, d):
         fail(
-            f"{label} should have shape ({d},), but yours has shape (1, {d}): keepdim=True keeps the "
+            f"{we} should have shape ({d},), but yours has shape (1, {d}): keepdim=True keeps the "
             "reduced dimension. It helps to broadcast inside the function; return the statistics "
             "without it (drop keepdim, or .squeeze(0)).",
-            f"{label} 的形状应为 ({d},)，但你的结果形状为 (1, {d})：keepdim=True 会保留被归约的维度。"
+            f"{wz} 的形状应为 ({d},)，但你的结果形状为 (1, {d})：keepdim=True 会保留被归约的维度。"
             "它在函数内部做广播时有用；返回统计量时请去掉这一维（不用 keepdim，或 .squeeze(0)）。",
             evidence=["wrong_shape", "keepdim_kept"],
         )
     if value.dim() == 0:
         fail(
-            f"{label} should hold one value per column, shape ({d},), but yours is a single number "
+            f"{we} should hold one value per column, shape ({d},), but yours is a single number "
             "for the whole matrix. Standardize each column: x.mean(dim=0), x.std(dim=0).",
-            f"{label} 应该每列一个值，形状为 ({d},)，但你的结果是整个矩阵的一个数。"
+            f"{wz} 应该每列一个值，形状为 ({d},)，但你的结果是整个矩阵的一个数。"
             "请对每一列分别标准化：x.mean(dim=0)、x.std(dim=0)。",
             evidence=["wrong_shape", "global_statistics"],
         )
@@ -292,43 +274,44 @@ def _check_stat_shape(value, n, d, label):
 
 def _check_standardize(got, want, x, what):
     """(z, mean, std) against the reference's, naming the classic mistakes first."""
+    we, wz = names(what)
     n, d = x.shape
     parts = dict(zip(("z", "mean", "std"), _triple(got, what)))
     refs = dict(zip(("z", "mean", "std"), want))
     for name in ("mean", "std"):
-        with named(f"the {name} returned by {what}", f"{what} 返回的 {name}") as label:
-            parts[name] = expect_tensor(parts[name], label)
-            _check_stat_shape(parts[name], n, d, label)
+        label = Text(f"the {name} returned by {we}", f"{wz} 返回的 {name}")
+        parts[name] = expect_tensor(parts[name], label)
+        _check_stat_shape(parts[name], n, d, label)
     theirs, ours = parts["std"].detach().cpu().double(), refs["std"].detach().cpu().double()
     population = ours * ((n - 1) / n) ** 0.5
     if not torch.allclose(theirs, ours, rtol=1e-4, atol=1e-5) and torch.allclose(
         theirs, population, rtol=1e-4, atol=1e-5
     ):
         fail(
-            f"the std returned by {what} is the population standard deviation, which divides by n "
+            f"the std returned by {we} is the population standard deviation, which divides by n "
             f"({_head(theirs)}; expected {_head(ours)}). torch.std's default is the sample standard "
             "deviation, which divides by n - 1: call x.std(dim=0) without unbiased=False or correction=0.",
-            f"{what} 返回的 std 是总体标准差，除以的是 n（{_head(theirs)}；期望 {_head(ours)}）。"
+            f"{wz} 返回的 std 是总体标准差，除以的是 n（{_head(theirs)}；期望 {_head(ours)}）。"
             "torch.std 默认计算样本标准差，除以 n - 1：调用 x.std(dim=0) 时不要加 unbiased=False 或 correction=0。",
             evidence=["values_differ", "biased_std"],
         )
     for name in ("z", "mean", "std"):
-        with named(f"the {name} returned by {what}", f"{what} 返回的 {name}") as label:
-            value = expect_tensor(parts[name], label)
-            ref = refs[name]
-            assert_shape(value, ref.shape, label)
-            assert_dtype(value, ref.dtype, label)
-            assert_device(value, ref.device, label)
-            if bool(torch.isnan(value.detach().cpu()).any()):
-                _nan_message(
-                    label,
-                    value.detach().cpu(),
-                    "a constant column has std 0, and (x - mean) / std is 0 / 0 there. Only centre such a "
-                    "column: divide by torch.where(std > 0, std, 1).",
-                    "常数列的 std 为 0，(x - mean) / std 在这一列就是 0 / 0。这样的列只需中心化："
-                    "除以 torch.where(std > 0, std, 1)。",
-                )
-            assert_close(value, ref, label, rtol=1e-4, atol=1e-5)
+        label = Text(f"the {name} returned by {we}", f"{wz} 返回的 {name}")
+        value = expect_tensor(parts[name], label)
+        ref = refs[name]
+        assert_shape(value, ref.shape, label)
+        assert_dtype(value, ref.dtype, label)
+        assert_device(value, ref.device, label)
+        if bool(torch.isnan(value.detach().cpu()).any()):
+            _nan_message(
+                label,
+                value.detach().cpu(),
+                "a constant column has std 0, and (x - mean) / std is 0 / 0 there. Only centre such a "
+                "column: divide by torch.where(std > 0, std, 1).",
+                "常数列的 std 为 0，(x - mean) / std 在这一列就是 0 / 0。这样的列只需中心化："
+                "除以 torch.where(std > 0, std, 1)。",
+            )
+        assert_close(value, ref, label, rtol=1e-4, atol=1e-5)
 
 
 def _table(rng, n, d):
@@ -361,8 +344,8 @@ def test_standardize_values(learner, reference, device, rng):
     ]
     for (en, zh), x in cases:
         x = x.to(device)
-        with named(f"standardize(x) for {en}", f"standardize(x)（{zh}）") as what:
-            _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
+        what = Text(f"standardize(x) for {en}", f"standardize(x)（{zh}）")
+        _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
 
 
 def test_standardize_constant_column(learner, reference, device, rng):
@@ -378,8 +361,8 @@ def test_standardize_constant_column(learner, reference, device, rng):
     ]
     for (en, zh), x in cases:
         x = x.to(device)
-        with named(f"standardize(x) for {en}", f"standardize(x)（{zh}）") as what:
-            _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
+        what = Text(f"standardize(x) for {en}", f"standardize(x)（{zh}）")
+        _check_standardize(learner.standardize(x), reference.standardize(x), x, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,12 +370,13 @@ def test_standardize_constant_column(learner, reference, device, rng):
 
 
 def _check_mask_dtype(got, what):
+    we, wz = names(what)
     if got.dtype != torch.bool:
         fail(
-            f"{what} should be a bool tensor, but yours has dtype {str(got.dtype)[6:]}. Comparisons "
+            f"{we} should be a bool tensor, but yours has dtype {str(got.dtype)[6:]}. Comparisons "
             "such as bmi >= 18.5 already give bool tensors, and & keeps them bool: return that "
             "(no .float(), no multiplication by numbers).",
-            f"{what} 应该是 bool 张量，但你的结果 dtype 为 {str(got.dtype)[6:]}。bmi >= 18.5 这样的比较"
+            f"{wz} 应该是 bool 张量，但你的结果 dtype 为 {str(got.dtype)[6:]}。bmi >= 18.5 这样的比较"
             "本身就得到 bool 张量，用 & 组合后仍是 bool：直接返回它即可（不要 .float()，也不要乘以数字）。",
             evidence=["wrong_dtype"],
         )
@@ -427,24 +411,24 @@ def test_healthy_thresholds(learner, reference, device, rng):
     ]
     for (en, zh), values in cases:
         values = values.to(device)
-        with named(f"healthy(bmi) for {en}", f"healthy(bmi)（{zh}）") as what:
-            got = expect_tensor(learner.healthy(values), what)
-            want = reference.healthy(values)
-            assert_shape(got, want.shape, what)
-            _check_mask_dtype(got, what)
-            assert_device(got, want.device, what)
-            theirs, ours, v = got.detach().cpu(), want.cpu(), values.cpu()
-            on_bound = (v == 18.5) | (v == high)
-            if bool((theirs != ours)[on_bound].any()):
-                value = float(v[on_bound & (theirs != ours)][0])
-                fail(
-                    f"{what}: a BMI of exactly {value:.6g} is healthy (both bounds are included), but yours "
-                    "says False. Use >= and <=, not > and <.",
-                    f"{what}：BMI 恰好为 {value:.6g} 时属于健康范围（两个边界都包含在内），但你的结果是 False。"
-                    "请用 >= 和 <=，而不是 > 和 <。",
-                    evidence=["values_differ", "bound_excluded"],
-                )
-            assert_equal(got, want, what)
+        what = Text(f"healthy(bmi) for {en}", f"healthy(bmi)（{zh}）")
+        got = expect_tensor(learner.healthy(values), what)
+        want = reference.healthy(values)
+        assert_shape(got, want.shape, what)
+        _check_mask_dtype(got, what)
+        assert_device(got, want.device, what)
+        theirs, ours, v = got.detach().cpu(), want.cpu(), values.cpu()
+        on_bound = (v == 18.5) | (v == high)
+        if bool((theirs != ours)[on_bound].any()):
+            value = float(v[on_bound & (theirs != ours)][0])
+            fail(
+                f"{what.en}: a BMI of exactly {value:.6g} is healthy (both bounds are included), but yours "
+                "says False. Use >= and <=, not > and <.",
+                f"{what.zh}：BMI 恰好为 {value:.6g} 时属于健康范围（两个边界都包含在内），但你的结果是 False。"
+                "请用 >= 和 <=，而不是 > 和 <。",
+                evidence=["values_differ", "bound_excluded"],
+            )
+        assert_equal(got, want, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -457,19 +441,19 @@ def test_bmi_and_healthy_on_device(learner, device, rng):
     # about a second in a process).
     heights, weights = (t.to(device) for t in _people(rng, 3, 2))
     values = (15 + 15 * torch.rand(3, 2, generator=rng)).to(device)
-    with named(
+    what = Text(
         f'bmi(heights_m, weights_kg) for (3, 2) tensors on "{device}"',
         f'bmi(heights_m, weights_kg)（位于 "{device}" 的 (3, 2) 张量）',
-    ) as what:
-        got = expect_tensor(learner.bmi(heights, weights), what)
-        assert_device(got, device, what)
-        assert_shape(got, (3, 2), what)
-        assert_dtype(got, torch.float32, what)
-    with named(
+    )
+    got = expect_tensor(learner.bmi(heights, weights), what)
+    assert_device(got, device, what)
+    assert_shape(got, (3, 2), what)
+    assert_dtype(got, torch.float32, what)
+    what = Text(
         f'healthy(bmi) for a (3, 2) tensor on "{device}"',
         f'healthy(bmi)（位于 "{device}" 的 (3, 2) 张量）',
-    ) as what:
-        got = expect_tensor(learner.healthy(values), what)
-        assert_device(got, device, what)
-        assert_shape(got, (3, 2), what)
-        _check_mask_dtype(got, what)
+    )
+    got = expect_tensor(learner.healthy(values), what)
+    assert_device(got, device, what)
+    assert_shape(got, (3, 2), what)
+    _check_mask_dtype(got, what)

@@ -17,36 +17,17 @@ A correct solution may shuffle differently from the reference, so splits are che
 properties (int64, disjoint, covering, sizes, determinism), never against the reference's split.
 """
 
-import itertools
 import random
-from contextlib import contextmanager
 
 import numpy as np
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.testing import CheckFailed, describe, expect_tensor, fail
+from grader.spec import Text
+from grader.testing import describe, expect_tensor, fail
 from grader.testing.checks import describe_zh
 from grader.testing.properties import PROPERTY
-
-_TOKENS = itertools.count()
-
-
-@contextmanager
-def named(en, zh):
-    """Name the value under test in both languages. The checks take one `what` for both of their
-    messages, so they get a placeholder, replaced here by the English or the Chinese name (names
-    may nest: each placeholder is unique)."""
-    token = f"\u2063{next(_TOKENS)}\u2063"
-    try:
-        yield token
-    except CheckFailed as exc:
-        exc.message = type(exc.message)(
-            exc.message.en.replace(token, en), exc.message.zh.replace(token, zh)
-        )
-        raise
-
 
 # ---------------------------------------------------------------------------------------------
 # set_seed
@@ -144,25 +125,26 @@ def _split(value, call):
         )
     parts = []
     for (en, zh), part in zip((("train_idx", "train_idx"), ("val_idx", "val_idx")), value):
-        with named(f"the {en} returned by {call}", f"{call} 返回的 {zh}") as what:
-            part = expect_tensor(part, what)
-            if part.dtype != torch.int64:
-                fail(
-                    f"{what} should hold int64 indices (what torch.randperm gives), but yours has dtype "
-                    f"{str(part.dtype)[6:]}.",
-                    f"{what} 应为 int64 的下标（即 torch.randperm 给出的类型），但你的结果 dtype 为 "
-                    f"{str(part.dtype)[6:]}。",
-                    evidence=["wrong_dtype", "float_instead_of_integer"]
-                    if part.dtype.is_floating_point
-                    else ["wrong_dtype"],
-                )
-            if part.dim() != 1:
-                fail(
-                    f"{what} should be a 1-D tensor of indices, but yours has shape {tuple(part.shape)}.",
-                    f"{what} 应该是一维的下标张量，但你的结果形状为 {tuple(part.shape)}。",
-                    evidence=["wrong_shape"],
-                )
-            parts.append(part.detach().cpu())
+        we, wz = f"the {en} returned by {call}", f"{call} 返回的 {zh}"
+        what = Text(we, wz)
+        part = expect_tensor(part, what)
+        if part.dtype != torch.int64:
+            fail(
+                f"{we} should hold int64 indices (what torch.randperm gives), but yours has dtype "
+                f"{str(part.dtype)[6:]}.",
+                f"{wz} 应为 int64 的下标（即 torch.randperm 给出的类型），但你的结果 dtype 为 "
+                f"{str(part.dtype)[6:]}。",
+                evidence=["wrong_dtype", "float_instead_of_integer"]
+                if part.dtype.is_floating_point
+                else ["wrong_dtype"],
+            )
+        if part.dim() != 1:
+            fail(
+                f"{we} should be a 1-D tensor of indices, but yours has shape {tuple(part.shape)}.",
+                f"{wz} 应该是一维的下标张量，但你的结果形状为 {tuple(part.shape)}。",
+                evidence=["wrong_shape"],
+            )
+        parts.append(part.detach().cpu())
     return parts
 
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from grader.testing import assert_close, describe, fail
+from grader.testing import as_floats, assert_close, describe, fail
 from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
@@ -199,22 +199,6 @@ def _what(kind, lr, max_norm, steps, note=""):
     )
 
 
-def _numbers(values, what):
-    """The returned losses as floats (0-d tensors accepted; their type is judged elsewhere)."""
-    out = []
-    for value in values:
-        if isinstance(value, torch.Tensor) and value.numel() == 1:
-            value = float(value.detach().cpu().reshape(()))
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            fail(
-                f"{what} should return the loss as a number, but yours returned {describe(value)}.",
-                f"{what} 应该以数值形式返回损失，但你的结果是 {describe(value)}。",
-                evidence=["wrong_type"],
-            )
-        out.append(float(value))
-    return out
-
-
 def _curve(values):
     """Losses for the report's chart; anything that is not a number is left out."""
     out = []
@@ -388,7 +372,7 @@ def test_returns_loss(learner, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 12, 2, scale=2.0))
     what = _what("linear", 0.05, 1.0, 3)
     run = learner.run(step_run, "linear", X, y, 0.05, 1.0, 3, False, seed)
-    got, before = _numbers(run["losses"], what), run["before"]
+    got, before = as_floats(run["losses"], what).tolist(), run["before"]
     for i, (g, w) in enumerate(zip(got, before)):
         if not math.isclose(g, w, rel_tol=1e-4, abs_tol=1e-6):
             after = i + 1 < len(before) and math.isclose(

@@ -3,7 +3,9 @@
 Fixtures come from the grader's pytest plugin: ``learner`` (calls into the learner's code),
 ``reference`` (the reference solution, run here on the trusted side), ``device``, ``rng``,
 ``seed``, ``exercise``, ``learner_source`` and ``attach``. The checks below fail with
-learner-facing messages and evidence for the diagnosis.
+learner-facing messages and evidence for the diagnosis; ``devices`` holds the meta-device helpers
+(``on_meta``, ``call_on_meta``, ``reference_on``), ``training`` the loss-curve helpers
+(``as_floats``, ``compare_losses``, ``loss_head``).
 """
 
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
@@ -37,6 +39,8 @@ from grader.testing.checks import (
     shares,
     skip,
 )
+from grader.testing.devices import call_on_meta, on_meta, reference_on
+from grader.testing.training import as_floats, compare_losses, loss_head
 
 __all__ = [
     "CheckFailed",
@@ -44,6 +48,7 @@ __all__ = [
     "ModuleValue",
     "Opaque",
     "array_info",
+    "as_floats",
     "assert_close",
     "assert_device",
     "assert_dtype",
@@ -59,7 +64,9 @@ __all__ = [
     "assert_shares",
     "assert_type",
     "assert_value",
+    "call_on_meta",
     "check",
+    "compare_losses",
     "describe",
     "describe_zh",
     "device_of",
@@ -67,7 +74,10 @@ __all__ = [
     "expect_raises",
     "expect_tensor",
     "fail",
+    "loss_head",
     "names",
+    "on_meta",
+    "reference_on",
     "shares",
     "skip",
     "tensor_info",

@@ -1,0 +1,129 @@
+"""Loss curves in hidden tests: the losses a learner's training loop returns, and their
+comparison with the reference's.
+
+A training exercise compares the learner's list of losses with the reference's on the same
+seeded data. :func:`as_floats` turns the learner's list into numbers (or fails, naming what came
+back), :func:`compare_losses` compares two curves and, when they differ, tries the exercise's
+replays of classic mistakes before it reports the first differing loss. The replays themselves,
+and the stories that name each mistake, belong to the exercise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import torch
+
+from grader.spec import Text
+from grader.testing.checks import describe, describe_zh, fail, names
+
+# per= of compare_losses: what one loss stands for, and how the n-th one is named.
+_PER = {
+    "epoch": ("epoch", "每个 epoch", "the loss of epoch {}", "第 {} 个 epoch 的损失"),
+    "step": ("step", "每一步", "the loss before step {}", "第 {} 步之前的损失"),
+}
+
+
+def as_floats(
+    values: Any, what: str | Text, *, tensors: str = "accept", ints: bool = True
+) -> torch.Tensor:
+    """The learner's losses (a list or tuple of numbers) as a float64 tensor on the CPU.
+
+    Fails with ``wrong_type`` when ``values`` is not a list or tuple, or an item is not a number
+    (bools are not). ``tensors="accept"``: a one-element tensor counts as its value (where another
+    test judges the type). ``tensors="reject"``: a tensor item fails with
+    ``tensor_instead_of_float`` (``loss.item()`` was due: a list of tensors keeps every step's
+    graph alive). ``ints=False``: an int item fails too (a Python float is due).
+    """
+    if tensors not in ("accept", "reject"):
+        raise ValueError(f'tensors must be "accept" or "reject", not {tensors!r}')
+    we, wz = names(what)
+    if not isinstance(values, (list, tuple)):
+        fail(
+            f"{we} should return the losses as a list, but yours returned {describe(values)}.",
+            f"{wz} 应该以列表形式返回损失，但你的结果是 {describe_zh(values)}。",
+            evidence=["wrong_type"],
+        )
+    kind_en, kind_zh = ("a number", "数值") if tensors == "accept" else ("a float", "浮点数")
+    numbers = []
+    for i, value in enumerate(values):
+        if isinstance(value, torch.Tensor):
+            if tensors == "reject":
+                fail(
+                    f"{we} returned tensors in its list of losses (item {i} is "
+                    f"{describe(value)}): append loss.item(), a Python float, so the list does "
+                    "not keep every step's graph alive.",
+                    f"{wz} 返回的损失列表中是张量（第 {i} 项是 {describe_zh(value)}）：请追加 "
+                    "loss.item()（Python 浮点数），这样列表就不会让每一步的计算图一直占用内存。",
+                    evidence=["tensor_instead_of_float"],
+                )
+            if value.numel() == 1:
+                value = float(value.detach().cpu().reshape(()))
+        number = isinstance(value, float) or (
+            ints and isinstance(value, int) and not isinstance(value, bool)
+        )
+        if not number:
+            fail(
+                f"{we}: item {i} of the returned losses is {describe(value)}, not {kind_en}.",
+                f"{wz}：返回的损失中第 {i} 项是 {describe_zh(value)}，不是{kind_zh}。",
+                evidence=["wrong_type"],
+            )
+        numbers.append(float(value))
+    return torch.tensor(numbers, dtype=torch.float64)
+
+
+def loss_head(values: torch.Tensor) -> str:
+    """The first losses of a curve for a message: ``[0.8123, 0.6012, 0.4511, 0.3402, ...]``."""
+    return (
+        "["
+        + ", ".join(f"{v:.4g}" for v in values[:4].tolist())
+        + (", ...]" if values.numel() > 4 else "]")
+    )
+
+
+def compare_losses(
+    got: torch.Tensor,
+    want: torch.Tensor,
+    what: str | Text,
+    *,
+    per: str = "epoch",
+    mistakes: Iterable[tuple[Callable[[], torch.Tensor], str, str, Sequence[str]]] = (),
+    explain: Callable[[torch.Tensor, torch.Tensor], None] | None = None,
+    rtol: float = 1e-4,
+    atol: float = 1e-6,
+) -> None:
+    """The learner's loss curve ``got`` against the reference's ``want`` (float64 tensors, from
+    :func:`as_floats`), loss by loss within ``rtol``/``atol``.
+
+    Fails with ``wrong_length`` when the counts differ (one loss per ``per``: ``"epoch"`` or
+    ``"step"``). When the values differ, ``explain(got, want)`` may fail first with the
+    exercise's own message; then each of ``mistakes``, ``(replay, en, zh, evidence)`` in order,
+    is tried: ``replay()`` returns the losses of the same run with one classic mistake (it runs
+    only when reached), and a curve that matches it fails with "what: en. First losses: ..." and
+    that evidence. Otherwise the first differing loss is reported (``values_differ``).
+    """
+    unit_en, unit_zh, at_en, at_zh = _PER[per]
+    we, wz = names(what)
+    if got.shape != want.shape:
+        fail(
+            f"{we} returned {got.numel()} losses; expected one per {unit_en} ({want.numel()}).",
+            f"{wz} 返回了 {got.numel()} 个损失；应该{unit_zh}一个（{want.numel()} 个）。",
+            evidence=["wrong_length"],
+        )
+    if torch.allclose(got, want, rtol=rtol, atol=atol):
+        return
+    if explain is not None:
+        explain(got, want)
+    heads_en = f"First losses: yours {loss_head(got)}, expected {loss_head(want)}."
+    heads_zh = f"前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。"
+    for replay, en, zh, evidence in mistakes:
+        mistake = replay()
+        if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=rtol, atol=atol):
+            fail(f"{we}: {en}. {heads_en}", f"{wz}：{zh}。{heads_zh}", evidence=list(evidence))
+    index = int((~torch.isclose(got, want, rtol=rtol, atol=atol)).nonzero()[0])
+    fail(
+        f"{we}: {at_en.format(index)} is {got[index]:.6g}, expected {want[index]:.6g}. {heads_en}",
+        f"{wz}：{at_zh.format(index)}为 {got[index]:.6g}，期望 {want[index]:.6g}。{heads_zh}",
+        evidence=["values_differ"],
+    )
