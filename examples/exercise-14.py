@@ -8,7 +8,9 @@ import torch
 from torch import nn
 
 
-def train(model: nn.Module, X: torch.Tensor, y: torch.Tensor, lr: float = 0.1, epochs: int = 50) -> list[float]:
+def train(
+    model: nn.Module, X: torch.Tensor, y: torch.Tensor, lr: float = 0.1, epochs: int = 50
+) -> list[float]:
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     loss_fn = nn.MSELoss()
     losses = []
