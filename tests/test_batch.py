@@ -20,7 +20,7 @@ import pytest
 from grader.batch import discover
 from grader.grading import merge_passes
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
 
 HOSTILE = [
     "infinite_loop_function",
@@ -68,15 +68,6 @@ def batch(submissions: Path, out: Path, *extra: str, home: Path = PROBE_HOME, ti
 
 def load(out: Path, student: str) -> Result:
     return Result.from_json((out / "students" / student / "exercise-90.json").read_text())
-
-
-def stable(result: Result) -> dict:
-    data = result.to_dict()
-    for key in ("duration_s", "submission"):
-        data.pop(key)
-    for test in data["tests"]:
-        test.pop("duration_s")
-    return data
 
 
 def test_discovery_of_folders_and_archives(tmp_path):

@@ -10,7 +10,7 @@ import uuid
 from grader.results import Result
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
 from tests.adversarial.test_adversarial import _processes
-from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli
+from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli, stable
 
 HONEST = ["correct", "wrong", "prints", "mutates_input", "syntax_error", "output_flood"]
 # every hostile submission that needs no GPU and no per-test server
@@ -19,15 +19,6 @@ HOSTILE = sorted(
     for p in HOSTILE_DIR.glob("*.py")
     if p.stem not in {"gpu_alloc_huge", "network", "device_side_assert"}
 )
-
-
-def stable(result: Result) -> dict:
-    data = result.to_dict()
-    for key in ("duration_s", "submission"):
-        data.pop(key)
-    for test in data["tests"]:
-        test.pop("duration_s")
-    return data
 
 
 def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
