@@ -31,7 +31,7 @@ def main() -> int:
     catalog = Catalog(project_root())
     specs = [catalog.resolve(i) for i in args.ids] if args.ids else catalog.all()
     jobs = [Job(spec, spec.solution_path, spec.id) for spec in specs for _ in range(args.rounds)]
-    with Grader.for_specs(specs, many=True) as grader:
+    with Grader.for_specs(specs) as grader:
         results = grade_many(grader, jobs, parallel=1)
     worst = 0.0
     print(f"{'exercise':12} {'test time (median)':>19} {'slowest test':>34} {'wall':>7}")

@@ -19,9 +19,8 @@ Outputs in DIR: ``students/<student>/<exercise>.json`` and ``.html`` (result and
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import hashlib
-import os
 import re
 import shutil
 import stat
@@ -61,10 +60,11 @@ MAX_SOURCE_BYTES = 4 << 20
 @dataclass
 class Student:
     id: str
-    source: Path  # their folder or archive
     files: dict[str, Path] = field(default_factory=dict)  # exercise id -> file
+    shown: dict[str, str] = field(default_factory=dict)  # exercise id -> name as handed in
     problems: list[str] = field(default_factory=list)
     unreadable: set[str] = field(default_factory=set)
+    archive_error: bool = False  # their archive could not be read: nothing of it is graded
 
 
 def _safe_id(name: str) -> str:
@@ -72,8 +72,11 @@ def _safe_id(name: str) -> str:
     return cleaned[:100]
 
 
-def discover(root: Path, staging: Path, known: set[str]) -> tuple[list[Student], list[str]]:
-    """Every student under ``root``, and problems that belong to no student."""
+def discover(
+    root: Path, staging: Path, known: set[str], out: Path | None = None
+) -> tuple[list[Student], list[str]]:
+    """Every student under ``root``, and problems that belong to no student. ``out`` (the
+    grader's output folder, which may lie inside ``root``) is not a student."""
     if not root.is_dir():
         raise UsageError(
             f"{root} is not a folder",
@@ -84,16 +87,14 @@ def discover(root: Path, staging: Path, known: set[str]) -> tuple[list[Student],
     for entry in sorted(root.iterdir()):
         if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
             continue
-        if entry.is_dir():
-            student = Student(_safe_id(entry.name), entry)
-            _collect_folder(student, entry, known)
-        elif entry.suffix.lower() == ".zip":
-            student = Student(_safe_id(entry.stem), entry)
-            _extract_archive(student, entry, staging / student.id, known)
-        else:
+        if out is not None and entry.resolve() == out.resolve():
+            continue
+        is_archive = entry.is_file() and entry.suffix.lower() == ".zip"
+        if not entry.is_dir() and not is_archive:
             stray.append(f"{entry.name}: not a student folder or .zip archive; ignored")
             continue
-        if student.id in students:
+        student = Student(_safe_id(entry.stem if is_archive else entry.name))
+        if student.id in students:  # "a b" and "a_b" both clean up to a_b
             base, n = student.id, 2
             while f"{base}-{n}" in students:
                 n += 1
@@ -102,11 +103,21 @@ def discover(root: Path, staging: Path, known: set[str]) -> tuple[list[Student],
             )
             student.id = f"{base}-{n}"
         students[student.id] = student
+        if is_archive:
+            _extract_archive(student, entry, staging / student.id, known)
+        else:
+            _collect_folder(student, entry, known)
     return list(students.values()), stray
 
 
+def _shallow_first(relative: Path) -> tuple[int, str]:
+    """Where a student handed in two copies of a file, the one nearest the top is graded
+    (``exercise-01.py`` before ``backup/exercise-01.py``)."""
+    return len(relative.parts), relative.as_posix()
+
+
 def _collect_folder(student: Student, folder: Path, known: set[str]) -> None:
-    for path in sorted(folder.rglob("*")):
+    for path in sorted(folder.rglob("*"), key=lambda p: _shallow_first(p.relative_to(folder))):
         relative = path.relative_to(folder)
         if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts):
             continue
@@ -129,14 +140,16 @@ def _add_file(student: Student, path: Path, shown: str, known: set[str]) -> None
         return
     if exercise in student.files:
         student.problems.append(
-            f"{shown}: a second {name}; graded {student.files[exercise].name} "
-            f"from {student.files[exercise].parent.name or '.'} instead"
+            f"{shown}: a second {name}; graded {student.shown[exercise]} instead"
         )
         return
     try:
-        with open(path, "rb") as handle:
-            if len(handle.read(MAX_SOURCE_BYTES + 1)) > MAX_SOURCE_BYTES:
-                raise OSError("larger than 4 MiB")
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise OSError("not a regular file")  # a FIFO would block the open below
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise OSError("larger than 4 MiB")
+        with open(path, "rb"):  # readable at all (permissions)
+            pass
     except OSError as exc:
         student.problems.append(
             f"{shown}: cannot be read ({getattr(exc, 'strerror', None) or exc}); scored 0"
@@ -144,6 +157,7 @@ def _add_file(student: Student, path: Path, shown: str, known: set[str]) -> None
         student.unreadable.add(exercise)
         return
     student.files[exercise] = path
+    student.shown[exercise] = shown
 
 
 def _extract_archive(student: Student, archive: Path, dest: Path, known: set[str]) -> None:
@@ -151,11 +165,14 @@ def _extract_archive(student: Student, archive: Path, dest: Path, known: set[str
     shutil.rmtree(dest, ignore_errors=True)
     try:
         with zipfile.ZipFile(archive) as zf:
-            members = zf.infolist()
+            members = sorted(
+                zf.infolist(), key=lambda i: _shallow_first(Path(i.filename.replace("\\", "/")))
+            )
             if len(members) > MAX_ARCHIVE_MEMBERS:
                 student.problems.append(
                     f"{archive.name}: more than {MAX_ARCHIVE_MEMBERS} entries; not graded"
                 )
+                student.archive_error = True
                 return
             total = 0
             for info in members:
@@ -192,6 +209,7 @@ def _extract_archive(student: Student, archive: Path, dest: Path, known: set[str
                 _add_file(student, target, name, known)
     except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
         student.problems.append(f"{archive.name}: not a readable zip archive ({exc}); not graded")
+        student.archive_error = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,7 +237,6 @@ def engine_fingerprint() -> str:
     return _digest(*parts)
 
 
-@functools.lru_cache(maxsize=64)
 def exercise_fingerprint(spec: ExerciseSpec) -> str:
     """Everything that decides a grade of this exercise: spec, hidden tests, reference."""
     parts: list[bytes | str] = []
@@ -246,7 +263,7 @@ class Progress:
         self.started = time.monotonic()
         self.graded_now = 0
         self.errors = 0
-        self._last = 0.0
+        self._last = time.monotonic()  # a plain line every 5 s, and a last one at the end
 
     def advance(self, result: Result) -> None:
         self.done += 1
@@ -292,7 +309,6 @@ class Task:
     path: Path
     key: str
     result_path: Path
-    report_path: Path
     passes: dict[str, Result] = field(default_factory=dict)
 
 
@@ -304,6 +320,8 @@ class BatchSummary:
     interrupted: bool
     out: Path
     all_passed: bool
+    with_problems: int  # students with something unreadable, missing or ignored
+    grader_faults: int  # results the grader itself could not produce properly
 
 
 def run_batch(
@@ -317,13 +335,18 @@ def run_batch(
     lang: str,
     stream: TextIO,
 ) -> BatchSummary:
-    from grader.grading import Grader, count_gpus, merge_passes
+    from grader.grading import Grader, count_gpus
 
     catalog = Catalog(project_root())
     specs = {spec.id: spec for spec in catalog.all()}
     wanted = [catalog.resolve(e).id for e in exercises] if exercises else None
-    out.mkdir(parents=True, exist_ok=True)
-    students, stray = discover(submissions, out / ".staging", set(wanted or specs))
+    if not submissions.is_dir():
+        raise UsageError(
+            f"{submissions} is not a folder",
+            hint="Pass the folder that holds one folder or .zip per student.",
+        )
+    _make_folder(out)
+    students, stray = discover(submissions, out / ".staging", set(wanted or specs), out)
     if not students:
         raise UsageError(f"no student folders or .zip archives in {submissions}")
     columns = wanted or sorted(
@@ -331,41 +354,32 @@ def run_batch(
     )
     for student in students:
         for exercise in columns:
-            if exercise not in student.files and exercise not in student.unreadable:
+            if student.archive_error:
+                student.unreadable.add(exercise)
+            elif exercise not in student.files and exercise not in student.unreadable:
                 student.problems.append(f"{exercise}.py: missing")
 
-    with Grader.for_specs([specs[e] for e in columns], many=True) as grader:
-        gpus = count_gpus()
-        passes = (("cpu",), ("cuda",)) if gpus else (("cpu", "cuda"),)
-        engine = engine_fingerprint()
-        tasks, cached = [], []
-        for student in students:
-            for exercise in columns:
-                path = student.files.get(exercise)
-                if path is None:
-                    continue
-                spec = specs[exercise]
-                key = _digest(
-                    engine,
-                    exercise_fingerprint(spec),
-                    path.read_bytes(),
-                    str(seed),
-                    lang,
-                    f"gpus={gpus}",
-                )
-                folder = out / "students" / student.id
-                task = Task(
-                    student,
-                    spec,
-                    path,
-                    key,
-                    folder / f"{exercise}.json",
-                    folder / f"{exercise}.html",
-                )
-                (cached if _cached(task) else tasks).append(task)
-        progress = Progress(len(tasks) + len(cached), stream, already=len(cached))
-        interrupted = False
-        if tasks:
+    gpus = count_gpus()
+    passes = (("cpu",), ("cuda",)) if gpus else (("cpu", "cuda"),)
+    engine = engine_fingerprint()
+    fingerprints = {e: exercise_fingerprint(specs[e]) for e in columns}
+    tasks, cached = [], []
+    for student in students:
+        for exercise, path in student.files.items():
+            if exercise not in fingerprints:
+                continue
+            key = _digest(
+                engine, fingerprints[exercise], path.read_bytes(), str(seed), lang, f"gpus={gpus}"
+            )
+            result_path = out / "students" / student.id / f"{exercise}.json"
+            task = Task(student, specs[exercise], path, key, result_path)
+            (cached if _cached(task) else tasks).append(task)
+    progress = Progress(len(tasks) + len(cached), stream, already=len(cached))
+    interrupted = False
+    if tasks:
+        # Learner children see neither the class's submissions nor what was graded so far.
+        hidden = (submissions.resolve(), out.resolve())
+        with Grader.for_specs([specs[e] for e in columns], hidden=hidden) as grader:
             try:
                 _grade(
                     grader,
@@ -376,16 +390,35 @@ def run_batch(
                     seed=seed,
                     lang=lang,
                     progress=progress,
-                    merge=merge_passes,
                 )
             except KeyboardInterrupt:
                 interrupted = True
-            progress.show(final=True)
+    progress.show(final=True)
     rows = _write_outputs(out, students, columns, specs, stray, lang)
+    results = [c.result for r in rows for c in r.cells.values() if c.result is not None]
     all_passed = all(c.status == "passed" for r in rows for c in r.cells.values()) and all(
         e in r.cells for r in rows for e in columns
     )
-    return BatchSummary(len(students), len(tasks), len(cached), interrupted, out, all_passed)
+    return BatchSummary(
+        students=len(students),
+        graded=len(tasks),
+        cached=len(cached),
+        interrupted=interrupted,
+        out=out,
+        all_passed=all_passed,
+        with_problems=sum(1 for s in students if s.problems),
+        grader_faults=sum(1 for r in results if r.grader_fault),
+    )
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create the output folder {out}: {exc.strerror or exc}",
+            hint="Choose a folder you can write to with --out.",
+        ) from None
 
 
 def _cached(task: Task) -> bool:
@@ -409,10 +442,9 @@ def _grade(
     seed: int,
     lang: str,
     progress: Progress,
-    merge: Any,
 ) -> None:
     """Grade every task (one job per device pass), storing each result as soon as it is whole."""
-    from grader.grading import Job, grade_many
+    from grader.grading import Job, grade_many, merge_passes
 
     work = [
         Job(
@@ -431,7 +463,7 @@ def _grade(
         task, name = job.tag
         task.passes[name] = result
         if len(task.passes) == len(passes):
-            merged = merge(task.spec, [task.passes["+".join(p)] for p in passes])
+            merged = merge_passes(task.spec, [task.passes["+".join(p)] for p in passes])
             _store(task, merged)
             progress.advance(merged)
 
@@ -439,21 +471,11 @@ def _grade(
 
 
 def _store(task: Task, result: Result) -> None:
-    """Result first, then its cache key: a kill in between means a regrade, never a stale hit."""
-    result = _relative_submission(result, task)
+    """Result first, then its cache key: a kill in between means a regrade, never a stale hit.
+    The stored result names the submission relative to the class folder."""
+    result = dataclasses.replace(result, submission=f"{task.student.id}/{task.path.name}")
     write_atomic(task.result_path, result.to_json())
     write_atomic(task.result_path.with_suffix(".key"), task.key)
-
-
-def _relative_submission(result: Result, task: Task) -> Result:
-    from dataclasses import replace
-
-    return replace(
-        result,
-        submission=f"{task.student.id}/{task.path.name}",
-        duration_s=0.0,
-        tests=tuple(replace(t, duration_s=0.0) for t in result.tests),
-    )
 
 
 def _write_outputs(
@@ -512,21 +534,25 @@ def _write_outputs(
 
 
 def main(argv: list[str]) -> int:
+    from grader import grading
     from grader.cli import _lang_arg, _Parser, default_lang
-    from grader.grading import DEFAULT_SEED
 
     parser = _Parser(
         prog="grade batch",
         description="Grade a whole class of submissions.",
         epilog="Exit code 0 when every submitted test passed, 1 when some did not or "
-        "something is missing, 130 when interrupted (rerun to resume).",
+        "something is missing, 2 for a usage error, 3 when the grader itself failed in some "
+        "grading, 130 when interrupted (rerun to resume).",
     )
     parser.add_argument("submissions", type=Path, help="a folder of student folders or .zip files")
     parser.add_argument(
         "--out", type=Path, default=Path("graded"), help="output folder (default: graded)"
     )
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 2, help="gradings at a time (default: cores)"
+        "--jobs",
+        type=int,
+        default=grading.usable_cores(),
+        help="gradings at a time (default: cores)",
     )
     parser.add_argument(
         "--gpu-jobs", type=int, default=None, help="CUDA gradings at a time (default: 1 per GPU)"
@@ -537,7 +563,12 @@ def main(argv: list[str]) -> int:
         default=None,
         help="only these exercises (comma-separated ids; repeatable)",
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=grading.DEFAULT_SEED,
+        help="seed of the hidden tests' random data (default: the grader's fixed seed)",
+    )
     _lang_arg(parser)
     args = parser.parse_args(argv)
     if args.jobs < 1 or (args.gpu_jobs is not None and args.gpu_jobs < 1):
@@ -564,10 +595,22 @@ def main(argv: list[str]) -> int:
     print(
         f"Class report: {summary.out / 'index.html'}   Gradebook: {summary.out / 'gradebook.csv'}"
     )
+    if summary.with_problems:
+        print(
+            f"{summary.with_problems} student(s) handed in something missing, unreadable or "
+            "misnamed: see the class report."
+        )
     if summary.interrupted:
         print(
             "Interrupted: everything graded so far is kept; run the same command again to resume.",
             file=sys.stderr,
         )
         return 130
+    if summary.grader_faults:
+        print(
+            f"The grader itself failed in {summary.grader_faults} grading(s) (their tests say "
+            "so); those scores cannot be trusted.",
+            file=sys.stderr,
+        )
+        return ExitCode.INTERNAL
     return ExitCode.OK if summary.all_passed else ExitCode.TESTS_FAILED

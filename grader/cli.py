@@ -239,8 +239,8 @@ def cmd_reset(argv: list[str]) -> int:
 # Grading
 
 
-def _grade_parser(prog: str) -> _Parser:
-    parser = _Parser(prog=prog, description="Grade your file for an exercise.")
+def _grade_parser(prog: str, description: str = "Grade your file for an exercise.") -> _Parser:
+    parser = _Parser(prog=prog, description=description)
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     parser.add_argument(
         "--file", type=Path, help="the file to grade (default: the workspace's file)"
@@ -294,9 +294,14 @@ def _target(args: argparse.Namespace, spec: Any) -> tuple[Path, Any]:
 def _outputs(
     args: argparse.Namespace, spec: Any, workspace: Any
 ) -> tuple[Path | None, Path | None]:
+    from grader.results import check_writable
+
     report = None
     if not args.no_report:
         report = args.report or (workspace.report_path(spec.id) if workspace else None)
+    for path in (report, args.json):
+        if path is not None:
+            check_writable(path)  # before grading, not after
     return report, args.json
 
 
@@ -320,7 +325,7 @@ def _write_outputs(
 def exit_code_for(result: Any) -> int:
     from grader.results import Status
 
-    if any("grader_fault" in t.evidence for t in result.tests):
+    if result.grader_fault:
         return ExitCode.INTERNAL
     if not result.graded:
         raise UsageError(
@@ -339,7 +344,7 @@ def cmd_grade(argv: list[str]) -> int:
     spec = _catalog().resolve(args.id)
     path, workspace = _target(args, spec)
     report, json_path = _outputs(args, spec, workspace)
-    with Grader.for_specs([spec], many=False) as grader:
+    with Grader.for_specs([spec]) as grader:
         result = grader.grade(
             spec,
             path,
@@ -360,7 +365,9 @@ def cmd_watch(argv: list[str]) -> int:
     from grader.grading import DEFAULT_SEED, Grader
     from grader.summary import print_summary
 
-    parser = _grade_parser("grade watch")
+    parser = _grade_parser(
+        "grade watch", "Grade your file for an exercise again every time you save it (Ctrl-C ends)."
+    )
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
     args = parser.parse_args(argv)
     lang = args.lang or default_lang()
@@ -375,7 +382,7 @@ def cmd_watch(argv: list[str]) -> int:
     )
     last = None
     # The warm fork server (kept across re-grades) makes every re-grade fast.
-    with Grader.for_specs([spec], many=True) as grader:
+    with Grader.for_specs([spec]) as grader:
         try:
             while True:
                 stamp = _stamp(path)

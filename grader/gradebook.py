@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.results import Result, Status
+from grader.results import Result, Status, number
 
 GRADEBOOK_VERSION = 1
 
@@ -41,9 +41,9 @@ class Row:
         score = sum(self.cells[e].score for e in exercises if e in self.cells)
         return score, sum(maxima[e] for e in exercises)
 
-
-def _num(value: float) -> str:
-    return f"{value:g}"
+    def percent(self, exercises: list[str], maxima: dict[str, float]) -> float:
+        total, maximum = self.total(exercises, maxima)
+        return 100 * total / maximum if maximum else 0.0
 
 
 def exercise_maxima(
@@ -67,17 +67,17 @@ def gradebook_csv(rows: list[Row], exercises: list[str], maxima: dict[str, float
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["student", *exercises, "total", "max", "percent", "problems"])
     writer.writerow(
-        ["(max)", *[_num(maxima[e]) for e in exercises], _num(sum(maxima.values())), "", "", ""]
+        ["(max)", *[number(maxima[e]) for e in exercises], number(sum(maxima.values())), "", "", ""]
     )
     for row in rows:
         total, maximum = row.total(exercises, maxima)
         cells = []
         for exercise in exercises:
             cell = row.cells.get(exercise)
-            cells.append(_num(cell.score) if cell is not None and cell.result is not None else "")
-        percent = f"{100 * total / maximum:.1f}" if maximum else ""
+            cells.append(number(cell.score) if cell is not None and cell.result is not None else "")
+        percent = f"{row.percent(exercises, maxima):.1f}" if maximum else ""
         writer.writerow(
-            [row.student, *cells, _num(total), _num(maximum), percent, "; ".join(row.problems)]
+            [row.student, *cells, number(total), number(maximum), percent, "; ".join(row.problems)]
         )
     return out.getvalue()
 
@@ -168,13 +168,7 @@ def gradescope_results(row: Row, exercises: list[str], maxima: dict[str, float])
 def class_stats(
     rows: list[Row], exercises: list[str], maxima: dict[str, float], titles: dict[str, str]
 ) -> dict[str, Any]:
-    percents = []
-    for row in rows:
-        total, maximum = row.total(exercises, maxima)
-        percents.append(100 * total / maximum if maximum else 0.0)
-    bins = [0] * 10
-    for pct in percents:
-        bins[min(int(pct // 10), 9)] += 1
+    percents = [row.percent(exercises, maxima) for row in rows]
     per_exercise = []
     for exercise in exercises:
         cells = [
@@ -217,4 +211,4 @@ def class_stats(
                 ],
             }
         )
-    return {"students": len(rows), "bins": bins, "percents": percents, "exercises": per_exercise}
+    return {"students": len(rows), "percents": percents, "exercises": per_exercise}

@@ -18,6 +18,7 @@ import dataclasses
 import gc
 import importlib
 import json
+import math
 import os
 import platform
 import re
@@ -25,6 +26,7 @@ import select
 import signal
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from typing import Any
 from grader import __version__
 from grader.diagnose import Catalogue, diagnose
 from grader.errors import InternalError, UsageError
-from grader.results import Environment, Result, Status, TestResult
+from grader.results import Environment, Frame, Result, Status, TestResult, read_source
 from grader.spec import ExerciseSpec, TestSpec
 
 DEFAULT_SEED = 20261129
@@ -46,28 +48,20 @@ _SLACK_S = 15.0  # beyond an exercise's total limit, for pytest itself and the r
 _DYNAMO_WORDS = re.compile(r"\boptim\b|\bmeta\b|trace=True")
 
 
-def needs_dynamo(spec: ExerciseSpec, *, children: bool = True) -> bool:
-    """Whether gradings of ``spec`` will import torch._dynamo somewhere (see above).
-
-    ``children`` is kept for callers that grade once; the answer no longer depends on it:
-    paying the import in the fork server is never slower than paying it in a child.
-    """
-    if any("meta" in spec.test_devices(t) for t in spec.tests):
-        return True
-    for path in (spec.test_path, spec.solution_path):
-        try:
-            if _DYNAMO_WORDS.search(path.read_text(encoding="utf-8")):
-                return True
-        except OSError:
-            continue
-    return False
-
-
-def preload_hypothesis(spec: ExerciseSpec) -> bool:
-    try:
-        return "hypothesis" in spec.test_path.read_text(encoding="utf-8")
-    except OSError:
-        return False
+def preloads(specs: list[ExerciseSpec]) -> dict[str, bool]:
+    """What to import before forking for gradings of ``specs``: torch._dynamo (see above) and
+    hypothesis, each only where some exercise will need it (each costs about a second)."""
+    dynamo = hypothesis = False
+    for spec in specs:
+        dynamo = dynamo or any("meta" in spec.test_devices(t) for t in spec.tests)
+        for path in (spec.test_path, spec.solution_path):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError:
+                continue
+            dynamo = dynamo or bool(_DYNAMO_WORDS.search(text))
+            hypothesis = hypothesis or (path == spec.test_path and "hypothesis" in text)
+    return {"dynamo": dynamo, "hypothesis": hypothesis}
 
 
 def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
@@ -131,7 +125,6 @@ class Running:
     killed_for_time: bool = False
     finished: bool = False
     _buffer: bytes = b""
-    _last_done: float = 0.0
 
     def fileno(self) -> int:
         return self.fd
@@ -181,12 +174,45 @@ class Running:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
 
+    def discard(self) -> tuple[int | None, str]:
+        """Reap the worker and release what it held; its exit status and its log."""
+        status = self.reap()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        return status, _read_and_remove(self.log_path)
+
     def reap(self) -> int | None:
         try:
             _, status = os.waitpid(self.pid, 0)
             return status
         except ChildProcessError:
             return None
+
+
+def _requested_tier() -> str | None:
+    """The isolation tier GRADER_ISOLATION asks for (None: the strongest available)."""
+    requested = os.environ.get("GRADER_ISOLATION") or None
+    if requested not in (None, "process", "namespaces"):
+        raise UsageError(
+            f"GRADER_ISOLATION={requested} is not an isolation tier",
+            hint="Use GRADER_ISOLATION=process or GRADER_ISOLATION=namespaces, or unset it.",
+        )
+    return requested
+
+
+def _check_hideable(path: Path) -> None:
+    """A folder hidden from learner children (under an empty tmpfs) must not hold what the
+    children themselves run on: Python, its packages, the grader."""
+    from grader.sandbox.namespaces import runtime_paths
+
+    needed = [Path(p) for p in runtime_paths()] + [Path(__file__).resolve().parent]
+    for inside in needed:
+        if inside == path or path in inside.parents:
+            raise UsageError(
+                f"{path} holds {inside}, which the grader needs while it grades",
+                hint="Keep submissions and outputs in folders of their own, outside the "
+                "grader's installation and its Python environment.",
+            )
 
 
 class Grader:
@@ -207,9 +233,12 @@ class Grader:
         self._forkserver: Any = None
         self._preload = {"dynamo": preload_dynamo, "hypothesis": preload_hypothesis}
         self.catalogue = Catalogue.load()
+        self.requested_tier = _requested_tier()
         root = project_root()
         # What learner children must not see: the hidden tests and the solutions always, and
         # whatever the caller adds (a batch's submissions and outputs).
+        for path in hidden:
+            _check_hideable(Path(path).resolve())
         self.hidden = tuple(
             dict.fromkeys(
                 str(Path(p).resolve()) for p in (root / "exercises", root / "solutions", *hidden)
@@ -218,22 +247,22 @@ class Grader:
         self.isolation = ""
 
     @classmethod
-    def for_specs(
-        cls, specs: list[ExerciseSpec], *, many: bool, hidden: tuple[Path, ...] = ()
-    ) -> Grader:
-        """A Grader warmed for gradings of these exercises (``many``: more than one grading)."""
-        return cls(
-            preload_dynamo=any(needs_dynamo(s, children=many) for s in specs),
-            preload_hypothesis=many and any(preload_hypothesis(s) for s in specs),
-            hidden=hidden,
-        )
+    def for_specs(cls, specs: list[ExerciseSpec], *, hidden: tuple[Path, ...] = ()) -> Grader:
+        """A Grader warmed for gradings of these exercises."""
+        return cls(**{f"preload_{k}": v for k, v in preloads(specs).items()}, hidden=hidden)
 
     def __enter__(self) -> Grader:
         warm_up(**self._preload)
-        from grader.sandbox.forkserver import ForkServer
+        from grader.sandbox.forkserver import ForkServer, SpawnError
 
-        self._forkserver = ForkServer(self.hidden)
-        self._forkserver.start()
+        self._forkserver = ForkServer(self.hidden, self.requested_tier)
+        try:
+            self._forkserver.start()
+        except SpawnError as exc:
+            self._forkserver = None
+            raise UsageError(
+                str(exc), hint="Unset GRADER_ISOLATION to use the strongest tier available."
+            ) from None
         self.isolation = self._forkserver.tier.description
         return self
 
@@ -247,13 +276,13 @@ class Grader:
     def start(
         self,
         spec: ExerciseSpec,
-        submissions: Path | list[tuple[str, Path]],
+        submissions: list[tuple[str, Path]],
         *,
         selected: tuple[str, ...] = ("cpu", "cuda"),
         seed: int = DEFAULT_SEED,
         lang: str = "en",
     ) -> Running:
-        """Fork a worker for a group of gradings of one exercise (or one submission).
+        """Fork a worker for a group of gradings of one exercise, ``(key, file)`` each.
 
         Poll it with :func:`poll`, collect results with :meth:`completed` and :meth:`finish`.
         """
@@ -265,15 +294,11 @@ class Grader:
             # A learner child of the process tier can kill the fork server: start a new one.
             self._forkserver.stop()
             self._forkserver.start()
-        group = (
-            [("0", Path(submissions))]
-            if isinstance(submissions, (str, Path))
-            else [(str(key), Path(path)) for key, path in submissions]
-        )
+        group = [(str(key), Path(path)) for key, path in submissions]
         read_fd, write_fd = os.pipe()
         client = self._forkserver.connect()
         log_fd, log_path = tempfile.mkstemp(prefix="grader-worker-", suffix=".log")
-        job = worker.Job(
+        job = worker.Group(
             spec=spec,
             submissions=tuple((k, p.resolve()) for k, p in group),
             selected=selected,
@@ -283,7 +308,7 @@ class Grader:
         pid = os.fork()
         if pid == 0:  # the trusted worker
             try:
-                from grader.sandbox.isolation import die_with_parent
+                from grader.sandbox.namespaces import die_with_parent
 
                 die_with_parent(parent_pid)
                 os.setpgid(0, 0)
@@ -328,37 +353,28 @@ class Grader:
         lang: str = "en",
     ) -> Result:
         """Grade one submission of one exercise (blocking)."""
-        running = self.start(spec, submission, selected=selected, seed=seed, lang=lang)
-        while not running.finished:
-            poll([running], timeout=1.0)
-        results = self.completed(running) + self.finish(running)
-        return results[0][1]
+        job = Job(spec, submission, selected=selected, seed=seed, lang=lang)
+        [(_, result)] = grade_many(self, [job], parallel=1)
+        return result
 
     def completed(self, running: Running) -> list[tuple[str, Result]]:
         """Results of the submissions the worker has reported complete since the last call."""
-        ready = [
-            key
-            for key, _ in running.submissions
-            if key in running.done and key not in running.taken
-        ]
-        out = []
-        for key in ready:
-            running.taken.add(key)
-            out.append((key, build_result(running, key, None, "", self.catalogue, self.isolation)))
-        return out
+        return self._take(running, [k for k, _ in running.submissions if k in running.done])
 
     def finish(self, running: Running) -> list[tuple[str, Result]]:
         """The remaining results of a worker that has finished (or was killed)."""
-        status = running.reap()
-        os.close(running.fd)
-        log = _read_and_remove(running.log_path)
+        status, log = running.discard()
+        return self._take(running, [k for k, _ in running.submissions], status, log)
+
+    def _take(
+        self, running: Running, keys: list[str], status: int | None = None, log: str = ""
+    ) -> list[tuple[str, Result]]:
         out = []
-        for key, _ in running.submissions:
+        for key in keys:
             if key not in running.taken:
                 running.taken.add(key)
-                out.append(
-                    (key, build_result(running, key, status, log, self.catalogue, self.isolation))
-                )
+                result = build_result(running, key, status, log, self.catalogue, self.isolation)
+                out.append((key, result))
         return out
 
 
@@ -374,6 +390,14 @@ class Job:
     lang: str = "en"
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity: a container's or taskset's limit)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
 
 
@@ -382,7 +406,7 @@ def grade_many(
     jobs: list[Job],
     *,
     parallel: int,
-    on_result: Any = None,
+    on_result: Callable[[Job, Result], None] | None = None,
     gpu_parallel: int | None = None,
 ) -> list[tuple[Job, Result]]:
     """Grade every job, ``parallel`` workers at a time; results come back in job order.
@@ -393,10 +417,12 @@ def grade_many(
     On KeyboardInterrupt the workers in flight are killed; every result already handed to
     ``on_result`` stands.
     """
+    parallel = max(1, parallel)
     groups: dict[tuple, list[int]] = {}
     for index, job in enumerate(jobs):
         groups.setdefault((job.spec.id, job.selected, job.seed, job.lang), []).append(index)
-    size = max(1, min(MAX_GROUP, -(-len(jobs) // max(1, parallel) // max(1, len(groups)))))
+    # as many workers as can run at once for each kind of job, up to MAX_GROUP submissions each
+    size = max(1, min(MAX_GROUP, math.ceil(len(jobs) / (parallel * max(1, len(groups))))))
     pending = [
         members[i : i + size] for members in groups.values() for i in range(0, len(members), size)
     ]
@@ -412,16 +438,13 @@ def grade_many(
 
     try:
         while pending or running:
-            gpu_busy = sum(1 for _, r in running if r.selected == ("cuda",))
+            gpu_busy = sum(1 for _, r in running if _on_gpu(r.selected))
             for members in list(pending):
-                if len(running) >= max(1, parallel):
+                if len(running) >= parallel:
                     break
                 first = jobs[members[0]]
-                if (
-                    first.selected == ("cuda",)
-                    and gpu_parallel is not None
-                    and gpu_busy >= gpu_parallel
-                ):
+                on_gpu = _on_gpu(first.selected)
+                if on_gpu and gpu_parallel is not None and gpu_busy >= gpu_parallel:
                     continue
                 pending.remove(members)
                 group = [(str(n), jobs[i].submission) for n, i in enumerate(members)]
@@ -429,7 +452,7 @@ def grade_many(
                     first.spec, group, selected=first.selected, seed=first.seed, lang=first.lang
                 )
                 running.append((members, run))
-                gpu_busy += first.selected == ("cuda",)
+                gpu_busy += on_gpu
             poll([r for _, r in running], timeout=1.0)
             for members, run in list(running):
                 deliver(members, grader.completed(run))
@@ -440,11 +463,15 @@ def grade_many(
         for _, run in running:
             run.kill()
         for _, run in running:
-            run.reap()
-            with contextlib.suppress(OSError):
-                os.close(run.fd)
+            run.discard()
         raise
     return [(job, done[i]) for i, job in enumerate(jobs)]
+
+
+def _on_gpu(selected: tuple[str, ...]) -> bool:
+    """Whether a worker grades CUDA cases alone (a batch's CUDA pass), counted against the
+    GPU's share of workers."""
+    return selected == ("cuda",)
 
 
 def poll(runs: list[Running], timeout: float) -> None:
@@ -459,10 +486,7 @@ def poll(runs: list[Running], timeout: float) -> None:
             run.killed_for_time = True
             run.kill()
     wait = min([timeout] + [r.deadline - now for r in live if not r.killed_for_time])
-    try:
-        readable, _, _ = select.select(live, [], [], max(wait, 0.0))
-    except InterruptedError:
-        return
+    readable, _, _ = select.select(live, [], [], max(wait, 0.0))
     for run in readable:
         while True:  # drain: a finished worker's last records may span several reads
             if not run.read():
@@ -503,7 +527,7 @@ def build_result(
     worker_status: int | None,
     log: str,
     catalogue: Catalogue,
-    isolation: str = "",
+    isolation: str,
 ) -> Result:
     """The Result of one submission of a group, from what the worker reported for it."""
     spec, lang = running.spec, running.lang
@@ -564,10 +588,6 @@ def build_result(
         cuda_devices=tuple(env.get("cuda_devices", ())),
         isolation=isolation,
     )
-    try:
-        source = submission.read_text(encoding="utf-8", errors="replace")[:200_000]
-    except OSError:
-        source = ""
     return Result(
         exercise_id=spec.id,
         exercise_title=spec.title.get(lang),
@@ -582,7 +602,7 @@ def build_result(
         devices=running.selected,
         notes=tuple(notes),
         hints=tuple(h.get(lang) for h in spec.hints),
-        source=source,
+        source=read_source(submission),
         grader_version=__version__,
         duration_s=running.duration(key),
     )
@@ -601,17 +621,13 @@ def summarize(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[Status,
 
 
 def merge_passes(spec: ExerciseSpec, results: list[Result]) -> Result:
-    """One Result from a CPU pass and a CUDA pass of the same submission (batch on a GPU machine).
-
-    The CUDA pass gives the CUDA cases; the CPU pass everything else (device-independent tests
-    ran in both, and the CPU pass's verdict is kept).
-    """
+    """One Result from a CPU pass and a CUDA pass of the same submission (batch on a GPU
+    machine). The passes grade disjoint parts of the manifest (see ExerciseSpec.manifest)."""
     if len(results) == 1:
         return results[0]
     cpu = next(r for r in results if "cuda" not in r.devices)
     cuda = next(r for r in results if "cuda" in r.devices)
-    pick = {(t.name, t.device): t for t in cuda.tests if t.device == "cuda"}
-    pick.update({(t.name, t.device): t for t in cpu.tests})
+    pick = {(t.name, t.device): t for r in (cpu, cuda) for t in r.tests}
     tests = tuple(
         pick[(t.name, d)] for t, d in spec.manifest(("cpu", "cuda")) if (t.name, d) in pick
     )
@@ -703,7 +719,6 @@ def _test_result(
     diagnosis = None
     if status in (Status.FAILED, Status.ERROR, Status.TIMEOUT):
         diagnosis = diagnose(catalogue, evidence, error, lang)
-    from grader.results import Frame
 
     frames = tuple(
         Frame(int(f.get("line", 0)), str(f.get("function", "")), str(f.get("code", "")))

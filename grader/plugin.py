@@ -35,7 +35,7 @@ from grader.sandbox import codec, faults
 from grader.sandbox.pool import ChildPool
 from grader.sandbox.proxy import LearnerProxy
 from grader.spec import ExerciseSpec, Text
-from grader.testing.checks import SKIP_PREFIX, CheckFailed
+from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 
 Record = dict[str, Any]
 
@@ -75,11 +75,9 @@ class Session:
     def finish(self, key: str) -> None:
         """End a submission's children and say its results are complete."""
         pool = self.pools.pop(key, None)
-        spawned = 0
         if pool is not None:
             pool.close()
-            spawned = pool.spawned
-        self.emit({"type": "submission_done", "submission": key, "children": spawned})
+        self.emit({"type": "submission_done", "submission": key})
 
     def close(self) -> None:
         for key in list(self.pools):
@@ -125,7 +123,8 @@ class GraderPlugin:
                 continue
             marks = []
             if device == "cuda" and not self.s.cuda_available:
-                marks.append(pytest.mark.skip(reason=self.s.cuda_reason.en))
+                reason = self.s.cuda_reason
+                marks.append(pytest.mark.skip(reason=skip_reason(reason.en, reason.zh)))
             params.append(pytest.param(device, id=device, marks=marks))
         metafunc.parametrize("device", params)
 
@@ -167,27 +166,20 @@ class GraderPlugin:
         raise RuntimeError("submission is parametrized by the grader's plugin")
 
     @pytest.fixture(autouse=True)
-    def _reseed(self, request: pytest.FixtureRequest, submission: str) -> None:
+    def _reseed(self, seed: int, submission: str) -> None:
         """The trusted side's global random state, the same before every test instance."""
-        device = request.getfixturevalue("device") if "device" in request.fixturenames else None
-        seed = test_seed(self.s.seed, request.node.originalname, device)
         random.seed(seed)
         np.random.seed(seed % (2**32))
         torch.manual_seed(seed)
 
     @pytest.fixture
-    def learner(self, request: pytest.FixtureRequest, submission: str) -> LearnerProxy:
+    def learner(self, request: pytest.FixtureRequest, submission: str, seed: int) -> LearnerProxy:
         device = request.getfixturevalue("device") if "device" in request.fixturenames else None
-        name = request.node.originalname
-        return LearnerProxy(
-            self.s.pool(submission),
-            device,
-            test_seed(self.s.seed, name, device),
-            self.s.max_answer_bytes,
-        )
+        return LearnerProxy(self.s.pool(submission), device, seed, self.s.max_answer_bytes)
 
     @pytest.fixture
     def seed(self, request: pytest.FixtureRequest) -> int:
+        """The test instance's seed: its identity (name, device) and the grading's seed."""
         device = request.getfixturevalue("device") if "device" in request.fixturenames else None
         return test_seed(self.s.seed, request.node.originalname, device)
 
@@ -258,10 +250,7 @@ class GraderPlugin:
     def _verdict(self, phases: dict[str, Any]) -> Record:
         setup_exc, setup_report = phases.get("setup", (None, None))
         if setup_report is not None and setup_report.skipped:
-            reason = _skip_reason(setup_report)
-            if reason == self.s.cuda_reason.en:
-                return {"status": "skipped", "message": self.s.cuda_reason.to_dict()}
-            return {"status": "skipped", "message": _both(reason)}
+            return {"status": "skipped", "message": _both(_skip_reason(setup_report))}
         if setup_exc is not None:
             return _grader_fault(setup_exc, "setting up")
         call_exc, call_report = phases.get("call", (None, None))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.catalog import install_root
-from grader.results import Result, Status
+from grader.results import Result, Status, devices_of, failure_groups
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -175,8 +175,6 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-_DEVICE_ORDER = ["cpu", "meta", "cuda"]
-
 
 @functools.lru_cache(maxsize=1)
 def _environment() -> Any:
@@ -201,12 +199,6 @@ def templates_dir() -> Path:
 
 def render_result(result: Result, *, advisory: bool = False) -> str:
     """The HTML report of one graded submission."""
-    return render_result_data(result.to_dict(), advisory=advisory)
-
-
-def render_result_data(data: dict[str, Any], *, advisory: bool = False) -> str:
-    """The same, straight from result JSON (a dict), e.g. one read back from disk."""
-    result = Result.from_dict(data)
     lang = result.lang if result.lang in LABELS else "en"
     view = result_view(result)
     view["advisory"] = advisory
@@ -214,10 +206,14 @@ def render_result_data(data: dict[str, Any], *, advisory: bool = False) -> str:
     return template.render(v=view, t=LABELS[lang], lang=lang)
 
 
+def render_result_data(data: dict[str, Any], *, advisory: bool = False) -> str:
+    """The same, straight from result JSON (a dict), e.g. one read back from disk."""
+    return render_result(Result.from_dict(data), advisory=advisory)
+
+
 def result_view(result: Result) -> dict[str, Any]:
     """Plain values for the result template."""
-    devices = [d for d in _DEVICE_ORDER if any(t.device == d for t in result.tests)]
-    devices += sorted({t.device for t in result.tests if t.device and t.device not in devices})
+    devices = devices_of(result.tests)
     failures = _failures(result)
     anchor_of = {(f["name"], d): f["anchor"] for f in failures for d in f["devices_raw"]}
     rows = []
@@ -308,13 +304,8 @@ def result_view(result: Result) -> dict[str, Any]:
 
 def _failures(result: Result) -> list[dict[str, Any]]:
     """One entry per distinct failure (the same message on several devices is shown once)."""
-    groups: dict[tuple[str, str, str], list] = {}
-    for test in result.tests:
-        if test.status in (Status.PASSED, Status.SKIPPED):
-            continue
-        groups.setdefault((test.name, test.status.value, test.message), []).append(test)
     failures = []
-    for index, tests in enumerate(groups.values(), start=1):
+    for index, tests in enumerate(failure_groups(result.tests), start=1):
         first = tests[0]
         frame = first.frames[-1] if first.frames else None
         diagnosis = None
@@ -560,7 +551,7 @@ def render_class(
                 "cells": cells,
                 "total": f"{total:g}",
                 "max": f"{maximum:g}",
-                "percent": round(100 * total / maximum) if maximum else 0,
+                "percent": round(row.percent(columns, maxima)),
                 "problems": row.problems,
             }
         )

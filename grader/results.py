@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.errors import UsageError
+
 SCHEMA_VERSION = 1
 
 
@@ -173,6 +175,11 @@ class Result:
     def percent(self) -> float:
         return 100.0 * self.score / self.max_score if self.max_score else 0.0
 
+    @property
+    def grader_fault(self) -> bool:
+        """The grader itself failed on some test: the score cannot be trusted."""
+        return any("grader_fault" in t.evidence for t in self.tests)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version,
@@ -229,18 +236,74 @@ class Result:
         return cls.from_dict(json.loads(text))
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader (or a kill) never sees half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def devices_of(tests: tuple[TestResult, ...] | list[TestResult]) -> list[str]:
+    """The devices the tests ran on, in the order reports show them (device-independent tests,
+    device None, are not a device)."""
+    order = ["cpu", "meta", "cuda"]
+    present = {t.device for t in tests if t.device}
+    return [d for d in order if d in present] + sorted(present - set(order))
+
+
+def failure_groups(tests: tuple[TestResult, ...] | list[TestResult]) -> list[list[TestResult]]:
+    """The tests that did not pass, one group per distinct failure: the same test failing with
+    the same message on several devices is one thing to fix, shown once."""
+    groups: dict[tuple[str, str, str], list[TestResult]] = {}
+    for test in tests:
+        if test.status not in (Status.PASSED, Status.SKIPPED):
+            groups.setdefault((test.name, test.status.value, test.message), []).append(test)
+    return list(groups.values())
+
+
+def number(value: float) -> str:
+    """A score as people write it: 7, 7.5, never 7.0."""
+    return f"{value:g}"
+
+
+MAX_SOURCE_CHARS = 200_000  # of a learner's file, for static checks and the report
+
+
+def read_source(path: Path) -> str:
+    """A learner's file as text (undecodable bytes replaced), cut at MAX_SOURCE_CHARS; "" when
+    it cannot be read (the grading says why)."""
     try:
+        return path.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
+    except OSError:
+        return ""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so that a reader (or a kill) never sees half of it. A path that cannot be
+    written is the user's to fix: a UsageError naming it, never a traceback."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; reports are meant to be shared
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror or exc}",
+            hint="Choose a file in a folder you can write to.",
+        ) from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def check_writable(path: Path) -> None:
+    """Fail early (before any grading) when ``path`` cannot become an output file."""
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"cannot write {path}: {folder} is not a folder you can write to",
+            hint="Choose a file in a folder you can write to.",
+        )
 
 
 def _umask() -> int:

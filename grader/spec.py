@@ -160,13 +160,15 @@ class ExerciseSpec:
     def manifest(self, selected: tuple[str, ...]) -> list[tuple[TestSpec, str | None]]:
         """Every (test, device) that a grading on ``selected`` devices gives a verdict.
 
-        Device-independent tests (no ``device`` argument) run once, with device None. ``meta``
-        stands in for a GPU on any machine, so it runs whenever ``cpu`` is selected.
+        Device-independent tests (no ``device`` argument) run once, with device None, in a CPU
+        child; ``meta`` stands in for a GPU on any machine. Both run whenever ``cpu`` is
+        selected, so a CPU pass and a CUDA pass of one submission never grade a test twice.
         """
         entries: list[tuple[TestSpec, str | None]] = []
         for test in self.tests:
             if not test.takes_device:
-                entries.append((test, None))
+                if "cpu" in selected:
+                    entries.append((test, None))
                 continue
             for device in self.test_devices(test):
                 wanted = "cpu" if device == "meta" else device

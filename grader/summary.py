@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TextIO
 
-from grader.results import Result, Status, TestResult
+from grader.results import Result, Status, TestResult, devices_of, failure_groups, number
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -102,14 +102,14 @@ def render(
     pct = f" ({result.percent:.0f}%)" if result.max_score else ""
     head = (
         f"{result.exercise_id}  {result.exercise_title}   "
-        f"{w['score']} {_num(result.score)}/{_num(result.max_score)}{pct}  "
+        f"{w['score']} {number(result.score)}/{number(result.max_score)}{pct}  "
     )
     lines.append(
         style(head, "1") + style(f"{mark} {_status_word(result.status, lang)}", f"1;{code}")
     )
     lines.append(style(f"{w['submission']}: {result.submission}", "2"))
 
-    devices = _devices(result.tests)
+    devices = ["-"] * any(t.device is None for t in result.tests) + devices_of(result.tests)
     names = list(dict.fromkeys(t.name for t in result.tests))
     label = max([len(w["test"])] + [len(n) for n in names]) + 2
     header = w["test"].ljust(label) + "".join(d.ljust(11) for d in devices)
@@ -128,7 +128,7 @@ def render(
             row += style(cell.ljust(11), code)
         lines.append(row.rstrip())
 
-    failures = _failure_groups(result.tests)
+    failures = failure_groups(result.tests)
     if failures:
         lines += ["", style(w["failures"], "1")]
         for group in failures:
@@ -146,26 +146,6 @@ def render(
     if tail:
         lines += [""] + tail
     return "\n".join(lines) + "\n"
-
-
-def _num(value: float) -> str:
-    return f"{value:g}"
-
-
-def _devices(tests: tuple[TestResult, ...]) -> list[str]:
-    order = ["-", "cpu", "meta", "cuda"]
-    present = {t.device or "-" for t in tests}
-    return [d for d in order if d in present] + sorted(present - set(order))
-
-
-def _failure_groups(tests: tuple[TestResult, ...]) -> list[list[TestResult]]:
-    groups: dict[tuple[str, str, str], list[TestResult]] = {}
-    for test in tests:
-        if test.status in (Status.PASSED, Status.SKIPPED):
-            continue
-        key = (test.name, test.status.value, test.message)
-        groups.setdefault(key, []).append(test)
-    return list(groups.values())
 
 
 def _failure_block(

@@ -10,7 +10,6 @@ finding stands, 2 for a usage error.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -20,7 +19,7 @@ from pathlib import Path
 from grader.catalog import Catalog, project_root
 from grader.diagnose import Catalogue
 from grader.errors import ExitCode, SpecError, UsageError
-from grader.results import Result, Status, write_atomic
+from grader.results import Result, Status, check_writable, write_atomic
 from grader.spec import ExerciseSpec
 
 MIN_HINTS = 2
@@ -187,7 +186,7 @@ def validate(
     parallel: int | None = None,
     progress=None,
 ) -> Report:
-    from grader.grading import DEFAULT_SEED, Grader, Job, grade_many
+    from grader.grading import DEFAULT_SEED, Grader, Job, grade_many, usable_cores
 
     started = time.monotonic()
     checks: list[Check] = []
@@ -236,9 +235,9 @@ def validate(
         jobs += [job(spec.folder / m.file, "mutant", m.file) for m in spec.mutants]
 
     if jobs:
-        with Grader.for_specs(specs, many=True) as grader:
+        with Grader.for_specs(specs) as grader:
             results = grade_many(
-                grader, jobs, parallel=parallel or os.cpu_count() or 2, on_result=progress
+                grader, jobs, parallel=parallel or usable_cores(), on_result=progress
             )
         for job_, result in results:
             exercise, kind, name = job_.tag
@@ -298,12 +297,21 @@ def write_junit(report: Report, path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from grader.cli import _Parser
+    from grader.cli import _Parser, _selected
 
-    parser = _Parser(prog="grade validate", description=__doc__.split("\n\n")[0])
+    parser = _Parser(
+        prog="grade validate",
+        description="Prove every exercise: its reference and alternatives score full marks, "
+        "its starter and every mutant fail as declared.",
+    )
     parser.add_argument("ids", nargs="*", help="only these exercises (default: all)")
     parser.add_argument("--junit", type=Path, help="write a JUnit XML report here")
-    parser.add_argument("--device", choices=("cpu", "cuda", "all"), default="all")
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda", "all"),
+        default="all",
+        help="grade on this device only (default: all; CUDA cases are skipped without a GPU)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
     parser.add_argument(
         "--jobs", type=int, default=None, help="gradings at a time (default: cores)"
@@ -311,7 +319,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    selected = ("cpu", "cuda") if args.device == "all" else (args.device,)
+    if args.junit:
+        check_writable(args.junit)
+    selected = _selected(args.device)
     count = {"n": 0}
 
     def progress(job, result) -> None:

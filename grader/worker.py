@@ -22,6 +22,7 @@ import pytest
 import torch
 
 from grader.plugin import GraderPlugin, Session, Submission
+from grader.results import read_source
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.isolation import ChildLimits
 from grader.sandbox.pool import ChildPool
@@ -51,11 +52,10 @@ _UNUSED_PLUGINS = (
     "setupplan",
     "debugging",
 )
-MAX_SOURCE_CHARS = 200_000
 
 
 @dataclass(frozen=True)
-class Job:
+class Group:
     """One worker's gradings: submissions of one exercise, on the same devices and seed.
 
     ``submissions`` are (key, file) pairs; each is graded as if alone (its own learner
@@ -116,14 +116,7 @@ def cuda_status(selected: tuple[str, ...]) -> tuple[bool, Text, list[str]]:
     return True, Text("", ""), names
 
 
-def _source(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
-    except OSError:
-        return ""
-
-
-def run(job: Job, client_sock: Any, records_fd: int) -> None:
+def run(job: Group, client_sock: Any, records_fd: int) -> None:
     """The worker's body (in the forked process). Never returns."""
     out = os.fdopen(records_fd, "w", encoding="utf-8", buffering=1)
 
@@ -170,7 +163,7 @@ def run(job: Job, client_sock: Any, records_fd: int) -> None:
                 limits=ChildLimits(memory_mb=limits.memory_mb),
             )
 
-        submissions = [Submission(key, _source(path)) for key, path in job.submissions]
+        submissions = [Submission(key, read_source(path)) for key, path in job.submissions]
         session = Session(
             spec=spec,
             selected=job.selected,

@@ -9,6 +9,7 @@ import pytest
 from grader.catalog import Catalog, project_root
 from grader.errors import ExitCode, SpecError, UsageError
 from grader.scaffold import scaffold
+from tests.conftest import PROBE_HOME
 
 
 @pytest.fixture
@@ -182,6 +183,15 @@ def test_manifest_per_device(catalog):
         ("test_scale_keeps_dtype", "cpu"),
         ("test_scale_keeps_dtype", "cuda"),
     ]
+    assert {d for _, d in spec.manifest(("cuda",))} == {"cuda"}
+
+
+def test_device_independent_tests_run_with_the_cpu():
+    spec = Catalog(PROBE_HOME).resolve("90")
+    independent = {t.name for t in spec.tests if not t.takes_device}
+    assert independent, "the probe exercise should have a device-independent test"
+    assert independent <= {t.name for t, d in spec.manifest(("cpu",)) if d is None}
+    # a CUDA pass (batch on a GPU machine) grades only CUDA cases: no test is graded twice
     assert {d for _, d in spec.manifest(("cuda",))} == {"cuda"}
 
 

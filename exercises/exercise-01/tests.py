@@ -101,18 +101,76 @@ def test_init_weights_distribution(learner):
         )
 
 
-def test_init_weights_uses_generator(learner, reference):
+def generator_run(module, seed):
+    # Runs in the learner's process: the same generator state must give the same weights whatever
+    # the global random state, the draw must come from (advance) the generator, and the global
+    # random state must be left alone. Any draw order is fine (randn(out, in).T is correct too).
+    torch.manual_seed(1234)
+    first = module.init_weights(4, 3, torch.Generator().manual_seed(seed))
+    torch.manual_seed(5678)
+    global_before = torch.get_rng_state()
+    generator = torch.Generator().manual_seed(seed)
+    second = module.init_weights(4, 3, generator)
+    global_untouched = bool(torch.equal(torch.get_rng_state(), global_before))
+    advanced = not torch.equal(
+        generator.get_state(), torch.Generator().manual_seed(seed).get_state()
+    )
+    other = module.init_weights(4, 3, torch.Generator().manual_seed(seed + 1))
+    as_data = [
+        t.detach().cpu().double() if isinstance(t, torch.Tensor) else None
+        for t in (first, second, other)
+    ]
+    return {
+        "tensors": all(t is not None and t.shape == (4, 3) for t in as_data),
+        "same_state_same_weights": as_data[0] is not None
+        and as_data[1] is not None
+        and bool(torch.equal(as_data[0], as_data[1])),
+        "other_seed_differs": as_data[0] is not None
+        and as_data[2] is not None
+        and not bool(torch.equal(as_data[0], as_data[2])),
+        "advanced": advanced,
+        "global_untouched": global_untouched,
+    }
+
+
+def test_init_weights_uses_generator(learner):
     for seed in (0, 7):
-        got = learner.init_weights(4, 3, torch.Generator().manual_seed(seed))
-        want = reference.init_weights(4, 3, torch.Generator().manual_seed(seed))
-        got = expect_tensor(got, "init_weights(4, 3, generator)")
-        assert_shape(got, (4, 3), "init_weights(4, 3, generator)")
-        if not torch.allclose(got.detach().cpu().double(), want.double(), rtol=1e-4, atol=1e-7):
+        got = learner.run(generator_run, seed)
+        if not got["tensors"]:
+            # shape and type are judged (with their own messages) by the other init_weights tests
+            got_w = expect_tensor(
+                learner.init_weights(4, 3, torch.Generator().manual_seed(seed)),
+                "init_weights(4, 3, generator)",
+            )
+            assert_shape(got_w, (4, 3), "init_weights(4, 3, generator)")
+        uses = (
+            got["same_state_same_weights"]
+            and got["other_seed_differs"]
+            and got["advanced"]
+            and got["global_untouched"]
+        )
+        if not uses:
             fail(
                 "init_weights(4, 3, generator) should draw its numbers from `generator` (pass "
-                "generator=generator), so the same generator state always gives the same weights; "
-                "yours gave other values.",
+                "generator=generator), so the same generator state always gives the same weights "
+                "whatever the global random state; yours "
+                + (
+                    "gave other weights for the same generator state"
+                    if not got["same_state_same_weights"]
+                    else "did not draw from the generator"
+                    if not got["advanced"] or not got["other_seed_differs"]
+                    else "changed the global random state"
+                )
+                + ".",
                 "init_weights(4, 3, generator) 应该用 `generator` 采样（传入 generator=generator），"
-                "这样相同的生成器状态总会得到相同的权重；你的结果不同。",
+                "这样无论全局随机状态如何，相同的生成器状态总会得到相同的权重；你的结果"
+                + (
+                    "在相同的生成器状态下给出了不同的权重"
+                    if not got["same_state_same_weights"]
+                    else "没有从生成器中采样"
+                    if not got["advanced"] or not got["other_seed_differs"]
+                    else "改变了全局随机状态"
+                )
+                + "。",
                 evidence=["ignores_generator"],
             )

@@ -4,7 +4,8 @@ Seed pitfalls covered:
 - 000 §6.2, 001 §7 (table): .numpy() refuses a tensor that requires grad ("Can't call numpy() on
   Tensor that requires grad") and a CUDA tensor (NumPy lives in CPU memory): detach().cpu()
   first. The requires-grad case runs everywhere, on a leaf (whose requires_grad and .grad must
-  stay as they were) and on a computed tensor with a grad_fn; the CUDA case runs on GPU machines.
+  stay as they were) and on a computed tensor with a grad_fn; the CUDA case runs on GPU machines,
+  and a meta tensor, which .numpy() refuses as it refuses a CUDA one, stands in for it anywhere.
 - 000 §6.3: the dtype survives the trip (float32 stays float32); going through Python numbers
   (tolist()) turns it into float64.
 - 000 §6.1-6.2, 001 §3.1, §5.5: torch.from_numpy shares memory with the array, and so does
@@ -119,6 +120,53 @@ def test_to_numpy_requires_grad(learner, reference, device, rng):
     want = grad_output_case(reference, device)
     what = f"to_numpy(t) for a t on {device} computed from weights that require grad (it has a grad_fn)"
     _check_array(got["array"], want["array"], what)
+
+
+def to_numpy_on_meta(module):
+    """Runs in the learner's process: module.to_numpy on a tensor that is not in CPU memory. A
+    meta tensor stands in for a CUDA one on any machine: .numpy() refuses it exactly as it
+    refuses a CUDA tensor, while .cpu() (the fix) tries to copy its data out, which meta
+    tensors cannot do: that attempt is the sign the code moves the tensor first."""
+    t = torch.empty(3, 4, device="meta")
+    try:
+        value = module.to_numpy(t)
+    except NotImplementedError as exc:  # "Cannot copy out of meta tensor; no data!"
+        if "meta" not in str(exc):
+            raise
+        return {"moved": True}
+    except TypeError as exc:  # "can't convert meta device type tensor to numpy. Use Tensor.cpu()"
+        if "numpy" not in str(exc) or "meta" not in str(exc):
+            raise
+        return {"moved": False}
+    return {"moved": True, "value": value}
+
+
+def test_to_numpy_other_device(learner):
+    got = learner.run(to_numpy_on_meta)
+    if not got["moved"]:
+        fail(
+            "to_numpy(t) for a t that is not in CPU memory (a meta tensor, which stands in for a "
+            "GPU tensor here) called .numpy() on it directly, and PyTorch refused: a NumPy array "
+            "lives in CPU memory, so a tensor on a GPU must be copied to the CPU first. Use "
+            "t.detach().cpu().numpy(); .cpu() costs nothing for a tensor already on the CPU, so "
+            "no `if t.is_cuda` is needed.",
+            "to_numpy(t) 对一个不在 CPU 内存中的 t（meta 张量，在这里代替 GPU 张量）直接调用了 "
+            ".numpy()，PyTorch 拒绝执行：NumPy 数组存放在 CPU 内存中，所以 GPU 上的张量必须先复制到 "
+            "CPU。请使用 t.detach().cpu().numpy()；对已经在 CPU 上的张量，.cpu() 不需要任何代价，"
+            "所以也不需要写 `if t.is_cuda`。",
+            evidence=["numpy_of_device_tensor"],
+        )
+    if "value" in got:
+        value = expect_array(got["value"], "to_numpy(t) for a meta t of shape (3, 4)")
+        if value.shape != (3, 4) or value.dtype != np.float32:
+            fail(
+                "to_numpy(t) for a float32 t of shape (3, 4) on another device should give a "
+                f"float32 array of shape (3, 4), but yours has dtype {value.dtype} and shape "
+                f"{_fmt(value.shape)}.",
+                "to_numpy(t) 对另一设备上形状为 (3, 4) 的 float32 张量 t，应返回形状为 (3, 4) 的 "
+                f"float32 数组，但你的结果 dtype 为 {value.dtype}，形状为 {_fmt(value.shape)}。",
+                evidence=["wrong_shape"],
+            )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def test_mean_brightness_any_layout(learner, reference, device, rng):
             (("a sliced view", "切片得到的视图"), cropped),
         ):
             what = Text(
-                f"mean_brightness(images) for images {en} of shape {(b, h, w)}",
+                f"mean_brightness(images) for images that are {en} of shape {(b, h, w)}",
                 f"mean_brightness(images)（images 是形状为 {(b, h, w)} 的{zh}）",
             )
             _compare_brightness(

@@ -7,7 +7,8 @@ so they must be zeroed every step (003 §3.2, the loss "oscillates or diverges",
 tutorial's w and b of shape (1,) with X of shape (n, 1) turn into the (n, 1) versus (n,)
 broadcasting trap when y is 1-D (003 §2.4: X @ w of shape (n, 1) minus y of shape (n,) is an
 (n, n) matrix, and its mean is not the MSE); w and b start at zero here; the losses to log are
-Python floats (loss.item()); no optimizer and no nn.Linear, the point is to write the step.
+Python floats (loss.item()); no optimizer and no nn.Linear, the point is to write the step;
+and the step goes against the gradient (w -= lr * w.grad): with += the loss climbs.
 
 When the loss curve differs from the reference, the run is replayed here with each classic
 mistake to name it.
@@ -105,8 +106,9 @@ def _mistake(kind, X, y, lr, steps):
         losses.append(loss.item())
         loss.backward()
         with torch.no_grad():
-            w -= lr * w.grad
-            b -= lr * b.grad
+            sign = -1 if kind == "ascent" else 1  # "ascent": w += lr * w.grad climbs the loss
+            w -= sign * lr * w.grad
+            b -= sign * lr * b.grad
         if kind != "never_zero":
             w.grad.zero_()
             b.grad.zero_()
@@ -118,6 +120,13 @@ def _mistake(kind, X, y, lr, steps):
 
 
 STORIES = {
+    "ascent": (
+        "gradient_ascent",
+        "the update adds the gradient (w += lr * w.grad), so every step climbs the loss; "
+        "descent moves against the gradient: w -= lr * w.grad",
+        "更新时加上了梯度（w += lr * w.grad），于是每一步都让损失变大；下降要逆着梯度走："
+        "w -= lr * w.grad",
+    ),
     "never_zero": (
         "gradients_accumulate",
         "the gradients are never zeroed and pile up step after step; zero w.grad and b.grad "

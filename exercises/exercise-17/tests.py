@@ -1,6 +1,7 @@
 """Hidden tests of exercise-17: a training loop with nn.Linear and SGD.
 
-Pitfalls from the seeds (000 §7.2, 003 §4.4): the order zero_grad, backward, step (000 §7.3);
+Pitfalls from the seeds (000 §7.2, 003 §4.4): the order zero_grad, backward, step (000 §7.3;
+zeroed between backward and step, the gradients are gone and the weights never move, 003 §3.3);
 nn.Linear(d, 1) outputs shape (n, 1), and nn.MSELoss against a y of shape (n,) silently
 broadcasts to (n, n) with only a warning (003 §2.4, the "shapes that differ a lot" warning);
 torch.manual_seed must come before the model is created, since creating it draws the initial
@@ -104,6 +105,8 @@ def _mistake(kind, X, y, epochs, lr, seed):
             loss = nn.functional.mse_loss(model(X), target)
         losses.append(loss.item())
         loss.backward()
+        if kind == "zero_before_step":
+            optimizer.zero_grad()  # clears the gradients backward() just computed
         optimizer.step()
     return {
         "losses": torch.tensor(losses, dtype=torch.float64),
@@ -113,7 +116,7 @@ def _mistake(kind, X, y, epochs, lr, seed):
 
 
 def _kinds(X):
-    kinds = ["broadcast", "never_zero"]
+    kinds = ["broadcast", "never_zero", "zero_before_step"]
     if X.device.type == "cuda":
         kinds.append("on_device")
     return kinds
@@ -134,6 +137,13 @@ STORIES = {
         "the gradients are never zeroed and pile up step after step. Call "
         "optimizer.zero_grad() before every backward()",
         "梯度从不清零、逐步累加。每次 backward() 之前都要调用 optimizer.zero_grad()",
+    ),
+    "zero_before_step": (
+        "parameters_never_move",
+        "optimizer.zero_grad() runs between backward() and step(), so step() finds only zeros "
+        "and the weights never move. The order is zero_grad, forward and loss, backward, step",
+        "optimizer.zero_grad() 放在了 backward() 和 step() 之间，step() 看到的梯度全是 0，"
+        "权重从未更新。正确的顺序是：zero_grad、前向并计算损失、backward、step",
     ),
     "on_device": (
         "created_on_device",

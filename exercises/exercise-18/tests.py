@@ -331,12 +331,12 @@ def test_standardize_values(learner, reference, device, rng):
         (("x of shape (3, 2), only three rows", "x 的形状为 (3, 2)，只有三行"), _table(rng, 3, 2)),
         (("x of shape (30, 1)", "x 的形状为 (30, 1)"), _table(rng, 30, 1)),
         (
-            ("x a transposed view of shape (6, 4)", "x 是转置得到的形状为 (6, 4) 的视图"),
+            ("x that is a transposed view of shape (6, 4)", "x 是转置得到的形状为 (6, 4) 的视图"),
             _table(rng, 4, 6).t(),
         ),
         (
             (
-                "x every other column of a (7, 8) matrix",
+                "x made of every other column of a (7, 8) matrix",
                 "x 取自 (7, 8) 矩阵的隔列（形状为 (7, 4)）",
             ),
             _table(rng, 7, 8)[:, ::2],

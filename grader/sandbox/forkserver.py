@@ -168,7 +168,7 @@ class _Server:
             try:
                 from grader.sandbox import child
 
-                isolation.die_with_parent(server_pid)
+                namespaces.die_with_parent(server_pid)
 
                 def learner(workdir: str) -> None:
                     isolation.enter(
@@ -264,7 +264,9 @@ class _Server:
             if child is None:
                 continue
             # Whatever the child left running in its group goes with it, and so does anything
-            # it started that was re-parented here (this process is a subreaper).
+            # it started that was re-parented here (this process is a subreaper). In the
+            # namespaces tier that includes a learner child whose keeper was killed: the PID
+            # namespace's init is re-parented to the nearest subreaper too.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
             self._kill_orphans()
@@ -278,12 +280,14 @@ class ForkServer:
     """Owned by the grading process: starts the server and hands out worker connections.
 
     ``hidden`` are the folders learner children must not see (with the namespaces tier); the
-    tier itself is detected when the server starts (GRADER_ISOLATION can force it).
+    tier itself is detected when the server starts (``requested``, from GRADER_ISOLATION, can
+    force one).
     """
 
-    def __init__(self, hidden: tuple[str, ...] = ()) -> None:
+    def __init__(self, hidden: tuple[str, ...] = (), requested: str | None = None) -> None:
         self.pid: int | None = None
         self.hidden = tuple(hidden)
+        self.requested = requested
         self.tier = namespaces.Tier("process")
         self._control: socket.socket | None = None
 
@@ -294,13 +298,13 @@ class ForkServer:
         if pid == 0:
             code = 0
             try:
-                isolation.die_with_parent(parent_pid)
+                namespaces.die_with_parent(parent_pid)
                 parent_end.close()
                 os.setpgid(0, 0)
                 try:
-                    tier = namespaces.detect(self.hidden, os.environ.get("GRADER_ISOLATION"))
+                    tier = namespaces.detect(self.hidden, self.requested)
                 except OSError as exc:
-                    _send_json(server_end, {"ok": False, "error": str(exc)})
+                    _send_json(server_end, {"ok": False, "error": exc.strerror or str(exc)})
                     raise
                 _send_json(
                     server_end,

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import torch
 
+from grader.sandbox import namespaces
+
 _SAFE_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
 
 
@@ -37,20 +39,6 @@ class ChildLimits:
 
     def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
-
-
-def die_with_parent(parent_pid: int) -> None:
-    """Have the kernel kill this process when its parent dies (Linux), so that no worker, fork
-    server or learner child outlives a grading process that was killed."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(70)
 
 
 def _vm_size() -> int:
@@ -87,13 +75,7 @@ def enter(*, sock_fd: int, out_fd: int, scratch: str, kind: str, limits: ChildLi
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
-    keep = {0, 1, 2, sock_fd}
-    for fd in _open_fds():
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    namespaces.close_all_but({sock_fd})
 
     home = scratch
     env = {key: os.environ[key] for key in _SAFE_ENV if key in os.environ}
@@ -124,10 +106,3 @@ def enter(*, sock_fd: int, out_fd: int, scratch: str, kind: str, limits: ChildLi
     sys.path[:] = [scratch] + [p for p in sys.path if "site-packages" in p or "python3" in p]
     sys.dont_write_bytecode = True
     torch.set_num_threads(1)
-
-
-def _open_fds() -> list[int]:
-    try:
-        return [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        return list(range(3, 1024))

@@ -18,8 +18,10 @@ learner's own exit code or signal.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import resource
+import select
 import shutil
 import signal
 import sys
@@ -72,6 +74,7 @@ class Tier:
         return f"namespaces (private PID, network, mount, IPC and UTS namespaces; runs as {who})"
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
@@ -115,8 +118,17 @@ def _unshare(user_namespace: bool) -> None:
         _write("/proc/self/gid_map", f"0 {gid} 1")
 
 
-def _die_with_parent() -> None:
-    _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+def die_with_parent(parent_pid: int | None = None) -> None:
+    """Have the kernel kill this process when its parent dies, so that no worker, fork server
+    or learner child outlives a grading process that was killed. ``parent_pid``: exit now if
+    the parent already died before this took effect (not knowable inside a new PID namespace,
+    where the parent is outside). A change of uid clears the setting: call it again after."""
+    try:
+        _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if parent_pid is not None and os.getppid() != parent_pid:
+        os._exit(70)
 
 
 def runtime_paths() -> list[str]:
@@ -202,7 +214,8 @@ def _drop_privileges(uid: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
 
 
-def _close_all_but(keep: set[int]) -> None:
+def close_all_but(keep: set[int]) -> None:
+    """Close every file descriptor above 2 but ``keep``."""
     try:
         fds = [int(name) for name in os.listdir("/proc/self/fd")]
     except OSError:
@@ -250,17 +263,25 @@ def keep(
         os.setpgid(0, 0)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         _unshare(tier.user_namespace)
+        # Open while the keeper lives: the child can tell whether the keeper died before its
+        # parent-death signal was (re)armed.
+        keeper_alive, keeper_alive_w = os.pipe()
         child = os.fork()
         if child == 0:
             try:
-                _die_with_parent()
+                os.close(keeper_alive_w)
+                die_with_parent()
                 _mounts(hidden, scratch, unprivileged=uid is not None)
                 if uid is not None:
                     _drop_privileges(uid)
+                    die_with_parent()  # a change of uid clears the parent-death signal
+                if select.select([keeper_alive], [], [], 0)[0]:  # EOF: the keeper is gone
+                    os._exit(71)
+                os.close(keeper_alive)
                 learner(WORK)
             finally:
                 os._exit(71)
-        _close_all_but(set())
+        close_all_but({keeper_alive_w})
         _, status = os.waitpid(child, 0)
         _mirror(status)
     except BaseException:  # noqa: BLE001 - the keeper must never return into the fork server

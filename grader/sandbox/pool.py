@@ -70,6 +70,11 @@ class _Lost(Exception):
         self.reason = reason
 
 
+class _Malformed(_Lost):
+    """The child answered, but not with a well-formed answer to the question asked (forged
+    frames, a wrong request id): it is still alive, so there is no exit status to wait for."""
+
+
 class _MemoryExceeded(Exception):
     pass
 
@@ -172,15 +177,13 @@ class LearnerChild:
                         assert reader.message is not None
                         return reader.message
                 except protocol.ProtocolError as exc:
-                    raise _Lost(f"malformed answer: {exc}") from None
+                    raise _Malformed(f"malformed answer: {exc}") from None
 
     def pending(self) -> bool:
         """Whether bytes beyond the answer are waiting (only forged frames could be)."""
         try:
             return bool(self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
+        except OSError:  # nothing waiting (BlockingIOError), or the socket is gone
             return False
 
     def close(self) -> None:
@@ -226,7 +229,6 @@ class ChildPool:
         self.capture = OutputCapture(output_bytes)
         self.children: dict[str, LearnerChild] = {}
         self.import_failures: dict[str, faults.LearnerFault] = {}
-        self.spawned = 0
 
     # -- children ---------------------------------------------------------------------------
 
@@ -269,7 +271,6 @@ class ChildPool:
             )
             self.import_failures[kind] = fault
             raise fault from None
-        self.spawned += 1
         child = LearnerChild(pid, sock, out_fd, kind)
         deadline, total = self._deadline()
         try:
@@ -282,7 +283,7 @@ class ChildPool:
             self.import_failures[kind] = fault
             raise fault from None
         except (_Lost, _MemoryExceeded) as exc:
-            status = self._discard(child, ended=isinstance(exc, _Lost))
+            status = self._discard(child, ended=type(exc) is _Lost)
             fault = self._lost_fault(exc, status, "", during_import=True)
             self.import_failures[kind] = fault
             raise fault from None
@@ -353,7 +354,7 @@ class ChildPool:
                 ),
                 evidence=("memory_limit",),
             )
-        if isinstance(exc, _Lost) and exc.reason.startswith("malformed answer"):
+        if isinstance(exc, _Malformed):
             return faults.AnswerUnreadable(
                 Text(
                     f"The answer from your code could not be read ({exc.reason}).",
@@ -378,13 +379,13 @@ class ChildPool:
                 header, blobs, deadline, self.capture, max_answer, self._rss_limit(kind)
             )
             if answer.get("id") != header["id"] or child.pending():
-                raise _Lost("malformed answer: it does not answer the question asked")
+                raise _Malformed("malformed answer: it does not answer the question asked")
             return answer, answer_blobs
         except _Expired:
             self._discard(child)
             raise self._timeout_fault(total, during_import=False, function=function) from None
         except (_Lost, _MemoryExceeded) as exc:
-            status = self._discard(child, ended=isinstance(exc, _Lost))
+            status = self._discard(child, ended=type(exc) is _Lost)
             raise self._lost_fault(exc, status, function, during_import=False) from None
 
     def functions(self, kind: str) -> list[str]:

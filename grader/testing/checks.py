@@ -63,14 +63,19 @@ def assert_unchanged(before: Any, after: Any, what: str | Text) -> None:
 SKIP_PREFIX = "grader-text:"
 
 
+def skip_reason(en: str, zh: str) -> str:
+    """A pytest skip reason that carries both languages (the grader's plugin decodes it)."""
+    import json
+
+    return SKIP_PREFIX + json.dumps({"en": en, "zh": zh}, ensure_ascii=False)
+
+
 def skip(en: str, zh: str) -> NoReturn:
     """Skip this test instance with a reason in both languages (e.g. a meta-device case that
     cannot apply to a correct solution which reads values)."""
-    import json
-
     import pytest
 
-    pytest.skip(SKIP_PREFIX + json.dumps({"en": en, "zh": zh}, ensure_ascii=False))
+    pytest.skip(skip_reason(en, zh))
 
 
 def check(condition: bool, en: str, zh: str, *, evidence: Sequence[str] = ()) -> None:

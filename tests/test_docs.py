@@ -1,0 +1,37 @@
+"""The documentation keeps up with the commands: every option any command accepts is listed in
+docs/REFERENCE.md, and the README's two setup commands are the Makefile targets CI runs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader.cli import COMMANDS
+from tests.conftest import ROOT, run_cli
+
+REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["ID", *COMMANDS])
+def test_every_option_is_documented(command):
+    args = ["7", "--help"] if command == "ID" else [command, "--help"]
+    proc = run_cli(*args)
+    assert proc.returncode == 0, proc.stderr
+    options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", proc.stdout)) - {"--help"}
+    if command not in ("init", "reset"):
+        assert options, f"no options found in `grade {command} --help`"
+    missing = sorted(o for o in options if f"`{o}" not in REFERENCE and f"{o} " not in REFERENCE)
+    assert not missing, f"grade {command}: {missing} not in docs/REFERENCE.md"
+    if command != "ID":
+        assert f"grade {command}" in REFERENCE
+
+
+def test_readme_commands_are_what_ci_runs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Two commands", 1)[1].split("```")[1]
+    commands = [line.split("#")[0].strip() for line in block.strip().splitlines()]
+    assert commands == ["make demo", "make test"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^demo:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
