@@ -175,7 +175,13 @@ class GraderPlugin:
     @pytest.fixture
     def learner(self, request: pytest.FixtureRequest, submission: str, seed: int) -> LearnerProxy:
         device = request.getfixturevalue("device") if "device" in request.fixturenames else None
-        return LearnerProxy(self.s.pool(submission), device, seed, self.s.max_answer_bytes)
+        try:
+            input_check = self.s.spec.test(request.node.originalname).input_check
+        except KeyError:
+            input_check = True
+        return LearnerProxy(
+            self.s.pool(submission), device, seed, self.s.max_answer_bytes, input_check
+        )
 
     @pytest.fixture
     def seed(self, request: pytest.FixtureRequest) -> int:

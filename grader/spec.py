@@ -62,6 +62,7 @@ class TestSpec:
     devices: tuple[str, ...] | None = None  # None: the exercise's devices
     functions: tuple[str, ...] = ()  # the learner functions it exercises (for the report)
     takes_device: bool = True  # read from the test's signature: is it run once per device?
+    input_check: bool = True  # does every learner call here fail when it modifies its inputs?
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,21 @@ class AlternativeSpec:
 
     file: str
     description: str
+
+
+@dataclass(frozen=True)
+class RequirementSpec:
+    """One requirement the instructions state, and what proves it is checked (the audit table).
+
+    ``tests`` fail a submission that violates only this requirement; ``mutants`` are such
+    submissions (each loses only tests listed here); ``no_mutant`` says why none can be written.
+    """
+
+    id: str
+    text: str
+    tests: tuple[str, ...]
+    mutants: tuple[str, ...] = ()
+    no_mutant: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +137,7 @@ class ExerciseSpec:
     # Where it was loaded from (not part of the YAML).
     folder: Path = field(compare=False)
     solutions_root: Path = field(compare=False)
+    requirements: tuple[RequirementSpec, ...] = ()
 
     @property
     def number(self) -> int:
@@ -363,6 +380,7 @@ _TOP_KEYS = (
     "tests",
     "mutants",
     "alternatives",
+    "requirements",
 )
 
 
@@ -418,6 +436,7 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
     function_names = {f.name for f in functions}
     tests = _tests(path, top, function_names)
     tests = _check_tests_exist(path, folder / test_file, tests)
+    mutants = _mutants(path, top, folder, {t.name for t in tests})
 
     hints_raw = top.get("hints", list, fix="add at least one hint with `en:` and `zh:`")
     if not hints_raw:
@@ -439,11 +458,12 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
         limits=_limits(path, top),
         forbidden=_forbidden(path, top, function_names),
         tests=tests,
-        mutants=_mutants(path, top, folder, {t.name for t in tests}),
+        mutants=mutants,
         alternatives=_alternatives(path, top, folder),
         test_file=test_file,
         folder=folder,
         solutions_root=solutions_root,
+        requirements=_requirements(path, top, tests, mutants),
     )
     if not spec.concepts:
         raise SpecError(path, "concepts", "is empty", "name at least one concept")
@@ -489,7 +509,10 @@ def _tests(path: Path, top: _Fields, functions: set[str]) -> tuple[TestSpec, ...
     result = []
     for where, item in _items(path, top, "tests"):
         fields = _Fields(
-            path, item, where, ("name", "points", "description", "devices", "functions")
+            path,
+            item,
+            where,
+            ("name", "points", "description", "devices", "functions", "input_check"),
         )
         name = fields.get("name", str)
         if not name.startswith("test_") or not NAME_RE.match(name):
@@ -516,7 +539,16 @@ def _tests(path: Path, top: _Fields, functions: set[str]) -> tuple[TestSpec, ...
                     f"'{fn}' is not in `functions`",
                     f"use one of: {', '.join(sorted(functions))}",
                 )
-        result.append(TestSpec(name, points, fields.text("description"), devices, used))
+        result.append(
+            TestSpec(
+                name,
+                points,
+                fields.text("description"),
+                devices,
+                used,
+                input_check=fields.get("input_check", bool, True),
+            )
+        )
     _unique(path, "tests", [t.name for t in result])
     if sum(t.points for t in result) <= 0:
         raise SpecError(path, "tests", "give no points", "give at least one test some points")
@@ -624,6 +656,72 @@ def _alternatives(path: Path, top: _Fields, folder: Path) -> tuple[AlternativeSp
         _require_file(path, f"{where}.file", folder / file, "the alternative solution")
         result.append(AlternativeSpec(file, fields.get("description", str)))
     _unique(path, "alternatives", [a.file for a in result])
+    return tuple(result)
+
+
+def _requirements(
+    path: Path, top: _Fields, tests: tuple[TestSpec, ...], mutants: tuple[MutantSpec, ...]
+) -> tuple[RequirementSpec, ...]:
+    """The audit table: every requirement of the instructions, the tests that check it and the
+    mutants that prove it. A mutant listed for a requirement may lose only that requirement's
+    tests, and every test checks some requirement."""
+    result = []
+    test_names = {t.name for t in tests}
+    by_file = {m.file: m for m in mutants}
+    for where, item in _items(path, top, "requirements", required=False):
+        fields = _Fields(path, item, where, ("id", "text", "tests", "mutants", "no_mutant"))
+        req_id = fields.get("id", str)
+        if not SLUG_RE.match(req_id):
+            raise SpecError(path, f"{where}.id", f"'{req_id}' is not a slug", "e.g. keeps-dtype")
+        checked_by = fields.names("tests")
+        if not checked_by:
+            raise SpecError(path, f"{where}.tests", "is empty", "name the tests that check it")
+        for name in checked_by:
+            if name not in test_names:
+                close = difflib.get_close_matches(name, sorted(test_names), n=1)
+                raise SpecError(
+                    path,
+                    f"{where}.tests",
+                    f"'{name}' is not a listed test",
+                    f"did you mean '{close[0]}'?" if close else "list it under `tests` first",
+                )
+        proven_by = fields.names("mutants", default=())
+        for file in proven_by:
+            mutant = by_file.get(file)
+            if mutant is None:
+                raise SpecError(
+                    path, f"{where}.mutants", f"'{file}' is not a listed mutant", "list it first"
+                )
+            outside = sorted(set(mutant.must_fail) - set(checked_by))
+            if outside:
+                raise SpecError(
+                    path,
+                    f"{where}.mutants",
+                    f"{file} must fail {', '.join(outside)}, which do not check '{req_id}'",
+                    "a mutant of one requirement loses only that requirement's tests",
+                )
+        no_mutant = fields.get("no_mutant", str, "")
+        if not proven_by and not no_mutant.strip():
+            raise SpecError(
+                path,
+                where,
+                f"'{req_id}' has no mutant",
+                "add one under `mutants:`, or say why none can be written in `no_mutant:`",
+            )
+        result.append(
+            RequirementSpec(req_id, fields.get("text", str), checked_by, proven_by, no_mutant)
+        )
+    _unique(path, "requirements", [r.id for r in result])
+    if result:
+        covered = {name for r in result for name in r.tests}
+        for test in tests:
+            if test.name not in covered:
+                raise SpecError(
+                    path,
+                    "requirements",
+                    f"{test.name} checks no requirement",
+                    "add it to the tests of the requirement it checks",
+                )
     return tuple(result)
 
 

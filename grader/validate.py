@@ -159,6 +159,16 @@ def judge_mutant(check: Check, spec: ExerciseSpec, file: str, result: Result) ->
                 f"{', '.join(sorted(got)) or 'no diagnosis'}: attach the evidence in the test's check "
                 "or fix the declared diagnosis"
             )
+    if spec.requirements:
+        # One bug, one lost requirement: the mutant loses exactly the tests it declares.
+        failed = {t.name for t in result.graded if t.status is not Status.PASSED}
+        extra = sorted(failed - set(mutant.must_fail))
+        if extra:
+            check.problems.append(
+                f"mutant {file} ({mutant.description}) also loses {', '.join(extra)}, which "
+                "must_fail does not list: make each test check only its own requirement (compare "
+                "the learner with itself), or list them if they check the same requirement"
+            )
     if result.score >= result.max_score:
         check.problems.append(f"mutant {file} loses no points ({_score(result)})")
 

@@ -201,3 +201,49 @@ def test_every_curriculum_exercise_loads():
     for spec in specs:
         assert spec.max_points > 0
         assert spec.solution_path.is_file()
+
+
+# -- the audit table: requirements, their tests and their mutants ------------------------------
+
+
+def test_scaffold_has_an_audit_table(catalog):
+    spec = catalog.resolve("42")
+    assert [r.id for r in spec.requirements] == ["multiplies", "leaves-input", "keeps-dtype"]
+    assert spec.test("test_scale_keeps_dtype").input_check is False
+    assert spec.test("test_scale_values").input_check is True
+
+
+def test_requirement_naming_an_unknown_test(catalog):
+    edit(catalog, "tests: [test_scale_keeps_dtype]", "tests: [test_scale_keep_dtype]")
+    error = load_error(catalog)
+    assert error.field == "requirements[2].tests"
+    assert "did you mean 'test_scale_keeps_dtype'" in error.format()
+
+
+def test_requirement_mutant_losing_other_tests(catalog):
+    edit(catalog, "mutants: [mutants/float32_always.py]", "mutants: [mutants/adds.py]")
+    error = load_error(catalog)
+    assert "mutants/adds.py must fail test_scale_values" in error.problem
+
+
+def test_requirement_without_mutant_says_why(catalog):
+    edit(catalog, "    mutants: [mutants/float32_always.py]\n", "")
+    error = load_error(catalog)
+    assert "'keeps-dtype' has no mutant" in error.problem
+    edit(
+        catalog,
+        "    tests: [test_scale_keeps_dtype]\n",
+        "    tests: [test_scale_keeps_dtype]\n    no_mutant: needs a GPU\n",
+    )
+    assert catalog.resolve("42").requirements[2].no_mutant == "needs a GPU"
+
+
+def test_every_test_checks_a_requirement(catalog):
+    edit(catalog, "    tests: [test_scale_keeps_dtype]\n", "    tests: [test_scale_values]\n")
+    edit(catalog, "mutants: [mutants/float32_always.py]", "no_mutant: none")
+    assert "test_scale_keeps_dtype checks no requirement" in load_error(catalog).problem
+
+
+def test_input_check_must_be_a_boolean(catalog):
+    edit(catalog, "input_check: false", "input_check: no-thanks")
+    assert load_error(catalog).field == "tests[1].input_check"

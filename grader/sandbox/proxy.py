@@ -9,7 +9,8 @@ call: the inputs as they were afterwards, what was traced, how long it took.
 
 By the curriculum's rule, functions must not modify their inputs: every call compares the inputs
 sent with the inputs as they came back and fails the test if any changed (values, dtype, shape,
-``requires_grad`` or ``.grad``), unless the test passes ``allow_mutation=True``.
+``requires_grad`` or ``.grad``), unless the test passes ``allow_mutation=True`` or its spec entry
+says ``input_check: false`` (so that one requirement is checked by its own tests only).
 """
 
 from __future__ import annotations
@@ -50,9 +51,15 @@ class LearnerProxy:
     """Calls into the learner's code for one test, on one device's child."""
 
     def __init__(
-        self, pool: ChildPool, device: str | None, seed: int, max_answer_bytes: int
+        self,
+        pool: ChildPool,
+        device: str | None,
+        seed: int,
+        max_answer_bytes: int,
+        input_check: bool = True,
     ) -> None:
         self._pool = pool
+        self._input_check = input_check
         self.device = device
         self._kind = device_kind(device)
         self._seed = seed
@@ -80,7 +87,7 @@ class LearnerProxy:
         name: str,
         *args: Any,
         trace: bool = False,
-        allow_mutation: bool = False,
+        allow_mutation: bool | None = None,
         **kwargs: Any,
     ) -> Any:
         record = CallRecord(name, args, kwargs)
@@ -96,9 +103,14 @@ class LearnerProxy:
             )
             record.after_args = after.get("args")
             record.after_kwargs = after.get("kwargs")
-            if not allow_mutation:
+            if not (self._allows_mutation() if allow_mutation is None else allow_mutation):
                 self._check_inputs(record)
         return record.value
+
+    def _allows_mutation(self) -> bool:
+        """By default a call's inputs are checked, unless the test's spec entry says
+        ``input_check: false`` (another test owns the "leaves its inputs alone" requirement)."""
+        return not self._input_check
 
     def function(self, fn: Callable[..., Any]) -> codec.Scenario:
         """A module-level function of the test file, to pass as an argument of a learner call
