@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.catalog import Catalog, project_root  # noqa: E402
-from grader.grading import Grader, Job, grade_many  # noqa: E402
+from grader.engine import GradeRequest, LocalEngine  # noqa: E402
 
 
 def main() -> int:
@@ -30,13 +30,17 @@ def main() -> int:
     args = parser.parse_args()
     catalog = Catalog(project_root())
     specs = [catalog.resolve(i) for i in args.ids] if args.ids else catalog.all()
-    jobs = [Job(spec, spec.solution_path, spec.id) for spec in specs for _ in range(args.rounds)]
-    with Grader.for_specs(specs) as grader:
-        results = grade_many(grader, jobs, parallel=1)
+    requests = [
+        GradeRequest(spec.id, spec.solution_path.read_bytes(), str(spec.solution_path))
+        for spec in specs
+        for _ in range(args.rounds)
+    ]
+    with LocalEngine(catalog, jobs=1, preload=specs) as engine:
+        results = list(zip(requests, engine.grade_many(requests), strict=True))
     worst = 0.0
     print(f"{'exercise':12} {'test time (median)':>19} {'slowest test':>34} {'wall':>7}")
     for spec in specs:
-        runs = [r for job, r in results if job.tag == spec.id]
+        runs = [r for request, r in results if request.exercise == spec.id]
         totals = [sum(t.duration_s for t in r.tests) for r in runs]
         median = statistics.median(totals)
         worst = max(worst, median)

@@ -13,26 +13,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import SpecError, UsageError
+from grader.resources import builtin_course
 from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec, load_exercise
 
 _NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
-
-
-def install_root() -> Path:
-    """The checkout the ``grader`` package runs from (holds ``reports/``)."""
-    return Path(__file__).resolve().parent.parent
 
 
 def project_root() -> Path:
     """The folder holding ``exercises/`` and ``solutions/``.
 
     ``GRADER_HOME`` overrides it (tests use this to grade a scratch catalogue); otherwise it is
-    the checkout the ``grader`` package was installed from.
+    the course that ships with the grader (see :mod:`grader.resources`).
     """
     env = os.environ.get("GRADER_HOME")
     if env:
         return Path(env).resolve()
-    return install_root()
+    return builtin_course()
 
 
 @dataclass(frozen=True)
@@ -52,7 +48,7 @@ class Catalog:
         if not self.exercises_dir.is_dir():
             raise UsageError(
                 f"no exercises folder at {self.exercises_dir}",
-                hint="Run grade from a checkout of the grader, or set GRADER_HOME to one.",
+                hint="Set GRADER_HOME to a folder that holds exercises/ and solutions/.",
             )
         return sorted(p for p in self.exercises_dir.iterdir() if p.is_dir() and ID_RE.match(p.name))
 

@@ -58,11 +58,11 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Catalogue:
+class DiagnosisCatalog:
     entries: tuple[Entry, ...]
 
     @classmethod
-    def load(cls, path: Path = CATALOGUE_PATH) -> Catalogue:
+    def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
         top = _Fields(path, read_yaml(path), "", ("format_version", "diagnoses"))
         if top.get("format_version", int) != FORMAT_VERSION:
             raise SpecError(path, "format_version", "unsupported version", f"use {FORMAT_VERSION}")
@@ -138,7 +138,7 @@ def _regex(path: Path, where: str, pattern: str | None) -> re.Pattern[str] | Non
 
 
 def match(
-    catalogue: Catalogue, evidence: tuple[str, ...], error: dict[str, Any] | None
+    catalogue: DiagnosisCatalog, evidence: tuple[str, ...], error: dict[str, Any] | None
 ) -> Entry | None:
     """The most specific diagnosis: evidence tags go from general to specific, so the last tag
     that some entry lists decides; without one, the first entry whose exception pattern
@@ -155,7 +155,7 @@ def match(
 
 
 def diagnose(
-    catalogue: Catalogue,
+    catalogue: DiagnosisCatalog,
     evidence: tuple[str, ...],
     error: dict[str, Any] | None,
     lang: str,

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import enum
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-
-from grader.errors import UsageError
 
 SCHEMA_VERSION = 1
 
@@ -175,11 +171,6 @@ class Result:
     def percent(self) -> float:
         return 100.0 * self.score / self.max_score if self.max_score else 0.0
 
-    @property
-    def grader_fault(self) -> bool:
-        """The grader itself failed on some test: the score cannot be trusted."""
-        return any("grader_fault" in t.evidence for t in self.tests)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version,
@@ -263,50 +254,14 @@ MAX_SOURCE_CHARS = 200_000  # of a learner's file, for static checks and the rep
 
 
 def read_source(path: Path) -> str:
-    """A learner's file as text (undecodable bytes replaced), cut at MAX_SOURCE_CHARS; "" when
-    it cannot be read (the grading says why)."""
+    """A learner's file as text for the report (undecodable bytes replaced, newlines made
+    ``\n``), cut at MAX_SOURCE_CHARS; "" when it cannot be read (the grading says why)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")[:MAX_SOURCE_CHARS]
+        return source_text(path.read_bytes())[:MAX_SOURCE_CHARS]
     except OSError:
         return ""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader (or a kill) never sees half of it. A path that cannot be
-    written is the user's to fix: a UsageError naming it, never a traceback."""
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; reports are meant to be shared
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(
-            f"cannot write {path}: {exc.strerror or exc}",
-            hint="Choose a file in a folder you can write to.",
-        ) from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def check_writable(path: Path) -> None:
-    """Fail early (before any grading) when ``path`` cannot become an output file."""
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(
-            f"cannot write {path}: {folder} is not a folder you can write to",
-            hint="Choose a file in a folder you can write to.",
-        )
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def source_text(data: bytes) -> str:
+    """Bytes of a learner's file as the text Python reads (UTF-8, universal newlines)."""
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")

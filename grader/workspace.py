@@ -25,7 +25,8 @@ from typing import Any
 
 from grader import __version__
 from grader.errors import UsageError
-from grader.results import Result, write_atomic
+from grader.fileio import write_atomic
+from grader.results import Result
 from grader.spec import ExerciseSpec
 
 MARKER = ".grade"

@@ -33,7 +33,7 @@ step() {  # step NAME TIMEOUT COMMAND...: run, log, remember failure, keep going
 echo "== environment"
 nvidia-smi -L 2>&1 | head -4
 $PY -c "import torch, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'available', torch.cuda.is_available(), 'devices', torch.cuda.device_count())"
-$PY -c "from grader.grading import Grader; g = Grader(); g.__enter__(); print('isolation:', g.isolation); g.__exit__()"
+$PY -c "from grader.engine import LocalEngine; e = LocalEngine(preload=[]); e.__enter__(); print('isolation:', e.isolation); e.__exit__()"
 step validate 180 $PY -m grader validate --junit "$OUT/validate.xml"
 step tests 240 $PY -m pytest -q -p no:cacheprovider tests/test_engine.py tests/test_codec.py \
     tests/adversarial/test_adversarial.py tests/adversarial/test_namespaces.py tests/test_batch.py::test_cpu_and_cuda_passes_merge_into_one_result

@@ -14,23 +14,24 @@ from pathlib import Path
 
 
 def main() -> int:
-    from grader.catalog import Catalog, project_root
+    from grader.engine import GradeRequest, LocalEngine
     from grader.errors import GraderError
-    from grader.grading import Grader
 
-    catalog = Catalog(project_root())
-    with Grader(preload_dynamo=True, preload_hypothesis=True) as grader:
-        print(json.dumps({"ready": True, "isolation": grader.isolation}), flush=True)
+    with LocalEngine() as engine:
+        print(json.dumps({"ready": True, "isolation": engine.isolation}), flush=True)
         for line in sys.stdin:
             request = json.loads(line)
             try:
-                spec = catalog.resolve(request["exercise"])
-                result = grader.grade(
-                    spec,
-                    Path(request["file"]),
-                    selected=tuple(request.get("devices", ("cpu", "cuda"))),
-                    seed=int(request.get("seed", 20261129)),
-                    lang=request.get("lang", "en"),
+                path = Path(request["file"])
+                result = engine.grade(
+                    GradeRequest(
+                        exercise=engine.spec(request["exercise"]).id,
+                        source=path.read_bytes(),
+                        filename=str(path),
+                        devices=tuple(request.get("devices", ("cpu", "cuda"))),
+                        seed=int(request.get("seed", 20261129)),
+                        lang=request.get("lang", "en"),
+                    )
                 )
                 answer = result.to_dict()
             except GraderError as exc:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import discover
-from grader.grading import merge_passes
+from grader.engine.scoring import merge_passes
+from grader.lms.discover import discover
 from grader.results import Result, Status
 from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
 

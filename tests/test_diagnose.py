@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from grader.catalog import Catalog, project_root
-from grader.diagnose import Catalogue, diagnose, match
+from grader.diagnose import DiagnosisCatalog, diagnose, match
 from grader.errors import SpecError
 
 
 @pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    return Catalogue.load()
+def catalogue() -> DiagnosisCatalog:
+    return DiagnosisCatalog.load()
 
 
 def test_every_entry_is_bilingual_and_complete(catalogue):
@@ -112,7 +112,7 @@ def test_malformed_catalogue(tmp_path):
     path = tmp_path / "d.yaml"
     path.write_text("format_version: 1\ndiagnoses:\n  - id: x\n    title: {en: a, zh: 甲}\n")
     with pytest.raises(SpecError) as info:
-        Catalogue.load(path)
+        DiagnosisCatalog.load(path)
     assert "missing" in info.value.problem
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import loss_chart, render_dashboard, render_result_data
+from grader.render.charts import loss_chart
+from grader.render.dashboard import render_dashboard
+from grader.render.html import render_result_data
 from grader.results import Result
 from tests.conftest import FIXTURES
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import render_dashboard, render_result_data
+from grader.render.dashboard import render_dashboard
+from grader.render.html import render_result_data
 from tests.browser import find_chromium, render
 from tests.conftest import FIXTURES, ROOT
 from tests.test_report import dashboard_entries

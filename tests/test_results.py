@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from grader.fileio import write_atomic
 from grader.results import (
     SCHEMA_VERSION,
     Diagnosis,
@@ -14,7 +15,6 @@ from grader.results import (
     Result,
     Status,
     TestResult,
-    write_atomic,
 )
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog, project_root
 from grader.errors import ExitCode, SpecError, UsageError
-from grader.scaffold import scaffold
 from tests.conftest import PROBE_HOME
 
 

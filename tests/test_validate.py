@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog
-from grader.scaffold import scaffold
 from tests.conftest import run_cli
 
 

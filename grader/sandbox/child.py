@@ -1,6 +1,6 @@
 """The learner's side: the only code that imports a learner's file and calls into it.
 
-It runs in a child forked from the fork server, after :mod:`grader.sandbox.isolation` has applied
+It runs in a child forked from the fork server, after :mod:`grader.sandbox.tiers.process` has applied
 its limits. It imports the learner's file, says which functions it defines (or how the import
 failed), then answers requests until the trusted side closes the connection:
 
@@ -17,6 +17,7 @@ the frames of the traceback that lie in the learner's file. Nothing here decides
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import importlib.util
 import io
 import linecache
@@ -36,6 +37,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from grader.sandbox import codec, protocol
+from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, Trace
 
 MODULE_NAME = "submission"
 SCENARIO_GLOBALS = ("torch", "nn", "F", "np", "math", "random")
@@ -47,6 +49,8 @@ _Encoder = codec.Encoder
 _decode = codec.decode
 _perf_counter = time.perf_counter
 _BaseException = BaseException
+_replace = dataclasses.replace
+_ABSENT = Answer("", ok=True).after  # the marker of a field that is not there
 
 
 class _FunctionTrace(TorchFunctionMode):
@@ -96,64 +100,54 @@ class LearnerSide:
 
     # -- import ---------------------------------------------------------------------------
 
-    def import_learner(self) -> dict[str, Any]:
+    def import_learner(self) -> Hello:
         spec = importlib.util.spec_from_file_location(MODULE_NAME, self.learner_path)
         if spec is None or spec.loader is None:
-            return {
-                "ok": False,
-                "error": {
-                    "kind": "import",
-                    "type": "ImportError",
-                    "mro": ["ImportError"],
-                    "message": "cannot load the file",
-                    "frames": [],
-                },
-            }
+            return Hello(
+                ok=False,
+                error=ErrorInfo("import", "ImportError", ("ImportError",), "cannot load the file"),
+            )
         module = importlib.util.module_from_spec(spec)
         sys.modules[MODULE_NAME] = module
         started = _perf_counter()
         try:
             spec.loader.exec_module(module)
         except _BaseException as exc:
-            return {
-                "ok": False,
-                "error": self.describe(exc, kind="import"),
-                "duration_s": _perf_counter() - started,
-            }
+            return Hello(
+                ok=False,
+                error=self.describe(exc, kind="import"),
+                duration_s=_perf_counter() - started,
+            )
         self.module = module
         functions = sorted(
             name
             for name, value in vars(module).items()
             if callable(value) and not name.startswith("__")
         )
-        return {"ok": True, "functions": functions, "duration_s": _perf_counter() - started}
+        return Hello(ok=True, functions=tuple(functions), duration_s=_perf_counter() - started)
 
     # -- requests -------------------------------------------------------------------------
 
-    def handle(self, header: dict[str, Any], blobs: list[bytearray]) -> tuple[dict[str, Any], list]:
+    def handle(self, header: dict[str, Any], blobs: list[bytearray]) -> tuple[Answer, list]:
+        request_id = str(header.get("id", ""))
         op = header.get("op")
         if op not in ("call", "run"):
-            return {"ok": False, "error": {"kind": "protocol", "message": f"unknown op {op!r}"}}, []
+            error = ErrorInfo("protocol", "ProtocolError", (), f"unknown op {op!r}")
+            return Answer(request_id, ok=False, error=error), []
         _seed(int(header.get("seed", 0)))
         try:
             args, kwargs = _decode(header["payload"], blobs, scenario_loader=self.load_scenario)
         except _BaseException as exc:
-            return {"ok": False, "error": self.describe(exc, kind="arguments")}, []
+            return Answer(request_id, ok=False, error=self.describe(exc, kind="arguments")), []
 
         if op == "call":
             name = header.get("name", "")
             target = getattr(self.module, name, None) if self.module is not None else None
             if not callable(target):
-                return {
-                    "ok": False,
-                    "error": {
-                        "kind": "missing",
-                        "type": "AttributeError",
-                        "mro": ["AttributeError"],
-                        "frames": [],
-                        "message": f"{name} is not defined",
-                    },
-                }, []
+                error = ErrorInfo(
+                    "missing", "AttributeError", ("AttributeError",), f"{name} is not defined"
+                )
+                return Answer(request_id, ok=False, error=error), []
         else:
             scenario = args[0]
             target = scenario
@@ -169,42 +163,42 @@ class LearnerSide:
             else:
                 value = target(*args, **kwargs)
         except _BaseException as exc:
-            answer = {
-                "ok": False,
-                "error": self.describe(exc, kind="call"),
-                "duration_s": _perf_counter() - started,
-            }
-            return self._with_inputs(answer, args, kwargs, op)
+            failed = Answer(
+                request_id,
+                ok=False,
+                error=self.describe(exc, kind="call"),
+                duration_s=_perf_counter() - started,
+            )
+            return self._with_inputs(failed, args, kwargs, op)
         duration = _perf_counter() - started
-        answer: dict[str, Any] = {"ok": True, "duration_s": duration}
-        if trace:
-            answer["trace"] = {"ops": ops.count, "functions": dict(functions.names)}
+        traced = Trace(ops.count, dict(functions.names)) if trace else None
         inputs = _input_paths(args if op == "call" else args[1:], kwargs)
         try:
             encoder = _Encoder(max_bytes=self.max_answer_bytes, inputs=inputs)
             tree = encoder.encode(value)
         except _BaseException as exc:
-            return {"ok": False, "error": self.describe(exc, kind="answer")}, []
-        answer["result"] = {"value": tree}
+            return Answer(request_id, ok=False, error=self.describe(exc, kind="answer")), []
+        answer = Answer(request_id, ok=True, duration_s=duration, value=tree, trace=traced)
         return self._with_inputs(answer, args, kwargs, op, encoder)
 
     def _with_inputs(
         self,
-        answer: dict[str, Any],
+        answer: Answer,
         args: list,
         kwargs: dict,
         op: str,
         encoder: codec.Encoder | None = None,
-    ) -> tuple[dict[str, Any], list]:
+    ) -> tuple[Answer, list]:
         """Attach the inputs as they are now, so the trusted side can see what was changed."""
         if encoder is None:
             encoder = _Encoder(max_bytes=self.max_answer_bytes)
+        after = _ABSENT
         try:
             if op == "call":
-                answer["after"] = encoder.encode({"args": list(args), "kwargs": dict(kwargs)})
+                after = encoder.encode({"args": list(args), "kwargs": dict(kwargs)})
         except _BaseException:
-            answer.pop("after", None)
-        answer["storages"] = encoder.storages
+            after = _ABSENT
+        answer = _replace(answer, after=after, storages=tuple(encoder.storages))
         return answer, encoder.blobs
 
     def load_scenario(self, scenario: codec.Scenario) -> Any:
@@ -223,7 +217,7 @@ class LearnerSide:
 
     # -- errors ---------------------------------------------------------------------------
 
-    def describe(self, exc: BaseException, kind: str) -> dict[str, Any]:
+    def describe(self, exc: BaseException, kind: str) -> ErrorInfo:
         """An exception as data: type, message, and the frames in the learner's file."""
         cls = type(exc)
         try:
@@ -237,37 +231,28 @@ class LearnerSide:
             for frame in traceback.extract_tb(exc.__traceback__):
                 if frame.filename == self.learner_path:
                     frames.append(
-                        {
-                            "line": frame.lineno or 0,
-                            "function": frame.name,
-                            "code": (frame.line or "").strip()[:300],
-                        }
+                        ErrorFrame(frame.lineno or 0, frame.name, (frame.line or "").strip()[:300])
                     )
         except _BaseException:
             pass
-        data: dict[str, Any] = {
-            "kind": kind,
-            "type": f"{cls.__module__}.{cls.__qualname__}".removeprefix("builtins."),
-            "mro": [
-                f"{c.__module__}.{c.__qualname__}".removeprefix("builtins.") for c in cls.__mro__
-            ],
-            "message": message,
-            "frames": frames[-12:],
-        }
+        offset = None
+        exit_code = None
         if isinstance(exc, SyntaxError) and exc.filename == self.learner_path:
-            data["frames"] = [
-                {
-                    "line": exc.lineno or 0,
-                    "function": "<module>",
-                    "code": (exc.text or "").strip()[:300],
-                }
-            ]
-            data["offset"] = exc.offset
+            frames = [ErrorFrame(exc.lineno or 0, "<module>", (exc.text or "").strip()[:300])]
+            offset = exc.offset
         if isinstance(exc, SystemExit):
-            data["exit_code"] = (
-                exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)
-            )
-        return data
+            exit_code = exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)
+        return ErrorInfo(
+            kind=kind,
+            type=f"{cls.__module__}.{cls.__qualname__}".removeprefix("builtins."),
+            classes=tuple(
+                f"{c.__module__}.{c.__qualname__}".removeprefix("builtins.") for c in cls.__mro__
+            ),
+            message=message,
+            frames=tuple(frames[-12:]),
+            offset=offset,
+            exit_code=exit_code,
+        )
 
 
 def _input_paths(args: list, kwargs: dict) -> dict[str, Any]:
@@ -288,7 +273,7 @@ def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int) -> None
     side = LearnerSide(learner_path, max_answer_bytes)
     hello = side.import_learner()
     _flush()
-    _send(sock, {"type": "hello", **hello})
+    _send(sock, hello.to_wire())
     while True:
         try:
             header, blobs = _receive(sock)
@@ -296,25 +281,11 @@ def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int) -> None
             return
         answer, answer_blobs = side.handle(header, blobs)
         _flush()
-        reply = header.get("id")  # every answer names the request it answers
         try:
-            _send(sock, {"type": "answer", **answer, "id": reply}, answer_blobs)
+            _send(sock, answer.to_wire(), answer_blobs)
         except _BaseException as exc:
-            _send(
-                sock,
-                {
-                    "type": "answer",
-                    "id": reply,
-                    "ok": False,
-                    "error": {
-                        "kind": "answer",
-                        "type": type(exc).__name__,
-                        "mro": [type(exc).__name__],
-                        "frames": [],
-                        "message": str(exc)[:500],
-                    },
-                },
-            )
+            error = ErrorInfo("answer", type(exc).__name__, (type(exc).__name__,), str(exc)[:500])
+            _send(sock, Answer(answer.id, ok=False, error=error).to_wire())
 
 
 _STREAMS: list[io.TextIOBase] = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Any
 
-from grader.spec import Text
+from grader.i18n import Text
+from grader.sandbox.messages import ErrorFrame, ErrorInfo
 
 
 class LearnerFault(BaseException):
@@ -24,16 +24,16 @@ class LearnerFault(BaseException):
     status = "error"
 
     def __init__(
-        self, message: Text, *, evidence: tuple[str, ...] = (), error: dict[str, Any] | None = None
+        self, message: Text, *, evidence: tuple[str, ...] = (), error: ErrorInfo | None = None
     ) -> None:
         super().__init__(message.en)
         self.message = message
         self.evidence = evidence
-        self.error = error or {}
+        self.error = error
 
     @property
-    def frames(self) -> list[dict[str, Any]]:
-        return list(self.error.get("frames", []))
+    def frames(self) -> tuple[ErrorFrame, ...]:
+        return self.error.frames if self.error is not None else ()
 
 
 class LearnerRaised(LearnerFault):
@@ -43,15 +43,15 @@ class LearnerRaised(LearnerFault):
 
     @property
     def type_name(self) -> str:
-        return str(self.error.get("type", ""))
+        return self.error.type if self.error is not None else ""
 
     @property
     def mro(self) -> list[str]:
-        return [str(name) for name in self.error.get("mro", [])]
+        return list(self.error.classes) if self.error is not None else []
 
     @property
     def text(self) -> str:
-        return str(self.error.get("message", ""))
+        return self.error.message if self.error is not None else ""
 
 
 class LearnerUnavailable(LearnerFault):
@@ -70,14 +70,14 @@ class AnswerUnreadable(LearnerFault):
     """The learner's code answered with something that is not a well-formed value."""
 
 
-def raised(error: dict[str, Any], function: str, during_import: bool = False) -> LearnerFault:
+def raised(error: ErrorInfo, function: str, during_import: bool = False) -> LearnerFault:
     """The fault for an exception reported by the learner's side."""
-    type_name = str(error.get("type", "Exception"))
-    text = str(error.get("message", ""))
-    shown = f"{type_name}: {text}" if text else type_name
-    if during_import or error.get("kind") == "import":
-        if type_name == "SyntaxError" or "SyntaxError" in error.get("mro", []):
-            line = (error.get("frames") or [{}])[0].get("line", "?")
+    type_name = error.type
+    text = error.message
+    shown = error.shown
+    if during_import or error.kind == "import":
+        if type_name == "SyntaxError" or "SyntaxError" in error.classes:
+            line = error.frames[0].line if error.frames else "?"
             return LearnerUnavailable(
                 Text(
                     f"Your file has a syntax error at line {line}: {text}",
@@ -105,7 +105,7 @@ def raised(error: dict[str, Any], function: str, during_import: bool = False) ->
             evidence=("import_error",),
             error=error,
         )
-    if error.get("kind") == "missing":
+    if error.kind == "missing":
         return LearnerUnavailable(
             Text(
                 f"Your file does not define `{function}`. Keep the function names of the starter file.",
@@ -114,7 +114,7 @@ def raised(error: dict[str, Any], function: str, during_import: bool = False) ->
             evidence=("missing_function",),
             error=error,
         )
-    if error.get("kind") == "answer":
+    if error.kind == "answer":
         return AnswerUnreadable(
             Text(
                 f"{function} returned a value the grader cannot read: {text}",
@@ -150,11 +150,10 @@ def raised(error: dict[str, Any], function: str, during_import: bool = False) ->
     )
 
 
-def _raised_by_learner(error: dict[str, Any]) -> bool:
+def _raised_by_learner(error: ErrorInfo) -> bool:
     """A starter's stub (``raise NotImplementedError``), not PyTorch's own NotImplementedError
     (e.g. "Cannot copy out of meta tensor; no data!")."""
-    frames = error.get("frames") or []
-    return bool(frames) and "NotImplementedError" in str(frames[-1].get("code", ""))
+    return bool(error.frames) and "NotImplementedError" in error.frames[-1].code
 
 
 def ended(status: int | None, function: str, during_import: bool, memory_mb: int) -> LearnerCrashed:

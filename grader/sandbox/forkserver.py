@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.sandbox import isolation, namespaces
+from grader.sandbox.policy import ChildLimits, SandboxPolicy
+from grader.sandbox.procs import become_subreaper, die_with_parent
+from grader.sandbox.tiers import Tier, namespaces, process
 
 _LEN = struct.Struct("!I")
 
@@ -72,8 +74,8 @@ class _Child:
 @dataclass
 class _Server:
     control: socket.socket
-    tier: namespaces.Tier
-    hidden: tuple[str, ...] = ()
+    tier: Tier
+    policy: SandboxPolicy = field(default_factory=SandboxPolicy)
     next_uid: int = 0
     clients: dict[int, socket.socket] = field(default_factory=dict)
     children: dict[int, _Child] = field(default_factory=dict)
@@ -81,7 +83,7 @@ class _Server:
     waiting: dict[int, list[tuple[socket.socket, float]]] = field(default_factory=dict)
 
     def run(self) -> None:
-        namespaces.become_subreaper()
+        become_subreaper()
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_w, False)
         signal.set_wakeup_fd(wake_w)
@@ -152,7 +154,7 @@ class _Server:
             shutil.rmtree(scratch, ignore_errors=True)
             _send_json(sock, {"ok": False, "error": f"cannot read the submission: {exc.strerror}"})
             return
-        limits = isolation.ChildLimits(**request["limits"])
+        limits = ChildLimits.from_dict(request["limits"])
         kind = request["kind"]
         uid = None
         if self.tier.name == "namespaces" and not self.tier.user_namespace:
@@ -168,15 +170,16 @@ class _Server:
             try:
                 from grader.sandbox import child
 
-                namespaces.die_with_parent(server_pid)
+                die_with_parent(server_pid)
 
                 def learner(workdir: str) -> None:
-                    isolation.enter(
+                    process.enter(
                         sock_fd=child_end.fileno(),
                         out_fd=out_w,
                         scratch=workdir,
                         kind=kind,
                         limits=limits,
+                        policy=self.policy,
                     )
                     child.install_streams()
                     child.main(
@@ -187,7 +190,7 @@ class _Server:
 
                 if self.tier.name == "namespaces":
                     namespaces.keep(
-                        self.tier, hidden=self.hidden, scratch=scratch, uid=uid, learner=learner
+                        self.tier, policy=self.policy, scratch=scratch, uid=uid, learner=learner
                     )
                 learner(scratch)
             finally:
@@ -279,16 +282,15 @@ class _Server:
 class ForkServer:
     """Owned by the grading process: starts the server and hands out worker connections.
 
-    ``hidden`` are the folders learner children must not see (with the namespaces tier); the
-    tier itself is detected when the server starts (``requested``, from GRADER_ISOLATION, can
-    force one).
+    ``policy`` says what learner children may see and use; the tier that enforces it is
+    detected when the server starts (``requested``, from GRADER_ISOLATION, can force one).
     """
 
-    def __init__(self, hidden: tuple[str, ...] = (), requested: str | None = None) -> None:
+    def __init__(self, policy: SandboxPolicy | None = None, requested: str | None = None) -> None:
         self.pid: int | None = None
-        self.hidden = tuple(hidden)
+        self.policy = policy or SandboxPolicy()
         self.requested = requested
-        self.tier = namespaces.Tier("process")
+        self.tier = Tier("process")
         self._control: socket.socket | None = None
 
     def start(self) -> None:
@@ -298,11 +300,11 @@ class ForkServer:
         if pid == 0:
             code = 0
             try:
-                namespaces.die_with_parent(parent_pid)
+                die_with_parent(parent_pid)
                 parent_end.close()
                 os.setpgid(0, 0)
                 try:
-                    tier = namespaces.detect(self.hidden, self.requested)
+                    tier = namespaces.detect(self.policy, self.requested)
                 except OSError as exc:
                     _send_json(server_end, {"ok": False, "error": exc.strerror or str(exc)})
                     raise
@@ -310,7 +312,7 @@ class ForkServer:
                     server_end,
                     {"ok": True, "tier": tier.name, "user_namespace": tier.user_namespace},
                 )
-                _Server(server_end, tier, self.hidden).run()
+                _Server(server_end, tier, self.policy).run()
             except BaseException:  # noqa: BLE001
                 code = 70
             finally:
@@ -321,7 +323,7 @@ class ForkServer:
         hello, _ = _recv_json(parent_end)
         if not hello.get("ok"):
             raise SpawnError(hello.get("error", "the fork server did not start"))
-        self.tier = namespaces.Tier(hello["tier"], bool(hello.get("user_namespace")))
+        self.tier = Tier(hello["tier"], bool(hello.get("user_namespace")))
 
     def alive(self) -> bool:
         if self.pid is None:
@@ -369,7 +371,7 @@ class ForkServerClient:
         self.sock = sock
 
     def spawn(
-        self, learner_path: str, learner_name: str, kind: str, limits: isolation.ChildLimits
+        self, learner_path: str, learner_name: str, kind: str, limits: ChildLimits
     ) -> tuple[int, socket.socket, int]:
         _send_json(
             self.sock,

@@ -17,10 +17,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from grader.i18n import Text
 from grader.sandbox import faults, protocol
 from grader.sandbox.forkserver import ForkServerClient, SpawnError
-from grader.sandbox.isolation import ChildLimits
-from grader.spec import Text
+from grader.sandbox.messages import Answer, Hello, MessageError
+from grader.sandbox.policy import ChildLimits
 
 _READ = 1 << 16
 
@@ -85,7 +86,7 @@ class LearnerChild:
     sock: socket.socket
     out_fd: int
     kind: str
-    hello: dict[str, Any] | None = None
+    hello: Hello | None = None
 
     def __post_init__(self) -> None:
         self.sock.setblocking(False)
@@ -274,12 +275,18 @@ class ChildPool:
         child = LearnerChild(pid, sock, out_fd, kind)
         deadline, total = self._deadline()
         try:
-            hello, _ = child.exchange(
+            header, _ = child.exchange(
                 None, [], deadline, self.capture, 1 << 20, self._rss_limit(kind)
             )
+            hello = Hello.from_wire(header)
         except _Expired:
             self._discard(child)
             fault = self._timeout_fault(total, during_import=True)
+            self.import_failures[kind] = fault
+            raise fault from None
+        except MessageError as exc:
+            self._discard(child)
+            fault = self._lost_fault(_Malformed(f"malformed answer: {exc}"), None, "", True)
             self.import_failures[kind] = fault
             raise fault from None
         except (_Lost, _MemoryExceeded) as exc:
@@ -287,9 +294,9 @@ class ChildPool:
             fault = self._lost_fault(exc, status, "", during_import=True)
             self.import_failures[kind] = fault
             raise fault from None
-        if not hello.get("ok"):
+        if hello.error is not None:
             self._discard(child)
-            fault = faults.raised(hello.get("error", {}), "", during_import=True)
+            fault = faults.raised(hello.error, "", during_import=True)
             self.import_failures[kind] = fault
             raise fault
         child.hello = hello
@@ -368,17 +375,21 @@ class ChildPool:
 
     def request(
         self, kind: str, header: dict[str, Any], blobs: list, function: str, max_answer: int
-    ) -> tuple[dict[str, Any], list[bytearray]]:
+    ) -> tuple[Answer, list[bytearray]]:
         child = self.child(kind)
         deadline, total = self._deadline()
         # A fresh random id per request, echoed by the answer: learner code that writes forged
         # frames into its own answer channel cannot shift answers onto later questions.
         header = {**header, "id": secrets.token_hex(8)}
         try:
-            answer, answer_blobs = child.exchange(
+            raw, answer_blobs = child.exchange(
                 header, blobs, deadline, self.capture, max_answer, self._rss_limit(kind)
             )
-            if answer.get("id") != header["id"] or child.pending():
+            try:
+                answer = Answer.from_wire(raw)
+            except MessageError as exc:
+                raise _Malformed(f"malformed answer: {exc}") from None
+            if answer.id != header["id"] or child.pending():
                 raise _Malformed("malformed answer: it does not answer the question asked")
             return answer, answer_blobs
         except _Expired:
@@ -389,7 +400,8 @@ class ChildPool:
             raise self._lost_fault(exc, status, function, during_import=False) from None
 
     def functions(self, kind: str) -> list[str]:
-        return list((self.child(kind).hello or {}).get("functions", []))
+        hello = self.child(kind).hello
+        return list(hello.functions) if hello is not None else []
 
     def take_output(self) -> tuple[str, bool]:
         for child in list(self.children.values()):

@@ -49,7 +49,7 @@ def assert_unchanged(before: Any, after: Any, what: str | Text) -> None:
     """``after`` (an input as it came back) equals ``before`` (as it was sent): values, dtype,
     shape, device, ``requires_grad`` and ``.grad``. For checks inside scenarios; plain
     ``learner.fn(...)`` calls check their inputs by themselves."""
-    from grader.sandbox.proxy import input_change
+    from grader.testing.mutation import input_change
 
     we, wz = names(what)
     problem = input_change(before, after)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import render_result
+from grader.render.html import render_result
 from grader.results import Result, Status
 from tests.conftest import PROBE_HOME, GradingService
 
@@ -217,7 +217,9 @@ CASES = [
     ),
     Case("script_markup", S("failed"), r"<script>window\.pwned = 2</script>", after=markup_escaped),
     Case("read_env_secrets", S("failed"), r"differ", after=secret_not_leaked),
-    Case("forge_answer", S("failed", "error"), r"does not answer the question|differ"),
+    Case(
+        "forge_answer", S("failed", "error"), r"does not answer the question|malformed answer|differ"
+    ),
     Case("close_fds", S("error"), r"ended|killed|closed|unexpectedly"),
     Case("read_stdin", S("failed"), r"EOFError"),
     Case("sleep_forever", S("timeout"), r"did not return within"),

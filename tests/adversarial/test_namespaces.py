@@ -12,11 +12,12 @@ import time
 
 import pytest
 
-from grader.sandbox import namespaces
+from grader.sandbox.policy import SandboxPolicy
+from grader.sandbox.tiers import Tier, namespaces
 
 
-def _tier() -> namespaces.Tier:
-    tier = namespaces.detect(())
+def _tier() -> Tier:
+    tier = namespaces.detect(SandboxPolicy())
     if tier.name != "namespaces":
         pytest.skip("this machine allows no namespaces")
     return tier
@@ -41,7 +42,7 @@ def test_learner_child_dies_with_its_keeper(drop_uid):
             while True:
                 time.sleep(1)
 
-        namespaces.keep(tier, hidden=(), scratch=scratch, uid=uid, learner=learner)
+        namespaces.keep(tier, policy=SandboxPolicy(), scratch=scratch, uid=uid, learner=learner)
     os.close(ready_w)
     try:
         assert select.select([ready_r], [], [], 20)[0], "the learner child never started"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.catalog import Catalog, project_root
+from grader.catalog import Catalog
 from grader.errors import UsageError
 from grader.spec import ID_RE
 
@@ -169,21 +169,3 @@ def scaffold(catalog: Catalog, exercise_id: str, slug: str | None = None) -> lis
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return sorted(files)
-
-
-def main(argv: list[str]) -> int:
-    from grader.cli import _Parser
-
-    parser = _Parser(
-        prog="grade new", description="Scaffold a new exercise that passes `grade validate`."
-    )
-    parser.add_argument("id", help="exercise-NN")
-    parser.add_argument("--slug", help="the exercise's slug (default: new-<id>)")
-    args = parser.parse_args(argv)
-    catalog = Catalog(project_root())
-    written = scaffold(catalog, args.id, args.slug)
-    for path in written:
-        print(f"created {path.relative_to(catalog.root)}")
-    print(f"\nNext: edit exercises/{args.id}/exercise.yaml, then run `grade validate {args.id}`.")
-    print("The format is documented in exercises/README.md.")
-    return 0

@@ -8,7 +8,7 @@ learner's file, and torch on one thread.
 These apply in every tier. On their own they are the "process" tier: a separate process with
 rlimits and a scrubbed environment, which keeps learner code away from the grader's memory and
 verdicts but not from the file system or the network. Where the OS allows, the namespaces tier
-(:mod:`grader.sandbox.namespaces`) adds private namespaces and an unprivileged uid around them;
+(:mod:`grader.sandbox.tiers.namespaces`) adds private namespaces and an unprivileged uid around them;
 ``docs/SECURITY.md`` says what each tier guarantees.
 """
 
@@ -18,27 +18,11 @@ import os
 import resource
 import signal
 import sys
-from dataclasses import dataclass
 
 import torch
 
-from grader.sandbox import namespaces
-
-_SAFE_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
-
-
-@dataclass(frozen=True)
-class ChildLimits:
-    """Limits of one learner child (from the exercise's ``limits``)."""
-
-    memory_mb: int = 3072  # address space above what the fork server already maps; CPU only
-    cpu_seconds: int = 300  # CPU time over the child's whole life; the wall deadline comes first
-    file_mb: int = 64  # largest file the child may write
-    open_files: int = 256
-    max_answer_mb: int = 256
-
-    def to_dict(self) -> dict[str, int]:
-        return dict(self.__dict__)
+from grader.sandbox.policy import ChildLimits, SandboxPolicy
+from grader.sandbox.procs import close_all_but
 
 
 def _vm_size() -> int:
@@ -60,7 +44,15 @@ def _set_limit(which: int, value: int) -> None:
         resource.setrlimit(which, (value, hard))
 
 
-def enter(*, sock_fd: int, out_fd: int, scratch: str, kind: str, limits: ChildLimits) -> None:
+def enter(
+    *,
+    sock_fd: int,
+    out_fd: int,
+    scratch: str,
+    kind: str,
+    limits: ChildLimits,
+    policy: SandboxPolicy,
+) -> None:
     """Turn this freshly forked process into a learner child. Runs before any learner code."""
     os.setsid()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGHUP):
@@ -75,10 +67,10 @@ def enter(*, sock_fd: int, out_fd: int, scratch: str, kind: str, limits: ChildLi
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
-    namespaces.close_all_but({sock_fd})
+    close_all_but({sock_fd})
 
     home = scratch
-    env = {key: os.environ[key] for key in _SAFE_ENV if key in os.environ}
+    env = {key: os.environ[key] for key in policy.env if key in os.environ}
     env.update(
         PATH="/usr/bin:/bin",
         HOME=home,

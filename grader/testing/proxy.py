@@ -21,13 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import torch
-
+from grader.i18n import Text
 from grader.sandbox import codec, faults
+from grader.sandbox.messages import Answer, ErrorInfo
 from grader.sandbox.pool import ChildPool
-from grader.spec import Text
 from grader.testing.checks import fail
+from grader.testing.mutation import input_change
 
 
 @dataclass
@@ -93,16 +92,28 @@ class LearnerProxy:
         record = CallRecord(name, args, kwargs)
         answer, blobs = self._send("call", name, list(args), kwargs, trace)
         self._finish(record, answer, blobs, name)
-        if not answer.get("ok"):
-            raise faults.raised(answer.get("error", {}), name)
-        if answer.get("after") is not None:
+        if answer.error is not None:
+            raise faults.raised(answer.error, name)
+        if answer.has_after:
             after = codec.decode(
-                {"value": answer["after"], "storages": answer.get("storages", [])},
+                {"value": answer.after, "storages": list(answer.storages)},
                 blobs,
                 keep_info=True,
             )
-            record.after_args = after.get("args")
-            record.after_kwargs = after.get("kwargs")
+            if not (
+                isinstance(after, dict)
+                and isinstance(after.get("args"), list)
+                and isinstance(after.get("kwargs"), dict)
+            ):
+                raise faults.AnswerUnreadable(
+                    Text(
+                        f"{name}: the grader cannot read its inputs as they were after the call.",
+                        f"{name}：评分器无法读取调用之后的输入。",
+                    ),
+                    evidence=("unreadable_answer",),
+                )
+            record.after_args = after["args"]
+            record.after_kwargs = after["kwargs"]
             if not (self._allows_mutation() if allow_mutation is None else allow_mutation):
                 self._check_inputs(record)
         return record.value
@@ -126,15 +137,14 @@ class LearnerProxy:
         record = CallRecord(scenario.__name__, args, kwargs)
         answer, blobs = self._send("run", scenario.__name__, [source, *args], kwargs, trace)
         self._finish(record, answer, blobs, scenario.__name__)
-        if not answer.get("ok"):
-            error = answer.get("error", {})
-            function = _innermost_function(error) or scenario.__name__
-            raise faults.raised(error, function)
+        if answer.error is not None:
+            function = _innermost_function(answer.error) or scenario.__name__
+            raise faults.raised(answer.error, function)
         return record.value
 
     def _send(
         self, op: str, name: str, args: list[Any], kwargs: dict[str, Any], trace: bool
-    ) -> tuple[dict[str, Any], list[bytearray]]:
+    ) -> tuple[Answer, list[bytearray]]:
         self._calls += 1
         payload, blobs = codec.encode((args, kwargs))
         header = {
@@ -147,18 +157,17 @@ class LearnerProxy:
         return self._pool.request(self._kind, header, blobs, name, self._max_answer)
 
     def _finish(
-        self, record: CallRecord, answer: dict[str, Any], blobs: list[bytearray], name: str
+        self, record: CallRecord, answer: Answer, blobs: list[bytearray], name: str
     ) -> None:
         self.last = record
-        record.duration_s = float(answer.get("duration_s", 0.0) or 0.0)
-        trace = answer.get("trace")
-        if isinstance(trace, dict):
-            record.ops = int(trace.get("ops", 0))
-            record.functions = {str(k): int(v) for k, v in dict(trace.get("functions", {})).items()}
-        if answer.get("ok") and "result" in answer:
+        record.duration_s = answer.duration_s
+        if answer.trace is not None:
+            record.ops = answer.trace.ops
+            record.functions = dict(answer.trace.functions)
+        if answer.ok:
             try:
                 record.value = codec.decode(
-                    {"value": answer["result"]["value"], "storages": answer.get("storages", [])},
+                    {"value": answer.value, "storages": list(answer.storages)},
                     blobs,
                     keep_info=True,
                 )
@@ -200,100 +209,6 @@ def _argument_name(function: str, path: str) -> str:
     return f"argument {path[7:-1].strip(chr(39))}"
 
 
-def input_change(before: Any, after: Any, depth: int = 0) -> tuple[str, str, str] | None:
-    """How an input differs after the call, or None."""
-    if depth > 8:
-        return None
-    if isinstance(before, torch.Tensor):
-        if not isinstance(after, torch.Tensor):
-            return None
-        if info_device(after) != str(before.device):
-            return (
-                f"it was moved from {before.device} to {info_device(after)}.",
-                f"它从 {before.device} 被移到了 {info_device(after)}。",
-                "input_moved",
-            )
-        if before.shape != after.shape or before.dtype != after.dtype:
-            return (
-                f"it went from shape {tuple(before.shape)} {before.dtype} to "
-                f"{tuple(after.shape)} {after.dtype}.",
-                f"它从形状 {tuple(before.shape)} {before.dtype} 变成了 "
-                f"{tuple(after.shape)} {after.dtype}。",
-                "input_reshaped",
-            )
-        if "meta" not in (before.device.type, after.device.type) and not _same_bytes(before, after):
-            return (
-                "its values were overwritten (an in-place operation such as -=, add_() or "
-                "item assignment on the input or on a view of it).",
-                "它的值被改写了（对输入或其视图做了原地操作，例如 -=、add_() 或下标赋值）。",
-                "input_values_changed",
-            )
-        if before.requires_grad != after.requires_grad:
-            return (
-                f"its requires_grad flag went from {before.requires_grad} to {after.requires_grad}.",
-                f"它的 requires_grad 从 {before.requires_grad} 变成了 {after.requires_grad}。",
-                "input_requires_grad_changed",
-            )
-        if (before.grad is None) != (after.grad is None) or (
-            before.grad is not None
-            and after.grad is not None
-            and not _same_bytes(before.grad, after.grad)
-        ):
-            return (
-                "its .grad changed (backward() accumulated into it, or it was reset).",
-                "它的 .grad 被改变了（backward() 向其中累加了梯度，或被清零了）。",
-                "input_grad_changed",
-            )
-        return None
-    if isinstance(before, np.ndarray):
-        if not isinstance(after, np.ndarray):
-            return None
-        if (
-            before.shape != after.shape
-            or before.dtype != after.dtype
-            or before.tobytes() != after.tobytes()
-        ):
-            return ("the array's contents changed.", "数组的内容被改变了。", "input_values_changed")
-        return None
-    if isinstance(before, (list, tuple)) and isinstance(after, (list, tuple)):
-        if len(before) != len(after):
-            return (
-                "items were added to or removed from it.",
-                "其中的元素被增加或删除了。",
-                "input_container_changed",
-            )
-        for b, a in zip(before, after, strict=True):
-            problem = input_change(b, a, depth + 1)
-            if problem:
-                return problem
-        return None
-    if isinstance(before, dict) and isinstance(after, dict):
-        if list(before) != list(after):
-            return ("its keys changed.", "它的键被改变了。", "input_container_changed")
-        for key in before:
-            problem = input_change(before[key], after[key], depth + 1)
-            if problem:
-                return problem
-    return None
-
-
-def info_device(value: torch.Tensor) -> str:
-    """Where the learner's side said a tensor was (it may have been rebuilt elsewhere here)."""
-    info = codec.tensor_info(value)
-    return info.device if info is not None else str(value.device)
-
-
-def _same_bytes(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Bit-for-bit equality (so NaN equals NaN and -0.0 differs from 0.0)."""
-    x = a.detach().cpu().reshape(-1).contiguous()
-    y = b.detach().cpu().reshape(-1).contiguous()
-    if x.numel() == 0:
-        return True
-    if x.dtype == torch.bool:
-        return bool(torch.equal(x, y))
-    return bool(torch.equal(x.view(torch.uint8), y.view(torch.uint8)))
-
-
 _SCENARIOS: dict[Callable[..., Any], codec.Scenario] = {}
 
 
@@ -309,10 +224,9 @@ def _scenario(func: Callable[..., Any]) -> codec.Scenario:
     return cached
 
 
-def _innermost_function(error: dict[str, Any]) -> str:
+def _innermost_function(error: ErrorInfo) -> str:
     """The learner's function the error arose in (not a comprehension or lambda inside it)."""
-    for frame in reversed(error.get("frames") or []):
-        name = str(frame.get("function", ""))
-        if name and not name.startswith("<"):
-            return name
+    for frame in reversed(error.frames):
+        if frame.function and not frame.function.startswith("<"):
+            return frame.function
     return ""

@@ -11,6 +11,7 @@ import os
 import sys
 from typing import TextIO
 
+from grader.i18n import TERMINAL, labels
 from grader.results import Result, Status, TestResult, devices_of, failure_groups, number
 
 _MARK = {
@@ -19,49 +20,6 @@ _MARK = {
     Status.ERROR: ("!", "35"),
     Status.TIMEOUT: ("⧗", "33"),
     Status.SKIPPED: ("-", "2"),
-}
-
-_WORDS = {
-    "en": {
-        "passed": "passed",
-        "failed": "failed",
-        "error": "error",
-        "timeout": "timeout",
-        "skipped": "skipped",
-        "score": "score",
-        "test": "test",
-        "failures": "What to fix",
-        "at": "at line {line} in {function}",
-        "output": "output",
-        "fix": "Fix",
-        "report": "Report",
-        "json": "JSON",
-        "all_passed": "All tests passed.",
-        "points": "pts",
-        "cut": "(cut)",
-        "isolation": "isolation",
-        "submission": "submission",
-    },
-    "zh": {
-        "passed": "通过",
-        "failed": "未通过",
-        "error": "错误",
-        "timeout": "超时",
-        "skipped": "跳过",
-        "score": "得分",
-        "test": "测试",
-        "failures": "需要修改的地方",
-        "at": "位于第 {line} 行，函数 {function}",
-        "output": "输出",
-        "fix": "修改方法",
-        "report": "报告",
-        "json": "JSON",
-        "all_passed": "所有测试都通过了。",
-        "points": "分",
-        "cut": "（已截断）",
-        "isolation": "隔离级别",
-        "submission": "提交文件",
-    },
 }
 
 
@@ -82,7 +40,7 @@ class _Style:
 
 
 def _status_word(status: Status, lang: str) -> str:
-    return _WORDS[lang][status.value]
+    return str(labels(TERMINAL, lang)[status.value])
 
 
 def render(
@@ -93,8 +51,8 @@ def render(
     json_path: str | None = None,
     width: int = 100,
 ) -> str:
-    lang = result.lang if result.lang in _WORDS else "en"
-    w = _WORDS[lang]
+    lang = result.lang if result.lang in TERMINAL else "en"
+    w = labels(TERMINAL, lang)
     style = _Style(colour)
     lines: list[str] = []
 

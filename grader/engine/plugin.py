@@ -31,13 +31,16 @@ import numpy as np
 import pytest
 import torch
 
+from grader.engine.records import GraderErrorRecord, Record, SubmissionDone, TestRecord
+from grader.i18n import Text
+from grader.results import Frame, Status
 from grader.sandbox import codec, faults
 from grader.sandbox.pool import ChildPool
-from grader.sandbox.proxy import LearnerProxy
-from grader.spec import ExerciseSpec, Text
+from grader.spec import ExerciseSpec
 from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
+from grader.testing.proxy import LearnerProxy
 
-Record = dict[str, Any]
+GRADER_FAULT = "grader_fault"  # the evidence tag of a test the grader itself could not judge
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,20 @@ class Submission:
     source: str  # the learner's file, for static checks
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """How one test instance ended, before the worker adds its output and timing."""
+
+    status: Status
+    message: Text
+    evidence: tuple[str, ...] = ()
+    frames: tuple[Frame, ...] = ()
+    error: dict[str, str] | None = None
+    check_data: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass
-class Session:
+class GradingSession:
     """What the worker's fixtures and hooks share for one group of gradings."""
 
     spec: ExerciseSpec
@@ -77,7 +92,7 @@ class Session:
         pool = self.pools.pop(key, None)
         if pool is not None:
             pool.close()
-        self.emit({"type": "submission_done", "submission": key})
+        self.emit(SubmissionDone(key))
 
     def close(self) -> None:
         for key in list(self.pools):
@@ -100,7 +115,7 @@ def test_seed(seed: int, name: str, device: str | None) -> int:
 
 
 class GraderPlugin:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: GradingSession) -> None:
         self.s = session
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
@@ -152,11 +167,10 @@ class GraderPlugin:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.s.emit(
-                {
-                    "type": "grader_error",
-                    "message": f"the hidden tests of {self.s.spec.id} "
-                    f"could not be collected:\n{report.longreprtext[-4000:]}",
-                }
+                GraderErrorRecord(
+                    f"the hidden tests of {self.s.spec.id} could not be collected:\n"
+                    f"{report.longreprtext[-4000:]}"
+                )
             )
 
     # -- fixtures ---------------------------------------------------------------------------
@@ -238,25 +252,38 @@ class GraderPlugin:
         callspec = getattr(item, "callspec", None)
         device = callspec.params.get("device") if callspec is not None else None
         key = _submission(item)
-        record: Record = {"type": "test", "name": name, "device": device, "submission": key}
-        record.update(self._verdict(phases))
+        verdict = self._verdict(phases)
         if key in self.s.pools:
             output, truncated = self.s.pools[key].take_output()
         else:
             output, truncated = "", False
-        record["output"] = output
-        record["output_truncated"] = truncated
-        record["duration_s"] = round(
-            time.perf_counter() - self._started.get(item.nodeid, time.perf_counter()), 4
-        )
-        record["data"] = _jsonable(self.s.attached.pop(item.nodeid, {}))
+        data = _jsonable(self.s.attached.pop(item.nodeid, {}))
+        if verdict.check_data:
+            data["check"] = verdict.check_data
         codec.forget_decoded()
-        self.s.emit(record)
+        self.s.emit(
+            TestRecord(
+                submission=str(key),
+                name=name,
+                device=device,
+                status=verdict.status,
+                message=verdict.message,
+                evidence=verdict.evidence,
+                frames=verdict.frames,
+                error=verdict.error,
+                output=output,
+                output_truncated=truncated,
+                duration_s=round(
+                    time.perf_counter() - self._started.get(item.nodeid, time.perf_counter()), 4
+                ),
+                data=data,
+            )
+        )
 
-    def _verdict(self, phases: dict[str, Any]) -> Record:
+    def _verdict(self, phases: dict[str, Any]) -> Verdict:
         setup_exc, setup_report = phases.get("setup", (None, None))
         if setup_report is not None and setup_report.skipped:
-            return {"status": "skipped", "message": _both(_skip_reason(setup_report))}
+            return Verdict(Status.SKIPPED, _both(_skip_reason(setup_report)))
         if setup_exc is not None:
             return _grader_fault(setup_exc, "setting up")
         call_exc, call_report = phases.get("call", (None, None))
@@ -264,35 +291,31 @@ class GraderPlugin:
             teardown_exc, _ = phases.get("teardown", (None, None))
             if teardown_exc is not None:
                 return _grader_fault(teardown_exc, "finishing")
-            return {"status": "passed", "message": _both("")}
+            return Verdict(Status.PASSED, _both(""))
         exc = call_exc.value
         if call_report is not None and call_report.skipped:
-            return {"status": "skipped", "message": _both(_skip_reason(call_report))}
+            return Verdict(Status.SKIPPED, _both(_skip_reason(call_report)))
         if isinstance(exc, CheckFailed):
-            return {
-                "status": "failed",
-                "message": exc.message.to_dict(),
-                "evidence": list(exc.evidence),
-                "check_data": _jsonable(exc.data),
-            }
+            return Verdict(
+                Status.FAILED,
+                exc.message,
+                evidence=tuple(exc.evidence),
+                check_data=_jsonable(exc.data),
+            )
         if isinstance(exc, faults.LearnerFault):
-            return {
-                "status": exc.status,
-                "message": exc.message.to_dict(),
-                "evidence": list(exc.evidence),
-                "frames": exc.frames,
-                "error": {"type": exc.error.get("type"), "message": exc.error.get("message")}
-                if exc.error
-                else None,
-            }
+            return Verdict(
+                Status(exc.status),
+                exc.message,
+                evidence=tuple(exc.evidence),
+                frames=tuple(Frame(f.line, f.function, f.code) for f in exc.frames),
+                error=exc.error.summary() if exc.error is not None else None,
+            )
         if isinstance(exc, AssertionError):
-            return {
-                "status": "failed",
-                "evidence": ["check_failed"],
-                "message": Text(
-                    "Your answer did not pass this check.", "你的答案没有通过这项检查。"
-                ).to_dict(),
-            }
+            return Verdict(
+                Status.FAILED,
+                Text("Your answer did not pass this check.", "你的答案没有通过这项检查。"),
+                evidence=("check_failed",),
+            )
         return _grader_fault(call_exc, "checking your answer")
 
 
@@ -308,18 +331,18 @@ def _skip_reason(report: pytest.TestReport) -> str:
     return str(longrepr or "skipped")
 
 
-def _both(text: str) -> dict[str, str]:
+def _both(text: str) -> Text:
     """A message in both languages: a reason from `grader.testing.skip` carries both."""
     if text.startswith(SKIP_PREFIX):
         try:
             data = json.loads(text[len(SKIP_PREFIX) :])
-            return {"en": str(data["en"]), "zh": str(data["zh"])}
+            return Text(str(data["en"]), str(data["zh"]))
         except (ValueError, KeyError, TypeError):
             pass
-    return {"en": text, "zh": text}
+    return Text(text, text)
 
 
-def _grader_fault(excinfo: Any, stage: str) -> Record:
+def _grader_fault(excinfo: Any, stage: str) -> Verdict:
     """An exception in the hidden test's own code: the grader's fault, never a point lost silently."""
     exc = excinfo.value
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
@@ -328,16 +351,16 @@ def _grader_fault(excinfo: Any, stage: str) -> Record:
         + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
         file=sys.stderr,
     )
-    return {
-        "status": "error",
-        "evidence": ["grader_fault"],
-        "message": Text(
+    return Verdict(
+        Status.ERROR,
+        Text(
             f"The grader could not finish {stage} for this test ({detail[:300]}). This is a problem "
             "in the grader or in an unusual answer; tell your instructor.",
             f"评分器在{_STAGE_ZH.get(stage, stage)}时出错（{detail[:300]}）。这是评分器的问题，"
             "或你的答案比较特殊；请告诉你的老师。",
-        ).to_dict(),
-    }
+        ),
+        evidence=(GRADER_FAULT,),
+    )
 
 
 _STAGE_ZH = {
@@ -351,9 +374,16 @@ def _jsonable(value: Any, depth: int = 0) -> Any:
     """Data for the result JSON: numbers, strings, lists and dicts only."""
     if depth > 6:
         return None
-    if value is None or isinstance(value, (bool, int, str)):
+    if value is None or type(value) in (bool, int, str):
         return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, str):
+        return str(value)
     if isinstance(value, float):
+        value = float(value)
         return value if value == value and abs(value) != float("inf") else str(value)
     if isinstance(value, torch.Tensor):
         return _jsonable(value.detach().cpu().tolist(), depth + 1)

@@ -8,7 +8,6 @@ test ends (so a worker that is killed loses nothing already graded), then ``done
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -21,12 +20,14 @@ from typing import Any
 import pytest
 import torch
 
-from grader.plugin import GraderPlugin, Session, Submission
-from grader.results import read_source
+from grader.engine.plugin import GraderPlugin, GradingSession, Submission
+from grader.engine.records import EnvRecord, GraderErrorRecord, Record, TestRecord, to_line
+from grader.i18n import Text
+from grader.results import Status, read_source
 from grader.sandbox.forkserver import ForkServerClient
-from grader.sandbox.isolation import ChildLimits
+from grader.sandbox.policy import ChildLimits
 from grader.sandbox.pool import ChildPool
-from grader.spec import ExerciseSpec, Text
+from grader.spec import ExerciseSpec
 
 # pytest's own plugins that a grading does not use; each costs time in every worker.
 _UNUSED_PLUGINS = (
@@ -120,8 +121,14 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
     """The worker's body (in the forked process). Never returns."""
     out = os.fdopen(records_fd, "w", encoding="utf-8", buffering=1)
 
-    def emit(record: dict[str, Any]) -> None:
-        out.write(json.dumps(record, ensure_ascii=False, allow_nan=False, default=str) + "\n")
+    def emit(record: Record) -> None:
+        try:
+            line = to_line(record)
+        except (ValueError, TypeError, RecursionError):
+            if not isinstance(record, TestRecord):
+                raise
+            line = to_line(_unrecordable(record))
+        out.write(line)
         out.flush()
 
     code = 0
@@ -137,15 +144,13 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
         spec = job.spec
         available, reason, names = cuda_status(job.selected)
         emit(
-            {
-                "type": "env",
-                "python": platform.python_version(),
-                "torch": torch.__version__,
-                "platform": f"{platform.system()} {platform.machine()}",
-                "cuda_available": available,
-                "cuda_devices": names,
-                "cuda_reason": reason.to_dict(),
-            }
+            EnvRecord(
+                python=platform.python_version(),
+                torch=torch.__version__,
+                platform=f"{platform.system()} {platform.machine()}",
+                cuda_available=available,
+                cuda_devices=tuple(names),
+            )
         )
         limits = spec.limits
         client = ForkServerClient(client_sock)
@@ -164,7 +169,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             )
 
         submissions = [Submission(key, read_source(path)) for key, path in job.submissions]
-        session = Session(
+        session = GradingSession(
             spec=spec,
             selected=job.selected,
             seed=job.seed,
@@ -175,16 +180,17 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             cuda_reason=reason,
         )
         try:
-            exit_code = pytest.main(pytest_args(spec), plugins=[GraderPlugin(session)])
+            # Every test's verdict is reported as it ends; the grading process finds any that
+            # is missing, so pytest's own exit status tells nothing more.
+            pytest.main(pytest_args(spec), plugins=[GraderPlugin(session)])
         finally:
             session.close()
-        emit({"type": "done", "pytest_exit": int(exit_code)})
     except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
         import traceback
 
         traceback.print_exc(file=sys.stderr)
         try:
-            emit({"type": "grader_error", "message": f"{type(exc).__name__}: {exc}"})
+            emit(GraderErrorRecord(f"{type(exc).__name__}: {exc}"))
         except BaseException:  # noqa: BLE001
             pass
         code = 70
@@ -194,3 +200,20 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def _unrecordable(record: TestRecord) -> TestRecord:
+    """A verdict whose data cannot be written as JSON (a learner's value made it so): the test
+    is an error, blamed on that submission, and the rest of the group goes on."""
+    return TestRecord(
+        submission=record.submission,
+        name=record.name,
+        device=record.device,
+        status=Status.ERROR,
+        message=Text(
+            "The grader could not record the outcome of this test: your answer holds data it "
+            "cannot store.",
+            "评分器无法记录本测试的结果：你的答案中含有无法保存的数据。",
+        ),
+        evidence=("unreadable_answer",),
+    )

@@ -10,16 +10,19 @@ finding stands, 2 for a usage error.
 
 from __future__ import annotations
 
-import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.catalog import Catalog, project_root
-from grader.diagnose import Catalogue
-from grader.errors import ExitCode, SpecError, UsageError
-from grader.results import Result, Status, check_writable, write_atomic
+from grader.catalog import Catalog
+from grader.diagnose import DiagnosisCatalog
+from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
+from grader.engine.scoring import is_grader_fault
+from grader.errors import SpecError
+from grader.fileio import write_atomic
+from grader.results import Result, Status
 from grader.spec import ExerciseSpec
 
 MIN_HINTS = 2
@@ -73,7 +76,7 @@ def check_files(spec: ExerciseSpec) -> Check:
     return check
 
 
-def check_policy(spec: ExerciseSpec, catalogue: Catalogue) -> Check:
+def check_policy(spec: ExerciseSpec, catalogue: DiagnosisCatalog) -> Check:
     """What the curriculum asks of every exercise, beyond what the loader checks."""
     check = Check(spec.id, "curriculum")
     if len(spec.hints) < MIN_HINTS:
@@ -194,13 +197,11 @@ def validate(
     selected: tuple[str, ...] = ("cpu", "cuda"),
     seed: int | None = None,
     parallel: int | None = None,
-    progress=None,
+    progress: Callable[[int, Result], None] | None = None,
 ) -> Report:
-    from grader.grading import DEFAULT_SEED, Grader, Job, grade_many, usable_cores
-
     started = time.monotonic()
     checks: list[Check] = []
-    catalogue = Catalogue.load()
+    catalogue = DiagnosisCatalog.load()
     specs: list[ExerciseSpec] = []
     slugs: dict[str, str] = {}
     folders = catalog.folders()
@@ -232,28 +233,29 @@ def validate(
                 )
                 checks.append(stray)
 
-    jobs: list[Job] = []
-    seed = DEFAULT_SEED if seed is None else seed
+    # what to grade: (spec, kind, name, file) per grading
+    plan: list[tuple[ExerciseSpec, str, str, Path]] = []
     for spec in specs:
-
-        def job(path: Path, kind: str, name: str, spec: ExerciseSpec = spec) -> Job:
-            return Job(spec, path, (spec.id, kind, name), selected=selected, seed=seed)
-
-        jobs.append(job(spec.solution_path, "reference", "reference"))
-        jobs.append(job(spec.starter_path, "starter", "starter"))
-        jobs += [job(spec.folder / a.file, "alternative", a.file) for a in spec.alternatives]
-        jobs += [job(spec.folder / m.file, "mutant", m.file) for m in spec.mutants]
-
-    if jobs:
-        with Grader.for_specs(specs) as grader:
-            results = grade_many(
-                grader, jobs, parallel=parallel or usable_cores(), on_result=progress
-            )
-        for job_, result in results:
-            exercise, kind, name = job_.tag
-            spec = job_.spec
+        plan.append((spec, "reference", "reference", spec.solution_path))
+        plan.append((spec, "starter", "starter", spec.starter_path))
+        plan += [(spec, "alternative", a.file, spec.folder / a.file) for a in spec.alternatives]
+        plan += [(spec, "mutant", m.file, spec.folder / m.file) for m in spec.mutants]
+    requests = [
+        GradeRequest(
+            exercise=spec.id,
+            source=path.read_bytes(),
+            filename=str(path),
+            devices=selected,
+            seed=DEFAULT_SEED if seed is None else seed,
+        )
+        for spec, _, _, path in plan
+    ]
+    if requests:
+        with LocalEngine(catalog, jobs=parallel, preload=specs) as engine:
+            results = engine.grade_many(requests, on_result=progress)
+        for (spec, kind, name, _), result in zip(plan, results, strict=True):
             check = Check(
-                exercise,
+                spec.id,
                 f"{kind} {name}" if kind in ("alternative", "mutant") else kind,
                 seconds=result.duration_s,
                 detail=_score(result),
@@ -267,7 +269,7 @@ def validate(
             else:
                 judge_mutant(check, spec, name, result)
             for test in result.tests:
-                if "grader_fault" in test.evidence:
+                if is_grader_fault(test):
                     check.problems.append(
                         f"{kind} {name}: {test.key} hit a grader fault: {test.message}"
                     )
@@ -304,74 +306,3 @@ def write_junit(report: Report, path: Path) -> None:
                 failure.text = "\n".join(check.problems)
     ET.indent(suites)
     write_atomic(path, ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n")
-
-
-def main(argv: list[str]) -> int:
-    from grader.cli import _Parser, _selected
-
-    parser = _Parser(
-        prog="grade validate",
-        description="Prove every exercise: its reference and alternatives score full marks, "
-        "its starter and every mutant fail as declared.",
-    )
-    parser.add_argument("ids", nargs="*", help="only these exercises (default: all)")
-    parser.add_argument("--junit", type=Path, help="write a JUnit XML report here")
-    parser.add_argument(
-        "--device",
-        choices=("cpu", "cuda", "all"),
-        default="all",
-        help="grade on this device only (default: all; CUDA cases are skipped without a GPU)",
-    )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
-    parser.add_argument(
-        "--jobs", type=int, default=None, help="gradings at a time (default: cores)"
-    )
-    args = parser.parse_args(argv)
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.junit:
-        check_writable(args.junit)
-    selected = _selected(args.device)
-    count = {"n": 0}
-
-    def progress(job, result) -> None:
-        count["n"] += 1
-        if sys.stderr.isatty():
-            print(f"\r  graded {count['n']}...", end="", file=sys.stderr, flush=True)
-
-    report = validate(
-        Catalog(project_root()),
-        ids=args.ids,
-        selected=selected,
-        seed=args.seed,
-        parallel=args.jobs,
-        progress=progress,
-    )
-    if sys.stderr.isatty():
-        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    exercises: dict[str, list[Check]] = {}
-    for check in report.checks:
-        exercises.setdefault(check.exercise, []).append(check)
-    for exercise, checks in exercises.items():
-        bad = [c for c in checks if not c.ok]
-        mutants = sum(1 for c in checks if c.name.startswith("mutant"))
-        alternatives = sum(1 for c in checks if c.name.startswith("alternative"))
-        reference = next((c.detail for c in checks if c.name == "reference"), "-")
-        starter = next((c.detail for c in checks if c.name == "starter"), "-")
-        mark = "✗" if bad else "✓"
-        print(
-            f"{mark} {exercise}: reference {reference}, starter {starter}, "
-            f"{mutants} mutants, {alternatives} alternatives"
-        )
-        for check in bad:
-            for problem in check.problems:
-                print(f"    {check.name}: {problem}")
-    failed = sum(not c.ok for c in report.checks)
-    print(
-        f"\n{len(exercises)} exercises, {len(report.checks)} checks, {failed} failed "
-        f"({report.seconds:.1f} s)"
-    )
-    if args.junit:
-        write_junit(report, args.junit)
-        print(f"JUnit XML: {args.junit}")
-    return ExitCode.OK if report.ok else ExitCode.TESTS_FAILED

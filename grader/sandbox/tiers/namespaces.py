@@ -18,7 +18,6 @@ learner's own exit code or signal.
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import resource
 import select
@@ -27,8 +26,11 @@ import signal
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NoReturn
+
+from grader.sandbox.policy import SandboxPolicy
+from grader.sandbox.procs import close_all_but, die_with_parent, libc
+from grader.sandbox.tiers import Tier
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -43,9 +45,6 @@ MS_NOEXEC = 8
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
-WORK = "/tmp/work"  # where the child's scratch folder appears inside its namespaces
 UID_BASE = 61000  # learner children run as UID_BASE + n (n < UID_SPAN), never as a real user
 UID_SPAN = 4000
 NPROC = 512  # processes and threads per learner uid: generous for torch, fatal to a fork bomb
@@ -53,30 +52,6 @@ NPROC = 512  # processes and threads per learner uid: generous for torch, fatal 
 
 class NamespaceError(OSError):
     pass
-
-
-@dataclass(frozen=True)
-class Tier:
-    """The isolation a learner child gets on this machine, named in every result."""
-
-    name: str  # "namespaces" or "process"
-    user_namespace: bool = False  # not root: the host user maps to root inside, no uid of its own
-
-    @property
-    def description(self) -> str:
-        if self.name != "namespaces":
-            return "process (separate process, rlimits, scrubbed environment, scratch folder)"
-        who = (
-            "host user mapped into a user namespace"
-            if self.user_namespace
-            else "an unprivileged uid of its own"
-        )
-        return f"namespaces (private PID, network, mount, IPC and UTS namespaces; runs as {who})"
-
-
-@functools.cache
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
 
 
 def _call(result: int, what: str) -> None:
@@ -88,9 +63,8 @@ def _call(result: int, what: str) -> None:
 def _mount(
     source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
 ) -> None:
-    libc = _libc()
     _call(
-        libc.mount(
+        libc().mount(
             source.encode() if source else None,
             target.encode(),
             fstype.encode() if fstype else None,
@@ -111,24 +85,11 @@ def _unshare(user_namespace: bool) -> None:
     uid, gid = os.getuid(), os.getgid()
     if user_namespace:
         flags |= CLONE_NEWUSER
-    _call(_libc().unshare(flags), "unshare")
+    _call(libc().unshare(flags), "unshare")
     if user_namespace:
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"0 {uid} 1")
         _write("/proc/self/gid_map", f"0 {gid} 1")
-
-
-def die_with_parent(parent_pid: int | None = None) -> None:
-    """Have the kernel kill this process when its parent dies, so that no worker, fork server
-    or learner child outlives a grading process that was killed. ``parent_pid``: exit now if
-    the parent already died before this took effect (not knowable inside a new PID namespace,
-    where the parent is outside). A change of uid clears the setting: call it again after."""
-    try:
-        _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if parent_pid is not None and os.getppid() != parent_pid:
-        os._exit(70)
 
 
 def runtime_paths() -> list[str]:
@@ -182,14 +143,14 @@ def _reach_runtime() -> None:
             os.close(fd)
 
 
-def _mounts(hidden: tuple[str, ...], scratch: str | None, unprivileged: bool) -> None:
+def _mounts(policy: SandboxPolicy, scratch: str | None, unprivileged: bool) -> None:
     """Inside the new mount namespace: what the learner child sees of the file system."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     scratch_fd = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if scratch else None
     if unprivileged:
         _reach_runtime()
-    for path in hidden:
+    for path in policy.hidden:
         if os.path.isdir(path):
             _mount(
                 "tmpfs",
@@ -198,12 +159,12 @@ def _mounts(hidden: tuple[str, ...], scratch: str | None, unprivileged: bool) ->
                 MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
                 "size=4k,mode=0755",
             )
-    for path, size in (("/tmp", "256m"), ("/var/tmp", "16m"), ("/dev/shm", "64m")):
+    for path, size in policy.private_tmp:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
     if scratch_fd is not None:
-        os.mkdir(WORK, 0o700)
-        _mount(f"/proc/self/fd/{scratch_fd}", WORK, None, MS_BIND)
+        os.mkdir(policy.workdir, 0o700)
+        _mount(f"/proc/self/fd/{scratch_fd}", policy.workdir, None, MS_BIND)
         os.close(scratch_fd)
 
 
@@ -212,20 +173,6 @@ def _drop_privileges(uid: int) -> None:
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
     resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
-
-
-def close_all_but(keep: set[int]) -> None:
-    """Close every file descriptor above 2 but ``keep``."""
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = list(range(3, 1024))
-    for fd in fds:
-        if fd > 2 and fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 def _mirror(status: int) -> NoReturn:
@@ -241,7 +188,7 @@ def _mirror(status: int) -> NoReturn:
 def keep(
     tier: Tier,
     *,
-    hidden: tuple[str, ...],
+    policy: SandboxPolicy,
     scratch: str,
     uid: int | None,
     learner: Callable[[str], NoReturn],
@@ -271,14 +218,14 @@ def keep(
             try:
                 os.close(keeper_alive_w)
                 die_with_parent()
-                _mounts(hidden, scratch, unprivileged=uid is not None)
+                _mounts(policy, scratch, unprivileged=uid is not None)
                 if uid is not None:
                     _drop_privileges(uid)
                     die_with_parent()  # a change of uid clears the parent-death signal
                 if select.select([keeper_alive], [], [], 0)[0]:  # EOF: the keeper is gone
                     os._exit(71)
                 os.close(keeper_alive)
-                learner(WORK)
+                learner(policy.workdir)
             finally:
                 os._exit(71)
         close_all_but({keeper_alive_w})
@@ -288,7 +235,7 @@ def keep(
         os._exit(code)
 
 
-def detect(hidden: tuple[str, ...], requested: str | None = None) -> Tier:
+def detect(policy: SandboxPolicy, requested: str | None = None) -> Tier:
     """The strongest tier this machine allows, proven by a trial run of the whole set-up.
 
     ``requested`` (from GRADER_ISOLATION) forces "process", or demands "namespaces" (an error
@@ -297,7 +244,7 @@ def detect(hidden: tuple[str, ...], requested: str | None = None) -> Tier:
     if requested == "process" or not sys.platform.startswith("linux"):
         return Tier("process")
     for user_namespace in (False, True) if os.getuid() == 0 else (True,):
-        if _trial(Tier("namespaces", user_namespace), hidden):
+        if _trial(Tier("namespaces", user_namespace), policy):
             return Tier("namespaces", user_namespace)
     if requested == "namespaces":
         raise NamespaceError(
@@ -306,7 +253,7 @@ def detect(hidden: tuple[str, ...], requested: str | None = None) -> Tier:
     return Tier("process")
 
 
-def _trial(tier: Tier, hidden: tuple[str, ...]) -> bool:
+def _trial(tier: Tier, policy: SandboxPolicy) -> bool:
     scratch = tempfile.mkdtemp(prefix="grader-probe-")
     uid = None if tier.user_namespace else UID_BASE + UID_SPAN - 1
     try:
@@ -319,24 +266,16 @@ def _trial(tier: Tier, hidden: tuple[str, ...]) -> bool:
                 ok = (
                     os.path.isdir(workdir)
                     and os.getpid() == 1
-                    and all(not os.listdir(p) for p in hidden if os.path.isdir(p))
+                    and all(not os.listdir(p) for p in policy.hidden if os.path.isdir(p))
                 )
                 os._exit(0 if ok else 1)
 
             with open(os.devnull, "w") as null:
                 os.dup2(null.fileno(), 2)
-            keep(tier, hidden=hidden, scratch=scratch, uid=uid, learner=learner)
+            keep(tier, policy=policy, scratch=scratch, uid=uid, learner=learner)
         _, status = os.waitpid(pid, 0)
         return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     except OSError:
         return False
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-def become_subreaper() -> None:
-    """Orphans of learner children are re-parented to this process (so it can kill them)."""
-    try:
-        _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass

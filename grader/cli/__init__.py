@@ -1,0 +1,103 @@
+"""The ``grade`` command: the thin top layer over the engine. Nothing below imports it.
+
+    learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
+    instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
+    author.py      grade validate [--junit PATH] | grade new ID
+    args.py        the parser every command shares
+
+Exit codes (DESIGN.md): 0 every graded test passed, 1 some did not, 2 usage or spec error,
+3 internal error, 130 interrupted. Every user mistake is one ``Error: ...`` line, never a
+traceback; this module is the one place an exception becomes an exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import traceback
+from collections.abc import Callable
+
+from grader import __version__
+from grader.errors import ExitCode, GraderError, UsageError
+
+COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "validate", "new", "report")
+
+OVERVIEW = f"""\
+grade {__version__}: grade PyTorch exercises in a sandbox, on CPU and CUDA.
+
+Learners:
+  grade init [DIR]          create a workspace with every exercise's starter file
+  grade list                every exercise with your status and score
+  grade show ID             the instructions of an exercise
+  grade hint ID             the next hint (--all for every hint)
+  grade ID                  grade your file (options: grade ID --help)
+  grade watch ID            re-grade whenever you save the file
+  grade reset ID            restore the starter (your file is backed up)
+  grade report              a progress dashboard of your workspace
+
+Instructors and CI:
+  grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
+  grade validate            prove every exercise: references pass, starters and mutants fail
+  grade new ID              scaffold a new exercise
+
+ID is exercise-07, 07, 7 or the exercise's slug. Exit codes: 0 all passed, 1 some failed,
+2 usage or spec error, 3 internal error.
+"""
+
+
+def _lazy(module: str, function: str) -> Callable[[list[str]], int]:
+    """A command that imports its module only when it runs (``grade list`` stays instant)."""
+
+    def run(argv: list[str]) -> int:
+        handler: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return int(handler(argv))
+
+    return run
+
+
+HANDLERS: dict[str, Callable[[list[str]], int]] = {
+    "list": _lazy("grader.cli.learner", "cmd_list"),
+    "show": _lazy("grader.cli.learner", "cmd_show"),
+    "hint": _lazy("grader.cli.learner", "cmd_hint"),
+    "init": _lazy("grader.cli.learner", "cmd_init"),
+    "reset": _lazy("grader.cli.learner", "cmd_reset"),
+    "watch": _lazy("grader.cli.learner", "cmd_watch"),
+    "report": _lazy("grader.cli.learner", "cmd_report"),
+    "batch": _lazy("grader.cli.instructor", "cmd_batch"),
+    "validate": _lazy("grader.cli.author", "cmd_validate"),
+    "new": _lazy("grader.cli.author", "cmd_new"),
+}
+_GRADE = _lazy("grader.cli.learner", "cmd_grade")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if not argv or argv[0] in ("-h", "--help", "help"):
+            print(OVERVIEW, end="")
+            return ExitCode.OK if argv else ExitCode.USAGE
+        if argv[0] == "--version":
+            print(f"grade {__version__}")
+            return ExitCode.OK
+        if argv[0] in HANDLERS:
+            return int(HANDLERS[argv[0]](argv[1:]))
+        if argv[0].startswith("-"):
+            raise UsageError(f"unknown option {argv[0]}", hint="Run `grade --help`.")
+        return _GRADE(argv)
+    except SystemExit as exc:  # argparse --help
+        return int(exc.code or 0) if isinstance(exc.code, int) else ExitCode.USAGE
+    except GraderError as exc:
+        print(exc.format(), file=sys.stderr)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return ExitCode.OK
+    except Exception:  # noqa: BLE001 - the one place a grader bug is turned into exit code 3
+        print(
+            "Error: internal error in the grader (this is a bug; please report it):",
+            file=sys.stderr,
+        )
+        traceback.print_exc()
+        return ExitCode.INTERNAL

@@ -1,0 +1,255 @@
+"""Scheduling gradings over trusted workers: groups, parallelism, deadlines.
+
+Gradings of the same exercise, devices, seed and language share a worker (one pytest session)
+in groups of up to ``MAX_GROUP``; at most ``parallel`` workers run at once, and those grading
+CUDA alone count against ``gpu_parallel`` too. A worker streams typed records
+(:mod:`grader.engine.records`); each submission is finalised as soon as the worker says it is
+complete, so a batch keeps every result even if a worker is killed later. Every worker has a
+deadline (its group's total time limits plus slack) after which it is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import select
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from grader.engine.records import (
+    EnvRecord,
+    GraderErrorRecord,
+    RecordError,
+    SubmissionDone,
+    TestRecord,
+    parse_line,
+)
+from grader.results import Result
+from grader.spec import ExerciseSpec
+
+MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
+
+
+@dataclass(frozen=True)
+class Job:
+    """One grading pass of one submission, as the scheduler runs it."""
+
+    spec: ExerciseSpec
+    path: Path  # the staged submission file
+    filename: str  # how the result names it
+    selected: tuple[str, ...]
+    seed: int
+    lang: str
+    tag: Any = None  # the caller's label, handed back with the result
+
+
+@dataclass
+class Running:
+    """A worker in flight: a group of submissions of one exercise, what the worker reported so
+    far, and the group's deadline."""
+
+    spec: ExerciseSpec
+    jobs: list[Job]  # in grading order; a job's key is its index, as a string
+    pid: int
+    fd: int
+    log_path: str
+    deadline: float
+    started: float
+    records: dict[str, list[TestRecord]] = field(default_factory=dict)
+    done: dict[str, float] = field(default_factory=dict)  # key -> when it was reported complete
+    taken: set[str] = field(default_factory=set)  # keys whose Result was handed out
+    env: EnvRecord | None = None
+    grader_errors: list[str] = field(default_factory=list)
+    killed_for_time: bool = False
+    finished: bool = False
+    _buffer: bytes = b""
+
+    @property
+    def selected(self) -> tuple[str, ...]:
+        return self.jobs[0].selected
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def read(self) -> bool:
+        """Read what the worker wrote; False once it has closed its end."""
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            self._parse(self._buffer + b"\n")
+            self._buffer = b""
+            return False
+        data = self._buffer + chunk
+        lines = data.split(b"\n")
+        self._buffer = lines.pop()
+        self._parse(b"\n".join(lines))
+        return True
+
+    def _parse(self, data: bytes) -> None:
+        for line in data.splitlines():
+            if not line.strip():
+                continue
+            try:
+                record = parse_line(line)
+            except RecordError as exc:
+                self.grader_errors.append(f"the worker wrote a malformed record ({exc})")
+                continue
+            if isinstance(record, EnvRecord):
+                self.env = record
+            elif isinstance(record, TestRecord):
+                self.records.setdefault(record.submission, []).append(record)
+            elif isinstance(record, SubmissionDone):
+                self.done[record.submission] = time.monotonic()
+            elif isinstance(record, GraderErrorRecord):
+                self.grader_errors.append(record.message)
+
+    def duration(self, key: str) -> float:
+        """How long this submission's grading took (its share of the worker's time)."""
+        end = self.done.get(key, time.monotonic())
+        begin = max([self.started] + [t for k, t in self.done.items() if t < end and k != key])
+        return round(end - begin, 3)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def discard(self) -> tuple[int | None, str]:
+        """Reap the worker and release what it held; its exit status and its log."""
+        status = self.reap()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        return status, _read_and_remove(self.log_path)
+
+    def reap(self) -> int | None:
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            return status
+        except ChildProcessError:
+            return None
+
+
+class Launcher(Protocol):
+    """What the scheduler needs of an engine: start a worker, turn what it reported into
+    Results."""
+
+    def start(self, spec: ExerciseSpec, jobs: list[Job]) -> Running: ...
+
+    def completed(self, running: Running) -> list[tuple[str, Result]]: ...
+
+    def finish(self, running: Running) -> list[tuple[str, Result]]: ...
+
+
+def run_jobs(
+    launcher: Launcher,
+    jobs: Sequence[Job],
+    *,
+    parallel: int,
+    gpu_parallel: int | None = None,
+    on_result: Callable[[Job, Result], None] | None = None,
+) -> list[tuple[Job, Result]]:
+    """Grade every job, ``parallel`` workers at a time; results come back in job order.
+
+    ``on_result(job, result)`` is called as each one completes. On KeyboardInterrupt the
+    workers in flight are killed; every result already handed to ``on_result`` stands.
+    """
+    parallel = max(1, parallel)
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for index, job in enumerate(jobs):
+        groups.setdefault((job.spec.id, job.selected, job.seed, job.lang), []).append(index)
+    # as many workers as can run at once for each kind of job, up to MAX_GROUP submissions each
+    size = max(1, min(MAX_GROUP, math.ceil(len(jobs) / (parallel * max(1, len(groups))))))
+    pending = [
+        members[i : i + size] for members in groups.values() for i in range(0, len(members), size)
+    ]
+    running: list[tuple[list[int], Running]] = []
+    done: dict[int, Result] = {}
+
+    def deliver(members: list[int], results: list[tuple[str, Result]]) -> None:
+        for key, result in results:
+            index = members[int(key)]
+            done[index] = result
+            if on_result is not None:
+                on_result(jobs[index], result)
+
+    try:
+        while pending or running:
+            gpu_busy = sum(1 for _, r in running if on_gpu(r.selected))
+            for members in list(pending):
+                if len(running) >= parallel:
+                    break
+                first = jobs[members[0]]
+                gpu = on_gpu(first.selected)
+                if gpu and gpu_parallel is not None and gpu_busy >= gpu_parallel:
+                    continue
+                pending.remove(members)
+                run = launcher.start(first.spec, [jobs[i] for i in members])
+                running.append((members, run))
+                gpu_busy += gpu
+            poll([r for _, r in running], timeout=1.0)
+            for members, run in list(running):
+                deliver(members, launcher.completed(run))
+                if run.finished:
+                    running.remove((members, run))
+                    deliver(members, launcher.finish(run))
+    except BaseException:
+        for _, run in running:
+            run.kill()
+        for _, run in running:
+            run.discard()
+        raise
+    return [(job, done[i]) for i, job in enumerate(jobs)]
+
+
+def on_gpu(selected: tuple[str, ...]) -> bool:
+    """Whether a worker grades CUDA cases alone (a CUDA pass), counted against the GPU's share
+    of workers."""
+    return selected == ("cuda",)
+
+
+def poll(runs: list[Running], timeout: float) -> None:
+    """Read what the workers have written (waiting at most ``timeout`` for anything to come),
+    kill those past their deadline, and mark those that have ended."""
+    live = [r for r in runs if not r.finished]
+    if not live:
+        return
+    now = time.monotonic()
+    for run in live:
+        if now >= run.deadline and not run.killed_for_time:
+            run.killed_for_time = True
+            run.kill()
+    wait = min([timeout] + [r.deadline - now for r in live if not r.killed_for_time])
+    readable, _, _ = select.select(live, [], [], max(wait, 0.0))
+    for run in readable:
+        while True:  # drain: a finished worker's last records may span several reads
+            if not run.read():
+                run.finished = True
+                break
+            ready, _, _ = select.select([run], [], [], 0)
+            if not ready:
+                break
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity: a container's or taskset's limit)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _read_and_remove(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()[-20000:]
+    except OSError:
+        return ""
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

@@ -1,0 +1,317 @@
+"""Every learner-facing word the grader itself prints, in each language, and the choice of one.
+
+Exercise texts (instructions, hints, test descriptions, check messages) come in both languages
+from the exercises and the hidden tests; the words around them (table headings, status words,
+the report's labels, the CLI's own lines) live here, in one table per front end, so a missing
+translation is one place to look. :func:`choose_lang` is the one place the language is picked.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+from dataclasses import dataclass
+from typing import Any
+
+LANGS = ("en", "zh")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A learner-facing text in every supported language."""
+
+    en: str
+    zh: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+    def to_dict(self) -> dict[str, str]:
+        return {"en": self.en, "zh": self.zh}
+
+
+def pick(lang: str, en: str, zh: str) -> str:
+    """``en`` or ``zh`` for ``lang`` (English for any other language)."""
+    return zh if lang == "zh" else en
+
+
+def choose_lang(explicit: str | None = None) -> str:
+    """The language to speak: ``explicit`` (``--lang``) if given, else ``GRADE_LANG``, else the
+    locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, then Python's locale): Chinese for any zh_*
+    locale, English otherwise."""
+    if explicit in LANGS:
+        return explicit
+    for var in ("GRADE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    try:
+        current = locale.getlocale()[0] or ""
+    except ValueError:
+        current = ""
+    return "zh" if current.lower().startswith("zh") else "en"
+
+
+def labels(table: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
+    """One front end's words in ``lang`` (English where the language is unknown)."""
+    return table[lang if lang in table else "en"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line's own lines (grader.cli)
+
+CLI: dict[str, dict[str, str]] = {
+    "en": {
+        "col_id": "id",
+        "col_kind": "kind",
+        "col_title": "title",
+        "col_points": "points",
+        "col_status": "status",
+        "col_score": "score",
+        "not started": "not started",
+        "failing": "failing",
+        "passed": "passed",
+        "not_in_workspace": "\n(not in a workspace: run `grade init` to create one)",
+        "implement": "implement",
+        "fix": "fix a bug",
+        "kind": "kind",
+        "file": "file",
+        "points": "points",
+        "concepts": "concepts",
+        "functions": "Functions:",
+        "hints": "Hints",
+        "hint": "Hint",
+        "hint_outside": "\n(run inside a workspace to get the next hint each time, or use --all)",
+        "watching": "Watching {path} (Ctrl-C to stop)",
+    },
+    "zh": {
+        "col_id": "编号",
+        "col_kind": "类型",
+        "col_title": "标题",
+        "col_points": "总分",
+        "col_status": "状态",
+        "col_score": "得分",
+        "not started": "未开始",
+        "failing": "未通过",
+        "passed": "已通过",
+        "not_in_workspace": "\n（当前不在工作区中：运行 `grade init` 创建一个）",
+        "implement": "实现",
+        "fix": "修复 bug",
+        "kind": "类型",
+        "file": "文件",
+        "points": "总分",
+        "concepts": "概念",
+        "functions": "需要编写的函数：",
+        "hints": "提示",
+        "hint": "提示",
+        "hint_outside": "\n（在工作区中运行可以每次得到下一条提示，或使用 --all）",
+        "watching": "正在监视 {path}（按 Ctrl-C 停止）",
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The terminal summary (grader.render.terminal)
+
+TERMINAL: dict[str, dict[str, str]] = {
+    "en": {
+        "passed": "passed",
+        "failed": "failed",
+        "error": "error",
+        "timeout": "timeout",
+        "skipped": "skipped",
+        "score": "score",
+        "test": "test",
+        "failures": "What to fix",
+        "at": "at line {line} in {function}",
+        "output": "output",
+        "fix": "Fix",
+        "report": "Report",
+        "json": "JSON",
+        "all_passed": "All tests passed.",
+        "points": "pts",
+        "cut": "(cut)",
+        "isolation": "isolation",
+        "submission": "submission",
+    },
+    "zh": {
+        "passed": "通过",
+        "failed": "未通过",
+        "error": "错误",
+        "timeout": "超时",
+        "skipped": "跳过",
+        "score": "得分",
+        "test": "测试",
+        "failures": "需要修改的地方",
+        "at": "位于第 {line} 行，函数 {function}",
+        "output": "输出",
+        "fix": "修改方法",
+        "report": "报告",
+        "json": "JSON",
+        "all_passed": "所有测试都通过了。",
+        "points": "分",
+        "cut": "（已截断）",
+        "isolation": "隔离级别",
+        "submission": "提交文件",
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The HTML reports: one submission, the workspace dashboard, the class report (grader.render)
+
+REPORT: dict[str, dict[str, str]] = {
+    "en": {
+        "score": "Score",
+        "status": "Status",
+        "passed": "passed",
+        "failed": "failed",
+        "error": "error",
+        "timeout": "timeout",
+        "skipped": "skipped",
+        "test": "Test",
+        "tests": "Tests by device",
+        "failures": "What went wrong",
+        "diagnosis": "Why",
+        "fix": "How to fix it",
+        "teaches": "Tutorial section",
+        "hint": "Hint",
+        "hints": "Hints",
+        "next_hint": "Stuck? A hint",
+        "code": "Your code",
+        "line": "line ",
+        "line_after": "",
+        "output": "Output",
+        "output_cut": "Output (cut: too long)",
+        "environment": "Environment",
+        "python": "Python",
+        "torch": "PyTorch",
+        "devices": "Devices",
+        "cuda": "CUDA devices",
+        "none": "none",
+        "isolation": "Isolation",
+        "seed": "Seed",
+        "grader": "Grader",
+        "duration": "Grading time",
+        "submission": "Submission",
+        "training": "Training curves",
+        "yours": "yours",
+        "expected": "expected",
+        "loss": "loss",
+        "epoch": "epoch",
+        "any": "any device",
+        "all_passed": "Every test passed. Well done!",
+        "in": "in",
+        "points": "points",
+        "notes": "Notes",
+        "no_code": "(the source is not available)",
+        "where": "Where",
+        "dashboard": "Progress",
+        "exercise": "Exercise",
+        "exercises": "Exercises",
+        "concepts": "Concepts",
+        "concepts_mastered": "Concepts mastered",
+        "not_started": "not started",
+        "failing": "failing",
+        "report": "report",
+        "progress_of": "exercises passed",
+        "last_graded": "Last graded",
+        "class": "Class report",
+        "students": "students",
+        "distribution": "Score distribution",
+        "per_exercise": "Exercises",
+        "pass_rate": "pass rate",
+        "mean": "mean",
+        "submitted": "submitted",
+        "graded_n": "graded",
+        "top_diagnoses": "Most frequent misconceptions",
+        "per_test": "Pass rate per test",
+        "student": "Student",
+        "students_heading": "Students",
+        "total": "Total",
+        "problems": "Problems",
+        "missing": "missing",
+        "unreadable": "unreadable",
+        "not graded": "not graded",
+        "batch_problems": "Not graded",
+        "kind": "Kind",
+        "advisory": "Graded in your own workspace: "
+        "this verdict is for practice; your instructor's grading is the one that counts.",
+    },
+    "zh": {
+        "score": "得分",
+        "status": "状态",
+        "passed": "通过",
+        "failed": "未通过",
+        "error": "错误",
+        "timeout": "超时",
+        "skipped": "跳过",
+        "test": "测试",
+        "tests": "各设备上的测试结果",
+        "failures": "哪里出了问题",
+        "diagnosis": "原因",
+        "fix": "如何修改",
+        "teaches": "教程章节",
+        "hint": "提示",
+        "hints": "提示",
+        "next_hint": "卡住了？看看提示",
+        "code": "你的代码",
+        "line": "第 ",
+        "line_after": " 行",
+        "output": "输出",
+        "output_cut": "输出（过长，已截断）",
+        "environment": "运行环境",
+        "python": "Python",
+        "torch": "PyTorch",
+        "devices": "设备",
+        "cuda": "CUDA 设备",
+        "none": "无",
+        "isolation": "隔离级别",
+        "seed": "随机种子",
+        "grader": "评分器",
+        "duration": "评分用时",
+        "submission": "提交文件",
+        "training": "训练曲线",
+        "yours": "你的",
+        "expected": "期望",
+        "loss": "损失",
+        "epoch": "轮次",
+        "any": "任意设备",
+        "all_passed": "所有测试都通过了，做得好！",
+        "in": "函数",
+        "points": "分",
+        "notes": "说明",
+        "no_code": "（无法获取源代码）",
+        "where": "位置",
+        "dashboard": "学习进度",
+        "exercise": "练习",
+        "exercises": "全部练习",
+        "concepts": "概念",
+        "concepts_mastered": "已掌握的概念",
+        "not_started": "未开始",
+        "failing": "未通过",
+        "report": "报告",
+        "progress_of": "个练习已通过",
+        "last_graded": "最近评分",
+        "class": "班级报告",
+        "students": "名学生",
+        "distribution": "分数分布",
+        "per_exercise": "各练习",
+        "pass_rate": "通过率",
+        "mean": "平均分",
+        "submitted": "已提交",
+        "graded_n": "已评分",
+        "top_diagnoses": "最常见的误解",
+        "per_test": "各测试的通过率",
+        "student": "学生",
+        "students_heading": "学生",
+        "total": "总分",
+        "problems": "问题",
+        "missing": "缺失",
+        "unreadable": "无法读取",
+        "not graded": "未评分",
+        "batch_problems": "未评分的文件",
+        "kind": "类型",
+        "advisory": "这是在你自己的工作区中评分的结果，仅供练习；以老师的评分为准。",
+    },
+}

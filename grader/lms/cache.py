@@ -1,0 +1,71 @@
+"""The batch cache: a result is reused only when nothing that decides it has changed.
+
+A (student, exercise) result is stored beside its key: a digest of the submission's bytes, the
+exercise's files (spec, hidden tests, reference), the grader's own code and torch's version, and
+the grading options (seed, language, the passes run). The result is written first and its key
+last, so a kill in between means a regrade, never a stale hit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+
+from grader import __version__
+from grader.fileio import write_atomic
+from grader.resources import PACKAGE
+from grader.results import Result
+from grader.spec import ExerciseSpec
+
+
+def digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def engine_fingerprint() -> str:
+    """The grader's own code and the torch it runs with: a change to either regrades."""
+    import torch
+
+    root = PACKAGE
+    parts: list[bytes | str] = [__version__, torch.__version__]
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            parts += [path.relative_to(root).as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+def exercise_fingerprint(spec: ExerciseSpec) -> str:
+    """Everything that decides a grade of this exercise: spec, hidden tests, reference."""
+    parts: list[bytes | str] = []
+    for path in sorted(
+        p for p in spec.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    ):
+        parts += [path.relative_to(spec.folder).as_posix(), path.read_bytes()]
+    parts += ["solution", spec.solution_path.read_bytes()]
+    return digest(*parts)
+
+
+def cached(result_path: Path, key: str) -> bool:
+    """Whether ``result_path`` holds a readable result stored under ``key``."""
+    key_file = result_path.with_suffix(".key")
+    try:
+        if key_file.read_text() != key:
+            return False
+        Result.from_json(result_path.read_text(encoding="utf-8"))
+        return True
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def store(result_path: Path, key: str, result: Result, submission: str) -> None:
+    """Result first, then its cache key: a kill in between means a regrade, never a stale hit.
+    The stored result names the submission as ``submission`` (relative to the class)."""
+    result = dataclasses.replace(result, submission=submission)
+    write_atomic(result_path, result.to_json())
+    write_atomic(result_path.with_suffix(".key"), key)

@@ -1,0 +1,155 @@
+"""The HTML report of one graded submission: a pure function of its result JSON.
+
+One self-contained page (inline CSS and SVG, no script, a Content-Security-Policy that forbids
+every external load): the score, a verdict per test and device, each distinct failure with its
+diagnosis and the line of the learner's file it happened on, their output, the loss curves of
+training exercises, the hints and the environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.render.charts import loss_chart
+from grader.render.templates import render
+from grader.results import Result, Status, devices_of, failure_groups
+
+
+def render_result(result: Result, *, advisory: bool = False) -> str:
+    """The HTML report of one graded submission."""
+    view = result_view(result)
+    view["advisory"] = advisory
+    return render("result.html.j2", view, result.lang)
+
+
+def render_result_data(data: dict[str, Any], *, advisory: bool = False) -> str:
+    """The same, straight from result JSON (a dict), e.g. one read back from disk."""
+    return render_result(Result.from_dict(data), advisory=advisory)
+
+
+def result_view(result: Result) -> dict[str, Any]:
+    """Plain values for the result template."""
+    devices = devices_of(result.tests)
+    failures = _failures(result)
+    anchor_of = {(f["name"], d): f["anchor"] for f in failures for d in f["devices_raw"]}
+    rows = []
+    for name in dict.fromkeys(t.name for t in result.tests):
+        tests = [t for t in result.tests if t.name == name]
+        cells = []
+        if all(t.device is None for t in tests):
+            test = tests[0]
+            cells.append(
+                {
+                    "span": max(1, len(devices)),
+                    "status": test.status.value,
+                    "label": "any",
+                    "anchor": anchor_of.get((name, None)),
+                    "title": test.message if test.status is Status.SKIPPED else "",
+                }
+            )
+        else:
+            for device in devices:
+                test = next((t for t in tests if t.device == device), None)
+                cells.append(
+                    None
+                    if test is None
+                    else {
+                        "span": 1,
+                        "status": test.status.value,
+                        "label": device,
+                        "anchor": anchor_of.get((name, device)),
+                        "title": test.message if test.status is Status.SKIPPED else "",
+                    }
+                )
+        rows.append(
+            {
+                "name": name,
+                "description": tests[0].description,
+                "cells": cells,
+                "points": f"{sum(t.points for t in tests if t.status is not Status.SKIPPED):g}/"
+                f"{sum(t.max_points for t in tests if t.status is not Status.SKIPPED):g}",
+            }
+        )
+    marked = {}
+    for failure in failures:
+        if failure["line"]:
+            marked.setdefault(failure["line"], []).append(failure["anchor"])
+    code = [
+        {"number": i, "text": text, "anchors": marked.get(i, [])}
+        for i, text in enumerate(result.source.splitlines(), start=1)
+    ]
+    curves = []
+    seen_curves = set()
+    for test in result.tests:
+        curve = test.data.get("loss_curve") if isinstance(test.data, dict) else None
+        chart = loss_chart(curve) if isinstance(curve, dict) else None
+        if chart is not None and test.name not in seen_curves:
+            seen_curves.add(test.name)
+            chart.update(name=test.name, device=test.device or "", description=test.description)
+            curves.append(chart)
+    env = result.environment
+    return {
+        "exercise_id": result.exercise_id,
+        "title": result.exercise_title,
+        "status": result.status.value,
+        "score": f"{result.score:g}",
+        "max_score": f"{result.max_score:g}",
+        "percent": round(result.percent),
+        "submission": result.submission,
+        "notes": list(result.notes),
+        "devices": devices,
+        "rows": rows,
+        "failures": failures,
+        "code": code,
+        "curves": curves,
+        "hints": list(result.hints),
+        "all_passed": result.status is Status.PASSED,
+        "environment": {
+            "python": env.python,
+            "torch": env.torch,
+            "platform": env.platform,
+            "cuda": ", ".join(env.cuda_devices),
+            "isolation": env.isolation,
+            "seed": result.seed,
+            "grader": result.grader_version,
+            "duration": f"{result.duration_s:.2f} s",
+            "devices": ", ".join(result.devices),
+        },
+    }
+
+
+def _failures(result: Result) -> list[dict[str, Any]]:
+    """One entry per distinct failure (the same message on several devices is shown once)."""
+    failures = []
+    for index, tests in enumerate(failure_groups(result.tests), start=1):
+        first = tests[0]
+        frame = first.frames[-1] if first.frames else None
+        diagnosis = None
+        if first.diagnosis is not None:
+            d = first.diagnosis
+            diagnosis = {
+                "id": d.id,
+                "title": d.title,
+                "explanation": d.explanation,
+                "fix": d.fix,
+                "teaches": d.teaches,
+            }
+        failures.append(
+            {
+                "anchor": f"failure-{index}",
+                "name": first.name,
+                "description": first.description,
+                "status": first.status.value,
+                "devices": ", ".join(t.device for t in tests if t.device),
+                "devices_raw": [t.device for t in tests],
+                "message": first.message,
+                "diagnosis": diagnosis,
+                "line": frame.line if frame else None,
+                "function": frame.function if frame else "",
+                "code": frame.code if frame else "",
+                "output": first.output,
+                "output_truncated": first.output_truncated,
+                "points": f"{sum(t.max_points for t in tests):g}",
+            }
+        )
+    return failures

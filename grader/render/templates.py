@@ -1,0 +1,33 @@
+"""The Jinja2 environment every HTML report renders with.
+
+Templates live in ``reports/templates`` (packaged inside the wheel: :mod:`grader.resources`).
+Autoescaping is on and undefined names are errors; renderers hand templates plain values only,
+never markup built in Python, so nothing learner-controlled is ever marked safe.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from grader.i18n import REPORT, labels
+from grader.resources import templates_dir
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> Any:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(template: str, view: dict[str, Any], lang: str) -> str:
+    """``template`` with the view's plain values and the report labels in ``lang``."""
+    lang = lang if lang in REPORT else "en"
+    return environment().get_template(template).render(v=view, t=labels(REPORT, lang), lang=lang)
