@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup demo test lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
@@ -35,6 +35,7 @@ test: setup
 lint: setup
 	$(BIN)/ruff check grader tests exercises solutions bench
 	$(BIN)/ruff format --check grader tests exercises solutions bench
+	$(BIN)/mypy
 
 clean:
-	rm -rf out test-artifacts .pytest_cache
+	rm -rf out test-artifacts .pytest_cache build dist *.egg-info

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.errors import SpecError
+from grader.i18n import Text
 from grader.results import Diagnosis
-from grader.spec import Text, _Fields, read_yaml, text_value
+from grader.spec import _Fields, read_yaml, text_value
 
 CATALOGUE_PATH = Path(__file__).with_name("diagnoses.yaml")
 FORMAT_VERSION = 1

@@ -203,7 +203,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
                 key_node.start_mark,
             )
         seen[key] = key_node
-    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)  # type: ignore[arg-type]
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -274,13 +274,15 @@ class _Fields:
             )
         return value
 
-    def text(self, key: str, default: Any = ...) -> Text:
+    def text(self, key: str, default: Any = ...) -> Any:  # a Text, or the default
         value = self.get(key, dict, default, fix=f"give `{key}` as `en:` and `zh:` texts")
         if value is None or isinstance(value, Text):
             return value
         return text_value(self.path, self._name(key), value)
 
-    def names(self, key: str, pattern: re.Pattern[str] | None = None, default: Any = ...) -> tuple:
+    def names(
+        self, key: str, pattern: re.Pattern[str] | None = None, default: Any = ...
+    ) -> Any:  # a tuple of names, or the default
         values = self.get(key, list, default, fix=f"give `{key}` as a list, e.g. [a, b]")
         if values is None or isinstance(values, tuple):
             return values

@@ -22,7 +22,7 @@ from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
 from grader.engine.scoring import is_grader_fault
 from grader.errors import SpecError
 from grader.fileio import write_atomic
-from grader.results import Result, Status
+from grader.results import Result, Status, TestResult
 from grader.spec import ExerciseSpec
 
 MIN_HINTS = 2
@@ -140,7 +140,7 @@ def judge_starter(check: Check, result: Result) -> None:
 
 def judge_mutant(check: Check, spec: ExerciseSpec, file: str, result: Result) -> None:
     mutant = next(m for m in spec.mutants if m.file == file)
-    by_name: dict[str, list] = {}
+    by_name: dict[str, list[TestResult]] = {}
     for test in result.graded:
         by_name.setdefault(test.name, []).append(test)
     for name in mutant.must_fail:

@@ -154,7 +154,7 @@ class GraderPlugin:
             config.hook.pytest_deselected(items=dropped)
         # submission by submission, each in the spec's order of tests
         order = {s.key: n for n, s in enumerate(self.s.submissions)}
-        keep.sort(key=lambda item: order.get(_submission(item), -1))
+        keep.sort(key=lambda item: order.get(_submission(item) or "", -1))
         items[:] = keep
 
     @pytest.hookimpl(hookwrapper=True)
@@ -238,7 +238,7 @@ class GraderPlugin:
         self._started[nodeid] = time.perf_counter()
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Any:
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         outcome = yield
         report = outcome.get_result()
         phases = self._phases.setdefault(item.nodeid, {})

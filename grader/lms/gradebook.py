@@ -176,13 +176,13 @@ def class_stats(
             for r in rows
             if exercise in r.cells and r.cells[exercise].status != "missing"
         ]
-        graded = [c for c in cells if c.result is not None]
-        passed = [c for c in graded if c.result.status is Status.PASSED]
+        graded = [c.result for c in cells if c.result is not None]
+        passed = [r for r in graded if r.status is Status.PASSED]
         test_stats: dict[str, list[int]] = {}
         diagnoses: Counter[tuple[str, str]] = Counter()
-        for cell in graded:
+        for result in graded:
             seen = set()
-            for test in cell.result.tests:
+            for test in result.tests:
                 if test.status is Status.SKIPPED:
                     continue
                 stat = test_stats.setdefault(test.key, [0, 0])

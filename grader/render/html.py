@@ -35,7 +35,7 @@ def result_view(result: Result) -> dict[str, Any]:
     rows = []
     for name in dict.fromkeys(t.name for t in result.tests):
         tests = [t for t in result.tests if t.name == name]
-        cells = []
+        cells: list[dict[str, Any] | None] = []
         if all(t.device is None for t in tests):
             test = tests[0]
             cells.append(
@@ -49,16 +49,16 @@ def result_view(result: Result) -> dict[str, Any]:
             )
         else:
             for device in devices:
-                test = next((t for t in tests if t.device == device), None)
+                on_device = next((t for t in tests if t.device == device), None)
                 cells.append(
                     None
-                    if test is None
+                    if on_device is None
                     else {
                         "span": 1,
-                        "status": test.status.value,
+                        "status": on_device.status.value,
                         "label": device,
                         "anchor": anchor_of.get((name, device)),
-                        "title": test.message if test.status is Status.SKIPPED else "",
+                        "title": on_device.message if on_device.status is Status.SKIPPED else "",
                     }
                 )
         rows.append(
@@ -70,7 +70,7 @@ def result_view(result: Result) -> dict[str, Any]:
                 f"{sum(t.max_points for t in tests if t.status is not Status.SKIPPED):g}",
             }
         )
-    marked = {}
+    marked: dict[int, list[str]] = {}
     for failure in failures:
         if failure["line"]:
             marked.setdefault(failure["line"], []).append(failure["anchor"])

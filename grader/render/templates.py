@@ -30,4 +30,7 @@ def environment() -> Any:
 def render(template: str, view: dict[str, Any], lang: str) -> str:
     """``template`` with the view's plain values and the report labels in ``lang``."""
     lang = lang if lang in REPORT else "en"
-    return environment().get_template(template).render(v=view, t=labels(REPORT, lang), lang=lang)
+    page: str = (
+        environment().get_template(template).render(v=view, t=labels(REPORT, lang), lang=lang)
+    )
+    return page

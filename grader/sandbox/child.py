@@ -29,7 +29,7 @@ import time
 import traceback
 import types
 from collections import Counter
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import torch
@@ -60,19 +60,31 @@ class _FunctionTrace(TorchFunctionMode):
         super().__init__()
         self.names: Counter[str] = Counter()
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):  # torch's API
+    def __torch_function__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self.names[_function_name(func)] += 1
         return func(*args, **(kwargs or {}))
 
 
-class _OpCount(TorchDispatchMode):
+class _OpCount(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's base
     """Counts the tensor operations (ATen calls) the learner's code performs."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.count = 0
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self.count += 1
         return func(*args, **(kwargs or {}))
 
@@ -128,7 +140,9 @@ class LearnerSide:
 
     # -- requests -------------------------------------------------------------------------
 
-    def handle(self, header: dict[str, Any], blobs: list[bytearray]) -> tuple[Answer, list]:
+    def handle(
+        self, header: dict[str, Any], blobs: list[bytearray]
+    ) -> tuple[Answer, list[memoryview]]:
         request_id = str(header.get("id", ""))
         op = header.get("op")
         if op not in ("call", "run"):
@@ -184,11 +198,11 @@ class LearnerSide:
     def _with_inputs(
         self,
         answer: Answer,
-        args: list,
-        kwargs: dict,
+        args: list[Any],
+        kwargs: dict[str, Any],
         op: str,
         encoder: codec.Encoder | None = None,
-    ) -> tuple[Answer, list]:
+    ) -> tuple[Answer, list[memoryview]]:
         """Attach the inputs as they are now, so the trusted side can see what was changed."""
         if encoder is None:
             encoder = _Encoder(max_bytes=self.max_answer_bytes)
@@ -255,7 +269,7 @@ class LearnerSide:
         )
 
 
-def _input_paths(args: list, kwargs: dict) -> dict[str, Any]:
+def _input_paths(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     paths = {f"args[{i}]": value for i, value in enumerate(args)}
     paths.update({f"kwargs[{key!r}]": value for key, value in kwargs.items()})
     return paths
@@ -321,7 +335,7 @@ def _flush() -> None:
             pass
 
 
-def main(sock_fd: int, learner_path: str, max_answer_bytes: int) -> None:
+def main(sock_fd: int, learner_path: str, max_answer_bytes: int) -> NoReturn:
     """Entry point inside the forked child; never returns."""
     code = 0
     try:

@@ -20,7 +20,7 @@ only on the learner's side, and only when the trusted side sent it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,9 +222,8 @@ class Encoder:
         key = (str(tensor.device), storage.data_ptr(), storage.nbytes())
         index = self._storage_index.get(key)
         if index is None:
-            cpu = storage if tensor.device.type == "cpu" else storage.cpu()
-            raw = torch.empty(0, dtype=torch.uint8).set_(cpu)
-            blob = self._blob(memoryview(raw.numpy()) if raw.numel() else memoryview(b""))
+            raw = torch.empty(0, dtype=torch.uint8, device=tensor.device).set_(storage).cpu()
+            blob = self._blob(memoryview(_bytes_of(raw)) if raw.numel() else memoryview(b""))
             self.storages.append({"blob": blob, "device": str(tensor.device)})
             index = len(self.storages) - 1
             self._storage_index[key] = index
@@ -258,7 +257,7 @@ class Encoder:
             "$nd": {
                 "dtype": array.dtype.str,
                 "shape": list(array.shape),
-                "blob": self._blob(memoryview(data).cast("B") if data.size else memoryview(b"")),
+                "blob": self._blob(memoryview(_bytes_of(data)) if data.size else memoryview(b"")),
                 "writeable": bool(array.flags.writeable),
                 "shares": self._shares(_array_range(array)),
             }
@@ -307,6 +306,13 @@ def encode(
     return encoder.message(tree)
 
 
+def _bytes_of(values: Any) -> memoryview:
+    """The raw bytes of a contiguous CPU tensor or NumPy array, without a copy."""
+    array = values.numpy() if isinstance(values, torch.Tensor) else np.ascontiguousarray(values)
+    flat: Any = array.reshape(-1).view(np.uint8)
+    return memoryview(flat)
+
+
 def _type_name(value: Any) -> str:
     cls = type(value)
     module = getattr(cls, "__module__", "") or ""
@@ -342,7 +348,7 @@ def _value_range(value: Any) -> tuple[str, int, int] | None:
     return None
 
 
-def _walk(path: str, value: Any, depth: int = 0):
+def _walk(path: str, value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
     """Every (path, tensor-or-array) inside a value, for memory-sharing checks."""
     if depth > 8:
         return
@@ -451,10 +457,13 @@ class Decoder:
             if buffer:
                 storage = torch.frombuffer(buffer, dtype=torch.uint8).untyped_storage()
             else:
-                storage = torch.UntypedStorage(0)
+                storage = torch.empty(0, dtype=torch.uint8).untyped_storage()
             if device.type != "cpu":
                 storage = (
-                    storage.to(device=device) if hasattr(storage, "to") else storage.cuda(device)
+                    torch.empty(0, dtype=torch.uint8)
+                    .set_(storage)
+                    .to(device=device)
+                    .untyped_storage()
                 )
             cached = (storage, str(device))
             self._storages[index] = cached
@@ -624,13 +633,13 @@ def _int(value: Any) -> int:
     return value
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     if type(value) is not list:
         raise CodecError("expected a list")
     return value
 
 
-def _pairs(value: Any) -> list:
+def _pairs(value: Any) -> list[Any]:
     pairs = _list(value)
     for pair in pairs:
         if type(pair) is not list or len(pair) != 2:

@@ -25,9 +25,10 @@ import socket
 import struct
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from grader.sandbox.policy import ChildLimits, SandboxPolicy
 from grader.sandbox.procs import become_subreaper, die_with_parent
@@ -36,7 +37,7 @@ from grader.sandbox.tiers import Tier, namespaces, process
 _LEN = struct.Struct("!I")
 
 
-def _send_json(sock: socket.socket, data: dict[str, Any], fds: list[int] = ()) -> None:
+def _send_json(sock: socket.socket, data: dict[str, Any], fds: Sequence[int] = ()) -> None:
     payload = json.dumps(data).encode()
     message = _LEN.pack(len(payload)) + payload
     if fds:
@@ -95,17 +96,17 @@ class _Server:
                 self._expire_waits()
                 deadlines = [d for waits in self.waiting.values() for _, d in waits]
                 timeout = min([1.0] + [max(d - time.monotonic(), 0.0) for d in deadlines])
-                readable, _, _ = select.select(
-                    [self.control, wake_r, *self.clients.values()], [], [], timeout
-                )
-                for sock in readable:
-                    if sock == wake_r:
+                sockets: list[socket.socket] = [self.control, *self.clients.values()]
+                watched: list[Any] = [wake_r, *sockets]
+                readable, _, _ = select.select(watched, [], [], timeout)
+                for ready in readable:
+                    if ready == wake_r:
                         os.read(wake_r, 4096)
-                    elif sock is self.control:
+                    elif ready is self.control:
                         if not self._accept():
                             return
-                    else:
-                        self._serve(sock)
+                    elif isinstance(ready, socket.socket):
+                        self._serve(ready)
         finally:
             for pid in list(self.children):
                 self._kill(pid)
@@ -172,7 +173,7 @@ class _Server:
 
                 die_with_parent(server_pid)
 
-                def learner(workdir: str) -> None:
+                def learner(workdir: str) -> NoReturn:
                     process.enter(
                         sock_fd=child_end.fileno(),
                         out_fd=out_w,

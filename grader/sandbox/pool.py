@@ -108,7 +108,7 @@ class LearnerChild:
     def exchange(
         self,
         header: dict[str, Any] | None,
-        blobs: list,
+        blobs: list[memoryview],
         deadline: float,
         capture: OutputCapture,
         max_answer: int,
@@ -255,14 +255,13 @@ class ChildPool:
                 self.learner_path, self.learner_name, kind, self.limits
             )
         except SpawnError as exc:
-            fault = faults.LearnerUnavailable(
+            unreadable = faults.LearnerUnavailable(
                 Text(str(exc), str(exc)), evidence=("unreadable_file",)
             )
-            self.import_failures[kind] = fault
-            raise fault from None
+            raise self._import_failed(kind, unreadable) from None
         except (OSError, EOFError, ValueError):
             # The fork server is gone (in the process tier, learner code can kill it).
-            fault = faults.LearnerCrashed(
+            lost = faults.LearnerCrashed(
                 Text(
                     "The sandbox that runs your code stopped working during this grading, so "
                     "this test could not run.",
@@ -270,8 +269,7 @@ class ChildPool:
                 ),
                 evidence=("process_died", "sandbox_lost"),
             )
-            self.import_failures[kind] = fault
-            raise fault from None
+            raise self._import_failed(kind, lost) from None
         child = LearnerChild(pid, sock, out_fd, kind)
         deadline, total = self._deadline()
         try:
@@ -281,27 +279,27 @@ class ChildPool:
             hello = Hello.from_wire(header)
         except _Expired:
             self._discard(child)
-            fault = self._timeout_fault(total, during_import=True)
-            self.import_failures[kind] = fault
-            raise fault from None
+            timeout = self._timeout_fault(total, during_import=True)
+            raise self._import_failed(kind, timeout) from None
         except MessageError as exc:
             self._discard(child)
-            fault = self._lost_fault(_Malformed(f"malformed answer: {exc}"), None, "", True)
-            self.import_failures[kind] = fault
-            raise fault from None
+            malformed = self._lost_fault(_Malformed(f"malformed answer: {exc}"), None, "", True)
+            raise self._import_failed(kind, malformed) from None
         except (_Lost, _MemoryExceeded) as exc:
             status = self._discard(child, ended=type(exc) is _Lost)
-            fault = self._lost_fault(exc, status, "", during_import=True)
-            self.import_failures[kind] = fault
-            raise fault from None
+            ended = self._lost_fault(exc, status, "", during_import=True)
+            raise self._import_failed(kind, ended) from None
         if hello.error is not None:
             self._discard(child)
-            fault = faults.raised(hello.error, "", during_import=True)
-            self.import_failures[kind] = fault
-            raise fault
+            raise self._import_failed(kind, faults.raised(hello.error, "", during_import=True))
         child.hello = hello
         self.children[kind] = child
         return child
+
+    def _import_failed(self, kind: str, fault: faults.LearnerFault) -> faults.LearnerFault:
+        """Remember why no child of this kind can serve: every later test gets the same fault."""
+        self.import_failures[kind] = fault
+        return fault
 
     def _discard(self, child: LearnerChild, ended: bool = False) -> int | None:
         """Kill a child (and everything it started) and learn how it ended.
@@ -374,7 +372,12 @@ class ChildPool:
     # -- requests ---------------------------------------------------------------------------
 
     def request(
-        self, kind: str, header: dict[str, Any], blobs: list, function: str, max_answer: int
+        self,
+        kind: str,
+        header: dict[str, Any],
+        blobs: list[memoryview],
+        function: str,
+        max_answer: int,
     ) -> tuple[Answer, list[bytearray]]:
         child = self.child(kind)
         deadline, total = self._deadline()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import socket
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 _LENGTH = struct.Struct("!I")
@@ -21,14 +22,14 @@ class ProtocolError(Exception):
     """The other side sent something that is not a well-formed message."""
 
 
-def pack(header: dict[str, Any], blobs: list[memoryview] | tuple = ()) -> list[bytes | memoryview]:
+def pack(header: dict[str, Any], blobs: Sequence[memoryview] = ()) -> list[bytes | memoryview]:
     header = dict(header)
     header["blobs"] = [memoryview(b).nbytes for b in blobs]
     data = json.dumps(header, separators=(",", ":"), allow_nan=True).encode()
     return [_LENGTH.pack(len(data)) + data, *blobs]
 
 
-def send(sock: socket.socket, header: dict[str, Any], blobs: list[memoryview] | tuple = ()) -> None:
+def send(sock: socket.socket, header: dict[str, Any], blobs: Sequence[memoryview] = ()) -> None:
     for part in pack(header, blobs):
         sock.sendall(part)
 
@@ -56,8 +57,8 @@ def receive(sock: socket.socket) -> tuple[dict[str, Any], list[bytearray]]:
 class MessageReader:
     """Incremental, size-checked reader for the trusted side.
 
-    Call :meth:`want` for how many bytes to read next and :meth:`feed` with what arrived; when
-    :meth:`feed` returns True, :attr:`message` holds (header, blobs).
+    ``recv_into`` :meth:`buffer` (where the next bytes go), then call :meth:`advance` with how
+    many arrived; when it returns True, :attr:`message` holds (header, blobs).
     """
 
     def __init__(self, max_blob_bytes: int) -> None:

@@ -218,7 +218,9 @@ CASES = [
     Case("script_markup", S("failed"), r"<script>window\.pwned = 2</script>", after=markup_escaped),
     Case("read_env_secrets", S("failed"), r"differ", after=secret_not_leaked),
     Case(
-        "forge_answer", S("failed", "error"), r"does not answer the question|malformed answer|differ"
+        "forge_answer",
+        S("failed", "error"),
+        r"does not answer the question|malformed answer|differ",
     ),
     Case("close_fds", S("error"), r"ended|killed|closed|unexpectedly"),
     Case("read_stdin", S("failed"), r"EOFError"),

@@ -1,0 +1,84 @@
+"""The package's layers point one way: no import circles, and nothing below the CLI imports it.
+
+Read from the source with ``ast`` (every ``import`` anywhere in a module, lazy ones inside
+functions too), so a circle cannot hide behind an import placed inside a function.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "grader"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py") if "_data" not in p.parts}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets = [base] + [f"{base}.{a.name}" for a in node.names]
+            for target in targets:
+                # the innermost grader module the import names (not a function inside it)
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def test_no_import_circles():
+    graph = imports()
+    cycles = []
+    state: dict[str, int] = {}  # 1 visiting, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            # a package importing its own submodules (its __init__ re-exporting) is no circle
+            if nxt.startswith(node + "."):
+                continue
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert not cycles, "import circles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_nothing_below_the_cli_imports_it():
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name, targets in imports().items()
+        if not (name == "grader.cli" or name.startswith("grader.cli.") or name == "grader.__main__")
+        for target in targets
+        if target == "grader.cli" or target.startswith("grader.cli.")
+    )
+    assert not offenders, offenders

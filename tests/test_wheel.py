@@ -1,0 +1,86 @@
+"""The built wheel works on its own: built from this checkout, installed into a fresh virtualenv,
+and used from a folder that is not a checkout, as a learner and an instructor would.
+
+This is slow (a virtualenv and the dependencies), and it is the proof that the wheel carries the
+course and the templates: nothing here may fall back on the checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def run(*cmd: str | Path, cwd: Path, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRADER_HOME")}
+    env.update(NO_COLOR="1", GRADE_LANG="en")
+    proc = subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert proc.returncode in ok, f"{cmd} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh virtualenv with the wheel built from this checkout (and this machine's torch)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    dist = tmp / "dist"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist, ROOT, cwd=tmp)
+    [wheel] = dist.glob("torch_grader-*.whl")
+    venv = tmp / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=tmp)
+    pip = venv / "bin" / "pip"
+    run(pip, "install", "-q", f"torch=={torch.__version__.split('+')[0]}", cwd=tmp)
+    run(pip, "install", "-q", wheel, cwd=tmp)
+    return venv / "bin"
+
+
+def test_the_installed_package_is_not_the_checkout(installed, tmp_path):
+    proc = run(installed / "python", "-c", "import grader; print(grader.__file__)", cwd=tmp_path)
+    location = Path(proc.stdout.strip()).resolve()
+    assert ROOT not in location.parents, location
+    assert "site-packages" in location.parts
+
+
+def test_learner_workspace_from_the_wheel(installed, tmp_path):
+    grade = installed / "grade"
+    run(grade, "init", "ws", cwd=tmp_path)
+    ws = tmp_path / "ws"
+    proc = run(grade, "1", cwd=ws, ok=(1,))  # the untouched starter fails
+    assert "exercise-01" in proc.stdout and "score 0/" in proc.stdout
+    assert (ws / ".grade" / "reports" / "exercise-01.html").is_file()
+    shutil.copyfile(ROOT / "solutions" / "exercise-01" / "exercise-01.py", ws / "exercise-01.py")
+    proc = run(grade, "1", cwd=ws)
+    assert "All tests passed." in proc.stdout
+    html = (ws / ".grade" / "reports" / "exercise-01.html").read_text(encoding="utf-8")
+    assert "exercise-01" in html and "<style" in html  # the packaged templates rendered
+    run(grade, "report", cwd=ws)
+    assert (ws / ".grade" / "reports" / "index.html").is_file()
+
+
+def test_validate_from_the_wheel(installed, tmp_path):
+    proc = run(installed / "grade", "validate", "5", cwd=tmp_path)
+    assert "✓ exercise-05" in proc.stdout
+
+
+def test_batch_from_the_wheel(installed, tmp_path):
+    student = tmp_path / "class" / "ada"
+    student.mkdir(parents=True)
+    shutil.copyfile(
+        ROOT / "solutions" / "exercise-05" / "exercise-05.py", student / "exercise-05.py"
+    )
+    run(installed / "grade", "batch", "class", "--out", "graded", "--exercises", "5", cwd=tmp_path)
+    gradebook = (tmp_path / "graded" / "gradebook.csv").read_text(encoding="utf-8")
+    assert gradebook.splitlines()[2].startswith("ada,")
+    assert (tmp_path / "graded" / "index.html").is_file()
