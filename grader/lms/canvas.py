@@ -34,11 +34,15 @@ assignment; an empty cell (or ``-``) leaves the grade alone; a row whose first c
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 from pathlib import Path
 
+from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, archive_kind, skipped, staging_for
+from grader.lms.grades import GradeRow, grade_cell, number
 from grader.lms.handin import ExerciseInfo, Handin
 
 LAYOUT = "canvas"
@@ -113,6 +117,7 @@ def read(
         files = sorted(by_user.get(user, []), key=lambda f: f[2])
         handin = Handin(
             key=user,
+            key_kind="lms_id",
             lms_id=user,
             name=names.get(user, ""),
             late=any(late for _, late, _, _, _ in files) if files else None,
@@ -131,3 +136,31 @@ def read(
             )
         handins.append(handin)
     return handins
+
+
+# ---------------------------------------------------------------------------------------------
+# The gradebook import
+
+HEADER = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
+    """The CSV to upload in Canvas's Grades, "Import": one column for the assignment (its
+    final percentage as points of ``canvas.points``) and the ``Points Possible`` row. Students
+    without work get 0 (``missing: zero``) or an empty cell, which leaves Canvas's grade as it
+    is (``missing: blank``). Rows are sorted by name, then id: the same grades give the same
+    bytes."""
+    settings = assignment.canvas_settings()
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*HEADER, settings.column])
+    writer.writerow(["Points Possible", "", "", "", "", number(settings.points)])
+    for row in sorted(
+        rows, key=lambda r: (r.student.name.casefold(), r.student.lms_id, r.student.key)
+    ):
+        student = row.student
+        cell = grade_cell(row, settings.points, assignment.missing)
+        writer.writerow(
+            [student.name, student.lms_id, student.sid, student.login, student.section, cell]
+        )
+    return out.getvalue()

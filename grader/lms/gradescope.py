@@ -35,9 +35,13 @@ student's files in ``/autograder/submission`` and reads ``/autograder/results/re
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
-from dataclasses import dataclass
+import stat
+import zipfile
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -45,7 +49,9 @@ from typing import Any
 import yaml
 
 from grader.errors import UsageError
+from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, read_regular, skipped, staging_for
+from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 
 LAYOUT = "gradescope"
@@ -206,6 +212,7 @@ def read(
             handin = _copy(template)
             handin.name, handin.sid, handin.email = person.name, person.sid, person.email
             handin.key = safe_name(person.sid or person.email or f"{name}-{index + 1}")
+            handin.key_kind = "sid" if person.sid else "email" if person.email else "folder"
             if len(people) > 1:
                 others = [p.name or p.sid or p.email for p in people if p is not person]
                 handin.notes.append(f"{name}: a group submission, with {', '.join(others)}")
@@ -228,3 +235,264 @@ def _copy(handin: Handin) -> Handin:
         problems=list(handin.problems),
         notes=list(handin.notes),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The autograder: results.json for one student
+
+
+def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") -> str:
+    """Gradescope's ``results.json`` for one student (autograder specification, "Output
+    format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
+    (late penalty applied); each graded test is a test case whose points are its share of its
+    exercise's weight, so the tests add up to the score before any penalty; a missing or
+    unreadable exercise is one failed, always visible test saying so. Test details take
+    ``gradescope.hidden_tests`` as their visibility (``after_published``: learners see them when
+    grades are published), the whole result ``gradescope.visibility``, the autograder's own
+    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable."""
+    settings = assignment.gradescope
+    weights = assignment.weights
+    total = sum(weights.values()) or 1.0
+    tests: list[dict[str, Any]] = []
+    for score in row.scores:
+        share = settings.points * weights.get(score.exercise, 0.0) / total
+        if not score.tests or score.max_score <= 0:
+            tests.append(
+                {
+                    "name": f"{score.exercise}: {score.status}",
+                    "score": 0.0,
+                    "max_score": _round(share),
+                    "status": "failed",
+                    "output": score.message or "Nothing could be graded.",
+                    "visibility": "visible",
+                }
+            )
+            continue
+        scale = share / score.max_score
+        for test in score.tests:
+            tests.append(
+                {
+                    "name": f"{score.exercise}: {test.name}",
+                    "score": _round(test.score * scale),
+                    "max_score": _round(test.max_score * scale),
+                    "status": "passed" if test.passed else "failed",
+                    "output": test.output,
+                    "visibility": settings.hidden_tests,
+                }
+            )
+    final = points(row.final_percent, settings.points) or 0.0
+    lines = []
+    if row.weighted_percent is not None:
+        lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
+    if row.days_late:
+        lines.append(
+            f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
+            f"points, {number(row.final_percent or 0.0)}% in all."
+        )
+    lines.extend(row.problems)
+    if isolation:
+        lines.append(f"Graded in the grader's '{isolation}' isolation tier.")
+    data: dict[str, Any] = {
+        "score": final,
+        "execution_time": round(row.execution_time),
+        "output": "\n".join(lines),
+        "visibility": settings.visibility,
+        "stdout_visibility": settings.stdout_visibility,
+        "tests": tests,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _round(value: float) -> float:
+    return round(value, 4) + 0.0  # + 0.0: never -0.0
+
+
+@dataclass(frozen=True)
+class RunMetadata:
+    """What Gradescope tells the autograder in ``/autograder/submission_metadata.json``
+    (autograder documentation, "Submission Metadata"): the submission's time, the assignment's
+    due dates and the submitters."""
+
+    created_at: datetime | None = None
+    due_date: datetime | None = None
+    late_due_date: datetime | None = None
+    users: tuple[Submitter, ...] = ()
+    submission_id: str = ""
+
+
+def read_run_metadata(path: Path) -> RunMetadata:
+    """``submission_metadata.json``; a missing or unreadable file gives empty metadata (a
+    grading must not fail for it; the result then says who is unknown)."""
+    try:
+        data, _ = read_regular(path, MAX_METADATA_BYTES)
+        raw = json.loads(data.decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return RunMetadata()
+    if not isinstance(raw, dict):
+        return RunMetadata()
+    assignment = raw.get("assignment") if isinstance(raw.get("assignment"), dict) else {}
+    users = tuple(
+        Submitter(
+            name=str(u.get("name") or "").strip(),
+            sid=str(u.get("sid") or "").strip(),
+            email=str(u.get("email") or "").strip(),
+        )
+        for u in raw.get("users") or []
+        if isinstance(u, dict)
+    )
+    return RunMetadata(
+        created_at=parse_time(raw.get("created_at")),
+        due_date=parse_time(assignment.get("due_date")),
+        late_due_date=parse_time(assignment.get("late_due_date")),
+        users=users,
+        submission_id=str(raw.get("id") or ""),
+    )
+
+
+def prepare_run(
+    submission: Path,
+    metadata: RunMetadata,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+) -> Handin:
+    """The one submission in ``/autograder/submission`` as a Handin, with the submitter and
+    time from the metadata: what ``grade gradescope-run`` grades."""
+    from grader.lms.folders import read_one
+
+    if not submission.is_dir():
+        raise UsageError(f"{submission} is not a folder (Gradescope puts the submission there)")
+    handin = read_one(submission, staging=staging, exercises=exercises, name="submission")
+    if metadata.users:
+        first = metadata.users[0]
+        handin.name, handin.email, handin.sid = first.name, first.email, first.sid
+        handin.key = safe_name(first.sid or first.email or "submission")
+        if len(metadata.users) > 1:
+            names = ", ".join(u.name or u.email for u in metadata.users[1:])
+            handin.notes.append(f"a group submission, with {names}")
+    handin.submitted_at = metadata.created_at
+    return handin
+
+
+def finish_run(
+    handin: Handin,
+    metadata: RunMetadata,
+    scores: dict[str, ExerciseScore],
+    assignment: Assignment,
+    *,
+    execution_time: float = 0.0,
+    isolation: str = "",
+) -> str:
+    """The results.json text for a graded run. The late rule uses the assignment's ``due``, or
+    Gradescope's own due date when the assignment file gives none."""
+    if assignment.due is None and metadata.due_date is not None:
+        assignment = replace(assignment, due=metadata.due_date)
+    found = dict(scores)
+    for exercise, why in handin.unreadable.items():
+        found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
+    row = build_row(
+        Student.from_handin(handin),
+        found,
+        assignment,
+        submitted_at=metadata.created_at,
+        problems=handin.problems,
+        execution_time=execution_time,
+    )
+    return results_json(row, assignment, isolation=isolation)
+
+
+# ---------------------------------------------------------------------------------------------
+# The autograder: the zip uploaded to Gradescope
+
+RUN_COMMAND = (
+    '"$PYTHON" -m grader gradescope-run --submission "$ROOT/submission" '
+    '--metadata "$ROOT/submission_metadata.json" --assignment "$ROOT/source/assignment.yaml" '
+    '--results "$ROOT/results/results.json"'
+)
+VENV = "/opt/torch-grader"
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
+SOURCE = "torch-grader"  # the grader's source tree inside the zip (/autograder/source/...)
+
+SETUP_SH = f"""#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+python3 -m venv {VENV}
+{VENV}/bin/python -m pip install --upgrade pip
+{VENV}/bin/python -m pip install --index-url {CPU_TORCH_INDEX} "torch>=2.2"
+{VENV}/bin/python -m pip install /autograder/source/{SOURCE}
+"""
+
+RUN_AUTOGRADER = f"""#!/usr/bin/env bash
+# Gradescope runs this for every submission, as root, in /autograder. It always leaves a
+# results.json: Gradescope shows an error instead of a grade without one.
+set -u
+ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
+PYTHON="${{GRADER_PYTHON:-{VENV}/bin/python}}"
+export GRADER_HOME="$ROOT/source/{SOURCE}"
+mkdir -p "$ROOT/results"
+rm -f "$ROOT/results/results.json"
+{RUN_COMMAND}
+status=$?
+if [ ! -s "$ROOT/results/results.json" ]; then
+    printf '{{"score": 0, "stdout_visibility": "hidden", "tests": [], "output": "%s"}}\\n' \\
+        "The autograder could not grade this submission (exit code $status). Please tell your instructor." \\
+        > "$ROOT/results/results.json"
+fi
+exit 0
+"""
+
+
+def autograder_files(assignment: Assignment, *, project: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file of the autograder zip, by its path in the zip, with its mode: ``setup.sh``
+    and ``run_autograder`` at the root (as Gradescope requires), ``assignment.yaml``, and the
+    grader's source tree with only this assignment's exercises and their reference solutions
+    under ``torch-grader/``. ``project`` is the grader's checkout (``grader.catalog.project_root``).
+    """
+    files: dict[str, tuple[bytes, int]] = {
+        "setup.sh": (SETUP_SH.encode(), 0o755),
+        "run_autograder": (RUN_AUTOGRADER.encode(), 0o755),
+        "assignment.yaml": (_read(assignment.path), 0o644),
+    }
+    for name in ("pyproject.toml", "README.md"):
+        files[f"{SOURCE}/{name}"] = (_read(project / name), 0o644)
+    trees = [project / "grader"]
+    trees += [project / "exercises" / e for e in assignment.ids]
+    trees += [project / "solutions" / e for e in assignment.ids]
+    for tree in trees:
+        if not tree.is_dir():
+            raise UsageError(f"{tree} does not exist", hint="Pass the grader's own checkout.")
+        for path in sorted(tree.rglob("*")):
+            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
+                continue
+            relative = path.relative_to(project).as_posix()
+            files[f"{SOURCE}/{relative}"] = (_read(path), 0o644)
+    return files
+
+
+def autograder_zip(target: Path, files: dict[str, tuple[bytes, int]]) -> None:
+    """Write ``files`` as a zip that is the same bytes for the same files: sorted, fixed
+    timestamps, explicit modes (``run_autograder`` must be executable)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            data, mode = files[name]
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so that the mode is honoured
+            zf.writestr(info, data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(buffer.getvalue())
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None

@@ -59,10 +59,11 @@ class Handin:
     """Everything one student handed in, and what the download says about them."""
 
     key: str  # stable student key: the platform's user id, SID, or the folder's name
+    key_kind: str = "folder"  # what the key is: lms_id, sid, email, participant or folder
     name: str = ""
     email: str = ""
     sid: str = ""  # student id number (Gradescope's SID; Moodle's "ID number")
-    lms_id: str = ""  # the platform's own user id (Canvas user id, Moodle participant id)
+    lms_id: str = ""  # the platform's own user id (Canvas user id), as a roster's id holds it
     submitted_at: datetime | None = None  # timezone-aware; the platform's, where it gives one
     late: bool | None = None  # the platform's own late flag; None where it gives none
     origin: str = ""  # where in the download: "submission_0123/", "alice.zip", "doejane_..."
@@ -75,6 +76,8 @@ class Handin:
         """The identity facts this handin carries, strongest first, for merging and roster
         matching: (kind, normalised value)."""
         found = []
+        if self.key_kind == "participant":  # Moodle: one student per id within a download
+            found.append(("participant", self.key))
         if self.lms_id:
             found.append(("lms_id", self.lms_id.strip()))
         if self.sid:

@@ -31,7 +31,7 @@ LAYOUTS: dict[str, ModuleType] = {
     "canvas": canvas,
     "folders": folders,
 }
-STRONG = ("lms_id", "sid", "email")
+STRONG = ("lms_id", "participant", "sid", "email")
 
 
 @dataclass
@@ -207,7 +207,9 @@ def _combine(group: list[Handin]) -> Handin:
     """One student out of several handins: the newest identity data, the latest file."""
     ordered = sorted(group, key=_order)  # oldest first
     newest = ordered[-1]
-    merged = Handin(key=newest.key, origin=" + ".join(h.origin for h in ordered))
+    merged = Handin(
+        key=newest.key, key_kind=newest.key_kind, origin=" + ".join(h.origin for h in ordered)
+    )
     for handin in ordered:  # later handins overwrite identity data they have
         for attribute in ("name", "email", "sid", "lms_id"):
             if getattr(handin, attribute):

@@ -28,11 +28,15 @@ matches e-mail addresses case-sensitively.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 from pathlib import Path
 
+from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, archive_kind, skipped, staging_for
+from grader.lms.grades import GradeRow, grade_cell, number
 from grader.lms.handin import ExerciseInfo, Handin
 
 LAYOUT = "moodle"
@@ -96,7 +100,7 @@ def read(
         blind = name.strip().lower() == BLIND
         handin = Handin(
             key=participant,
-            lms_id=participant,
+            key_kind="participant",
             name="" if blind else name,
             origin=f"{name}_{participant}",
         )
@@ -116,3 +120,52 @@ def read(
                 collector.add_file(path, name=rest, shown=entry_name)
         handins.append(collector.finish())
     return handins
+
+
+# ---------------------------------------------------------------------------------------------
+# The grade import
+
+KEY_COLUMNS = {"email": "Email address", "idnumber": "ID number"}
+
+
+def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
+    """The CSV to upload in Moodle's Grades, "Import", "CSV file": the identifying column
+    first (``moodle.key``: "Email address", mapped to ``useremail``, or "ID number", mapped to
+    ``useridnumber``), then the other one, "Full name", the grade item (the final percentage as
+    points of ``moodle.points``) and, with ``moodle.feedback``, a "Feedback" column to map to
+    the item's feedback (MoodleDocs warns that importing feedback alone clears grades: both are
+    always written together). Students without work get 0 or an empty cell (``missing``)."""
+    settings = assignment.moodle_settings()
+    first = KEY_COLUMNS[settings.key]
+    second = KEY_COLUMNS["idnumber" if settings.key == "email" else "email"]
+    header = [first, second, "Full name", settings.item]
+    if settings.feedback:
+        header.append("Feedback")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for row in sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key)):
+        student = row.student
+        email, idnumber = student.email, student.sid
+        cell = grade_cell(row, settings.points, assignment.missing)
+        keys = [email, idnumber] if settings.key == "email" else [idnumber, email]
+        line = [*keys, student.name, cell]
+        if settings.feedback:
+            line.append(feedback(row))
+        writer.writerow(line)
+    return out.getvalue()
+
+
+def feedback(row: GradeRow) -> str:
+    """One line per row for the learner: each exercise's score, the lateness, the total."""
+    parts = []
+    for score in row.scores:
+        if score.status in ("missing", "unreadable"):
+            parts.append(f"{score.exercise}: {score.status}")
+        else:
+            parts.append(f"{score.exercise}: {number(score.score)}/{number(score.max_score)}")
+    if row.days_late:
+        parts.append(f"{row.days_late} day(s) late: -{number(row.late_percent)}%")
+    if row.final_percent is not None:
+        parts.append(f"total {number(row.final_percent)}%")
+    return "; ".join(parts)
