@@ -251,7 +251,7 @@ class Collector:
             else:
                 self.add_archive(path, shown=shown, submitted_at=submitted_at, sequence=sequence)
             return
-        match = match_name(name, self.exercises)
+        match = match_name(name, self.exercises, shown)
         if match is None:
             self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
             return
@@ -259,6 +259,9 @@ class Collector:
         limit = MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES
         try:
             data, modified = read_regular(path, limit)
+        except TooLarge as exc:
+            candidate.error = str(exc)
+            return
         except OSError as exc:
             candidate.error = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
             return
@@ -307,7 +310,7 @@ class Collector:
         depth: int = 0,
     ) -> None:
         """A member already read out of an archive (its bytes within the caps)."""
-        match = match_name(name, self.exercises)
+        match = match_name(name, self.exercises, shown)
         if match is None:
             self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
             return

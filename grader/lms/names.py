@@ -35,7 +35,7 @@ _COPY_MARKER = r"(?:\s*\(\d+\)|\s*-\s*copy(?:\s*\(\d+\)|\s*\d+)?|[\s_]+copy(?:\s
 _NAME = re.compile(
     rf"^(?P<prefix>exercise|ex|e)[\s._-]*(?P<number>\d{{1,3}})(?P<copy>{_COPY_MARKER}*)$"
 )
-_LOOSE_NUMBER = re.compile(r"^(?:exercise|ex|e)[\s._-]*(\d{1,3})\b")
+_LOOSE_NUMBER = re.compile(r"^(?:exercise|ex|e)[\s._-]*(\d{1,3})(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,12 @@ def _split(shown: str) -> tuple[str, str] | None:
     return None
 
 
-def match_name(shown: str, known: Iterable[str]) -> NameMatch | None:
+def match_name(name: str, known: Iterable[str], shown: str | None = None) -> NameMatch | None:
     """The exercise a handed-in file is, or None when it is none of them (``why_not`` says
-    why). ``shown`` is the name as handed in, with any folders above it."""
-    split = _split(shown)
+    why). ``name`` is the file's name as handed in (folders above it do not matter); the note
+    calls it ``shown`` (where it was found, e.g. "alice.zip:hw/ex7.py"), default ``name``."""
+    shown = name if shown is None else shown
+    split = _split(name)
     if split is None:
         return None
     stem, extension = split
@@ -89,7 +91,7 @@ def match_name(shown: str, known: Iterable[str]) -> NameMatch | None:
         return None
     if match.group("copy"):
         liberties.append(f"copy marker {match.group('copy').strip()!r} ignored")
-    base = PurePosixPath(shown.replace("\\", "/")).name
+    base = PurePosixPath(name.replace("\\", "/")).name
     exact = base == f"{exercise}{extension}"
     if exact:
         note = ""
