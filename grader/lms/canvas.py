@@ -105,9 +105,7 @@ def read(
             names.setdefault(user, text.group("name") or "")
         elif parsed is None:
             stray.append(f"{entry.name}: not named as Canvas names submissions; ignored")
-        elif entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-            stray.append(f"{entry.name}: not a regular file; ignored")
-        else:
+        else:  # links and FIFOs too: the collector refuses them for their student
             student, late, user, file_id, original = parsed
             by_user.setdefault(user, []).append((entry.name, late, file_id, original, path))
             if student:
@@ -125,7 +123,9 @@ def read(
         )
         collector = Collector(handin, exercises, staging_for(staging, user), use_mtime=False)
         for shown, _, file_id, original, path in files:
-            if archive_kind(original):
+            if path.is_symlink():
+                collector.refuse(original, shown, "a symbolic link; not followed")
+            elif archive_kind(original):
                 collector.add_archive(path, shown=shown, sequence=file_id)
             else:
                 collector.add_file(path, name=original, shown=shown, sequence=file_id)

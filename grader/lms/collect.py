@@ -214,7 +214,7 @@ class Collector:
                 name = f"{relative}{entry.name}"
                 path = Path(entry.path)
                 if entry.is_symlink():
-                    self.handin.problems.append(f"{shown}{name}: a symbolic link; ignored")
+                    self.refuse(name, f"{shown}{name}", "a symbolic link; not followed", depth)
                 elif entry.is_dir(follow_symlinks=False):
                     if self.exclude and path.resolve() in self.exclude:
                         continue
@@ -228,9 +228,18 @@ class Collector:
                     self.add_file(path, name=name, shown=f"{shown}{name}", depth=depth,
                                   submitted_at=submitted_at)  # fmt: skip
                 else:
-                    self.handin.problems.append(
-                        f"{shown}{name}: not a regular file (a FIFO, socket or device); ignored"
-                    )
+                    why = "not a regular file (a FIFO, socket or device); not read"
+                    self.refuse(name, f"{shown}{name}", why, depth)
+
+    def refuse(self, name: str, shown: str, why: str, depth: int = 0) -> None:
+        """A link or special file: never opened. Named like an exercise, that exercise is
+        unreadable (the student handed in something, not nothing); else it is reported."""
+        match = match_name(name, self.exercises, shown)
+        if match is None:
+            self.handin.problems.append(f"{shown}: {why}")
+            return
+        candidate = self._candidate(match, shown, None, 0, depth, name)
+        candidate.error = why
 
     def add_file(
         self,

@@ -54,17 +54,27 @@ class Intake:
         unchanged = sum(1 for h in self.handins for s in h.files.values() if s.unchanged_starter)
         unreadable = sum(len(h.unreadable) for h in self.handins)
         problems = sum(1 for h in self.handins if h.problems)
-        parts = [f"{len(self.handins)} students ({self.layout})", f"{self.files} files"]
+        parts = [f"{_count(len(self.handins), 'student')} ({self.layout})"]
+        parts.append(_count(self.files, "file"))
         for count, what in (
-            (notebooks, "notebooks"),
+            (notebooks, "notebook"),
             (unreadable, "unreadable"),
-            (unchanged, "unchanged starters"),
-            (problems, "students with problems"),
-            (len(self.stray), "stray entries"),
+            (unchanged, "unchanged starter"),
+            (problems, "student with problems"),
+            (len(self.stray), "stray entry"),
         ):
             if count:
-                parts.append(f"{count} {what}")
+                parts.append(_count(count, what))
         return ", ".join(parts)
+
+
+def _count(n: int, what: str) -> str:
+    if n == 1 or what == "unreadable":
+        return f"{n} {what}"
+    if what.endswith("entry"):
+        return f"{n} {what[:-1]}ies"
+    first, _, rest = what.partition(" ")
+    return f"{n} {first}s{' ' + rest if rest else ''}"
 
 
 def read_submissions(

@@ -84,15 +84,9 @@ def read(
         if parsed is None:
             stray.append(f"{entry.name}: not named as Moodle names submissions; ignored")
             continue
-        if entry.is_symlink():
-            stray.append(f"{entry.name}: a symbolic link; ignored")
-            continue
         name, participant, plugin, rest = parsed
         names.setdefault(participant, name)
-        is_dir = entry.is_dir(follow_symlinks=False)
-        if not is_dir and not entry.is_file(follow_symlinks=False):
-            stray.append(f"{entry.name}: not a regular file or folder; ignored")
-            continue
+        is_dir = entry.is_dir(follow_symlinks=False) and not entry.is_symlink()
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path, is_dir))
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
@@ -112,6 +106,8 @@ def read(
                 handin.problems.append(
                     f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded"
                 )
+            elif path.is_symlink():
+                collector.refuse(rest or entry_name, entry_name, "a symbolic link; not followed")
             elif is_dir:
                 collector.add_folder(path, shown=f"{entry_name}/")
             elif archive_kind(rest):

@@ -40,11 +40,11 @@ def test_a_fifo_never_hangs_intake_and_links_are_not_followed(infos, tmp_path):
     write(folder / "exercise-07.py", code("alice 7"))
     handin = gather(infos, tmp_path, folder)
     assert set(handin.files) == {"exercise-07"}
-    assert "alice/exercise-05.py: not a regular file (a FIFO, socket or device); ignored" in (
-        handin.problems
-    )
-    assert "alice/exercise-01.py: a symbolic link; ignored" in handin.problems
-    assert "alice/linked: a symbolic link; ignored" in handin.problems
+    assert handin.unreadable == {
+        "exercise-05": "alice/exercise-05.py: not a regular file (a FIFO, socket or device); not read",
+        "exercise-01": "alice/exercise-01.py: a symbolic link; not followed",
+    }
+    assert "alice/linked: a symbolic link; not followed" in handin.problems
     staged = handin.files["exercise-07"].path
     assert staged.read_text() == code("alice 7") and staged.is_relative_to(tmp_path / "staging")
 
