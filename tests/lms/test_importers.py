@@ -197,3 +197,56 @@ def test_class_folders_mixing_folders_zips_and_tarballs(infos, tmp_path):
         "5 students (folders), 7 files, 1 notebook, 1 unreadable, 2 students with problems, "
         "3 stray entries"
     )
+
+
+def test_a_class_of_31_from_canvas_to_its_gradebook(infos, tmp_path):
+    """The instructor's scenario: 31 students handing in the ways students do, end to end
+    through intake, roster matching, the grades model and the Canvas import."""
+    from grader.lms.assignment import load_assignment, read_roster
+    from grader.lms.canvas import gradebook_csv
+    from grader.lms.grades import ExerciseScore, build_rows
+    from tests.lms.builders import STARTER, notebook, write, zip_bytes
+
+    spellings = ["exercise-01.py", "Exercise01.py", "ex1.py", "exercise_01 (1).py", "e1.py"]
+    root = tmp_path / "submissions"
+    roster = ["id,name,email"]
+    for n in range(31):
+        user, name = str(5000 + n), f"Student{n:02d} Family{n:02d}"
+        roster.append(f"{user},{name},s{n}@example.edu")
+        prefix = f"family{n:02d}student{n:02d}" + ("_LATE" if n % 7 == 0 else "")
+        if n == 30:
+            continue  # handed in nothing
+        write(root / f"{prefix}_{user}_{9000 + 3 * n}_{spellings[n % 5]}", code(f"s{n} 1"))
+        if n % 3 == 0:
+            write(
+                root / f"{prefix}_{user}_{9001 + 3 * n}_exercise-05.ipynb",
+                notebook(code(f"s{n} 5")),
+            )
+        elif n % 3 == 1:
+            write(
+                root / f"{prefix}_{user}_{9001 + 3 * n}_hw.zip",
+                zip_bytes({"hw/ex5.py": code(f"s{n} 5")}),
+            )
+        if n == 29:
+            write(root / f"{prefix}_{user}_{9002 + 3 * n}_exercise-07.py", STARTER["exercise-07"])
+    write(tmp_path / "roster.csv", "\n".join(roster) + "\n")
+    assignment = load_assignment(
+        write(
+            tmp_path / "week.yaml",
+            "format_version: 1\nname: week-1\nexercises: {exercise-01: 1, exercise-05: 1}\n"
+            "roster: roster.csv\ncanvas: {title: Week 1, assignment_id: 77}\n",
+        )
+    )
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=infos)
+    assert intake.layout == "canvas" and len(intake.handins) == 30
+    assert intake.summary() == (
+        "30 students (canvas), 51 files, 10 notebooks, 1 unchanged starter, 1 student with problems"
+    )
+    scores = {h.key: {e: ExerciseScore(e, "passed", 1, 1) for e in h.files} for h in intake.handins}
+    rows = build_rows(intake.handins, scores, assignment, read_roster(assignment.roster))
+    text = gradebook_csv(rows, assignment)
+    lines = text.splitlines()
+    assert len(lines) == 2 + 31 and lines[1] == "Points Possible,,,,,100"
+    assert "Student00 Family00,5000,,,,100" in lines  # both exercises
+    assert "Student02 Family02,5002,,,,50" in lines  # no exercise-05
+    assert "Student30 Family30,5030,,,,0" in lines  # nothing handed in: missing: zero
