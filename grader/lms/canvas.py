@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 from pathlib import Path
 
 from grader.lms.assignment import Assignment
-from grader.lms.collect import Collector, archive_kind, skipped, staging_for
+from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, number
 from grader.lms.handin import ExerciseInfo, Handin
 
@@ -73,7 +72,7 @@ def parse_name(name: str) -> tuple[str, bool, str, int, str] | None:
 def detect(root: Path) -> bool:
     """At least one file at the top is named as Canvas names files, and most of them are."""
     try:
-        names = [e.name for e in os.scandir(root) if e.is_file() and not skipped(e.name)]
+        names = [e.name for e in entries(root) if e.is_file() and not skipped(e.name)]
     except OSError:
         return False
     hits = sum(1 for n in names if parse_name(n) or ENTRY_NAME.match(n))
@@ -91,9 +90,9 @@ def read(
     """One Handin per Canvas user id in the download at ``root``."""
     stray = stray if stray is not None else []
     by_user: dict[str, list[tuple[str, bool, int, str, Path]]] = {}
-    entries: dict[str, list[str]] = {}
+    text_entries: dict[str, list[str]] = {}
     names: dict[str, str] = {}
-    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+    for entry in entries(root):
         path = Path(entry.path)
         if skipped(entry.name) or (exclude and path.resolve() in exclude):
             continue
@@ -101,7 +100,7 @@ def read(
         text = ENTRY_NAME.match(entry.name)
         if text is not None:
             user = text.group("user")
-            entries.setdefault(user, []).append(entry.name)
+            text_entries.setdefault(user, []).append(entry.name)
             names.setdefault(user, text.group("name") or "")
         elif parsed is None:
             stray.append(f"{entry.name}: not named as Canvas names submissions; ignored")
@@ -111,7 +110,7 @@ def read(
             if student:
                 names[user] = student
     handins = []
-    for user in sorted(set(by_user) | set(entries), key=lambda u: (len(u), u)):
+    for user in sorted(set(by_user) | set(text_entries), key=lambda u: (len(u), u)):
         files = sorted(by_user.get(user, []), key=lambda f: f[2])
         handin = Handin(
             key=user,
@@ -130,7 +129,7 @@ def read(
             else:
                 collector.add_file(path, name=original, shown=shown, sequence=file_id)
         handin = collector.finish()
-        for name in entries.get(user, []):
+        for name in text_entries.get(user, []):
             handin.problems.append(
                 f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)"
             )

@@ -54,6 +54,12 @@ SKIP_DIRS = frozenset(
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 
 
+def entries(folder: Path) -> list[os.DirEntry]:
+    """A folder's entries, sorted by name (listing order is the file system's, not ours)."""
+    with os.scandir(folder) as scan:
+        return sorted(scan, key=lambda e: e.name)
+
+
 def archive_kind(name: str) -> str | None:
     """``zip``, ``tgz`` or ``tar`` for an archive's file name, else None."""
     lower = name.lower()

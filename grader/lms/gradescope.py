@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import stat
 import zipfile
@@ -50,7 +49,7 @@ import yaml
 
 from grader.errors import UsageError
 from grader.lms.assignment import Assignment
-from grader.lms.collect import Collector, read_regular, skipped, staging_for
+from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 
@@ -74,9 +73,7 @@ def check_not_inner(root: Path) -> None:
         )
     if not detect(root) and root.is_dir():
         try:
-            inner = [
-                e.name for e in os.scandir(root) if e.is_dir() and SUBMISSION_DIR.match(e.name)
-            ]
+            inner = [e.name for e in entries(root) if e.is_dir() and SUBMISSION_DIR.match(e.name)]
         except OSError:
             inner = []
         if inner:
@@ -181,7 +178,7 @@ def read(
     stray = stray if stray is not None else []
     metadata = read_metadata(root / METADATA)
     folders = {}
-    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+    for entry in entries(root):
         path = Path(entry.path)
         if skipped(entry.name) or entry.name == METADATA or (exclude and path.resolve() in exclude):
             continue

@@ -14,7 +14,6 @@ the latest file (the platform's time, else the file's), and the newest identity 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +22,7 @@ from types import ModuleType
 from grader.errors import UsageError
 from grader.lms import canvas, folders, gradescope, moodle
 from grader.lms.collect import archive_kind, skipped, summarise
+from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 
 LAYOUTS: dict[str, ModuleType] = {
@@ -154,7 +154,7 @@ def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
 
 def _single_folder(root: Path) -> Path | None:
     try:
-        entries = [e for e in os.scandir(root) if not skipped(e.name)]
+        entries = [e for e in list_entries(root) if not skipped(e.name)]
     except OSError:
         return None
     if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):

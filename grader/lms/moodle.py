@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 from pathlib import Path
 
 from grader.lms.assignment import Assignment
-from grader.lms.collect import Collector, archive_kind, skipped, staging_for
+from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, number
 from grader.lms.handin import ExerciseInfo, Handin
 
@@ -57,7 +56,7 @@ def parse_name(name: str) -> tuple[str, str, str, str] | None:
 def detect(root: Path) -> bool:
     """At least one entry at the top is named as Moodle names them, and most of them are."""
     try:
-        names = [e.name for e in os.scandir(root) if not skipped(e.name)]
+        names = [e.name for e in entries(root) if not skipped(e.name)]
     except OSError:
         return False
     hits = sum(1 for n in names if parse_name(n))
@@ -76,7 +75,7 @@ def read(
     stray = stray if stray is not None else []
     groups: dict[str, list[tuple[str, str, str, Path, bool]]] = {}
     names: dict[str, str] = {}
-    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+    for entry in entries(root):
         path = Path(entry.path)
         if skipped(entry.name) or (exclude and path.resolve() in exclude):
             continue
