@@ -256,15 +256,11 @@ class Collector:
         submitted_at: datetime | None = None,
         sequence: int = 0,
         depth: int = 0,
-        nested: bool = False,
     ) -> None:
-        """One file on disk; ``name`` is the name to match (the student's own name for it)."""
-        kind = archive_kind(name)
-        if kind is not None:
-            if nested:
-                self.ignored.append(f"{shown}: an archive inside an archive; not opened")
-            else:
-                self.add_archive(path, shown=shown, submitted_at=submitted_at, sequence=sequence)
+        """One file on disk; ``name`` is the name to match (the student's own name for it).
+        An archive is opened (``add_archive``)."""
+        if archive_kind(name) is not None:
+            self.add_archive(path, shown=shown, submitted_at=submitted_at, sequence=sequence)
             return
         match = match_name(name, self.exercises, shown)
         if match is None:

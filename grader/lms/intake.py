@@ -142,24 +142,35 @@ def _check_root(root: Path) -> Path:
 def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
     gradescope.check_not_inner(root)
     if not gradescope.detect(root):
-        inner = _single_folder(root)
-        if inner is not None and gradescope.detect(inner):
-            notes.append(f"read the Gradescope export {inner.name}/ inside {root}")
-            return inner, "gradescope"
+        exports = _exports_inside(root)
+        if len(exports) > 1:
+            raise UsageError(
+                f"{root} holds {len(exports)} Gradescope exports "
+                f"({', '.join(e.name for e in exports)})",
+                hint="Pass one export folder at a time.",
+            )
+        if exports:
+            notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
+            return exports[0], "gradescope"
     for name, module in LAYOUTS.items():
         if module.detect(root):
             return root, name
     return root, "folders"
 
 
-def _single_folder(root: Path) -> Path | None:
+def _exports_inside(root: Path) -> list[Path]:
+    """Gradescope exports one level down: the folder an instructor unzipped into."""
     try:
-        entries = [e for e in list_entries(root) if not skipped(e.name)]
+        found = list_entries(root)
     except OSError:
-        return None
-    if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):
-        return Path(entries[0].path)
-    return None
+        return []
+    return [
+        Path(e.path)
+        for e in found
+        if not skipped(e.name)
+        and e.is_dir(follow_symlinks=False)
+        and gradescope.detect(Path(e.path))
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -88,13 +88,21 @@ def test_pointing_at_one_gradescope_submission_is_refused(infos, tmp_path):
 
 
 def test_the_folder_around_a_gradescope_export_is_read_as_the_export(infos, tmp_path):
+    from grader.errors import UsageError
+    from tests.lms.builders import write
+
     gradescope_export(tmp_path / "download")
+    write(tmp_path / "download" / "assignment_4242_export.zip", b"the download itself")
     intake = read_submissions(tmp_path / "download", staging=tmp_path / "s", exercises=infos)
     assert intake.layout == "gradescope"
     assert intake.root.name == "assignment_4242_export"
     assert intake.notes == [
         f"read the Gradescope export assignment_4242_export/ inside {tmp_path / 'download'}"
     ]
+    (tmp_path / "download" / "assignment_4243_export").mkdir()
+    write(tmp_path / "download" / "assignment_4243_export" / "submission_metadata.yml", "{}\n")
+    with pytest.raises(UsageError, match="holds 2 Gradescope exports"):
+        read_submissions(tmp_path / "download", staging=tmp_path / "s", exercises=infos)
 
 
 @pytest.mark.timeout(30)
