@@ -133,12 +133,15 @@ def mtime(info: os.stat_result) -> datetime:
     return datetime.fromtimestamp(info.st_mtime, tz=timezone.utc)
 
 
-def summarise(lines: list[str], many: str) -> list[str]:
+def summarise(lines: list[str], many: str, *, whole: bool = False) -> list[str]:
     """``lines`` ("name: why") as they are while there are few; else one line with the count
-    and a few of the names ("1207 files are no exercise file; ignored, e.g. a.txt, ...")."""
-    lines = sorted(set(lines))
+    and a few of the names ("1207 files are no exercise file; ignored, e.g. a.txt, ..."), or
+    of the whole lines (``whole``) where the reasons differ."""
+    lines = sorted(set(lines)) if not whole else list(dict.fromkeys(lines))
     if len(lines) <= 2 * SHOWN:
         return lines
+    if whole:
+        return [f"{len(lines)} {many}, e.g. {'; '.join(lines[:SHOWN])}; ..."]
     names = ", ".join(line.split(": ", 1)[0] for line in lines[:SHOWN])
     return [f"{len(lines)} {many}, e.g. {names}, ..."]
 
@@ -190,6 +193,7 @@ class Collector:
     candidates: list[_Candidate] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # "name: why", summarised at the end
     damaged: list[str] = field(default_factory=list)  # archives that could not be read
+    rejected: list[str] = field(default_factory=list)  # "name: why" of refused entries
 
     # -- sources ---------------------------------------------------------------------------
 
@@ -242,7 +246,7 @@ class Collector:
         unreadable (the student handed in something, not nothing); else it is reported."""
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self.handin.problems.append(f"{shown}: {why}")
+            self.rejected.append(f"{shown}: {why}")
             return
         candidate = self._candidate(match, shown, None, 0, depth, name)
         candidate.error = why
@@ -336,7 +340,7 @@ class Collector:
 
     def _member_ok(self, archive: str, name: str) -> bool:
         if unsafe_member(name):
-            self.handin.problems.append(f"{archive}: unsafe path {name!r} rejected")
+            self.rejected.append(f"{archive}: unsafe path {name!r} rejected")
             return False
         return not any(skipped(p) for p in PurePosixPath(name.replace("\\", "/")).parts)
 
@@ -366,28 +370,26 @@ class Collector:
                         continue
                     mode = info.external_attr >> 16
                     if stat.S_ISLNK(mode):
-                        self.handin.problems.append(f"{shown}: {name} is a symbolic link; rejected")
+                        self.rejected.append(f"{shown}: {name} is a symbolic link; rejected")
                         continue
                     if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
-                        self.handin.problems.append(
-                            f"{shown}: {name} is not a regular file; rejected"
-                        )
+                        self.rejected.append(f"{shown}: {name} is not a regular file; rejected")
                         continue
                     wanted = self._wanted(shown, name)
                     if wanted is None:
                         continue
                     limit, _ = wanted
                     if info.flag_bits & 0x1:
-                        self.handin.problems.append(f"{shown}: {name} is encrypted; not graded")
+                        self.rejected.append(f"{shown}: {name} is encrypted; not graded")
                         continue
                     if info.file_size > limit or total + info.file_size > MAX_ARCHIVE_BYTES:
-                        self.handin.problems.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
                     with zf.open(info) as source:
                         data = source.read(limit + 1)  # never trust the header's size
                     total += len(data)
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.handin.problems.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
                     self.add_data(
                         data,
@@ -419,10 +421,10 @@ class Collector:
                     if not self._member_ok(shown, name) or member.isdir():
                         continue
                     if member.issym() or member.islnk():
-                        self.handin.problems.append(f"{shown}: {name} is a link; rejected")
+                        self.rejected.append(f"{shown}: {name} is a link; rejected")
                         continue
                     if not member.isreg():
-                        self.handin.problems.append(
+                        self.rejected.append(
                             f"{shown}: {name} is not a regular file (a device or FIFO); rejected"
                         )
                         continue
@@ -431,7 +433,7 @@ class Collector:
                         continue
                     limit, _ = wanted
                     if member.size > limit or total + member.size > MAX_ARCHIVE_BYTES:
-                        self.handin.problems.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
                     source = tf.extractfile(member)
                     if source is None:
@@ -439,7 +441,7 @@ class Collector:
                     data = source.read(limit + 1)  # never trust the header's size
                     total += len(data)
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.handin.problems.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
                     self.add_data(
                         data,
@@ -485,6 +487,7 @@ class Collector:
         """Decide each exercise, stage its file, and report what was left aside."""
         handin = self.handin
         handin.problems.extend(summarise(self.ignored, "files are no exercise file; ignored"))
+        handin.problems.extend(summarise(self.rejected, "entries were refused", whole=True))
         shutil.rmtree(self.staging, ignore_errors=True)
         by_exercise: dict[str, list[_Candidate]] = {}
         for candidate in self.candidates:

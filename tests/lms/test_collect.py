@@ -241,3 +241,14 @@ def test_a_rerun_replaces_the_staging_folder(infos, tmp_path):
     handin = gather(infos, tmp_path, folder)
     assert set(handin.files) == {"exercise-01"}
     assert not (tmp_path / "staging" / "alice" / "exercise-05").exists()
+
+
+def test_a_flood_of_refused_entries_is_one_line(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "evil.zip", zip_bytes({f"../x{i:03d}/exercise-01.py": "x" for i in range(50)}))
+    handin = gather(infos, tmp_path, folder)
+    (line,) = handin.problems
+    assert line.startswith(
+        "50 entries were refused, e.g. alice/evil.zip: unsafe path '../x000/exercise-01.py' "
+        "rejected; "
+    )
