@@ -263,8 +263,11 @@ class Collector:
     ) -> None:
         """One file on disk; ``name`` is the name to match (the student's own name for it).
         An archive is opened (``add_archive``)."""
-        if archive_kind(name) is not None:
-            self.add_archive(path, shown=shown, submitted_at=submitted_at, sequence=sequence)
+        kind = archive_kind(name)
+        if kind is not None:
+            self.add_archive(
+                path, shown=shown, submitted_at=submitted_at, sequence=sequence, kind=kind
+            )
             return
         match = match_name(name, self.exercises, shown)
         if match is None:
@@ -292,11 +295,12 @@ class Collector:
         shown: str,
         submitted_at: datetime | None = None,
         sequence: int = 0,
+        kind: str | None = None,
     ) -> None:
-        """The exercise files in a .zip, .tar.gz, .tgz or .tar: each member's time is the
-        archive's own (the platform's, else the archive file's mtime), never the member's,
-        whose clock and time zone were the student's."""
-        kind = archive_kind(path.name) or "zip"
+        """The exercise files in a .zip, .tar.gz, .tgz or .tar (``kind``, default from the
+        name): each member's time is the archive's own (the platform's, else the archive file's
+        mtime), never the member's, whose clock and time zone were the student's."""
+        kind = kind or archive_kind(path.name) or "zip"
         first = len(self.candidates)
         try:
             fd, info = open_regular(path)
