@@ -1,8 +1,14 @@
-"""Submissions in, grades out: what an instructor's class hands in, and what goes back.
+"""Submissions in, grades out: what learning platforms hand an instructor, and what they take back.
 
-discover   student folders and archives to exercise files
-cache      results reused when nothing that decides them changed
-batch      ``grade batch``: the orchestration over the engine
-gradebook  gradebook CSV/JSON, Gradescope results, class statistics
-progress   the instructor's progress line
+- ``intake`` finds every student's work in a download (``gradescope``, ``canvas``, ``moodle`` or
+  plain ``folders``), safely (``collect``), and names each file by exercise (``names``);
+- ``assignment`` reads the instructor's assignment file and roster; ``grades`` is the neutral
+  grades model that the batch fills from result JSON;
+- ``canvas``, ``moodle`` and ``gradescope`` also write what each platform imports;
+- ``batch`` is ``grade batch``: the orchestration over the engine, with its ``cache`` (results
+  reused when nothing that decides them changed), ``gradebook`` (CSV/JSON, class statistics) and
+  ``progress``.
+
+Nothing here but ``batch`` grades, imports torch or runs learner code. ``docs/LMS.md`` is the
+user's guide.
 """

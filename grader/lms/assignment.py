@@ -1,0 +1,476 @@
+"""The assignment file: which exercises make up a week's grade, who is in the class, when it was
+due and how each platform is to be fed. Read as strictly as an exercise spec (every error names
+the file and the field, unknown keys get "did you mean"); ``docs/LMS.md`` documents each field.
+
+    format_version: 1
+    name: week-3
+    exercises: {exercise-01: 1, exercise-05: 2}     # id: weight
+    roster: roster.csv                              # relative to this file
+    due: 2026-12-01T23:59:00+00:00
+    grace_minutes: 10
+    late: {per_day_percent: 10, max_days: 3, after_max_days: zero}
+    missing: zero
+    canvas: {title: Week 3, assignment_id: 48213, points: 100}
+    moodle: {item: Week 3, points: 100, key: email, feedback: true}
+    gradescope: {points: 100, hidden_tests: after_published, stdout_visibility: hidden}
+
+Also here: the roster (``read_roster``), the late rule (``late_penalty``) and roster matching
+(``match_roster``).
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import math
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from grader.errors import SpecError
+from grader.lms.handin import Handin, name_forms
+from grader.spec import ID_RE, _Fields, read_yaml
+
+FORMAT_VERSION = 1
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+_TOP = (
+    "format_version",
+    "name",
+    "title",
+    "exercises",
+    "roster",
+    "due",
+    "grace_minutes",
+    "late",
+    "missing",
+    "canvas",
+    "moodle",
+    "gradescope",
+)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class LatePolicy:
+    per_day_percent: float  # percentage points of the maximum lost per day (or part of one)
+    max_days: int | None = None  # None: no limit
+    after_max_days: str = "zero"  # past max_days: "zero" (no credit) or "cap" (max_days' loss)
+
+
+@dataclass(frozen=True)
+class CanvasSettings:
+    title: str  # the assignment's title in Canvas
+    assignment_id: int | None = None  # Canvas's id: the column is matched by it
+    points: float = 100.0  # the assignment's points possible in Canvas
+
+    @property
+    def column(self) -> str:
+        """The gradebook column as Canvas names it: ``Title (id)``, or the bare title for a
+        new assignment."""
+        return f"{self.title} ({self.assignment_id})" if self.assignment_id else self.title
+
+
+@dataclass(frozen=True)
+class MoodleSettings:
+    item: str  # the grade item's column name
+    points: float = 100.0  # the grade item's maximum grade in Moodle
+    key: str = "email"  # which column identifies students: "email" or "idnumber"
+    feedback: bool = True  # add a feedback column
+
+
+@dataclass(frozen=True)
+class GradescopeSettings:
+    points: float = 100.0  # the assignment's autograder points in Gradescope
+    hidden_tests: str = "visible"  # visibility of each test's details
+    visibility: str = "visible"  # visibility of the whole result (score included)
+    stdout_visibility: str = "hidden"  # the autograder's own output
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str
+    exercises: tuple[tuple[str, float], ...]  # (id, weight), in the file's order
+    path: Path
+    title: str = ""
+    roster: Path | None = None
+    due: datetime | None = None
+    grace_minutes: float = 0.0
+    late: LatePolicy | None = None
+    missing: str = "zero"  # roster students without work: "zero" or "blank" in exports
+    canvas: CanvasSettings | None = None
+    moodle: MoodleSettings | None = None
+    gradescope: GradescopeSettings = GradescopeSettings()
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return dict(self.exercises)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(e for e, _ in self.exercises)
+
+    def canvas_settings(self) -> CanvasSettings:
+        return self.canvas or CanvasSettings(self.title or self.name)
+
+    def moodle_settings(self) -> MoodleSettings:
+        return self.moodle or MoodleSettings(self.title or self.name)
+
+    def check_exercises(self, known: set[str] | dict[str, Any]) -> None:
+        """Every exercise of the assignment exists (the catalog's ids in ``known``)."""
+        for ident, _ in self.exercises:
+            if ident not in known:
+                close = difflib.get_close_matches(ident, sorted(known), n=1)
+                raise SpecError(
+                    self.path,
+                    f"exercises.{ident}",
+                    "there is no such exercise",
+                    f"did you mean '{close[0]}'?" if close else "run `grade list` for the ids",
+                )
+
+
+def load_assignment(path: Path) -> Assignment:
+    """Read and check an assignment file; every problem is a SpecError naming the field."""
+    top = _Fields(path, read_yaml(path), "", _TOP)
+    version = top.get("format_version", int, fix=f"add `format_version: {FORMAT_VERSION}`")
+    if version != FORMAT_VERSION:
+        raise SpecError(
+            path,
+            "format_version",
+            f"unsupported version {version}",
+            f"this grader reads format_version {FORMAT_VERSION}",
+        )
+    name = top.get("name", str)
+    if not _NAME.match(name):
+        raise SpecError(path, "name", f"'{name}' is not a plain name", "e.g. week-3")
+    raw = top.get("exercises", dict, fix="e.g. `exercises: {exercise-01: 1, exercise-05: 2}`")
+    if not raw:
+        raise SpecError(path, "exercises", "is empty", "list at least one exercise: weight")
+    exercises = []
+    for ident, weight in raw.items():
+        if not isinstance(ident, str) or not ID_RE.match(ident):
+            raise SpecError(
+                path, f"exercises.{ident}", "is not an exercise id", "write ids as exercise-NN"
+            )
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight <= 0:
+            raise SpecError(
+                path, f"exercises.{ident}", "the weight must be a number above 0", "e.g. 1"
+            )
+        exercises.append((ident, float(weight)))
+    roster = None
+    if top.has("roster"):
+        roster = path.parent / top.get("roster", str)
+        if not roster.is_file():
+            raise SpecError(path, "roster", f"{roster} does not exist", "give the CSV's path")
+    grace = _number(top, path, "grace_minutes", 0.0)
+    missing = _choice(top, path, "missing", ("zero", "blank"), "zero")
+    return Assignment(
+        name=name,
+        exercises=tuple(exercises),
+        path=path,
+        title=top.get("title", str, ""),
+        roster=roster,
+        due=_due(top, path),
+        grace_minutes=grace,
+        late=_late(top, path),
+        missing=missing,
+        canvas=_canvas(top, path, top.get("title", str, "") or name),
+        moodle=_moodle(top, path, top.get("title", str, "") or name),
+        gradescope=_gradescope(top, path),
+    )
+
+
+def _number(fields: _Fields, path: Path, key: str, default: float) -> float:
+    value = fields.get(key, (int, float), default)
+    if value < 0:
+        raise SpecError(path, fields._name(key), "must not be negative", "give 0 or more")
+    return float(value)
+
+
+def _choice(fields: _Fields, path: Path, key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = fields.get(key, str, default)
+    if value not in allowed:
+        raise SpecError(
+            path,
+            fields._name(key),
+            f"'{value}' is not a choice",
+            f"use one of: {', '.join(allowed)}",
+        )
+    return value
+
+
+def _due(top: _Fields, path: Path) -> datetime | None:
+    if not top.has("due"):
+        return None
+    value = top.data["due"]
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise SpecError(
+                path, "due", f"'{value}' is not a date and time", "e.g. 2026-12-01T23:59:00+00:00"
+            ) from None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        raise SpecError(path, "due", "is a date without a time", "e.g. 2026-12-01T23:59:00+00:00")
+    if not isinstance(value, datetime):
+        raise SpecError(path, "due", "is not a date and time", "e.g. 2026-12-01T23:59:00+00:00")
+    if value.tzinfo is None:
+        raise SpecError(
+            path, "due", "has no time zone", "add one, e.g. 2026-12-01T23:59:00+00:00 or -05:00"
+        )
+    return value
+
+
+def _late(top: _Fields, path: Path) -> LatePolicy | None:
+    if not top.has("late"):
+        return None
+    fields = _Fields(
+        path, top.data["late"], "late", ("per_day_percent", "max_days", "after_max_days")
+    )
+    per_day = fields.get("per_day_percent", (int, float), fix="e.g. `per_day_percent: 10`")
+    if not 0 <= per_day <= 100:
+        raise SpecError(path, "late.per_day_percent", "must be between 0 and 100", "e.g. 10")
+    max_days = fields.get("max_days", int, None)
+    if max_days is not None and max_days < 0:
+        raise SpecError(path, "late.max_days", "must not be negative", "e.g. 3")
+    after = _choice(fields, path, "after_max_days", ("zero", "cap"), "zero")
+    if after != "zero" and max_days is None:
+        raise SpecError(path, "late.after_max_days", "needs max_days", "add `max_days:`")
+    return LatePolicy(float(per_day), max_days, after)
+
+
+def _canvas(top: _Fields, path: Path, default_title: str) -> CanvasSettings | None:
+    if not top.has("canvas"):
+        return None
+    fields = _Fields(path, top.data["canvas"], "canvas", ("title", "assignment_id", "points"))
+    title = fields.get("title", str, default_title)
+    if "(" in title or ")" in title:
+        raise SpecError(
+            path,
+            "canvas.title",
+            "must not contain parentheses (Canvas reads '(id)' as the assignment's id)",
+            "give the id as `assignment_id:`",
+        )
+    ident = fields.get("assignment_id", int, None)
+    points = _number(fields, path, "points", 100.0)
+    return CanvasSettings(title, ident, points)
+
+
+def _moodle(top: _Fields, path: Path, default_item: str) -> MoodleSettings | None:
+    if not top.has("moodle"):
+        return None
+    fields = _Fields(path, top.data["moodle"], "moodle", ("item", "points", "key", "feedback"))
+    return MoodleSettings(
+        item=fields.get("item", str, default_item),
+        points=_number(fields, path, "points", 100.0),
+        key=_choice(fields, path, "key", ("email", "idnumber"), "email"),
+        feedback=fields.get("feedback", bool, True),
+    )
+
+
+def _gradescope(top: _Fields, path: Path) -> GradescopeSettings:
+    if not top.has("gradescope"):
+        return GradescopeSettings()
+    fields = _Fields(
+        path,
+        top.data["gradescope"],
+        "gradescope",
+        ("points", "hidden_tests", "visibility", "stdout_visibility"),
+    )
+    return GradescopeSettings(
+        points=_number(fields, path, "points", 100.0),
+        hidden_tests=_choice(fields, path, "hidden_tests", VISIBILITIES, "visible"),
+        visibility=_choice(fields, path, "visibility", VISIBILITIES, "visible"),
+        stdout_visibility=_choice(
+            fields, path, "stdout_visibility", ("hidden", "visible"), "hidden"
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The late rule
+
+
+def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple[int, float]:
+    """(days late, percentage points lost) under the assignment's rule.
+
+    The deadline is ``due`` plus ``grace_minutes``; past it, every day or part of a day counts
+    (one second late is one day late); each day costs ``per_day_percent`` points of the
+    percentage, up to 100. Past ``max_days``, ``after_max_days: zero`` loses everything and
+    ``cap`` loses only ``max_days`` days' worth. No due date, no time, or no rule: nothing.
+    """
+    if assignment.due is None or submitted_at is None:
+        return 0, 0.0
+    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
+    if submitted_at.tzinfo is None:
+        raise ValueError("submitted_at must be timezone-aware")
+    late = submitted_at - deadline
+    if late <= timedelta(0):
+        return 0, 0.0
+    days = math.ceil(late / timedelta(days=1))
+    policy = assignment.late
+    if policy is None:
+        return days, 0.0
+    if policy.max_days is not None and days > policy.max_days:
+        if policy.after_max_days == "zero":
+            return days, 100.0
+        return days, min(100.0, policy.max_days * policy.per_day_percent)
+    return days, min(100.0, days * policy.per_day_percent)
+
+
+# ---------------------------------------------------------------------------------------------
+# The roster
+
+ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login")
+REQUIRED_COLUMNS = ("id", "name", "email")
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    id: str  # the student's id in the platform (Canvas user ID, Moodle participant id, ...)
+    name: str
+    email: str
+    sid: str = ""  # student number (Canvas "SIS User ID", Gradescope SID, Moodle "ID number")
+    section: str = ""
+    login: str = ""  # Canvas "SIS Login ID"
+    line: int = 0  # where in the CSV
+
+
+def read_roster(path: Path) -> tuple[RosterEntry, ...]:
+    """The class list: a CSV with a header row naming ``id``, ``name``, ``email`` and
+    optionally ``sid``, ``section``, ``login`` (case and spaces ignored, any order). Every
+    problem is a SpecError naming the line."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise SpecError(path, None, "file not found", "give the roster CSV's path") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(
+            path, None, f"cannot read the file ({exc})", "save it as UTF-8 CSV"
+        ) from None
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise SpecError(path, None, f"not a CSV file ({exc})", "save it as CSV") from None
+    numbered = [(i, row) for i, row in enumerate(rows, start=1) if any(c.strip() for c in row)]
+    if not numbered:
+        raise SpecError(path, None, "is empty", "write a header row: id,name,email")
+    header = numbered[0][1]
+    columns = [c.strip().lower() for c in header]
+    for column in columns:
+        if column not in ROSTER_COLUMNS:
+            close = difflib.get_close_matches(column, ROSTER_COLUMNS, n=1)
+            raise SpecError(
+                path,
+                f"column '{column}'",
+                "unknown column",
+                f"did you mean '{close[0]}'?" if close else f"columns: {', '.join(ROSTER_COLUMNS)}",
+            )
+    for column in REQUIRED_COLUMNS:
+        if column not in columns:
+            raise SpecError(
+                path, f"column '{column}'", "missing from the header row", "header: id,name,email"
+            )
+    if len(set(columns)) != len(columns):
+        raise SpecError(path, "header", "names a column twice", "name each column once")
+    entries: list[RosterEntry] = []
+    seen: dict[tuple[str, str], int] = {}
+    for line, row in numbered[1:]:
+        if len(row) != len(columns):
+            raise SpecError(
+                path,
+                f"line {line}",
+                f"has {len(row)} fields, the header has {len(columns)}",
+                "quote fields that contain commas",
+            )
+        values = {c: v.strip() for c, v in zip(columns, row, strict=True)}
+        if not values["id"]:
+            raise SpecError(path, f"line {line}", "has no id", "every student needs an id")
+        if values["email"] and "@" not in values["email"]:
+            raise SpecError(
+                path, f"line {line}", f"'{values['email']}' is not an e-mail address", "fix it"
+            )
+        for column in ("id", "email", "sid"):
+            value = values.get(column, "").lower()
+            if value and (column, value) in seen:
+                raise SpecError(
+                    path,
+                    f"line {line}",
+                    f"{column} '{values[column]}' is already on line {seen[(column, value)]}",
+                    "each student once",
+                )
+            if value:
+                seen[(column, value)] = line
+        entries.append(
+            RosterEntry(
+                id=values["id"],
+                name=values["name"],
+                email=values["email"],
+                sid=values.get("sid", ""),
+                section=values.get("section", ""),
+                login=values.get("login", ""),
+                line=line,
+            )
+        )
+    return tuple(entries)
+
+
+class RosterMatch(NamedTuple):
+    pairs: list[tuple[Handin, RosterEntry, str]]  # (handin, entry, matched by: id/sid/email/name)
+    unmatched: list[Handin]  # work from no one on the roster
+    absent: list[RosterEntry]  # on the roster, no work
+
+
+def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> RosterMatch:
+    """Pair each handin with its roster entry, by the strongest fact first: the platform's
+    user id (``lms_id`` = roster ``id``; for plain folders, the folder's name = ``id``, case
+    ignored; never Moodle's participant ids, which are the download's own), then SID, then e-mail (case ignored), then the
+    name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane"). A name matches only
+    when it points at exactly one roster entry; each entry is taken once."""
+    by_id = {e.id: e for e in roster}
+    by_sid = {e.sid.lower(): e for e in roster if e.sid}
+    by_email = {e.email.lower(): e for e in roster if e.email}
+    by_name: dict[str, list[RosterEntry]] = {}
+    for entry in roster:
+        for form in name_forms(entry.name):
+            by_name.setdefault(form, []).append(entry)
+    taken: set[str] = set()
+    pairs: list[tuple[Handin, RosterEntry, str]] = []
+    pending = list(handins)
+    for how in ("id", "sid", "email", "name"):
+        left = []
+        for handin in pending:
+            entry = _lookup(handin, how, by_id, by_sid, by_email, by_name)
+            if entry is not None and entry.id not in taken:
+                taken.add(entry.id)
+                pairs.append((handin, entry, how))
+            else:
+                left.append(handin)
+        pending = left
+    absent = [e for e in roster if e.id not in taken]
+    return RosterMatch(sorted(pairs, key=lambda p: p[1].line), pending, absent)
+
+
+def _lookup(
+    handin: Handin,
+    how: str,
+    by_id: dict[str, RosterEntry],
+    by_sid: dict[str, RosterEntry],
+    by_email: dict[str, RosterEntry],
+    by_name: dict[str, list[RosterEntry]],
+) -> RosterEntry | None:
+    if how == "id":
+        if handin.lms_id:
+            return by_id.get(handin.lms_id)
+        if handin.key_kind == "folder":  # folders named by student id ("s1234567/")
+            folded = {k.lower(): e for k, e in by_id.items()}
+            return folded.get(handin.key.lower()) or folded.get(handin.name.strip().lower())
+        return None
+    if how == "sid":
+        return by_sid.get(handin.sid.strip().lower()) if handin.sid else None
+    if how == "email":
+        return by_email.get(handin.email.strip().lower()) if handin.email else None
+    found = {id(e): e for form in name_forms(handin.name) for e in by_name.get(form, [])}
+    return next(iter(found.values())) if len(found) == 1 else None

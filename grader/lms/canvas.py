@@ -1,0 +1,165 @@
+"""Canvas: its "Download Submissions" zip in, a gradebook import CSV out.
+
+**The download** (assignment page, "Download Submissions"; unzipped) is flat: one file per
+file a student uploaded, named by Canvas's ``ContentZipper`` (canvas-lms,
+``app/models/content_zipper.rb``)::
+
+    {name}[_LATE]_{user id}_{file id}_{file's display name}
+    doejane_4711_88231_exercise-07.py
+    doejane_LATE_4711_88240_exercise-07-1.py      a late resubmission
+    smithbob_4712_88302_work.zip                  an archive: its exercise files are read
+    doejane_4711_text.html                        a text entry (not a file)
+
+``{name}`` is the student's sortable name ("Doe, Jane") with everything but letters, digits and
+``_`` removed, lower-cased; Canvas removes ``_digits_`` runs from names so that the ids can be
+found. ``LATE`` marks a submission Canvas itself counts as late. The display name is the file's
+name as uploaded, with Canvas's own ``-1``, ``-2`` suffix when the student's Canvas folder
+already held that name (a resubmission), which the name normalisation reads as a copy marker.
+With anonymous grading the name part is absent (or ``anon``).
+
+Canvas puts no submission time in the download, so the file id (Canvas assigns ids in upload
+order) decides between two files for one exercise, never the files' modification times, which
+are the zip's. Files are grouped by user id: the student's key and ``lms_id``.
+
+**The gradebook import** (Grades, "Import"): a CSV whose header is ``Student``, ``ID``, ``SIS
+User ID``, ``SIS Login ID``, ``Section``, then one column per assignment named ``Title (id)``,
+optionally followed by a ``Points Possible`` row, as Canvas's own export writes it and its
+``GradebookImporter`` (canvas-lms, ``app/models/gradebook_importer.rb``) reads it: the first
+column must contain "Student", the second "ID", the last student column "Section"; students are
+found by Canvas user ``ID``, then SIS User ID, then SIS Login ID, then by name; an assignment
+column is matched by the id in its parentheses, else by exact title, else Canvas creates a new
+assignment; an empty cell (or ``-``) leaves the grade alone; a row whose first cell contains
+"Points Possible" sets the points of new assignments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from grader.lms.assignment import Assignment
+from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
+from grader.lms.grades import GradeRow, grade_cell, number
+from grader.lms.handin import ExerciseInfo, Handin
+
+LAYOUT = "canvas"
+FILE_NAME = re.compile(
+    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$",
+    re.IGNORECASE,
+)
+ENTRY_NAME = re.compile(
+    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<kind>text|link)\.html$",
+    re.IGNORECASE,
+)
+
+
+def parse_name(name: str) -> tuple[str, bool, str, int, str] | None:
+    """(student name, late, user id, file id, original name) of a Canvas download's file."""
+    match = FILE_NAME.match(name)
+    if match is None:
+        return None
+    student = match.group("name") or ""
+    late = match.group("late") is not None
+    if student.lower() == "late" and not late:  # anonymous and late: "LATE_4711_88231_x.py"
+        student, late = "", True
+    if student.lower() == "anon":
+        student = ""
+    return student, late, match.group("user"), int(match.group("file")), match.group("original")
+
+
+def detect(root: Path) -> bool:
+    """At least one file at the top is named as Canvas names files, and most of them are."""
+    try:
+        names = [e.name for e in entries(root) if e.is_file() and not skipped(e.name)]
+    except OSError:
+        return False
+    hits = sum(1 for n in names if parse_name(n) or ENTRY_NAME.match(n))
+    return hits > 0 and 2 * hits >= len(names)
+
+
+def read(
+    root: Path,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    exclude: frozenset[Path] = frozenset(),
+    stray: list[str] | None = None,
+) -> list[Handin]:
+    """One Handin per Canvas user id in the download at ``root``."""
+    stray = stray if stray is not None else []
+    by_user: dict[str, list[tuple[str, bool, int, str, Path]]] = {}
+    text_entries: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for entry in entries(root):
+        path = Path(entry.path)
+        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+            continue
+        parsed = parse_name(entry.name)
+        text = ENTRY_NAME.match(entry.name)
+        if text is not None:
+            user = text.group("user")
+            text_entries.setdefault(user, []).append(entry.name)
+            names.setdefault(user, text.group("name") or "")
+        elif parsed is None:
+            stray.append(f"{entry.name}: not named as Canvas names submissions; ignored")
+        else:  # links and FIFOs too: the collector refuses them for their student
+            student, late, user, file_id, original = parsed
+            by_user.setdefault(user, []).append((entry.name, late, file_id, original, path))
+            if student:
+                names[user] = student
+    handins = []
+    for user in sorted(set(by_user) | set(text_entries), key=lambda u: (len(u), u)):
+        files = sorted(by_user.get(user, []), key=lambda f: f[2])
+        handin = Handin(
+            key=user,
+            key_kind="lms_id",
+            lms_id=user,
+            name=names.get(user, ""),
+            late=any(late for _, late, _, _, _ in files) if files else None,
+            origin=f"{names.get(user, '')}_{user}".lstrip("_"),
+        )
+        collector = Collector(handin, exercises, staging_for(staging, user), use_mtime=False)
+        for shown, _, file_id, original, path in files:
+            if path.is_symlink():
+                collector.refuse(original, shown, "a symbolic link; not followed")
+            elif archive_kind(original):
+                collector.add_archive(path, shown=shown, sequence=file_id)
+            else:
+                collector.add_file(path, name=original, shown=shown, sequence=file_id)
+        handin = collector.finish()
+        for name in text_entries.get(user, []):
+            handin.problems.append(
+                f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)"
+            )
+        handins.append(handin)
+    return handins
+
+
+# ---------------------------------------------------------------------------------------------
+# The gradebook import
+
+HEADER = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
+    """The CSV to upload in Canvas's Grades, "Import": one column for the assignment (its
+    final percentage as points of ``canvas.points``) and the ``Points Possible`` row. Students
+    without work get 0 (``missing: zero``) or an empty cell, which leaves Canvas's grade as it
+    is (``missing: blank``). Rows are sorted by name, then id: the same grades give the same
+    bytes."""
+    settings = assignment.canvas_settings()
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*HEADER, settings.column])
+    writer.writerow(["Points Possible", "", "", "", "", number(settings.points)])
+    for row in sorted(
+        rows, key=lambda r: (r.student.name.casefold(), r.student.lms_id, r.student.key)
+    ):
+        student = row.student
+        cell = grade_cell(row, settings.points, assignment.missing)
+        writer.writerow(
+            [student.name, student.lms_id, student.sid, student.login, student.section, cell]
+        )
+    return out.getvalue()

@@ -1,0 +1,631 @@
+"""Reading what one student handed in, safely: folders, zip and tar archives, single files.
+
+A class download is untrusted input: a student controls the names, links, sizes and kinds of
+what they hand in. Every importer reads through ``Collector``, which keeps the protections
+``grade batch`` has always had and adds the same for tar archives:
+
+- only regular files are read, opened without following links and without blocking (a FIFO
+  named ``exercise-07.py`` never hangs intake), and checked again after opening;
+- symbolic links, devices, FIFOs and sockets are reported and never followed or read;
+- archives: absolute paths, ``..`` and drive letters are rejected; links, devices and encrypted
+  entries are refused; no more than ``MAX_ARCHIVE_MEMBERS`` entries, no file over its cap,
+  no more than ``MAX_ARCHIVE_BYTES`` read in all, and header sizes are never trusted (every read
+  is capped); a tar stream is read through a counter, so a gzip bomb costs at most
+  ``MAX_TAR_STREAM_BYTES`` of decompression; nothing is ever extracted by its own path;
+- an archive inside a student's folder is opened; an archive inside an archive is not;
+- huge folders are walked up to ``MAX_WALK_ENTRIES`` entries and summarised, not listed.
+
+``finish`` then decides each exercise: of several files for one exercise, the latest (the
+platform's time, else the file's modification time; then the platform's upload order, then the
+exact name, then the one nearest the top) is graded and the others are noted; a notebook's code
+is extracted; each file is staged under the exercise's learner file name; unchanged starters are
+flagged.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import stat
+import tarfile
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from grader.errors import UsageError
+from grader.lms.handin import ExerciseInfo, Handin, Submitted, safe_name
+from grader.lms.names import NameMatch, match_name, why_not
+from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
+
+MAX_SOURCE_BYTES = 4 << 20  # a .py file (or a notebook's extracted code)
+MAX_ARCHIVE_BYTES = 64 << 20  # read out of one archive in all
+MAX_ARCHIVE_MEMBERS = 2000
+MAX_TAR_STREAM_BYTES = 256 << 20  # decompressed bytes read through one tar archive
+MAX_WALK_ENTRIES = 10_000  # entries looked at in one student's folder
+MAX_DEPTH = 24  # folder levels below a student's folder
+SHOWN = 5  # names listed in a summary
+SKIP_DIRS = frozenset(
+    {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints", "node_modules", "site-packages"}
+)
+ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+def entries(folder: Path) -> list[os.DirEntry]:
+    """A folder's entries, sorted by name (listing order is the file system's, not ours)."""
+    with os.scandir(folder) as scan:
+        return sorted(scan, key=lambda e: e.name)
+
+
+def archive_kind(name: str) -> str | None:
+    """``zip``, ``tgz`` or ``tar`` for an archive's file name, else None."""
+    lower = name.lower()
+    if lower.endswith(".zip"):
+        return "zip"
+    if lower.endswith((".tar.gz", ".tgz")):
+        return "tgz"
+    if lower.endswith(".tar"):
+        return "tar"
+    return None
+
+
+def archive_stem(name: str) -> str:
+    """The name without its archive suffix: ``alice.tar.gz`` -> ``alice``."""
+    lower = name.lower()
+    for suffix in ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def skipped(part: str) -> bool:
+    """Hidden entries and tool folders are no one's submission (``.DS_Store``, ``__MACOSX``)."""
+    return part.startswith(".") or part in SKIP_DIRS
+
+
+def unsafe_member(name: str) -> bool:
+    """An archive path that would leave the folder it is extracted into."""
+    normal = name.replace("\\", "/")
+    return (
+        normal.startswith("/")
+        or ".." in PurePosixPath(normal).parts
+        or (len(normal) > 1 and normal[1] == ":" and normal[0].isalpha())
+    )
+
+
+class TooLarge(OSError):
+    pass
+
+
+def open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """Open ``path`` for reading only if it is a regular file: never following a final link,
+    never blocking on a FIFO, and checking the kind on the opened file (no race)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError("not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_regular(path: Path, limit: int) -> tuple[bytes, datetime]:
+    """A regular file's bytes (at most ``limit``, else ``TooLarge``) and its mtime."""
+    fd, info = open_regular(path)
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > limit:
+            raise TooLarge(f"larger than {limit >> 20} MiB")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(f"larger than {limit >> 20} MiB")
+    return data, mtime(info)
+
+
+def mtime(info: os.stat_result) -> datetime:
+    return datetime.fromtimestamp(info.st_mtime, tz=timezone.utc)
+
+
+def summarise(lines: list[str], many: str, *, whole: bool = False) -> list[str]:
+    """``lines`` ("name: why") as they are while there are few; else one line with the count
+    and a few of the names ("1207 files are no exercise file; ignored, e.g. a.txt, ..."), or
+    of the whole lines (``whole``) where the reasons differ."""
+    lines = sorted(set(lines)) if not whole else list(dict.fromkeys(lines))
+    if len(lines) <= 2 * SHOWN:
+        return lines
+    if whole:
+        return [f"{len(lines)} {many}, e.g. {'; '.join(lines[:SHOWN])}; ..."]
+    names = ", ".join(line.split(": ", 1)[0] for line in lines[:SHOWN])
+    return [f"{len(lines)} {many}, e.g. {names}, ..."]
+
+
+@dataclass
+class _Candidate:
+    exercise: str
+    shown: str
+    notes: list[str]
+    notebook: bool
+    submitted_at: datetime | None
+    sequence: int
+    exact: bool
+    depth: int
+    platform_time: bool = True  # False: the time is a file's mtime
+    data: bytes | None = None
+    error: str = ""  # why it could not be read; data is None then
+
+
+class _StreamLimit(Exception):
+    pass
+
+
+class _Limited:
+    """A read-only stream that refuses to deliver more than ``limit`` bytes in all."""
+
+    def __init__(self, raw: BinaryIO, limit: int) -> None:
+        self.raw = raw
+        self.left = limit
+
+    def read(self, size: int = -1) -> bytes:
+        if self.left <= 0:
+            raise _StreamLimit
+        want = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.read(want)
+        self.left -= len(data)
+        return data
+
+
+@dataclass
+class Collector:
+    """Gathers one student's files, then ``finish`` turns them into the Handin's files."""
+
+    handin: Handin
+    exercises: dict[str, ExerciseInfo]
+    staging: Path  # this handin's own staging folder (emptied first)
+    use_mtime: bool = True  # False where the platform's upload order is the better clock
+    exclude: frozenset[Path] = frozenset()  # folders that are no one's work (the output)
+    candidates: list[_Candidate] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # "name: why", summarised at the end
+    damaged: list[str] = field(default_factory=list)  # archives that could not be read
+    rejected: list[str] = field(default_factory=list)  # "name: why" of refused entries
+
+    # -- sources ---------------------------------------------------------------------------
+
+    def add_folder(self, folder: Path, *, shown: str, submitted_at: datetime | None = None) -> None:
+        """Every file under ``folder`` (links, devices and FIFOs reported, not followed)."""
+        seen = 0
+        stack: list[tuple[Path, str, int]] = [(folder, "", 0)]
+        while stack:
+            current, relative, depth = stack.pop()
+            try:
+                with os.scandir(current) as scan:
+                    entries = sorted(scan, key=lambda e: e.name, reverse=True)
+            except OSError as exc:
+                self.handin.problems.append(
+                    f"{shown}{relative or '.'}: cannot be read ({exc.strerror or exc}); skipped"
+                )
+                continue
+            for entry in entries:
+                seen += 1
+                if seen > MAX_WALK_ENTRIES:
+                    self.handin.problems.append(
+                        f"{shown}: more than {MAX_WALK_ENTRIES} entries; only the first "
+                        f"{MAX_WALK_ENTRIES} were looked at"
+                    )
+                    return
+                if skipped(entry.name):
+                    continue
+                name = f"{relative}{entry.name}"
+                path = Path(entry.path)
+                if entry.is_symlink():
+                    self.refuse(name, f"{shown}{name}", "a symbolic link; not followed", depth)
+                elif entry.is_dir(follow_symlinks=False):
+                    if self.exclude and path.resolve() in self.exclude:
+                        continue
+                    if depth + 1 > MAX_DEPTH:
+                        self.handin.problems.append(
+                            f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored"
+                        )
+                    else:
+                        stack.append((path, f"{name}/", depth + 1))
+                elif entry.is_file(follow_symlinks=False):
+                    self.add_file(path, name=name, shown=f"{shown}{name}", depth=depth,
+                                  submitted_at=submitted_at)  # fmt: skip
+                else:
+                    why = "not a regular file (a FIFO, socket or device); not read"
+                    self.refuse(name, f"{shown}{name}", why, depth)
+
+    def refuse(self, name: str, shown: str, why: str, depth: int = 0) -> None:
+        """A link or special file: never opened. Named like an exercise, that exercise is
+        unreadable (the student handed in something, not nothing); else it is reported."""
+        match = match_name(name, self.exercises, shown)
+        if match is None:
+            self.rejected.append(f"{shown}: {why}")
+            return
+        candidate = self._candidate(match, shown, None, 0, depth, name)
+        candidate.error = why
+
+    def add_file(
+        self,
+        path: Path,
+        *,
+        name: str,
+        shown: str,
+        submitted_at: datetime | None = None,
+        sequence: int = 0,
+        depth: int = 0,
+    ) -> None:
+        """One file on disk; ``name`` is the name to match (the student's own name for it).
+        An archive is opened (``add_archive``)."""
+        kind = archive_kind(name)
+        if kind is not None:
+            self.add_archive(
+                path, shown=shown, submitted_at=submitted_at, sequence=sequence, kind=kind
+            )
+            return
+        match = match_name(name, self.exercises, shown)
+        if match is None:
+            self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
+            return
+        candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
+        limit = MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES
+        try:
+            data, modified = read_regular(path, limit)
+        except TooLarge as exc:
+            candidate.error = str(exc)
+            return
+        except OSError as exc:
+            candidate.error = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+            return
+        candidate.data = data
+        if candidate.submitted_at is None and self.use_mtime:
+            candidate.submitted_at = modified
+            candidate.platform_time = False
+
+    def add_archive(
+        self,
+        path: Path,
+        *,
+        shown: str,
+        submitted_at: datetime | None = None,
+        sequence: int = 0,
+        kind: str | None = None,
+    ) -> None:
+        """The exercise files in a .zip, .tar.gz, .tgz or .tar (``kind``, default from the
+        name): each member's time is the archive's own (the platform's, else the archive file's
+        mtime), never the member's, whose clock and time zone were the student's."""
+        kind = kind or archive_kind(path.name) or "zip"
+        first = len(self.candidates)
+        try:
+            fd, info = open_regular(path)
+        except OSError as exc:
+            self._damaged(shown, f"cannot be read ({getattr(exc, 'strerror', None) or exc})")
+            return
+        platform = submitted_at is not None
+        when = submitted_at if platform or not self.use_mtime else mtime(info)
+        with os.fdopen(fd, "rb") as handle:
+            if kind == "zip":
+                self._read_zip(handle, shown, when, sequence)
+            else:
+                self._read_tar(handle, shown, when, sequence, gz=kind == "tgz")
+        if not platform:
+            for candidate in self.candidates[first:]:
+                candidate.platform_time = False
+
+    def add_data(
+        self,
+        data: bytes,
+        *,
+        name: str,
+        shown: str,
+        submitted_at: datetime | None,
+        sequence: int = 0,
+        depth: int = 0,
+    ) -> None:
+        """A member already read out of an archive (its bytes within the caps)."""
+        match = match_name(name, self.exercises, shown)
+        if match is None:
+            self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
+            return
+        candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
+        candidate.data = data
+
+    # -- archives --------------------------------------------------------------------------
+
+    def _damaged(self, shown: str, why: str) -> None:
+        self.handin.problems.append(f"{shown}: {why}; not graded")
+        self.damaged.append(f"{shown} {why}")
+
+    def _member_ok(self, archive: str, name: str) -> bool:
+        if unsafe_member(name):
+            self.rejected.append(f"{archive}: unsafe path {name!r} rejected")
+            return False
+        return not any(skipped(p) for p in PurePosixPath(name.replace("\\", "/")).parts)
+
+    def _wanted(self, archive: str, name: str) -> tuple[int, bool] | None:
+        """The byte cap for a member worth reading, or None (reported) for one that is not."""
+        base = PurePosixPath(name).name
+        if archive_kind(base) is not None:
+            self.ignored.append(f"{archive}:{name}: an archive inside an archive; not opened")
+            return None
+        match = match_name(base, self.exercises)
+        if match is None:
+            self.ignored.append(f"{archive}:{name}: {why_not(base, self.exercises)}; ignored")
+            return None
+        return (MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES), match.notebook
+
+    def _read_zip(self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int) -> None:
+        try:
+            with zipfile.ZipFile(handle) as zf:
+                members = zf.infolist()
+                if len(members) > MAX_ARCHIVE_MEMBERS:
+                    self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                    return
+                total = 0
+                for info in sorted(members, key=lambda i: i.filename):
+                    name = info.filename.replace("\\", "/")
+                    if not self._member_ok(shown, name) or info.is_dir():
+                        continue
+                    mode = info.external_attr >> 16
+                    if stat.S_ISLNK(mode):
+                        self.rejected.append(f"{shown}: {name} is a symbolic link; rejected")
+                        continue
+                    if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
+                        self.rejected.append(f"{shown}: {name} is not a regular file; rejected")
+                        continue
+                    wanted = self._wanted(shown, name)
+                    if wanted is None:
+                        continue
+                    limit, _ = wanted
+                    if info.flag_bits & 0x1:
+                        self.rejected.append(f"{shown}: {name} is encrypted; not graded")
+                        continue
+                    if info.file_size > limit or total + info.file_size > MAX_ARCHIVE_BYTES:
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        continue
+                    with zf.open(info) as source:
+                        data = source.read(limit + 1)  # never trust the header's size
+                    total += len(data)
+                    if len(data) > limit or total > MAX_ARCHIVE_BYTES:
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        continue
+                    self.add_data(
+                        data,
+                        name=name,
+                        shown=f"{shown}:{name}",
+                        submitted_at=when,
+                        sequence=sequence,
+                        depth=len(PurePosixPath(name).parts) - 1,
+                    )
+        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError,
+                zlib.error, ValueError) as exc:  # fmt: skip
+            self._damaged(shown, f"not a readable zip archive ({exc})")
+
+    def _read_tar(
+        self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int, *, gz: bool
+    ) -> None:
+        raw: BinaryIO = gzip.GzipFile(fileobj=handle) if gz else handle  # type: ignore[assignment]
+        stream = _Limited(raw, MAX_TAR_STREAM_BYTES)
+        total = 0
+        count = 0
+        try:
+            with tarfile.open(fileobj=stream, mode="r|") as tf:  # type: ignore[call-overload]
+                for member in tf:
+                    count += 1
+                    if count > MAX_ARCHIVE_MEMBERS:
+                        self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                        return
+                    name = member.name
+                    if not self._member_ok(shown, name) or member.isdir():
+                        continue
+                    if member.issym() or member.islnk():
+                        self.rejected.append(f"{shown}: {name} is a link; rejected")
+                        continue
+                    if not member.isreg():
+                        self.rejected.append(
+                            f"{shown}: {name} is not a regular file (a device or FIFO); rejected"
+                        )
+                        continue
+                    wanted = self._wanted(shown, name)
+                    if wanted is None:
+                        continue
+                    limit, _ = wanted
+                    if member.size > limit or total + member.size > MAX_ARCHIVE_BYTES:
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        continue
+                    source = tf.extractfile(member)
+                    if source is None:
+                        continue
+                    data = source.read(limit + 1)  # never trust the header's size
+                    total += len(data)
+                    if len(data) > limit or total > MAX_ARCHIVE_BYTES:
+                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        continue
+                    self.add_data(
+                        data,
+                        name=name,
+                        shown=f"{shown}:{name}",
+                        submitted_at=when,
+                        sequence=sequence,
+                        depth=len(PurePosixPath(name).parts) - 1,
+                    )
+        except _StreamLimit:
+            self._damaged(
+                shown,
+                f"more than {MAX_TAR_STREAM_BYTES >> 20} MiB uncompressed; not read to the end",
+            )
+        except (tarfile.TarError, OSError, EOFError, zlib.error, ValueError) as exc:
+            self._damaged(shown, f"not a readable tar archive ({exc})")
+
+    # -- deciding ----------------------------------------------------------------------------
+
+    def _candidate(
+        self,
+        match: NameMatch,
+        shown: str,
+        submitted_at: datetime | None,
+        sequence: int,
+        depth: int,
+        name: str,
+    ) -> _Candidate:
+        candidate = _Candidate(
+            exercise=match.exercise,
+            shown=shown,
+            notes=[match.note] if match.note else [],
+            notebook=match.notebook,
+            submitted_at=submitted_at,
+            sequence=sequence,
+            exact=not match.note,
+            depth=depth if depth else len(PurePosixPath(name).parts) - 1,
+        )
+        self.candidates.append(candidate)
+        return candidate
+
+    def finish(self) -> Handin:
+        """Decide each exercise, stage its file, and report what was left aside."""
+        handin = self.handin
+        handin.problems.extend(summarise(self.ignored, "files are no exercise file; ignored"))
+        handin.problems.extend(summarise(self.rejected, "entries were refused", whole=True))
+        shutil.rmtree(self.staging, ignore_errors=True)
+        by_exercise: dict[str, list[_Candidate]] = {}
+        for candidate in self.candidates:
+            by_exercise.setdefault(candidate.exercise, []).append(candidate)
+        for exercise in sorted(by_exercise):
+            ranked = sorted(by_exercise[exercise], key=_rank, reverse=True)
+            failed: list[tuple[_Candidate, str]] = []
+            chosen: tuple[_Candidate, bytes, CellMap | None, list[str]] | None = None
+            for candidate in ranked:
+                prepared = self._prepare(candidate)
+                if isinstance(prepared, str):
+                    failed.append((candidate, prepared))
+                    continue
+                chosen = (candidate, *prepared)
+                break
+            for bad, why in failed:
+                instead = f"; graded {chosen[0].shown} instead" if chosen else "; scored 0"
+                handin.problems.append(f"{bad.shown}: {why}{instead}")
+            if chosen is None:
+                handin.unreadable[exercise] = f"{failed[0][0].shown}: {failed[0][1]}"
+                continue
+            winner, data, cells, notes = chosen
+            tried = {id(c) for c, _ in failed} | {id(winner)}
+            for other in ranked:
+                if id(other) not in tried:
+                    notes.append(
+                        f"{other.shown} is also {exercise}; graded {winner.shown} "
+                        f"({_why_first(winner, other)})"
+                    )
+            self._stage(exercise, winner, data, cells, notes)
+        if self.damaged:
+            why = "; ".join(self.damaged)
+            for exercise in self.exercises:
+                if exercise not in handin.files and exercise not in handin.unreadable:
+                    handin.unreadable[exercise] = why
+        return handin
+
+    def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:
+        """The bytes to grade (a notebook's extracted code), or why there are none."""
+        if candidate.data is None:
+            return candidate.error
+        notes = list(candidate.notes)
+        data: bytes = candidate.data
+        cells = None
+        if candidate.notebook:
+            try:
+                extracted = extract(data)
+            except NotebookError as exc:
+                return exc.message
+            data = extracted.source.encode("utf-8")
+            cells = extracted.cells
+            notes.append(f"{candidate.shown}: a notebook; its code cells are graded")
+            notes.extend(f"{candidate.shown}: {note}" for note in extracted.notes)
+        if len(data) > MAX_SOURCE_BYTES:
+            return f"larger than {MAX_SOURCE_BYTES >> 20} MiB"
+        return data, cells, notes
+
+    def _stage(
+        self,
+        exercise: str,
+        chosen: _Candidate,
+        data: bytes,
+        cells: CellMap | None,
+        notes: list[str],
+    ) -> None:
+        handin = self.handin
+        info = self.exercises[exercise]
+        target = self.staging / exercise / info.learner_file
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write the staging folder {self.staging}: {exc.strerror or exc}",
+                hint="Choose an output folder you can write to.",
+            ) from None
+        unchanged = bool(info.starter) and same_code(data, info.starter)
+        if unchanged:
+            handin.problems.append(f"{chosen.shown}: the unchanged starter file of {exercise}")
+        handin.files[exercise] = Submitted(
+            exercise=exercise,
+            path=target,
+            shown=chosen.shown,
+            notes=notes,
+            notebook=cells,
+            unchanged_starter=unchanged,
+            submitted_at=chosen.submitted_at,
+            sequence=chosen.sequence,
+        )
+        handin.notes.extend(notes)
+
+
+def _why_first(chosen: _Candidate, other: _Candidate) -> str:
+    """Why ``chosen`` ranks above ``other``, in the words of ``_rank``."""
+    reasons = (
+        "handed in later",
+        "uploaded later",
+        "its name is the exercise's own",
+        "nearer the top",
+        "first by name",
+    )
+    for reason, mine, theirs in zip(reasons, _rank(chosen), _rank(other), strict=True):
+        if mine != theirs:
+            return reason
+    return reasons[-1]
+
+
+def _rank(candidate: _Candidate) -> tuple:
+    """Later first (file times within the same 2 s count as equal); then the platform's upload
+    order; then the exact name; then the file nearest the top; then the name, so that the
+    choice never depends on listing order."""
+    when = candidate.submitted_at.timestamp() if candidate.submitted_at else float("-inf")
+    if not candidate.platform_time:
+        when -= when % 2  # file times: copying a folder spreads them by milliseconds; zip's
+        # own clock ticks in 2 s, so times that close say nothing about which came later
+    return (when, candidate.sequence, candidate.exact, -candidate.depth, _reverse(candidate.shown))
+
+
+def _reverse(text: str) -> tuple[int, ...]:
+    return tuple(-ord(c) for c in text)
+
+
+def normal_code(data: bytes) -> list[str]:
+    """Code lines as compared for "unchanged": trailing spaces, blank lines, line endings and
+    the notebook markers ``# %% cell N`` do not count."""
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.rstrip() for line in text.split("\n")]
+    return [line for line in lines if line and not line.startswith("# %% cell ")]
+
+
+def same_code(data: bytes, starter: bytes) -> bool:
+    return normal_code(data) == normal_code(starter)
+
+
+def staging_for(staging: Path, origin: str) -> Path:
+    """Each handin's own staging folder, named after where it came from (stable across runs)."""
+    return staging / safe_name(origin)

@@ -1,0 +1,90 @@
+"""Plain class folders: one folder, ``.zip``, ``.tar.gz``/``.tgz`` or ``.tar`` per student.
+
+The layout ``grade batch`` has always read, and what an instructor ends up with after
+collecting work by hand, by e-mail or from a shared drive::
+
+    submissions/
+        alice/exercise-07.py             a folder (files at any depth)
+        bob.zip                          an archive (the student is the archive's name)
+        carol.tar.gz
+        Dan Smith/ex7.ipynb
+
+A student's name is the folder's or archive's name (its archive suffix dropped); their key is
+that name made safe for a file name (``grader.lms.handin.safe_name``). A folder and an archive
+of the same name (``alice/`` and ``alice.zip``) are one student: ``intake`` merges them.
+Anything else at the top (loose files, links, FIFOs) belongs to no student and is reported as
+stray. This is the fallback layout: it matches any folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from grader.lms.collect import Collector, archive_kind, archive_stem, skipped, staging_for
+from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.names import match_name
+
+LAYOUT = "folders"
+
+
+def detect(root: Path) -> bool:
+    """Always: any folder can be read as a class of folders and archives."""
+    return root.is_dir()
+
+
+def read(
+    root: Path,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    exclude: frozenset[Path] = frozenset(),
+    stray: list[str] | None = None,
+) -> list[Handin]:
+    """One Handin per student folder or archive under ``root``; ``stray`` receives what
+    belongs to no one."""
+    stray = stray if stray is not None else []
+    handins = []
+    with os.scandir(root) as scan:
+        entries = sorted(scan, key=lambda e: e.name)
+    for entry in entries:
+        path = Path(entry.path)
+        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+            continue
+        if entry.is_symlink():
+            stray.append(f"{entry.name}: a symbolic link; ignored")
+        elif entry.is_dir(follow_symlinks=False):
+            handins.append(read_one(path, staging=staging, exercises=exercises, exclude=exclude))
+        elif entry.is_file(follow_symlinks=False) and archive_kind(entry.name):
+            name = archive_stem(entry.name)
+            handin = Handin(key=safe_name(name), name=name, origin=entry.name)
+            collector = Collector(handin, exercises, staging_for(staging, entry.name))
+            collector.add_archive(path, shown=entry.name)
+            handins.append(collector.finish())
+        elif entry.is_file(follow_symlinks=False) and match_name(entry.name, exercises):
+            stray.append(
+                f"{entry.name}: an exercise file at the top, in no student's folder or archive; "
+                "ignored"
+            )
+        elif entry.is_file(follow_symlinks=False):
+            stray.append(f"{entry.name}: not a student folder or archive; ignored")
+        else:
+            stray.append(f"{entry.name}: not a regular file or folder (a FIFO or device); ignored")
+    return handins
+
+
+def read_one(
+    folder: Path,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    exclude: frozenset[Path] = frozenset(),
+    name: str | None = None,
+) -> Handin:
+    """One student's folder as a Handin (also what ``grade gradescope-run`` reads: the single
+    submission Gradescope puts in ``/autograder/submission``)."""
+    name = folder.name if name is None else name
+    handin = Handin(key=safe_name(name), name=name, origin=f"{folder.name}/")
+    collector = Collector(handin, exercises, staging_for(staging, folder.name), exclude=exclude)
+    collector.add_folder(folder, shown=f"{folder.name}/")
+    return collector.finish()

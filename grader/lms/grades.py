@@ -1,0 +1,255 @@
+"""The neutral grades model: one row per student, which every platform's export reads.
+
+The batch fills it from result JSON (``ExerciseScore.from_result``) and intake
+(``build_rows``); the exporters (``canvas.gradebook_csv``, ``moodle.grades_csv``,
+``gradescope.results_json``) are pure functions of it. Keeping the model neutral means the
+weighting, the late rule and the treatment of missing work are decided once, here, and every
+platform receives the same numbers.
+
+- ``ExerciseScore``: one exercise of one student: status (``passed``, ``failed``, ``error``,
+  ``missing``, ``unreadable``, ``not graded``), score and maximum as graded, and the tests.
+- ``GradeRow``: the student (from the roster where matched), every exercise of the assignment in
+  its order, the weighted percentage before any penalty (``None``: nothing handed in), the days
+  late and the percentage points they cost, the final percentage, and the problems.
+
+The weighted percentage is ``sum(weight * score / max) / sum(weight) * 100``: a missing,
+unreadable or ungraded exercise counts 0, and so does one whose maximum is 0 (nothing could
+run). The late penalty subtracts percentage points (``assignment.late_penalty``), never below
+0, and is applied only to times the platform gave (Gradescope's submission time, or the time
+the batch passes); file modification times are not evidence of lateness, and a Canvas ``LATE``
+mark without a time is reported, not penalised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
+from grader.lms.handin import Handin
+
+NO_FILE = "missing"
+UNREADABLE = "unreadable"
+NOT_GRADED = "not graded"
+
+
+@dataclass(frozen=True)
+class TestScore:
+    __test__ = False  # not a pytest test class
+
+    name: str  # e.g. "test_shape[cpu]"
+    score: float
+    max_score: float
+    passed: bool
+    output: str = ""  # what the learner is told
+
+
+@dataclass(frozen=True)
+class ExerciseScore:
+    exercise: str
+    status: str  # passed, failed, error, missing, unreadable, not graded
+    score: float = 0.0
+    max_score: float = 0.0
+    tests: tuple[TestScore, ...] = ()
+    message: str = ""  # why there is no grade (missing, unreadable), or a note on the grading
+    grader_fault: bool = False  # the grader itself failed: the score cannot be trusted
+
+    @property
+    def fraction(self) -> float:
+        return self.score / self.max_score if self.max_score > 0 else 0.0
+
+    @property
+    def handed_in(self) -> bool:
+        return self.status not in (NO_FILE,)
+
+    @classmethod
+    def missing(cls, exercise: str) -> ExerciseScore:
+        return cls(exercise, NO_FILE, message="No file was handed in for this exercise.")
+
+    @classmethod
+    def unreadable(cls, exercise: str, why: str) -> ExerciseScore:
+        return cls(exercise, UNREADABLE, message=f"The file could not be read: {why}")
+
+    @classmethod
+    def from_result(cls, result: Any) -> ExerciseScore:
+        """From a ``grader.results.Result`` (skipped tests count for neither score nor max)."""
+        tests = []
+        for test in result.tests:
+            if test.status.value == "skipped":
+                continue
+            output = test.message
+            if test.diagnosis is not None:
+                output += f"\n\n{test.diagnosis.title}: {test.diagnosis.fix}"
+            tests.append(
+                TestScore(
+                    name=test.key,
+                    score=float(test.points),
+                    max_score=float(test.max_points),
+                    passed=test.status.value == "passed",
+                    output=output.strip(),
+                )
+            )
+        return cls(
+            exercise=result.exercise_id,
+            status=result.status.value,
+            score=float(result.score),
+            max_score=float(result.max_score),
+            tests=tuple(tests),
+            message="\n".join(result.notes),
+            grader_fault=bool(result.grader_fault),
+        )
+
+
+@dataclass(frozen=True)
+class Student:
+    """Who a row is about: the roster's facts where matched, else the download's."""
+
+    key: str
+    name: str = ""
+    email: str = ""
+    sid: str = ""
+    lms_id: str = ""  # the platform's user id (Canvas "ID")
+    section: str = ""
+    login: str = ""  # Canvas "SIS Login ID"
+
+    @classmethod
+    def from_roster(cls, entry: RosterEntry, handin: Handin | None = None) -> Student:
+        return cls(
+            key=handin.key if handin else entry.id,
+            name=entry.name or (handin.name if handin else ""),
+            email=entry.email or (handin.email if handin else ""),
+            sid=entry.sid or (handin.sid if handin else ""),
+            lms_id=entry.id,
+            section=entry.section,
+            login=entry.login,
+        )
+
+    @classmethod
+    def from_handin(cls, handin: Handin) -> Student:
+        return cls(handin.key, handin.name, handin.email, handin.sid, handin.lms_id)
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    student: Student
+    scores: tuple[ExerciseScore, ...]  # the assignment's exercises, in its order
+    weighted_percent: float | None  # before any penalty; None: nothing handed in
+    days_late: int = 0
+    late_percent: float = 0.0  # percentage points lost to lateness
+    final_percent: float | None = None
+    submitted_at: datetime | None = None
+    problems: tuple[str, ...] = ()
+    execution_time: float = 0.0  # seconds the grading took (Gradescope shows it)
+
+    def score(self, exercise: str) -> ExerciseScore | None:
+        return next((s for s in self.scores if s.exercise == exercise), None)
+
+
+def weighted_percent(scores: list[ExerciseScore], assignment: Assignment) -> float | None:
+    """The weighted percentage of the assignment's exercises, or None when none was handed in."""
+    if not any(s.handed_in for s in scores):
+        return None
+    weights = assignment.weights
+    total = sum(weights.values())
+    got = sum(weights.get(s.exercise, 0.0) * s.fraction for s in scores)
+    return 100.0 * got / total if total else 0.0
+
+
+def build_row(
+    student: Student,
+    scores: dict[str, ExerciseScore],
+    assignment: Assignment,
+    *,
+    submitted_at: datetime | None = None,
+    late_flag: bool | None = None,
+    problems: tuple[str, ...] | list[str] = (),
+    execution_time: float = 0.0,
+) -> GradeRow:
+    """One student's row: every exercise of the assignment (absent ones missing), the weighted
+    percentage, the late penalty for the platform's ``submitted_at``, the final percentage."""
+    ordered = [scores.get(e) or ExerciseScore.missing(e) for e in assignment.ids]
+    weighted = weighted_percent(ordered, assignment)
+    days, lost = late_penalty(submitted_at, assignment) if weighted is not None else (0, 0.0)
+    notes = list(problems)
+    if late_flag and submitted_at is None and assignment.late is not None:
+        notes.append("the platform marks this late but gives no time; no late penalty applied")
+    for score in ordered:
+        if score.grader_fault:
+            notes.append(f"{score.exercise}: the grader itself failed; the score cannot be trusted")
+        if score.max_score <= 0 and score.handed_in and score.status not in (UNREADABLE,):
+            notes.append(f"{score.exercise}: nothing could be graded; counted as 0")
+    final = None if weighted is None else max(0.0, weighted - lost)
+    return GradeRow(
+        student=student,
+        scores=tuple(ordered),
+        weighted_percent=weighted,
+        days_late=days,
+        late_percent=lost,
+        final_percent=final,
+        submitted_at=submitted_at,
+        problems=tuple(notes),
+        execution_time=execution_time,
+    )
+
+
+def build_rows(
+    handins: list[Handin],
+    scores: dict[str, dict[str, ExerciseScore]],
+    assignment: Assignment,
+    roster: tuple[RosterEntry, ...] | None = None,
+) -> list[GradeRow]:
+    """The class's rows: one per roster entry (students without work get a row of missing
+    exercises) and one per handin from someone not on the roster (with a problem saying so).
+    ``scores`` maps each handin's key to its exercises' scores; exercises a handin has no
+    score for are ``unreadable`` (with intake's reason) or ``missing``. Sorted by name, then key.
+    """
+    rows = []
+
+    def row(student: Student, handin: Handin | None, extra: list[str]) -> GradeRow:
+        found = dict(scores.get(handin.key, {})) if handin else {}
+        if handin is not None:
+            for exercise, why in handin.unreadable.items():
+                found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
+            for exercise in handin.files:
+                found.setdefault(exercise, ExerciseScore(exercise, NOT_GRADED))
+        return build_row(
+            student,
+            found,
+            assignment,
+            submitted_at=handin.submitted_at if handin else None,
+            late_flag=handin.late if handin else None,
+            problems=[*extra, *(handin.problems if handin else [])],
+        )
+
+    if roster is None:
+        rows = [row(Student.from_handin(h), h, []) for h in handins]
+    else:
+        matched = match_roster(handins, roster)
+        rows = [row(Student.from_roster(e, h), h, []) for h, e, _ in matched.pairs]
+        rows += [row(Student.from_roster(e), None, []) for e in matched.absent]
+        rows += [
+            row(Student.from_handin(h), h, ["not on the roster: check who this is"])
+            for h in matched.unmatched
+        ]
+    return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
+
+
+def points(percent: float | None, maximum: float) -> float | None:
+    """A percentage as points of ``maximum``, rounded to hundredths (what LMS imports keep)."""
+    return None if percent is None else round(percent * maximum / 100.0, 2)
+
+
+def number(value: float) -> str:
+    """A number as people write it, at most two decimals: 7, 7.5, 7.25; never 7.0 or 1e+02."""
+    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def grade_cell(row: GradeRow, maximum: float, missing: str) -> str:
+    """A row's final grade as an LMS import cell: points of ``maximum``; for a student without
+    work "0" (``missing: zero``) or "" (``missing: blank``: the platform keeps what it has)."""
+    value = points(row.final_percent, maximum)
+    if value is None:
+        return "0" if missing == "zero" else ""
+    return number(value)

@@ -1,0 +1,495 @@
+"""Gradescope: its "Export Submissions" download in, autograder results and set-up out.
+
+**The export** (assignment page, "Review Grades", "Export Submissions"; unzipped): a folder
+``assignment_NNN_export/`` holding ``submission_metadata.yml`` and one folder per submission,
+``submission_NNNN/``, with the files the student uploaded, at their paths. The metadata is YAML
+written by Ruby, so its keys are Ruby symbols (``:submitters:``)::
+
+    submission_123456:
+      :submitters:
+      - :name: Jane Doe
+        :sid: '1001'
+        :email: jane@example.edu
+      :created_at: 2026-11-30 14:32:10.123456000 -08:00
+      :score: 5.0
+      :history: [...]
+
+(the layout public tools that read these exports rely on, e.g. scripts that take
+``record[':submitters'][0][':sid']`` and ``sub_data[':created_at']``). Names, SIDs, e-mails
+and submission times come from the metadata only. Unknown Ruby tags (``!ruby/object:...``) are
+read as plain values, never constructed.
+
+A **group submission** lists several submitters. Each becomes a student of their own (a
+``Handin`` per submitter, with the same files and a note naming the group): every member needs
+a grade row in the gradebook, exactly as Gradescope itself gives each member the group's score.
+
+Pointing intake at a single ``submission_NNNN/`` folder (or at an export whose metadata file
+went missing) would grade nameless students; ``check_not_inner`` refuses it and says which folder
+to pass instead.
+
+**The autograder** side (``results_json``, ``autograder_files``, ``autograder_zip``) follows
+Gradescope's autograder specification (https://gradescope-autograders.readthedocs.io/en/latest/
+specs/): a zip with ``setup.sh`` and ``run_autograder`` at its root; the harness puts the
+student's files in ``/autograder/submission`` and reads ``/autograder/results/results.json``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import stat
+import zipfile
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grader.errors import UsageError
+from grader.lms.assignment import Assignment
+from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
+from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
+from grader.lms.handin import ExerciseInfo, Handin, safe_name
+
+LAYOUT = "gradescope"
+METADATA = "submission_metadata.yml"
+MAX_METADATA_BYTES = 64 << 20
+SUBMISSION_DIR = re.compile(r"^submission_\d+$")
+
+
+def detect(root: Path) -> bool:
+    return (root / METADATA).is_file()
+
+
+def check_not_inner(root: Path) -> None:
+    """Refuse, with the folder to pass instead, a part of an export that would lose names."""
+    if SUBMISSION_DIR.match(root.name) and (root.parent / METADATA).is_file():
+        raise UsageError(
+            f"{root} is one submission of a Gradescope export: graded on its own, its students "
+            "would have no name, SID or e-mail",
+            hint=f"Pass the export folder that holds {METADATA}: {root.parent}",
+        )
+    if not detect(root) and root.is_dir():
+        try:
+            inner = [e.name for e in entries(root) if e.is_dir() and SUBMISSION_DIR.match(e.name)]
+        except OSError:
+            inner = []
+        if inner:
+            raise UsageError(
+                f"{root} holds Gradescope submission folders ({', '.join(sorted(inner)[:3])}, ...) "
+                f"but no {METADATA}: without it no student has a name, SID or e-mail",
+                hint="Unzip the whole export again (the metadata file sits next to the "
+                "submission folders), or pass --layout folders to grade the folders by name.",
+            )
+
+
+class _MetadataLoader(yaml.SafeLoader):
+    """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath."""
+
+
+def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+
+
+_MetadataLoader.add_multi_constructor("!", _plain)
+
+
+def _key(mapping: dict, name: str) -> Any:
+    """A value under a Ruby symbol key (``:name``) or a plain one (``name``)."""
+    return mapping.get(f":{name}", mapping.get(name))
+
+
+def parse_time(value: Any) -> datetime | None:
+    """A submission time as timezone-aware datetime (YAML timestamps, ISO strings, Ruby's
+    ``2026-11-30 14:32:10.123456000 -08:00``); naive times are taken as UTC."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    match = re.match(
+        r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$", text
+    )
+    if not match:
+        return None
+    date, clock, fraction, zone = match.groups()
+    micro = (fraction or ".0")[1:7].ljust(6, "0")
+    zone = "+00:00" if zone in (None, "Z") else zone
+    if ":" not in zone:
+        zone = f"{zone[:3]}:{zone[3:]}"
+    try:
+        return datetime.fromisoformat(f"{date}T{clock}.{micro}{zone}")
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Submitter:
+    name: str
+    sid: str
+    email: str
+
+
+def read_metadata(path: Path) -> dict[str, tuple[list[Submitter], datetime | None]]:
+    """Each submission folder's submitters and time, from ``submission_metadata.yml``."""
+    try:
+        data, _ = read_regular(path, MAX_METADATA_BYTES)
+        raw = yaml.load(data.decode("utf-8", errors="replace"), Loader=_MetadataLoader)
+    except (OSError, yaml.YAMLError) as exc:
+        raise UsageError(
+            f"{path}: cannot be read as Gradescope's submission metadata ({exc})",
+            hint="Unzip the export again; the file is written by Gradescope, not by hand.",
+        ) from None
+    if not isinstance(raw, dict):
+        raise UsageError(f"{path}: not Gradescope's submission metadata (expected a mapping)")
+    found = {}
+    for folder, record in raw.items():
+        if not isinstance(record, dict):
+            continue
+        people = []
+        for person in _key(record, "submitters") or []:
+            if isinstance(person, dict):
+                people.append(
+                    Submitter(
+                        name=str(_key(person, "name") or "").strip(),
+                        sid=str(_key(person, "sid") or "").strip(),
+                        email=str(_key(person, "email") or "").strip(),
+                    )
+                )
+        found[str(folder)] = (people, parse_time(_key(record, "created_at")))
+    return found
+
+
+def read(
+    root: Path,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    exclude: frozenset[Path] = frozenset(),
+    stray: list[str] | None = None,
+) -> list[Handin]:
+    """One Handin per submitter of every submission in the export at ``root``."""
+    stray = stray if stray is not None else []
+    metadata = read_metadata(root / METADATA)
+    folders = {}
+    for entry in entries(root):
+        path = Path(entry.path)
+        if skipped(entry.name) or entry.name == METADATA or (exclude and path.resolve() in exclude):
+            continue
+        if entry.is_dir(follow_symlinks=False) and not entry.is_symlink():
+            folders[entry.name] = path
+        else:
+            stray.append(f"{entry.name}: not a submission folder; ignored")
+    handins = []
+    for name in sorted(set(folders) | set(metadata)):
+        people, created = metadata.get(name, ([], None))
+        template = Handin(key=name, origin=f"{name}/", submitted_at=created)
+        if name in folders:
+            collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
+            collector.add_folder(folders[name], shown=f"{name}/", submitted_at=created)
+            template = collector.finish()
+        else:
+            template.problems.append(
+                f"{name}/: listed in {METADATA} but its folder is not in the export"
+            )
+        if name not in metadata:
+            template.problems.append(
+                f"{name}/: not in {METADATA}, so no name, SID or e-mail is known"
+            )
+        if not people:
+            handins.append(template)
+            continue
+        for index, person in enumerate(people):
+            handin = _copy(template)
+            handin.name, handin.sid, handin.email = person.name, person.sid, person.email
+            handin.key = safe_name(person.sid or person.email or f"{name}-{index + 1}")
+            handin.key_kind = "sid" if person.sid else "email" if person.email else "folder"
+            if len(people) > 1:
+                others = [p.name or p.sid or p.email for p in people if p is not person]
+                handin.notes.append(f"{name}: a group submission, with {', '.join(others)}")
+            handins.append(handin)
+    return handins
+
+
+def _copy(handin: Handin) -> Handin:
+    return Handin(
+        key=handin.key,
+        name=handin.name,
+        email=handin.email,
+        sid=handin.sid,
+        lms_id=handin.lms_id,
+        submitted_at=handin.submitted_at,
+        late=handin.late,
+        origin=handin.origin,
+        files=dict(handin.files),
+        unreadable=dict(handin.unreadable),
+        problems=list(handin.problems),
+        notes=list(handin.notes),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The autograder: results.json for one student
+
+
+def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") -> str:
+    """Gradescope's ``results.json`` for one student (autograder specification, "Output
+    format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
+    (late penalty applied); each graded test is a test case whose points are its share of its
+    exercise's weight, so the tests add up to the score before any penalty; a missing or
+    unreadable exercise is one failed, always visible test saying so. Test details take
+    ``gradescope.hidden_tests`` as their visibility (``after_published``: learners see them when
+    grades are published), the whole result ``gradescope.visibility``, the autograder's own
+    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable."""
+    settings = assignment.gradescope
+    weights = assignment.weights
+    total = sum(weights.values()) or 1.0
+    tests: list[dict[str, Any]] = []
+    for score in row.scores:
+        share = settings.points * weights.get(score.exercise, 0.0) / total
+        if not score.tests or score.max_score <= 0:
+            tests.append(
+                {
+                    "name": f"{score.exercise}: {score.status}",
+                    "score": 0.0,
+                    "max_score": _round(share),
+                    "status": "failed",
+                    "output": score.message or "Nothing could be graded.",
+                    "visibility": "visible",
+                }
+            )
+            continue
+        scale = share / score.max_score
+        for test in score.tests:
+            tests.append(
+                {
+                    "name": f"{score.exercise}: {test.name}",
+                    "score": _round(test.score * scale),
+                    "max_score": _round(test.max_score * scale),
+                    "status": "passed" if test.passed else "failed",
+                    "output": test.output,
+                    "visibility": settings.hidden_tests,
+                }
+            )
+    final = points(row.final_percent, settings.points) or 0.0
+    lines = []
+    if row.weighted_percent is not None:
+        lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
+    if row.days_late:
+        lines.append(
+            f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
+            f"points, {number(row.final_percent or 0.0)}% in all."
+        )
+    lines.extend(row.problems)
+    if isolation:
+        lines.append(f"Graded in the grader's '{isolation}' isolation tier.")
+    data: dict[str, Any] = {
+        "score": final,
+        "execution_time": round(row.execution_time),
+        "output": "\n".join(lines),
+        "visibility": settings.visibility,
+        "stdout_visibility": settings.stdout_visibility,
+        "tests": tests,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _round(value: float) -> float:
+    return round(value, 4) + 0.0  # + 0.0: never -0.0
+
+
+@dataclass(frozen=True)
+class RunMetadata:
+    """What Gradescope tells the autograder in ``/autograder/submission_metadata.json``
+    (autograder documentation, "Submission Metadata"): the submission's time, the assignment's
+    due dates and the submitters."""
+
+    created_at: datetime | None = None
+    due_date: datetime | None = None
+    late_due_date: datetime | None = None
+    users: tuple[Submitter, ...] = ()
+    submission_id: str = ""
+
+
+def read_run_metadata(path: Path) -> RunMetadata:
+    """``submission_metadata.json``; a missing or unreadable file gives empty metadata (a
+    grading must not fail for it; the result then says who is unknown)."""
+    try:
+        data, _ = read_regular(path, MAX_METADATA_BYTES)
+        raw = json.loads(data.decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return RunMetadata()
+    if not isinstance(raw, dict):
+        return RunMetadata()
+    assignment = raw.get("assignment") if isinstance(raw.get("assignment"), dict) else {}
+    users = tuple(
+        Submitter(
+            name=str(u.get("name") or "").strip(),
+            sid=str(u.get("sid") or "").strip(),
+            email=str(u.get("email") or "").strip(),
+        )
+        for u in raw.get("users") or []
+        if isinstance(u, dict)
+    )
+    return RunMetadata(
+        created_at=parse_time(raw.get("created_at")),
+        due_date=parse_time(assignment.get("due_date")),
+        late_due_date=parse_time(assignment.get("late_due_date")),
+        users=users,
+        submission_id=str(raw.get("id") or ""),
+    )
+
+
+def prepare_run(
+    submission: Path,
+    metadata: RunMetadata,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+) -> Handin:
+    """The one submission in ``/autograder/submission`` as a Handin, with the submitter and
+    time from the metadata: what ``grade gradescope-run`` grades."""
+    from grader.lms.folders import read_one
+
+    if not submission.is_dir():
+        raise UsageError(f"{submission} is not a folder (Gradescope puts the submission there)")
+    handin = read_one(submission, staging=staging, exercises=exercises, name="submission")
+    if metadata.users:
+        first = metadata.users[0]
+        handin.name, handin.email, handin.sid = first.name, first.email, first.sid
+        handin.key = safe_name(first.sid or first.email or "submission")
+        if len(metadata.users) > 1:
+            names = ", ".join(u.name or u.email for u in metadata.users[1:])
+            handin.notes.append(f"a group submission, with {names}")
+    handin.submitted_at = metadata.created_at
+    return handin
+
+
+def finish_run(
+    handin: Handin,
+    metadata: RunMetadata,
+    scores: dict[str, ExerciseScore],
+    assignment: Assignment,
+    *,
+    execution_time: float = 0.0,
+    isolation: str = "",
+) -> str:
+    """The results.json text for a graded run. The late rule uses the assignment's ``due``, or
+    Gradescope's own due date when the assignment file gives none."""
+    if assignment.due is None and metadata.due_date is not None:
+        assignment = replace(assignment, due=metadata.due_date)
+    found = dict(scores)
+    for exercise, why in handin.unreadable.items():
+        found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
+    row = build_row(
+        Student.from_handin(handin),
+        found,
+        assignment,
+        submitted_at=metadata.created_at,
+        problems=handin.problems,
+        execution_time=execution_time,
+    )
+    return results_json(row, assignment, isolation=isolation)
+
+
+# ---------------------------------------------------------------------------------------------
+# The autograder: the zip uploaded to Gradescope
+
+RUN_COMMAND = (
+    '"$PYTHON" -m grader gradescope-run --submission "$ROOT/submission" '
+    '--metadata "$ROOT/submission_metadata.json" --assignment "$ROOT/source/assignment.yaml" '
+    '--results "$ROOT/results/results.json"'
+)
+VENV = "/opt/torch-grader"
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
+SOURCE = "torch-grader"  # the grader's source tree inside the zip (/autograder/source/...)
+
+SETUP_SH = f"""#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+python3 -m venv {VENV}
+{VENV}/bin/python -m pip install --upgrade pip
+{VENV}/bin/python -m pip install --index-url {CPU_TORCH_INDEX} "torch>=2.2"
+{VENV}/bin/python -m pip install /autograder/source/{SOURCE}
+"""
+
+RUN_AUTOGRADER = f"""#!/usr/bin/env bash
+# Gradescope runs this for every submission, as root, in /autograder. It always leaves a
+# results.json: Gradescope shows an error instead of a grade without one.
+set -u
+ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
+PYTHON="${{GRADER_PYTHON:-{VENV}/bin/python}}"
+export GRADER_HOME="$ROOT/source/{SOURCE}"
+mkdir -p "$ROOT/results"
+rm -f "$ROOT/results/results.json"
+{RUN_COMMAND}
+status=$?
+if [ ! -s "$ROOT/results/results.json" ]; then
+    printf '{{"score": 0, "stdout_visibility": "hidden", "tests": [], "output": "%s"}}\\n' \\
+        "The autograder could not grade this submission (exit code $status). Please tell your instructor." \\
+        > "$ROOT/results/results.json"
+fi
+exit 0
+"""
+
+
+def autograder_files(assignment: Assignment, *, project: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file of the autograder zip, by its path in the zip, with its mode: ``setup.sh``
+    and ``run_autograder`` at the root (as Gradescope requires), ``assignment.yaml``, and the
+    grader's source tree with only this assignment's exercises and their reference solutions
+    under ``torch-grader/``. ``project`` is the grader's checkout (``grader.catalog.project_root``).
+    """
+    files: dict[str, tuple[bytes, int]] = {
+        "setup.sh": (SETUP_SH.encode(), 0o755),
+        "run_autograder": (RUN_AUTOGRADER.encode(), 0o755),
+        "assignment.yaml": (_read(assignment.path), 0o644),
+    }
+    for name in ("pyproject.toml", "README.md"):
+        files[f"{SOURCE}/{name}"] = (_read(project / name), 0o644)
+    trees = [project / "grader"]
+    trees += [project / "exercises" / e for e in assignment.ids]
+    trees += [project / "solutions" / e for e in assignment.ids]
+    for tree in trees:
+        if not tree.is_dir():
+            raise UsageError(f"{tree} does not exist", hint="Pass the grader's own checkout.")
+        for path in sorted(tree.rglob("*")):
+            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
+                continue
+            relative = path.relative_to(project).as_posix()
+            files[f"{SOURCE}/{relative}"] = (_read(path), 0o644)
+    return files
+
+
+def autograder_zip(target: Path, files: dict[str, tuple[bytes, int]]) -> None:
+    """Write ``files`` as a zip that is the same bytes for the same files: sorted, fixed
+    timestamps, explicit modes (``run_autograder`` must be executable)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            data, mode = files[name]
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so that the mode is honoured
+            zf.writestr(info, data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(buffer.getvalue())
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None

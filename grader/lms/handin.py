@@ -1,0 +1,117 @@
+"""The data model of intake: what one student handed in, as found in a download.
+
+Every importer (Gradescope, Canvas, Moodle, plain folders) produces ``Handin`` objects, and
+everything after intake (grading, roster matching, exports) reads only these, never the
+download's layout. A ``Handin`` keeps everything the download said about the student (who they
+are, when they handed in, whether their platform called it late) and everything that went wrong
+(``problems``) or was taken liberally (``notes``), so that nothing is lost on the way to the
+gradebook.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from grader.notebooks import CellMap
+
+
+@dataclass(frozen=True)
+class ExerciseInfo:
+    """What intake needs to know of an exercise: its id, the file name the learner edits (a
+    handed-in file is staged under this name, whatever it was called) and the starter's bytes
+    (to flag a file handed in unchanged)."""
+
+    id: str
+    learner_file: str
+    starter: bytes = b""
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> ExerciseInfo:
+        """From a ``grader.spec.ExerciseSpec`` (a starter that cannot be read flags nothing)."""
+        try:
+            starter = spec.starter_path.read_bytes()
+        except OSError:
+            starter = b""
+        return cls(spec.id, spec.learner_file, starter)
+
+
+@dataclass
+class Submitted:
+    """One exercise's file of one student, staged and ready to grade."""
+
+    exercise: str
+    path: Path  # a regular file in the staging folder: a copy, or a notebook's extracted code
+    shown: str  # as handed in: "ex7.ipynb", "work/ex7.py", "alice.zip:hw/ex7.py"
+    notes: list[str] = field(default_factory=list)  # e.g. "ex7.py taken as exercise-07"
+    notebook: CellMap | None = None  # where each line came from, for a notebook
+    unchanged_starter: bool = False  # the file is the exercise's starter, untouched
+    submitted_at: datetime | None = None  # the platform's time, else the file's mtime
+    sequence: int = 0  # the platform's upload order where it has one (Canvas file ids)
+
+
+@dataclass
+class Handin:
+    """Everything one student handed in, and what the download says about them."""
+
+    key: str  # stable student key: the platform's user id, SID, or the folder's name
+    key_kind: str = "folder"  # what the key is: lms_id, sid, email, participant or folder
+    name: str = ""
+    email: str = ""
+    sid: str = ""  # student id number (Gradescope's SID; Moodle's "ID number")
+    lms_id: str = ""  # the platform's own user id (Canvas user id), as a roster's id holds it
+    submitted_at: datetime | None = None  # timezone-aware; the platform's, where it gives one
+    late: bool | None = None  # the platform's own late flag; None where it gives none
+    origin: str = ""  # where in the download: "submission_0123/", "alice.zip", "doejane_..."
+    files: dict[str, Submitted] = field(default_factory=dict)  # exercise id -> file
+    unreadable: dict[str, str] = field(default_factory=dict)  # exercise id -> why
+    problems: list[str] = field(default_factory=list)  # for the instructor: fix or look
+    notes: list[str] = field(default_factory=list)  # liberties taken, merges, group members
+
+    def identities(self) -> list[tuple[str, str]]:
+        """The identity facts this handin carries, strongest first, for merging and roster
+        matching: (kind, normalised value)."""
+        found = []
+        if self.key_kind == "participant":  # Moodle: one student per id within a download
+            found.append(("participant", self.key))
+        if self.lms_id:
+            found.append(("lms_id", self.lms_id.strip()))
+        if self.sid:
+            found.append(("sid", self.sid.strip().lower()))
+        if self.email:
+            found.append(("email", self.email.strip().lower()))
+        if clean_name(self.name):
+            found.append(("name", clean_name(self.name)))
+        return found
+
+
+def clean_name(name: str) -> str:
+    """A person's name reduced to what survives every platform's mangling: lower case, no
+    accents, letters and digits only ("Zoë O'Brien-Smith" -> "zoeobriensmith")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.sub(r"[\W_]+", "", letters.casefold())
+
+
+def name_forms(name: str) -> set[str]:
+    """The cleaned forms a name takes on platforms: as written ("janedoe"), family name first
+    as Canvas's sortable names have it ("doejane"), and with its words sorted."""
+    words = [clean_name(w) for w in re.split(r"[\s,;]+", name) if clean_name(w)]
+    if not words:
+        return set()
+    forms = {"".join(words), "".join(sorted(words))}
+    if len(words) > 1:
+        forms.add(words[-1] + "".join(words[:-1]))  # "Jane Ann Doe" -> "doejaneann"
+        forms.add("".join(words[1:]) + words[0])  # "Doe, Jane Ann" written first-last
+    return forms
+
+
+def safe_name(text: str) -> str:
+    """``text`` as a file or folder name: characters other than letters, digits and ``.@+-``
+    become ``_`` (the rule ``grade batch`` has always used for student folders)."""
+    cleaned = re.sub(r"[^\w.@+-]+", "_", text, flags=re.UNICODE).strip("._") or "student"
+    return cleaned[:100]

@@ -1,0 +1,285 @@
+"""Intake: every student's work in a download, whichever platform it came from.
+
+    intake = read_submissions(root, staging=out / ".staging", exercises=infos)
+    for handin in intake.handins: ...  # each with files staged and ready to grade
+
+The layout is detected, most specific first (``LAYOUTS`` order: a Gradescope export has its
+metadata file; Moodle and Canvas name every entry in their own way; anything else is plain
+folders), and named in ``Intake.layout``; ``layout=`` forces one. Handins that are one student
+(a folder and a later zip; a Gradescope student with two submissions) are merged by identity:
+the platform's user id, else the SID, else the e-mail (case ignored), else the cleaned name, but
+never two handins whose ids, SIDs or e-mails disagree. The merged student keeps, per exercise,
+the latest file (the platform's time, else the file's), and the newest identity data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import ModuleType
+
+from grader.errors import UsageError
+from grader.lms import canvas, folders, gradescope, moodle
+from grader.lms.collect import archive_kind, skipped, summarise
+from grader.lms.collect import entries as list_entries
+from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+
+LAYOUTS: dict[str, ModuleType] = {
+    "gradescope": gradescope,
+    "moodle": moodle,
+    "canvas": canvas,
+    "folders": folders,
+}
+STRONG = ("lms_id", "participant", "sid", "email")
+
+
+@dataclass
+class Intake:
+    """What a download held."""
+
+    layout: str  # the layout read: gradescope, moodle, canvas or folders
+    root: Path  # the folder read (an export folder found inside the one given, if so)
+    handins: list[Handin]  # one per student, sorted by key, keys unique
+    stray: list[str] = field(default_factory=list)  # top-level entries that are no one's
+    notes: list[str] = field(default_factory=list)  # how the download was read
+
+    @property
+    def files(self) -> int:
+        return sum(len(h.files) for h in self.handins)
+
+    def summary(self) -> str:
+        """One line for the terminal: what was found, and how much needs a look."""
+        notebooks = sum(1 for h in self.handins for s in h.files.values() if s.notebook)
+        unchanged = sum(1 for h in self.handins for s in h.files.values() if s.unchanged_starter)
+        unreadable = sum(len(h.unreadable) for h in self.handins)
+        problems = sum(1 for h in self.handins if h.problems)
+        parts = [f"{_count(len(self.handins), 'student')} ({self.layout})"]
+        parts.append(_count(self.files, "file"))
+        for count, what in (
+            (notebooks, "notebook"),
+            (unreadable, "unreadable"),
+            (unchanged, "unchanged starter"),
+            (problems, "student with problems"),
+            (len(self.stray), "stray entry"),
+        ):
+            if count:
+                parts.append(_count(count, what))
+        return ", ".join(parts)
+
+
+def _count(n: int, what: str) -> str:
+    if n == 1 or what == "unreadable":
+        return f"{n} {what}"
+    if what.endswith("entry"):
+        return f"{n} {what[:-1]}ies"
+    first, _, rest = what.partition(" ")
+    return f"{n} {first}s{' ' + rest if rest else ''}"
+
+
+def read_submissions(
+    root: Path,
+    *,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    layout: str | None = None,
+    exclude: tuple[Path, ...] = (),
+) -> Intake:
+    """Every student's work under ``root``, staged under ``staging``. ``exclude`` names
+    folders inside ``root`` that are no one's work (the grader's output folder); ``staging``
+    is always excluded."""
+    root = _check_root(root)
+    if layout is not None and layout not in LAYOUTS:
+        raise UsageError(
+            f"unknown layout {layout!r}",
+            hint=f"Choose one of: {', '.join(LAYOUTS)} (or leave it out to detect it).",
+        )
+    excluded = frozenset(p.resolve() for p in (*exclude, staging))
+    notes: list[str] = []
+    if layout is None:
+        root, layout = _detect(root, notes)
+    elif layout == "gradescope":
+        gradescope.check_not_inner(root)
+        if not gradescope.detect(root):
+            raise UsageError(
+                f"{root} is not a Gradescope export: it has no {gradescope.METADATA}",
+                hint="Pass the folder that holds submission_metadata.yml.",
+            )
+    stray: list[str] = []
+    module = LAYOUTS[layout]
+    try:
+        handins = module.read(
+            root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot read {root}: {exc.strerror or exc}") from None
+    merged = _merge(handins)
+    _unique_keys(merged)
+    return Intake(
+        layout=layout,
+        root=root,
+        handins=sorted(merged, key=lambda h: h.key),
+        stray=summarise(stray, "entries belong to no student; ignored"),
+        notes=notes,
+    )
+
+
+def _check_root(root: Path) -> Path:
+    if root.is_file() and archive_kind(root.name):
+        raise UsageError(
+            f"{root} is an archive, not a folder",
+            hint=f"Extract it first (e.g. `unzip {root.name} -d submissions`) and pass the folder.",
+        )
+    if not root.is_dir():
+        raise UsageError(
+            f"{root} is not a folder",
+            hint="Pass the folder that holds the download: one folder or archive per student, "
+            "or a Gradescope, Canvas or Moodle download, unzipped.",
+        )
+    return root
+
+
+def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
+    gradescope.check_not_inner(root)
+    if not gradescope.detect(root):
+        exports = _exports_inside(root)
+        if len(exports) > 1:
+            raise UsageError(
+                f"{root} holds {len(exports)} Gradescope exports "
+                f"({', '.join(e.name for e in exports)})",
+                hint="Pass one export folder at a time.",
+            )
+        if exports:
+            notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
+            return exports[0], "gradescope"
+    for name, module in LAYOUTS.items():
+        if module.detect(root):
+            return root, name
+    return root, "folders"
+
+
+def _exports_inside(root: Path) -> list[Path]:
+    """Gradescope exports one level down: the folder an instructor unzipped into."""
+    try:
+        found = list_entries(root)
+    except OSError:
+        return []
+    return [
+        Path(e.path)
+        for e in found
+        if not skipped(e.name)
+        and e.is_dir(follow_symlinks=False)
+        and gradescope.detect(Path(e.path))
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# One student, however many times they handed in
+
+
+def _compatible(a: list[Handin], b: list[Handin]) -> bool:
+    """Two groups may be one student unless an id, SID or e-mail disagrees."""
+    for kind in STRONG:
+        mine = {v for h in a for k, v in h.identities() if k == kind}
+        theirs = {v for h in b for k, v in h.identities() if k == kind}
+        if mine and theirs and not mine & theirs:
+            return False
+    return True
+
+
+def _merge(handins: list[Handin]) -> list[Handin]:
+    groups: list[list[Handin]] = []
+    for handin in handins:
+        ids = {(k, v) for k, v in handin.identities() if k in STRONG}
+        matching = [
+            g for g in groups if ids & {(k, v) for h in g for k, v in h.identities() if k in STRONG}
+        ]
+        if not matching:
+            name = clean_name(handin.name) or clean_name(handin.key)
+            matching = [
+                g
+                for g in groups
+                if name and any((clean_name(h.name) or clean_name(h.key)) == name for h in g)
+            ]
+            if len(matching) > 1:
+                matching = []
+        matching = [g for g in matching if _compatible(g, [handin])]
+        group = [handin]
+        for other in matching:
+            groups.remove(other)
+            group = other + group
+        groups.append(group)
+    return [_combine(group) if len(group) > 1 else group[0] for group in groups]
+
+
+def _newest(handin: Handin) -> datetime | None:
+    times = [
+        t for t in [handin.submitted_at, *(s.submitted_at for s in handin.files.values())] if t
+    ]
+    return max(times) if times else None
+
+
+def _order(handin: Handin) -> tuple:
+    newest = _newest(handin)
+    return (newest.timestamp() if newest else float("-inf"), handin.origin)
+
+
+def _combine(group: list[Handin]) -> Handin:
+    """One student out of several handins: the newest identity data, the latest file."""
+    ordered = sorted(group, key=_order)  # oldest first
+    newest = ordered[-1]
+    merged = Handin(
+        key=newest.key, key_kind=newest.key_kind, origin=" + ".join(h.origin for h in ordered)
+    )
+    for handin in ordered:  # later handins overwrite identity data they have
+        for attribute in ("name", "email", "sid", "lms_id"):
+            if getattr(handin, attribute):
+                setattr(merged, attribute, getattr(handin, attribute))
+        merged.problems.extend(handin.problems)
+        merged.notes.extend(handin.notes)
+    times = [h.submitted_at for h in ordered if h.submitted_at]
+    merged.submitted_at = max(times) if times else None
+    flags = [h.late for h in ordered if h.late is not None]
+    merged.late = any(flags) if flags else None
+    merged.notes.append(
+        f"handed in {len(ordered)} times ({', '.join(h.origin for h in ordered)}): one student"
+    )
+    exercises = sorted({e for h in ordered for e in (*h.files, *h.unreadable)})
+    for exercise in exercises:
+        files = [(h, h.files[exercise]) for h in ordered if exercise in h.files]
+        if files:
+            chosen = max(files, key=lambda pair: _file_rank(pair[1], ordered.index(pair[0])))[1]
+            merged.files[exercise] = chosen
+            for _, other in files:
+                if other is not chosen:
+                    merged.notes.append(
+                        f"{exercise}: graded {chosen.shown}, handed in after {other.shown}"
+                    )
+            for handin in ordered:
+                if exercise in handin.unreadable:
+                    merged.notes.append(
+                        f"{exercise}: graded {chosen.shown}; {handin.unreadable[exercise]}"
+                    )
+        else:
+            reasons = [h.unreadable[exercise] for h in ordered if exercise in h.unreadable]
+            merged.unreadable[exercise] = reasons[-1]
+    return merged
+
+
+def _file_rank(submitted: Submitted, position: int) -> tuple:
+    when = submitted.submitted_at.timestamp() if submitted.submitted_at else float("-inf")
+    return (when, submitted.sequence, position)
+
+
+def _unique_keys(handins: list[Handin]) -> None:
+    """Distinct students whose keys clean up alike get ``-2``, ``-3``, ... (with a problem)."""
+    seen: set[str] = set()
+    for handin in sorted(handins, key=lambda h: (h.key, h.origin)):
+        handin.key = safe_name(handin.key)
+        if handin.key in seen:
+            base, n = handin.key, 2
+            while f"{base}-{n}" in seen:
+                n += 1
+            handin.problems.append(f"another student is also {base}; this one is {base}-{n}")
+            handin.key = f"{base}-{n}"
+        seen.add(handin.key)

@@ -1,0 +1,333 @@
+"""Jupyter notebooks as submissions: the code cells of an ``.ipynb`` as one Python file.
+
+Shared by batch intake (``grader.lms``) and the learner CLI (``grade 7 --file
+exercise-07.ipynb``), so that a notebook is graded the same way wherever it comes from.
+
+The format is Jupyter's nbformat 4 (any minor, 4.0 to 4.5: https://nbformat.readthedocs.io,
+"The Notebook file format"): a JSON object with ``nbformat``, ``nbformat_minor``, ``metadata``
+and ``cells``, each cell a ``cell_type`` (``code``, ``markdown``, ``raw``) with a ``source``.
+It is read with nbformat and validated against nbformat's schema, with the code cells' outputs
+left out of the check: outputs are never graded, and a learner cannot repair a broken plot.
+A file that is not such a notebook raises ``NotebookError`` with a message for the learner.
+
+What gets graded is every code cell, in order, joined into one source:
+
+- IPython magics are not Python and are left out, each with a note naming the line:
+  line magics (``%matplotlib inline``), shell lines (``!pip install torch``) and their
+  assignment forms (``files = !ls``). A cell whose first line is a cell magic (``%%time``,
+  ``%%capture``) is left out whole, since the magic decides what its body means; the grader's
+  own ``%%grade`` magic is the exception: only that line goes. A magic inside a block is
+  replaced by ``pass`` so the block stays valid. Lines inside brackets, strings or after a
+  backslash are continuations and are never taken for magics (``(a\\n % b)`` is Python).
+- Each cell is preceded by a ``# %% cell N`` line (Jupytext's "percent" format), so the joined
+  file reads like the notebook.
+- ``CellMap`` maps every line of the joined source back to the cell and the line in it.
+
+Cell numbers count every cell from the top of the notebook, markdown and raw cells included,
+starting at 1: that is what a learner can count while scrolling. Jupyter itself shows no cell
+numbers, only ``In [7]`` execution counts, which change on every run and are absent in a fresh
+notebook; where the notebook was saved with one, ``CellMap.describe`` adds it: "cell 4 (In
+[7]), line 2".
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from grader.errors import UsageError
+
+MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
+MAX_NOTES = 20  # per notebook; the rest are counted
+MAP_VERSION = 1
+_ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*[!%]")
+_GRADE_MAGIC = re.compile(r"^%%grade(\s|$)")
+_SHELL = re.compile(r"^(?:[A-Za-z_][\w.]*\s*=\s*)?!")
+
+
+class NotebookError(UsageError):
+    """The file is not a notebook this grader can read; the message is for the learner."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive lines of the joined source that come from consecutive lines of one cell."""
+
+    line: int  # first line in the joined source (1-based)
+    cell: int  # the cell, counted from the top of the notebook (1-based, every cell type)
+    cell_line: int  # the first line's number within the cell (1-based)
+    length: int
+
+
+@dataclass(frozen=True)
+class CellMap:
+    """Where each line of a notebook's joined source came from."""
+
+    runs: tuple[Run, ...] = ()
+    execution_counts: tuple[tuple[int, int], ...] = ()  # (cell, In [n]) where saved
+
+    def locate(self, line: int) -> tuple[int, int] | None:
+        """(cell, line in the cell) of a line of the joined source; None for the lines the
+        joining added (``# %% cell N`` markers and blank separators) or out of range."""
+        for run in self.runs:
+            if run.line <= line < run.line + run.length:
+                return run.cell, run.cell_line + (line - run.line)
+        return None
+
+    def execution_count(self, cell: int) -> int | None:
+        return dict(self.execution_counts).get(cell)
+
+    def describe(self, line: int) -> str | None:
+        """A line of the joined source as the learner finds it: "cell 4 (In [7]), line 2"."""
+        where = self.locate(line)
+        if where is None:
+            return None
+        cell, cell_line = where
+        count = self.execution_count(cell)
+        shown = f"cell {cell}" + (f" (In [{count}])" if count is not None else "")
+        return f"{shown}, line {cell_line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "map_version": MAP_VERSION,
+            "runs": [[r.line, r.cell, r.cell_line, r.length] for r in self.runs],
+            "execution_counts": [[cell, count] for cell, count in self.execution_counts],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> CellMap:
+        """Strict: the map is stored in result JSON, so anything unexpected is an error."""
+        if not isinstance(data, dict) or set(data) != {"map_version", "runs", "execution_counts"}:
+            raise ValueError("a cell map has exactly map_version, runs and execution_counts")
+        if data["map_version"] != MAP_VERSION:
+            raise ValueError(f"cell map version {data['map_version']!r} is not {MAP_VERSION}")
+        runs = tuple(Run(*_ints(item, 4, "run")) for item in _list(data["runs"]))
+        counts = tuple(
+            tuple(_ints(item, 2, "execution count")) for item in data["execution_counts"]
+        )
+        return cls(runs, counts)  # type: ignore[arg-type]
+
+
+def _list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise ValueError("expected a list")
+    return value
+
+
+def _ints(item: Any, n: int, what: str) -> list[int]:
+    if (
+        not isinstance(item, list)
+        or len(item) != n
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+    ):
+        raise ValueError(f"a cell map {what} is a list of {n} whole numbers")
+    return item
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """A notebook's code as one Python source, and how to find each line in the notebook."""
+
+    source: str
+    cells: CellMap
+    notes: tuple[str, ...]  # what was left out or changed, for the learner
+
+
+def extract(data: bytes) -> Extracted:
+    """The code cells of a notebook file's bytes, joined; ``NotebookError`` when it is none."""
+    nb = _read(data)
+    lines: list[str] = []
+    runs: list[Run] = []
+    counts: list[tuple[int, int]] = []
+    notes: list[str] = []
+    for number, cell in enumerate(nb["cells"], start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        kept = _code_lines(number, cell.get("source", ""), notes)
+        if not any(text.strip() for _, text in kept):
+            continue
+        count = cell.get("execution_count")
+        if isinstance(count, int) and not isinstance(count, bool):
+            counts.append((number, count))
+        if lines:
+            lines.append("")
+        lines.append(f"# %% cell {number}")
+        for cell_line, text in kept:
+            joined = len(lines) + 1
+            last = runs[-1] if runs else None
+            if (
+                last is not None
+                and last.cell == number
+                and last.line + last.length == joined
+                and last.cell_line + last.length == cell_line
+            ):
+                runs[-1] = Run(last.line, number, last.cell_line, last.length + 1)
+            else:
+                runs.append(Run(joined, number, cell_line, 1))
+            lines.append(text)
+    if not runs:
+        notes.append("the notebook has no code to grade (no code cells, or only magics)")
+    if len(notes) > MAX_NOTES:
+        notes[MAX_NOTES:] = [f"... and {len(notes) - MAX_NOTES} more lines left out"]
+    source = "\n".join(lines) + "\n" if lines else ""
+    return Extracted(source, CellMap(tuple(runs), tuple(counts)), tuple(notes))
+
+
+def _read(data: bytes) -> dict[str, Any]:
+    """Parse and validate; every way a file can fail to be a notebook is a NotebookError."""
+    import nbformat
+
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise NotebookError(f"the notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotebookError(
+            "not a notebook: the file is not UTF-8 text (was another file renamed to .ipynb?)"
+        ) from None
+    if not text.strip():
+        raise NotebookError("the notebook file is empty")
+    try:
+        raw = json.loads(text)
+    except ValueError as exc:
+        raise NotebookError(
+            f"not a notebook: the file is not valid JSON ({exc}); open it in Jupyter and save "
+            "it again, or hand in a .py file"
+        ) from None
+    if not isinstance(raw, dict) or "cells" not in raw or "nbformat" not in raw:
+        raise NotebookError(
+            "not a notebook: a Jupyter notebook is a JSON object with 'nbformat' and 'cells'"
+        )
+    major = raw.get("nbformat")
+    if major != 4 or not isinstance(raw.get("nbformat_minor"), int):
+        raise NotebookError(
+            f"the notebook's format is nbformat {major!r}; this grader reads nbformat 4 "
+            "(Jupyter since 2015): open it in a current Jupyter and save it again"
+        )
+    if _language(raw) not in ("", "python"):
+        raise NotebookError(
+            f"the notebook's kernel runs {_language(raw)}, not Python: hand in a Python notebook"
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nb = nbformat.from_dict(raw)
+            checked = copy.deepcopy(nb)
+            for cell in checked.get("cells", []):
+                if isinstance(cell, dict) and cell.get("cell_type") == "code":
+                    cell["outputs"] = []
+            nbformat.validate(checked)
+    except nbformat.ValidationError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid"
+        raise NotebookError(
+            f"the notebook is damaged ({first[:200]}); open it in Jupyter and save it again"
+        ) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise NotebookError(
+            f"the notebook is damaged ({type(exc).__name__}: {str(exc)[:200]}); open it in "
+            "Jupyter and save it again"
+        ) from None
+    return raw
+
+
+def _language(raw: dict[str, Any]) -> str:
+    metadata = raw.get("metadata")
+    if not isinstance(metadata, dict):
+        return ""
+    for key, field in (("language_info", "name"), ("kernelspec", "language")):
+        value = metadata.get(key)
+        if isinstance(value, dict) and isinstance(value.get(field), str):
+            return value[field].strip().lower()
+    return ""
+
+
+def _cell_text(source: Any) -> str:
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, str]]:
+    """The cell's lines that are Python, as (line in cell, text), magics left out with notes."""
+    text = _cell_text(source)
+    cell_lines = text.splitlines()
+    first = next((i for i, line in enumerate(cell_lines) if line.strip()), None)
+    if first is not None and cell_lines[first].lstrip().startswith("%%"):
+        magic = cell_lines[first].strip()
+        if not _GRADE_MAGIC.match(magic):
+            notes.append(
+                f"cell {number}: left out whole: it starts with the cell magic "
+                f"{magic.split()[0]}, which runs the cell as something other than plain Python"
+            )
+            return []
+        notes.append(f"cell {number}, line {first + 1}: {magic} left out (the grader's magic)")
+        cell_lines = list(cell_lines)
+        cell_lines[first] = ""
+    kept: list[tuple[int, str]] = []
+    scanner = _Continuation()
+    for index, line in enumerate(cell_lines, start=1):
+        stripped = line.lstrip()
+        if scanner.at_statement_start() and (
+            stripped.startswith(("%", "!")) or _ASSIGN_MAGIC.match(stripped)
+        ):
+            kind = "a shell command" if _SHELL.match(stripped) else "a magic"
+            notes.append(
+                f"cell {number}, line {index}: {stripped[:80]} left out ({kind}, not Python)"
+            )
+            indent = line[: len(line) - len(stripped)]
+            if indent:
+                kept.append((index, f"{indent}pass"))
+            continue
+        scanner.feed(line)
+        kept.append((index, line))
+    while kept and not kept[-1][1].strip():  # trailing blank lines of the cell
+        kept.pop()
+    while kept and not kept[0][1].strip():
+        kept.pop(0)
+    return kept
+
+
+class _Continuation:
+    """Tracks, line by line, whether the next line continues a statement: inside brackets or
+    a triple-quoted string, or after a backslash. Enough of Python's lexer for that, no more."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None  # the open string's quote, tripled for triple quotes
+        self.backslash = False
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.backslash
+
+    def feed(self, line: str) -> None:
+        i, n = 0, len(line)
+        self.backslash = False
+        while i < n:
+            c = line[i]
+            if self.quote is not None:
+                if c == "\\":
+                    i += 2
+                    continue
+                if line.startswith(self.quote, i):
+                    i += len(self.quote)
+                    self.quote = None
+                    continue
+                i += 1
+                continue
+            if c == "#":
+                return
+            if c in "'\"":
+                self.quote = c * 3 if line.startswith(c * 3, i) else c
+                i += len(self.quote)
+                continue
+            if c in "([{":
+                self.depth += 1
+            elif c in ")]}":
+                self.depth = max(0, self.depth - 1)
+            i += 1
+        if line.endswith("\\"):
+            self.backslash = True
+        elif self.quote is not None and len(self.quote) == 1:
+            self.quote = None  # an unterminated one-line string: a syntax error, not ours

@@ -1,0 +1,254 @@
+"""Reading one student's work safely: every protection of intake, and which file is graded."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.lms import collect
+from grader.lms.collect import Collector
+from grader.lms.handin import Handin
+from tests.lms.builders import (
+    STARTER,
+    code,
+    fifo,
+    hostile_tar,
+    hostile_zip,
+    notebook,
+    tar_bytes,
+    write,
+    zip_bytes,
+)
+
+
+def gather(infos, tmp_path: Path, folder: Path) -> Handin:
+    collector = Collector(Handin("alice"), infos, tmp_path / "staging" / "alice")
+    collector.add_folder(folder, shown="alice/")
+    return collector.finish()
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_never_hangs_intake_and_links_are_not_followed(infos, tmp_path):
+    folder = tmp_path / "alice"
+    fifo(folder / "exercise-05.py")
+    secret = write(tmp_path / "secret.py", "TOKEN = 'hidden tests'\n")
+    (folder / "exercise-01.py").symlink_to(secret)
+    (folder / "linked").symlink_to(tmp_path)  # a link to a folder is not walked
+    write(folder / "exercise-07.py", code("alice 7"))
+    handin = gather(infos, tmp_path, folder)
+    assert set(handin.files) == {"exercise-07"}
+    assert handin.unreadable == {
+        "exercise-05": "alice/exercise-05.py: not a regular file (a FIFO, socket or device); not read",
+        "exercise-01": "alice/exercise-01.py: a symbolic link; not followed",
+    }
+    assert "alice/linked: a symbolic link; not followed" in handin.problems
+    staged = handin.files["exercise-07"].path
+    assert staged.read_text() == code("alice 7") and staged.is_relative_to(tmp_path / "staging")
+
+
+def test_a_hostile_zip_is_refused_entry_by_entry(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "work.zip", hostile_zip())
+    handin = gather(infos, tmp_path, folder)
+    problems = "\n".join(handin.problems)
+    assert "unsafe path '../../exercise-01.py' rejected" in problems
+    assert "unsafe path '/etc/exercise-05.py' rejected" in problems
+    assert "unsafe path 'C:/Windows/exercise-05.py' rejected" in problems
+    assert "exercise-07.py is a symbolic link; rejected" in problems
+    assert "dev/exercise-05.py is not a regular file; rejected" in problems
+    assert "locked/exercise-05.py is encrypted; not graded" in problems
+    assert "bomb/exercise-01.py is too large; not graded" in problems
+    assert handin.files == {}
+    assert not (tmp_path / "exercise-01.py").exists()
+    staged = list((tmp_path / "staging").rglob("*.py"))
+    assert staged == []
+
+
+def test_a_hostile_tar_is_refused_entry_by_entry(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "work.tar.gz", hostile_tar())
+    handin = gather(infos, tmp_path, folder)
+    problems = "\n".join(handin.problems)
+    assert "unsafe path '../exercise-01.py' rejected" in problems
+    assert "unsafe path '/tmp/exercise-05.py' rejected" in problems
+    assert "exercise-07.py is a link; rejected" in problems
+    assert "hard/exercise-07.py is a link; rejected" in problems
+    assert "fifo/exercise-05.py is not a regular file (a device or FIFO); rejected" in problems
+    assert "dev/exercise-01.py is not a regular file (a device or FIFO); rejected" in problems
+    assert "big/exercise-05.py is too large; not graded" in problems
+    assert set(handin.files) == {"exercise-05"}
+    assert handin.files["exercise-05"].shown == "alice/work.tar.gz:ok/exercise-05.py"
+
+
+def test_a_gzip_bomb_costs_only_the_stream_cap(infos, tmp_path, monkeypatch):
+    monkeypatch.setattr(collect, "MAX_TAR_STREAM_BYTES", 1 << 20)
+    folder = tmp_path / "alice"
+    write(folder / "bomb.tgz", tar_bytes({"zeros.bin": b"\0" * (3 << 20), "ex1.py": "a = 1\n"}))
+    handin = gather(infos, tmp_path, folder)
+    assert "alice/bomb.tgz: more than 1 MiB uncompressed; not read to the end; not graded" in (
+        handin.problems
+    )
+    assert handin.files == {}
+    assert set(handin.unreadable) == set(infos)  # nothing of it can be trusted as missing
+
+
+def test_archive_caps_on_members_and_total_size(infos, tmp_path, monkeypatch):
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_MEMBERS", 3)
+    folder = tmp_path / "alice"
+    write(folder / "many.zip", zip_bytes({f"f{i}.txt": "x" for i in range(4)}))
+    handin = gather(infos, tmp_path, folder)
+    assert "alice/many.zip: more than 3 entries; not graded" in handin.problems
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_MEMBERS", 2000)
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_BYTES", 100)
+    write(folder / "many.zip", zip_bytes({"a/ex1.py": "#" * 60, "b/ex5.py": "#" * 60}))
+    handin = gather(infos, tmp_path, folder)
+    assert set(handin.files) == {"exercise-01"}
+    assert "alice/many.zip: b/ex5.py is too large; not graded" in handin.problems
+
+
+def test_an_unreadable_archive_makes_every_exercise_unreadable_not_missing(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "work.zip", b"PK\x03\x04 this is not really a zip")
+    write(folder / "exercise-07.py", code("alice 7"))
+    handin = gather(infos, tmp_path, folder)
+    assert set(handin.files) == {"exercise-07"}
+    assert set(handin.unreadable) == {"exercise-01", "exercise-05"}
+    assert "not a readable zip archive" in handin.unreadable["exercise-01"]
+
+
+def test_an_archive_inside_an_archive_is_not_opened(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "outer.zip", zip_bytes({"inner.zip": zip_bytes({"ex1.py": "a = 1\n"})}))
+    handin = gather(infos, tmp_path, folder)
+    assert handin.files == {}
+    assert "alice/outer.zip:inner.zip: an archive inside an archive; not opened" in (
+        handin.problems
+    )
+
+
+def test_huge_and_deep_folders_are_summarised(infos, tmp_path, monkeypatch):
+    folder = tmp_path / "alice"
+    for i in range(40):
+        write(folder / "data" / f"sample-{i:02d}.csv", "1,2\n")
+    write(folder / "exercise-07.py", code("alice"))
+    handin = gather(infos, tmp_path, folder)
+    assert set(handin.files) == {"exercise-07"}
+    assert handin.problems == [
+        "40 files are no exercise file; ignored, e.g. alice/data/sample-00.csv, "
+        "alice/data/sample-01.csv, alice/data/sample-02.csv, alice/data/sample-03.csv, "
+        "alice/data/sample-04.csv, ..."
+    ]
+    monkeypatch.setattr(collect, "MAX_WALK_ENTRIES", 10)
+    handin = gather(infos, tmp_path, folder)
+    assert "alice/: more than 10 entries; only the first 10 were looked at" in handin.problems
+    monkeypatch.setattr(collect, "MAX_WALK_ENTRIES", 10_000)
+    monkeypatch.setattr(collect, "MAX_DEPTH", 2)
+    write(folder / "a" / "b" / "c" / "ex1.py", "a = 1\n")
+    handin = gather(infos, tmp_path, folder)
+    assert "alice/a/b/c/: more than 2 folders deep; ignored" in handin.problems
+
+
+def test_the_latest_file_of_an_exercise_is_graded(infos, tmp_path):
+    now = time.time()
+    folder = tmp_path / "alice"
+    write(folder / "exercise-07.py", code("old"), mtime=now - 3600)
+    write(folder / "backup" / "ex7.py", code("new"), mtime=now)
+    handin = gather(infos, tmp_path, folder)
+    chosen = handin.files["exercise-07"]
+    assert chosen.shown == "alice/backup/ex7.py"
+    assert chosen.path.read_text() == code("new")
+    assert chosen.path.name == "exercise-07.py"  # staged under the learner file's name
+    assert "alice/backup/ex7.py taken as exercise-07" in chosen.notes
+    assert (
+        "alice/exercise-07.py is also exercise-07; graded alice/backup/ex7.py (handed in later)"
+        in chosen.notes
+    )
+
+
+def test_file_times_a_copy_apart_do_not_decide_the_exact_name_does(infos, tmp_path):
+    now = int(time.time()) // 2 * 2
+    folder = tmp_path / "alice"
+    write(folder / "exercise-07.py", code("exact"), mtime=now)
+    write(folder / "ex7.py", code("short"), mtime=now + 0.4)  # copied a moment later
+    handin = gather(infos, tmp_path, folder)
+    assert handin.files["exercise-07"].shown == "alice/exercise-07.py"
+    assert "(its name is the exercise's own)" in handin.files["exercise-07"].notes[-1]
+
+
+def test_the_platforms_order_decides_where_it_has_no_times(infos, tmp_path):
+    collector = Collector(Handin("4711"), infos, tmp_path / "s", use_mtime=False)
+    older = write(tmp_path / "a", code("first upload"))
+    newer = write(tmp_path / "b", code("resubmission"))
+    collector.add_file(newer, name="exercise-07-1.py", shown="b", sequence=88240)
+    collector.add_file(older, name="exercise-07.py", shown="a", sequence=88231)
+    handin = collector.finish()
+    assert handin.files["exercise-07"].path.read_text() == code("resubmission")
+    assert handin.files["exercise-07"].submitted_at is None
+    assert "a is also exercise-07; graded b (uploaded later)" in handin.files["exercise-07"].notes
+
+
+def test_an_unreadable_newest_file_falls_back_to_the_next_with_a_problem(infos, tmp_path):
+    now = time.time()
+    folder = tmp_path / "alice"
+    write(folder / "exercise-07.py", code("works"), mtime=now - 60)
+    write(folder / "exercise-07.ipynb", b"{ not json", mtime=now)
+    write(folder / "exercise-05.py", b"#" * ((4 << 20) + 1))
+    handin = gather(infos, tmp_path, folder)
+    assert handin.files["exercise-07"].shown == "alice/exercise-07.py"
+    assert any(
+        p.startswith("alice/exercise-07.ipynb: not a notebook: the file is not valid JSON")
+        and p.endswith("; graded alice/exercise-07.py instead")
+        for p in handin.problems
+    )
+    assert handin.unreadable == {"exercise-05": "alice/exercise-05.py: larger than 4 MiB"}
+    assert "alice/exercise-05.py: larger than 4 MiB; scored 0" in handin.problems
+
+
+def test_a_notebook_is_staged_as_its_code_with_its_cell_map(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "Exercise07.ipynb", notebook("%matplotlib inline\nimport torch", "x = 1"))
+    handin = gather(infos, tmp_path, folder)
+    submitted = handin.files["exercise-07"]
+    assert submitted.path.name == "exercise-07.py"
+    assert submitted.path.read_text() == "# %% cell 2\nimport torch\n\n# %% cell 3\nx = 1\n"
+    assert submitted.notebook is not None and submitted.notebook.locate(5) == (3, 1)
+    assert "alice/Exercise07.ipynb: a notebook; its code cells are graded" in submitted.notes
+    assert any("%matplotlib inline left out" in n for n in submitted.notes)
+
+
+def test_unchanged_starters_are_flagged_whatever_the_line_endings(infos, tmp_path):
+    folder = tmp_path / "alice"
+    starter = STARTER["exercise-01"].replace("\n", "   \r\n") + "\r\n\r\n"
+    write(folder / "exercise-01.py", starter.encode())
+    write(folder / "exercise-05.ipynb", notebook(STARTER["exercise-05"]))
+    write(folder / "exercise-07.py", code("real work"))
+    handin = gather(infos, tmp_path, folder)
+    assert handin.files["exercise-01"].unchanged_starter
+    assert handin.files["exercise-05"].unchanged_starter  # a notebook of the starter too
+    assert not handin.files["exercise-07"].unchanged_starter
+    assert "alice/exercise-01.py: the unchanged starter file of exercise-01" in handin.problems
+
+
+def test_a_rerun_replaces_the_staging_folder(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "exercise-01.py", code("one"))
+    write(folder / "exercise-05.py", code("five"))
+    gather(infos, tmp_path, folder)
+    os.unlink(folder / "exercise-05.py")
+    handin = gather(infos, tmp_path, folder)
+    assert set(handin.files) == {"exercise-01"}
+    assert not (tmp_path / "staging" / "alice" / "exercise-05").exists()
+
+
+def test_a_flood_of_refused_entries_is_one_line(infos, tmp_path):
+    folder = tmp_path / "alice"
+    write(folder / "evil.zip", zip_bytes({f"../x{i:03d}/exercise-01.py": "x" for i in range(50)}))
+    handin = gather(infos, tmp_path, folder)
+    (line,) = handin.problems
+    assert line.startswith(
+        "50 entries were refused, e.g. alice/evil.zip: unsafe path '../x000/exercise-01.py' "
+        "rejected; "
+    )

@@ -1,0 +1,289 @@
+"""The grades model and every export, checked against each platform's documented columns."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+import subprocess
+import zipfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from grader.lms import canvas, gradescope, moodle
+from grader.lms.assignment import load_assignment, read_roster
+from grader.lms.grades import ExerciseScore, TestScore, build_rows
+from grader.lms.handin import Handin
+from grader.results import Environment, Result, Status, TestResult
+from tests.lms.builders import write
+from tests.lms.test_assignment import GOOD, ROSTER
+
+ROOT = Path(__file__).resolve().parents[2]
+DUE = datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc)
+
+
+def result(exercise: str, points: list[tuple[str, float, float, str]]) -> Result:
+    tests = tuple(
+        TestResult(name, "cpu", Status(status), got, most, f"{name} does x", message=f"{name}: msg")
+        for name, got, most, status in points
+    )
+    graded = [t for t in tests if t.status is not Status.SKIPPED]
+    return Result(
+        exercise_id=exercise,
+        exercise_title=exercise,
+        submission=f"x/{exercise}.py",
+        status=Status.PASSED if all(t.status is Status.PASSED for t in graded) else Status.FAILED,
+        score=sum(t.points for t in graded),
+        max_score=sum(t.max_points for t in graded),
+        tests=tests,
+        environment=Environment("3.11", "2.13", "linux", False),
+        seed=1,
+    )
+
+
+@pytest.fixture
+def week(tmp_path):
+    write(tmp_path / "roster.csv", ROSTER + "4713,Ann Lee,ann@example.edu,1003,A\n")
+    return load_assignment(write(tmp_path / "week-3.yaml", GOOD))
+
+
+@pytest.fixture
+def rows(week):
+    jane = Handin(
+        "4711",
+        key_kind="lms_id",
+        lms_id="4711",
+        name="doejane",
+        submitted_at=DUE - timedelta(hours=1),
+    )
+    bob = Handin(
+        "1002",
+        key_kind="sid",
+        sid="1002",
+        name="Bob Smith",
+        submitted_at=DUE + timedelta(days=1, hours=2),
+    )
+    bob.unreadable["exercise-05"] = "bob.zip: not a readable zip archive"
+    stranger = Handin("zed", name="Zed Unknown")
+    scores = {
+        "4711": {
+            "exercise-01": ExerciseScore.from_result(
+                result(
+                    "exercise-01",
+                    [
+                        ("test_a", 2, 2, "passed"),
+                        ("test_b", 0, 2, "failed"),
+                        ("test_c", 0, 1, "skipped"),
+                    ],
+                )
+            ),
+            "exercise-05": ExerciseScore.from_result(
+                result("exercise-05", [("test_x", 3, 3, "passed")])
+            ),
+        },
+        "1002": {
+            "exercise-01": ExerciseScore.from_result(
+                result("exercise-01", [("test_a", 2, 2, "passed"), ("test_b", 2, 2, "passed")])
+            )
+        },
+        "zed": {},
+    }
+    return build_rows([jane, bob, stranger], scores, week, read_roster(week.roster))
+
+
+def test_the_grades_model(rows):
+    by_name = {r.student.name: r for r in rows}
+    assert [r.student.name for r in rows] == ["Ann Lee", "Bob Smith", "Jane Doe", "Zed Unknown"]
+    jane = by_name["Jane Doe"]  # (1 * 2/4 + 2 * 3/3) / 3 = 83.33%
+    assert (
+        jane.student.lms_id == "4711" and jane.student.sid == "1001" and jane.student.section == "A"
+    )
+    assert jane.weighted_percent == pytest.approx(250 / 3)
+    assert (jane.days_late, jane.final_percent) == (0, pytest.approx(250 / 3))
+    assert [t.name for t in jane.score("exercise-01").tests] == ["test_a[cpu]", "test_b[cpu]"]
+    bob = by_name["Bob Smith"]  # exercise-01 full, exercise-05 unreadable: 33.33%; 2 days late
+    assert bob.score("exercise-05").status == "unreadable"
+    assert (bob.days_late, bob.late_percent) == (2, 20.0)
+    assert bob.final_percent == pytest.approx(100 / 3 - 20)
+    ann = by_name["Ann Lee"]
+    assert ann.weighted_percent is None and ann.final_percent is None
+    assert [s.status for s in ann.scores] == ["missing", "missing"]
+    zed = by_name["Zed Unknown"]
+    assert "not on the roster: check who this is" in zed.problems
+
+
+def test_canvas_gradebook_import_csv(rows, week):
+    text = canvas.gradebook_csv(rows, week)
+    assert text == (
+        "Student,ID,SIS User ID,SIS Login ID,Section,Week 3 (48213)\n"
+        "Points Possible,,,,,20\n"
+        "Ann Lee,4713,1003,,A,\n"  # missing: blank leaves Canvas's grade as it is
+        "Bob Smith,4712,1002,,B,2.67\n"
+        "Jane Doe,4711,1001,,A,16.67\n"
+        "Zed Unknown,,,,,\n"
+    )
+    header = next(csv.reader(io.StringIO(text)))
+    # What Canvas's GradebookImporter checks: "Student" first, "ID" second, "Section" last.
+    assert "Student" in header[0] and "ID" in header[1] and header[4] == "Section"
+    assert canvas.gradebook_csv(list(reversed(rows)), week) == text  # byte-stable
+
+
+def test_moodle_grade_import_csv(rows, week, tmp_path):
+    text = moodle.grades_csv(rows, week)
+    assert text.splitlines() == [
+        "ID number,Email address,Full name,Week 3 grade",
+        "1003,ann@example.edu,Ann Lee,",
+        "1002,bob@example.edu,Bob Smith,1.33",
+        "1001,jane@example.edu,Jane Doe,8.33",
+        ",,Zed Unknown,",
+    ]
+    by_email = load_assignment(
+        write(
+            tmp_path / "w.yaml",
+            GOOD.replace("key: idnumber, feedback: false", "key: email").replace(
+                "missing: blank", "missing: zero"
+            ),
+        )
+    )
+    text = moodle.grades_csv(rows, by_email)
+    lines = list(csv.reader(io.StringIO(text)))
+    assert lines[0] == ["Email address", "ID number", "Full name", "Week 3 grade", "Feedback"]
+    assert lines[1] == [
+        "ann@example.edu",
+        "1003",
+        "Ann Lee",
+        "0",
+        "exercise-01: missing; exercise-05: missing",
+    ]
+    assert (
+        lines[2][4]
+        == "exercise-01: 4/4; exercise-05: unreadable; 2 day(s) late: -20%; total 13.33%"
+    )
+
+
+def test_gradescope_results_json(rows, week):
+    jane = next(r for r in rows if r.student.name == "Jane Doe")
+    data = json.loads(gradescope.results_json(jane, week, isolation="process"))
+    assert set(data) == {
+        "execution_time",
+        "output",
+        "score",
+        "stdout_visibility",
+        "tests",
+        "visibility",
+    }
+    assert data["score"] == 41.67  # 83.33% of gradescope.points 50
+    assert data["stdout_visibility"] == "hidden" and data["visibility"] == "visible"
+    assert data["tests"] == [
+        # exercise-01 weighs 1/3 of 50 points = 16.6667, shared by its 4 graded points
+        {"name": "exercise-01: test_a[cpu]", "score": 8.3333, "max_score": 8.3333, "status": "passed",
+         "output": "test_a: msg", "visibility": "after_published"},
+        {"name": "exercise-01: test_b[cpu]", "score": 0.0, "max_score": 8.3333, "status": "failed",
+         "output": "test_b: msg", "visibility": "after_published"},
+        {"name": "exercise-05: test_x[cpu]", "score": 33.3333, "max_score": 33.3333, "status": "passed",
+         "output": "test_x: msg", "visibility": "after_published"},
+    ]  # fmt: skip
+    assert "Graded in the grader's 'process' isolation tier." in data["output"]
+    bob = json.loads(
+        gradescope.results_json(next(r for r in rows if r.student.name == "Bob Smith"), week)
+    )
+    assert bob["tests"][-1] == {
+        "name": "exercise-05: unreadable",
+        "score": 0.0,
+        "max_score": 33.3333,
+        "status": "failed",
+        "output": "The file could not be read: bob.zip: not a readable zip archive",
+        "visibility": "visible",  # a learner must always see that their file was not read
+    }
+    assert "Handed in 2 day(s) late: -20 percentage points" in bob["output"]
+    assert bob["score"] == pytest.approx(50 * (100 / 3 - 20) / 100, abs=0.01)
+
+
+def test_a_gradescope_run_from_metadata_to_results(week, tmp_path, infos):
+    metadata = write(
+        tmp_path / "submission_metadata.json",
+        json.dumps(
+            {
+                "id": 123456,
+                "created_at": "2026-12-02T01:30:00.000000-08:00",
+                "assignment": {
+                    "due_date": "2026-12-01T23:59:00.000000+00:00",
+                    "late_due_date": None,
+                },
+                "users": [
+                    {"email": "jane@example.edu", "id": 1, "name": "Jane Doe", "sid": "1001"}
+                ],
+            }
+        ),
+    )
+    write(tmp_path / "submission" / "ex1.py", "def add(a, b):\n    return a + b\n")
+    meta = gradescope.read_run_metadata(metadata)
+    assert meta.created_at == datetime(2026, 12, 2, 9, 30, tzinfo=timezone.utc)
+    handin = gradescope.prepare_run(
+        tmp_path / "submission", meta, staging=tmp_path / "staging", exercises=infos
+    )
+    assert (handin.key, handin.name, set(handin.files)) == ("1001", "Jane Doe", {"exercise-01"})
+    score = ExerciseScore("exercise-01", "passed", 4, 4, (TestScore("test_a", 4, 4, True),))
+    data = json.loads(gradescope.finish_run(handin, meta, {"exercise-01": score}, week))
+    assert data["score"] == pytest.approx(50 * (100 / 3 - 10) / 100, abs=0.01)  # 1 day late
+    assert gradescope.read_run_metadata(tmp_path / "absent.json") == gradescope.RunMetadata()
+
+
+def test_the_autograder_zip(week, tmp_path):
+    files = gradescope.autograder_files(week, project=ROOT)
+    assert {"setup.sh", "run_autograder", "assignment.yaml"} <= set(files)
+    assert files["run_autograder"][1] == files["setup.sh"][1] == 0o755
+    names = set(files)
+    assert "torch-grader/pyproject.toml" in names and "torch-grader/grader/lms/intake.py" in names
+    assert any(n.startswith("torch-grader/exercises/exercise-05/") for n in names)
+    assert any(n.startswith("torch-grader/solutions/exercise-01/") for n in names)
+    assert not any(n.startswith("torch-grader/exercises/exercise-07/") for n in names)
+    assert not any("__pycache__" in n for n in names)
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    gradescope.autograder_zip(first, files)
+    gradescope.autograder_zip(second, gradescope.autograder_files(week, project=ROOT))
+    assert first.read_bytes() == second.read_bytes()  # byte-stable
+    with zipfile.ZipFile(first) as zf:
+        info = zf.getinfo("run_autograder")
+        assert stat.S_IMODE(info.external_attr >> 16) == 0o755
+        assert zf.read("setup.sh").startswith(b"#!/usr/bin/env bash")
+
+
+def write_executable(path: Path, text: str) -> Path:
+    write(path, text)
+    path.chmod(0o755)
+    return path
+
+
+def test_run_autograder_calls_the_documented_command_and_always_leaves_results(week, tmp_path):
+    script = gradescope.autograder_files(week, project=ROOT)["run_autograder"][0].decode()
+    root = tmp_path / "autograder"
+    run = write_executable(tmp_path / "run_autograder", script)
+    fake = write_executable(
+        tmp_path / "python",
+        '#!/usr/bin/env bash\necho "$GRADER_HOME" > "$GRADESCOPE_ROOT/called"\n'
+        'printf "%s\\n" "$@" >> "$GRADESCOPE_ROOT/called"\nexit 3\n',
+    )
+    env = {**os.environ, "GRADESCOPE_ROOT": str(root), "GRADER_PYTHON": str(fake)}
+    done = subprocess.run(["bash", str(run)], env=env, capture_output=True, timeout=30)
+    assert done.returncode == 0
+    assert (root / "called").read_text().splitlines() == [
+        f"{root}/source/torch-grader",
+        "-m",
+        "grader",
+        "gradescope-run",
+        "--submission",
+        f"{root}/submission",
+        "--metadata",
+        f"{root}/submission_metadata.json",
+        "--assignment",
+        f"{root}/source/assignment.yaml",
+        "--results",
+        f"{root}/results/results.json",
+    ]
+    fallback = json.loads((root / "results" / "results.json").read_text())
+    assert fallback["score"] == 0 and "exit code 3" in fallback["output"]

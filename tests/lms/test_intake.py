@@ -1,0 +1,102 @@
+"""Intake as a whole: layout detection and forcing, clear errors, exclusion, one student."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from grader.errors import UsageError
+from grader.lms.handin import Handin
+from grader.lms.intake import _merge, read_submissions
+from tests.lms.builders import code, write, zip_bytes
+from tests.lms.classes import canvas_download, moodle_download
+
+
+def test_each_layout_is_detected_and_can_be_forced(infos, tmp_path):
+    canvas = canvas_download(tmp_path / "canvas")
+    moodle = moodle_download(tmp_path / "moodle")
+    staging = tmp_path / "staging"
+    assert read_submissions(canvas, staging=staging, exercises=infos).layout == "canvas"
+    assert read_submissions(moodle, staging=staging, exercises=infos).layout == "moodle"
+    forced = read_submissions(canvas, staging=staging, exercises=infos, layout="folders")
+    assert forced.layout == "folders"  # Canvas's two zips are "students", the rest is stray
+    assert [h.key for h in forced.handins] == [
+        "nguyenkim_4715_88600_evil",
+        "smithbob_4712_88302_work",
+    ]
+    assert len(forced.stray) == 8
+
+
+def test_an_unknown_layout_lists_the_choices(infos, tmp_path):
+    with pytest.raises(UsageError) as caught:
+        read_submissions(tmp_path, staging=tmp_path / "s", exercises=infos, layout="blackboard")
+    assert caught.value.message == "unknown layout 'blackboard'"
+    assert "gradescope, moodle, canvas, folders" in caught.value.hint
+
+
+def test_forcing_gradescope_on_a_folder_without_metadata_is_refused(infos, tmp_path):
+    write(tmp_path / "class" / "alice" / "exercise-01.py", code("a"))
+    with pytest.raises(UsageError, match="not a Gradescope export"):
+        read_submissions(
+            tmp_path / "class", staging=tmp_path / "s", exercises=infos, layout="gradescope"
+        )
+
+
+@pytest.mark.parametrize("name", ["submissions.zip", "class.tar.gz"])
+def test_an_archive_given_as_the_class_says_to_extract_it(infos, tmp_path, name):
+    write(tmp_path / name, zip_bytes({"a/exercise-01.py": "x"}))
+    with pytest.raises(UsageError) as caught:
+        read_submissions(tmp_path / name, staging=tmp_path / "s", exercises=infos)
+    assert "is an archive, not a folder" in caught.value.message
+    assert "Extract it first" in caught.value.hint
+
+
+def test_a_missing_folder_is_a_one_line_error(infos, tmp_path):
+    with pytest.raises(UsageError, match="is not a folder"):
+        read_submissions(tmp_path / "nowhere", staging=tmp_path / "s", exercises=infos)
+
+
+def test_the_output_and_staging_folders_inside_the_class_are_no_one(infos, tmp_path):
+    root = tmp_path / "class"
+    write(root / "alice" / "exercise-01.py", code("a"))
+    write(root / "out" / "students" / "alice" / "exercise-01.py", code("an output"))
+    first = read_submissions(
+        root, staging=root / "out" / ".staging", exercises=infos, exclude=(root / "out",)
+    )
+    again = read_submissions(
+        root, staging=root / "out" / ".staging", exercises=infos, exclude=(root / "out",)
+    )
+    assert [h.key for h in first.handins] == [h.key for h in again.handins] == ["alice"]
+
+
+def test_names_that_clean_up_alike_are_one_student_and_keys_stay_unique(infos, tmp_path):
+    root = tmp_path / "class"
+    write(root / "Alice Smith" / "exercise-01.py", code("a1"))
+    write(root / "alice_smith.zip", zip_bytes({"exercise-05.py": code("a5")}))
+    write(root / "bob" / "exercise-01.py", code("b1"))
+    intake = read_submissions(root, staging=tmp_path / "s", exercises=infos)
+    assert [h.key for h in intake.handins] == ["alice_smith", "bob"]
+    assert set(intake.handins[0].files) == {"exercise-01", "exercise-05"}
+
+
+def test_merging_never_joins_students_whose_ids_disagree():
+    t = datetime(2026, 12, 1, tzinfo=timezone.utc)
+    same_name = [
+        Handin("4711", key_kind="lms_id", lms_id="4711", name="smithjohn", submitted_at=t),
+        Handin("4799", key_kind="lms_id", lms_id="4799", name="smithjohn", submitted_at=t),
+    ]
+    assert len(_merge(same_name)) == 2
+    one = [
+        Handin("a", name="Jane Doe", email="JANE@x.edu"),
+        Handin("b", name="J. Doe", email="jane@x.edu", sid="77"),
+        Handin("c", name="jane doe"),
+    ]
+    merged = _merge(one)
+    assert len(merged) == 1
+    assert (merged[0].email, merged[0].sid) == ("jane@x.edu", "77")
+    moodle = [
+        Handin("1234567", key_kind="participant", name="Jane Doe"),
+        Handin("1234599", key_kind="participant", name="Jane Doe"),
+    ]
+    assert len(_merge(moodle)) == 2  # two Jane Does in one Moodle course

@@ -1,0 +1,149 @@
+"""Notebooks as submissions: real nbformat-written notebooks, magics, the cell map, damage."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
+
+from grader.errors import UsageError
+from grader.notebooks import CellMap, NotebookError, extract
+from tests.lms.builders import notebook
+
+
+def test_code_cells_join_in_order_and_every_line_maps_back():
+    data = notebook("import torch", "def f(x):\n    return x + 1\n", "y = f(2)")
+    got = extract(data)
+    assert got.source == (
+        "# %% cell 2\nimport torch\n\n# %% cell 3\ndef f(x):\n    return x + 1\n\n"
+        "# %% cell 4\ny = f(2)\n"
+    )
+    compile(got.source, "exercise-07.py", "exec")
+    lines = got.source.splitlines()
+    assert got.cells.locate(lines.index("    return x + 1") + 1) == (3, 2)
+    assert got.cells.locate(1) is None  # the marker the joining added
+    assert got.cells.describe(lines.index("y = f(2)") + 1) == "cell 4 (In [3]), line 1"
+    assert got.notes == ()
+
+
+def test_cells_count_every_cell_as_the_learner_sees_them():
+    nb = new_notebook(
+        cells=[
+            new_markdown_cell("# Title"),
+            new_raw_cell("raw"),
+            new_code_cell("a = 1"),  # the third box from the top
+            new_markdown_cell("more"),
+            new_code_cell("b = 2"),
+        ]
+    )
+    got = extract(nbformat.writes(nb).encode())
+    assert [r.cell for r in got.cells.runs] == [3, 5]
+    assert got.cells.describe(2) == "cell 3, line 1"  # no execution count saved: none shown
+
+
+def test_magics_and_shell_lines_are_left_out_with_a_note_each():
+    data = notebook(
+        "%matplotlib inline\nimport torch\n!pip install torch\nfiles = !ls\n",
+        "%%time\nslow = 1\n",
+        "%%grade 7\ndef f(x):\n    return x\n",
+        "def g():\n    %time f(1)\n    return 2\n",
+    )
+    got = extract(data)
+    assert "slow" not in got.source and "%" not in got.source.replace("# %% cell", "")
+    assert "!" not in got.source
+    assert "def g():\n    pass\n    return 2" in got.source  # the block stays valid
+    compile(got.source, "x.py", "exec")
+    notes = "\n".join(got.notes)
+    assert "cell 2, line 1: %matplotlib inline left out (a magic, not Python)" in notes
+    assert "cell 2, line 3: !pip install torch left out (a shell command, not Python)" in notes
+    assert "cell 2, line 4: files = !ls left out (a shell command" in notes
+    assert "cell 3: left out whole: it starts with the cell magic %%time" in notes
+    assert "cell 4, line 1: %%grade 7 left out (the grader's magic)" in notes
+    assert "cell 5, line 2: %time f(1) left out" in notes
+    lines = got.source.splitlines()
+    assert got.cells.locate(lines.index("import torch") + 1) == (2, 2)
+    assert got.cells.locate(lines.index("    return x") + 1) == (4, 3)
+
+
+def test_continuation_lines_are_never_taken_for_magics():
+    source = "x = (1\n     % 2)\ns = '''\n%not a magic\n!nor this\n'''\nt = 1 + \\\n    2\n"
+    got = extract(notebook(source))
+    assert got.notes == ()
+    assert "     % 2)" in got.source and "%not a magic" in got.source
+    namespace: dict = {}
+    exec(compile(got.source, "x.py", "exec"), namespace)
+    assert namespace["x"] == 1 and namespace["t"] == 3
+
+
+def test_the_map_round_trips_through_json_and_rejects_what_it_does_not_know():
+    got = extract(notebook("a = 1\nb = 2", "c = 3"))
+    stored = json.loads(json.dumps(got.cells.to_dict()))
+    assert CellMap.from_dict(stored) == got.cells
+    for bad in (
+        {**stored, "extra": 1},
+        {**stored, "map_version": 99},
+        {**stored, "runs": [[1, 2, 3]]},
+        {**stored, "runs": [[1, 2, 3, True]]},
+        [],
+    ):
+        with pytest.raises(ValueError):
+            CellMap.from_dict(bad)
+
+
+@pytest.mark.parametrize("minor", [0, 1, 2, 3, 4, 5])
+def test_every_nbformat_4_minor_is_read(minor):
+    nb = new_notebook(cells=[new_code_cell("a = 1")])
+    nb.nbformat_minor = minor
+    if minor < 5:
+        for cell in nb.cells:
+            cell.pop("id", None)
+    data = json.dumps(nb).encode()
+    assert extract(data).source == "# %% cell 1\na = 1\n"
+
+
+def test_outputs_are_not_what_is_validated():
+    nb = json.loads(notebook("a = 1").decode())
+    nb["cells"][1]["outputs"] = [{"output_type": "garbage"}]  # a broken plot, not the code
+    assert "a = 1" in extract(json.dumps(nb).encode()).source
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty"),
+        (b"\xff\xfe\x00garbage", "not UTF-8"),
+        (b"def f(): pass\n", "not valid JSON"),
+        (b'{"cells": [], "nbformat": 4', "not valid JSON"),
+        (b"[1, 2]", "a JSON object with 'nbformat' and 'cells'"),
+        (b'{"nbformat": 3, "nbformat_minor": 0, "cells": []}', "nbformat 3"),
+        (b'{"nbformat": 4, "nbformat_minor": 2, "metadata": {}, "cells": "x"}', "damaged"),
+        (
+            b'{"nbformat": 4, "nbformat_minor": 2, "metadata": {}, '
+            b'"cells": [{"cell_type": "code", "source": 5}]}',
+            "damaged",
+        ),
+        (
+            b'{"nbformat": 4, "nbformat_minor": 2, "cells": [], '
+            b'"metadata": {"language_info": {"name": "R"}}}',
+            "runs r, not Python",
+        ),
+    ],
+)
+def test_a_damaged_notebook_is_a_clear_problem_never_a_crash(data, message):
+    with pytest.raises(NotebookError) as caught:
+        extract(data)
+    assert message in caught.value.message
+    assert isinstance(caught.value, UsageError)  # the CLI prints one line, exit 2
+
+
+def test_a_notebook_without_code_says_so():
+    got = extract(notebook("%pip install torch", markdown_first=True))
+    assert got.source == ""
+    assert "no code to grade" in got.notes[-1]
+
+
+def test_notes_are_capped():
+    got = extract(notebook("\n".join(f"%time x{i}" for i in range(40)) + "\nz = 1"))
+    assert len(got.notes) == 21 and got.notes[-1] == "... and 20 more lines left out"
