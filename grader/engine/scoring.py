@@ -34,6 +34,11 @@ def is_grader_fault(test: TestResult) -> bool:
     return GRADER_FAULT in test.evidence
 
 
+def grader_faulted(result: Result) -> bool:
+    """The grader itself failed on some test of this grading: its score cannot be trusted."""
+    return any(is_grader_fault(t) for t in result.tests)
+
+
 def summarize(tests: Sequence[TestResult]) -> tuple[Status, float, float]:
     """A grading's status, score and maximum from its tests (skipped ones do not count)."""
     graded = [t for t in tests if t.status is not Status.SKIPPED]

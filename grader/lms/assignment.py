@@ -442,10 +442,10 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     for how in ("id", "sid", "email", "name"):
         left = []
         for handin in pending:
-            entry = _lookup(handin, how, by_id, by_sid, by_email, by_name)
-            if entry is not None and entry.id not in taken:
-                taken.add(entry.id)
-                pairs.append((handin, entry, how))
+            found = _lookup(handin, how, by_id, by_sid, by_email, by_name)
+            if found is not None and found.id not in taken:
+                taken.add(found.id)
+                pairs.append((handin, found, how))
             else:
                 left.append(handin)
         pending = left

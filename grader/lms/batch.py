@@ -17,7 +17,7 @@ from typing import TextIO
 
 from grader.catalog import Catalog, project_root
 from grader.engine import GradeRequest, LocalEngine
-from grader.engine.scoring import is_grader_fault
+from grader.engine.scoring import grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.lms.cache import cached, digest, engine_fingerprint, exercise_fingerprint, store
@@ -154,7 +154,7 @@ def run_batch(
         out=out,
         all_passed=all_passed,
         with_problems=sum(1 for s in students if s.problems),
-        grader_faults=sum(1 for r in results if any(is_grader_fault(t) for t in r.tests)),
+        grader_faults=sum(1 for r in results if grader_faulted(r)),
     )
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from grader.engine.scoring import grader_faulted
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
 from grader.lms.handin import Handin
 
@@ -97,7 +98,7 @@ class ExerciseScore:
             max_score=float(result.max_score),
             tests=tuple(tests),
             message="\n".join(result.notes),
-            grader_fault=bool(result.grader_fault),
+            grader_fault=grader_faulted(result),
         )
 
 

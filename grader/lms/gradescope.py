@@ -327,7 +327,9 @@ def read_run_metadata(path: Path) -> RunMetadata:
         return RunMetadata()
     if not isinstance(raw, dict):
         return RunMetadata()
-    assignment = raw.get("assignment") if isinstance(raw.get("assignment"), dict) else {}
+    assignment: dict[str, Any] = (
+        raw["assignment"] if isinstance(raw.get("assignment"), dict) else {}
+    )
     users = tuple(
         Submitter(
             name=str(u.get("name") or "").strip(),
