@@ -36,7 +36,11 @@ class GradingService:
         ready = self.proc.stdout.readline()
         if not ready:
             raise RuntimeError("the grading service did not start")
-        self.isolation = json.loads(ready).get("isolation", "")
+        hello = json.loads(ready)
+        self.isolation = hello.get("isolation", "")
+        # the uids of this service's learner children (None: they keep the grader's uid)
+        uids = hello.get("learner_uids")
+        self.learner_uids = range(*uids) if uids else range(0)
 
     def grade(
         self,

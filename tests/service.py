@@ -18,7 +18,13 @@ def main() -> int:
     from grader.errors import GraderError
 
     with LocalEngine() as engine:
-        print(json.dumps({"ready": True, "isolation": engine.isolation}), flush=True)
+        uids = engine.learner_uids
+        ready = {
+            "ready": True,
+            "isolation": engine.isolation,
+            "learner_uids": [uids.start, uids.stop] if uids is not None else None,
+        }
+        print(json.dumps(ready), flush=True)
         for line in sys.stdin:
             request = json.loads(line)
             try:

@@ -36,8 +36,9 @@ from grader.engine.scheduler import Job, Running, run_jobs, usable_cores
 from grader.engine.scoring import merge_passes
 from grader.engine.warmup import preloads, warm_up
 from grader.errors import InternalError, UsageError
+from grader.resources import PACKAGE
 from grader.results import Result
-from grader.sandbox.policy import SandboxPolicy
+from grader.sandbox.policy import SandboxPolicy, runtime_paths, runtime_readable
 from grader.spec import ExerciseSpec
 
 _SLACK_S = 15.0  # beyond a group's total limits, for pytest itself and the report
@@ -57,9 +58,7 @@ def requested_tier() -> str | None:
 def _check_hideable(path: Path) -> None:
     """A folder hidden from learner children (under an empty tmpfs) must not hold what the
     children themselves run on: Python, its packages, the grader."""
-    from grader.sandbox.tiers.namespaces import runtime_paths
-
-    needed = [Path(p) for p in runtime_paths()] + [Path(__file__).resolve().parent.parent]
+    needed = [Path(p) for p in runtime_paths()] + [PACKAGE]
     for inside in needed:
         if inside == path or path in inside.parents:
             raise UsageError(
@@ -102,7 +101,8 @@ class LocalEngine:
                     str(Path(p).resolve())
                     for p in (root / "exercises", root / "solutions", *hidden)
                 )
-            )
+            ),
+            readable=runtime_readable(str(PACKAGE)),
         )
         self._preload = list(preload) if preload is not None else None
         self._forkserver: Any = None
@@ -131,6 +131,17 @@ class LocalEngine:
             ) from None
         self.isolation = self._forkserver.tier.description
         return self
+
+    @property
+    def learner_uids(self) -> range | None:
+        """The uids this run's learner children get (None: they keep the grader's)."""
+        tier = self._forkserver.tier if self._forkserver is not None else None
+        if tier is None or tier.name != "namespaces" or tier.user_namespace:
+            return None
+        from grader.sandbox.tiers.namespaces import UID_SPAN
+
+        base = self._forkserver.uid_base
+        return range(base, base + UID_SPAN)
 
     def __exit__(self, *exc_info: object) -> None:
         if self._forkserver is not None:
@@ -254,6 +265,7 @@ class LocalEngine:
             submissions=tuple((str(n), job.path) for n, job in enumerate(jobs)),
             selected=first.selected,
             seed=first.seed,
+            server_pid=self._forkserver.pid,
         )
         parent_pid = os.getpid()
         pid = os.fork()

@@ -29,7 +29,9 @@ from grader.engine.records import (
     TestRecord,
     parse_line,
 )
+from grader.engine.scoring import attributable
 from grader.results import Result
+from grader.sandbox.procs import reap
 from grader.spec import ExerciseSpec
 
 MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
@@ -128,11 +130,9 @@ class Running:
         return status, _read_and_remove(self.log_path)
 
     def reap(self) -> int | None:
-        try:
-            _, status = os.waitpid(self.pid, 0)
-            return status
-        except ChildProcessError:
-            return None
+        """The worker's exit status; one that closed its pipe but does not exit (stopped,
+        hung) is killed after a few seconds."""
+        return reap(self.pid, timeout=5.0)
 
 
 class Launcher(Protocol):
@@ -171,9 +171,15 @@ def run_jobs(
     running: list[tuple[list[int], Running]] = []
     done: dict[int, Result] = {}
 
-    def deliver(members: list[int], results: list[tuple[str, Result]]) -> None:
+    def deliver(members: list[int], run: Running, results: list[tuple[str, Result]]) -> None:
         for key, result in results:
             index = members[int(key)]
+            if len(members) > 1 and not attributable(result, complete=key in run.done):
+                # Whatever cut this grading short may have been a classmate's doing (a worker
+                # killed for the group's time, a sandbox another child broke): grade it again,
+                # alone, where only its own doing can touch it.
+                pending.insert(0, [index])
+                continue
             done[index] = result
             if on_result is not None:
                 on_result(jobs[index], result)
@@ -194,10 +200,10 @@ def run_jobs(
                 gpu_busy += gpu
             poll([r for _, r in running], timeout=1.0)
             for members, run in list(running):
-                deliver(members, launcher.completed(run))
+                deliver(members, run, launcher.completed(run))
                 if run.finished:
                     running.remove((members, run))
-                    deliver(members, launcher.finish(run))
+                    deliver(members, run, launcher.finish(run))
     except BaseException:
         for _, run in running:
             run.kill()

@@ -34,6 +34,23 @@ def is_grader_fault(test: TestResult) -> bool:
     return GRADER_FAULT in test.evidence
 
 
+# Evidence of a test that something other than the learner's code cut short.
+NOT_THE_LEARNERS_DOING = frozenset({GRADER_FAULT, "sandbox_lost"})
+
+
+def attributable(result: Result, *, complete: bool) -> bool:
+    """Whether a result is the learner's own doing: its worker reported it complete, and no test
+    was cut short by the grader or by a sandbox that broke under it. A grading shared with
+    classmates that fails this is graded again, alone; alone, whatever happens is its own."""
+    return complete and not any(NOT_THE_LEARNERS_DOING & set(t.evidence) for t in result.tests)
+
+
+def cacheable(result: Result) -> bool:
+    """Whether a result may be reused for the same submission later: never one the grader
+    itself failed in (it is graded again next time)."""
+    return not grader_faulted(result)
+
+
 def grader_faulted(result: Result) -> bool:
     """The grader itself failed on some test of this grading: its score cannot be trusted."""
     return any(is_grader_fault(t) for t in result.tests)

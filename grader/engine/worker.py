@@ -67,6 +67,7 @@ class Group:
     submissions: tuple[tuple[str, Path], ...]
     selected: tuple[str, ...]
     seed: int
+    server_pid: int | None = None  # the fork server's, to notice when it stops answering
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -153,7 +154,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             )
         )
         limits = spec.limits
-        client = ForkServerClient(client_sock)
+        client = ForkServerClient(client_sock, job.server_pid)
         paths = dict(job.submissions)
 
         def make_pool(key: str) -> ChildPool:

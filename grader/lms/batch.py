@@ -17,7 +17,7 @@ from typing import TextIO
 
 from grader.catalog import Catalog, project_root
 from grader.engine import GradeRequest, LocalEngine
-from grader.engine.scoring import grader_faulted
+from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.lms.cache import cached, digest, engine_fingerprint, exercise_fingerprint, store
@@ -132,7 +132,8 @@ def run_batch(
 
         def on_result(index: int, result: Result) -> None:
             task = tasks[index]
-            store(task.result_path, task.key, result, f"{task.student.id}/{task.path.name}")
+            key = task.key if cacheable(result) else None
+            store(task.result_path, key, result, f"{task.student.id}/{task.path.name}")
             progress.advance(result)
 
         with engine:

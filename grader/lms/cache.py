@@ -63,9 +63,14 @@ def cached(result_path: Path, key: str) -> bool:
         return False
 
 
-def store(result_path: Path, key: str, result: Result, submission: str) -> None:
+def store(result_path: Path, key: str | None, result: Result, submission: str) -> None:
     """Result first, then its cache key: a kill in between means a regrade, never a stale hit.
-    The stored result names the submission as ``submission`` (relative to the class)."""
+    The stored result names the submission as ``submission`` (relative to the class). Without
+    a key (a result that must not be reused) any old key is removed."""
     result = dataclasses.replace(result, submission=submission)
+    key_file = result_path.with_suffix(".key")
+    if key is None:
+        key_file.unlink(missing_ok=True)
     write_atomic(result_path, result.to_json())
-    write_atomic(result_path.with_suffix(".key"), key)
+    if key is not None:
+        write_atomic(key_file, key)

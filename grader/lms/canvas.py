@@ -34,11 +34,11 @@ assignment; an empty cell (or ``-``) leaves the grade alone; a row whose first c
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from pathlib import Path
 
+from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, number
@@ -151,7 +151,7 @@ def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     bytes."""
     settings = assignment.canvas_settings()
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = spreadsheet.writer(out)
     writer.writerow([*HEADER, settings.column])
     writer.writerow(["Points Possible", "", "", "", "", number(settings.points)])
     for row in sorted(

@@ -7,13 +7,13 @@ identical gradebooks.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.lms import spreadsheet
 from grader.results import Result, Status, number
 
 GRADEBOOK_VERSION = 1
@@ -64,7 +64,7 @@ def exercise_maxima(
 
 def gradebook_csv(rows: list[Row], exercises: list[str], maxima: dict[str, float]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = spreadsheet.writer(out)
     writer.writerow(["student", *exercises, "total", "max", "percent", "problems"])
     writer.writerow(
         ["(max)", *[number(maxima[e]) for e in exercises], number(sum(maxima.values())), "", "", ""]

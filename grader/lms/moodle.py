@@ -28,11 +28,11 @@ matches e-mail addresses case-sensitively.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from pathlib import Path
 
+from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, number
@@ -137,7 +137,7 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     if settings.feedback:
         header.append("Feedback")
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = spreadsheet.writer(out)
     writer.writerow(header)
     for row in sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key)):
         student = row.student

@@ -30,6 +30,12 @@ import torch
 MAX_DEPTH = 32
 MAX_NODES = 200_000
 MAX_STR = 1 << 20
+# Elements of one decoded tensor, and of all the tensors of one answer: the trusted side
+# compares what it decodes, so a view of 2^38 elements over one 8-byte storage (stride 0) would
+# cost it minutes. Honest answers in the curriculum are far smaller.
+MAX_ELEMENTS = 1 << 26
+MAX_TOTAL_ELEMENTS = 1 << 27
+MAX_DIMS = 64
 
 DTYPES: dict[str, torch.dtype] = {
     str(dt).removeprefix("torch."): dt
@@ -383,6 +389,7 @@ class Decoder:
     scenario_loader: Callable[[Scenario], Any] | None = None
     _storages: dict[int, tuple[torch.UntypedStorage, str]] = field(default_factory=dict)
     _nodes: int = 0
+    _elements: int = 0
 
     def decode(self, node: Any, depth: int = 0) -> Any:
         self._nodes += 1
@@ -485,6 +492,15 @@ class Decoder:
         offset = _int(body.get("offset"))
         if len(shape) != len(stride) or min(shape + [0]) < 0 or min(stride + [0]) < 0 or offset < 0:
             raise CodecError("inconsistent tensor shape, stride or offset")
+        if len(shape) > MAX_DIMS:
+            raise CodecError(f"a tensor of {len(shape)} dimensions is more than the grader reads")
+        numel = math.prod(shape)
+        self._elements += numel
+        if numel > MAX_ELEMENTS or self._elements > MAX_TOTAL_ELEMENTS:
+            raise CodecError(
+                f"a tensor of {numel:,} elements is more than the grader can check "
+                f"(at most {MAX_ELEMENTS:,})"
+            )
         reported = _field(body, "device", str)
         device = _local_device(reported)
         storage_index = body.get("storage")

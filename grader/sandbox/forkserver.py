@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from grader.sandbox.policy import ChildLimits, SandboxPolicy
-from grader.sandbox.procs import become_subreaper, die_with_parent
+from grader.sandbox.procs import become_subreaper, die_with_parent, reap, responsive
 from grader.sandbox.tiers import Tier, namespaces, process
 
 _LEN = struct.Struct("!I")
@@ -78,6 +78,7 @@ class _Server:
     tier: Tier
     policy: SandboxPolicy = field(default_factory=SandboxPolicy)
     next_uid: int = 0
+    uid_base: int = 0
     clients: dict[int, socket.socket] = field(default_factory=dict)
     children: dict[int, _Child] = field(default_factory=dict)
     statuses: dict[int, int] = field(default_factory=dict)
@@ -119,15 +120,21 @@ class _Server:
             return False  # the grading process is gone: stop, killing every child
         for fd in fds:
             sock = socket.socket(fileno=fd)
+            # A worker that stops half-way through a request must not stall every grading.
+            sock.settimeout(5.0)
             self.clients[sock.fileno()] = sock
         return True
 
     def _serve(self, sock: socket.socket) -> None:
         try:
             request, _ = _recv_json(sock)
-        except (EOFError, OSError, ValueError):
+            self._handle(sock, request)
+        except (EOFError, OSError, ValueError, KeyError, TypeError):
+            # A worker that went away, stopped half-way or sent nonsense loses its connection
+            # (and its children); the server and every other worker go on.
             self._drop_client(sock)
-            return
+
+    def _handle(self, sock: socket.socket, request: dict[str, Any]) -> None:
         op = request.get("op")
         if op == "spawn":
             self._spawn(sock, request)
@@ -159,7 +166,7 @@ class _Server:
         kind = request["kind"]
         uid = None
         if self.tier.name == "namespaces" and not self.tier.user_namespace:
-            uid = namespaces.UID_BASE + self.next_uid % namespaces.UID_SPAN
+            uid = self.uid_base + self.next_uid % namespaces.UID_SPAN
             self.next_uid += 1
             for path in (scratch, learner_path):
                 os.chown(path, uid, uid)
@@ -191,7 +198,12 @@ class _Server:
 
                 if self.tier.name == "namespaces":
                     namespaces.keep(
-                        self.tier, policy=self.policy, scratch=scratch, uid=uid, learner=learner
+                        self.tier,
+                        policy=self.policy,
+                        scratch=scratch,
+                        uid=uid,
+                        learner=learner,
+                        cuda=kind == "cuda",
                     )
                 learner(scratch)
             finally:
@@ -292,6 +304,7 @@ class ForkServer:
         self.policy = policy or SandboxPolicy()
         self.requested = requested
         self.tier = Tier("process")
+        self.uid_base = namespaces.uid_block()  # learner uids: [uid_base, uid_base + UID_SPAN)
         self._control: socket.socket | None = None
 
     def start(self) -> None:
@@ -313,7 +326,7 @@ class ForkServer:
                     server_end,
                     {"ok": True, "tier": tier.name, "user_namespace": tier.user_namespace},
                 )
-                _Server(server_end, tier, self.policy).run()
+                _Server(server_end, tier, self.policy, uid_base=self.uid_base).run()
             except BaseException:  # noqa: BLE001
                 code = 70
             finally:
@@ -327,13 +340,15 @@ class ForkServer:
         self.tier = Tier(hello["tier"], bool(hello.get("user_namespace")))
 
     def alive(self) -> bool:
+        """Running and able to answer: a stopped server (SIGSTOP from a learner child of the
+        process tier) is as good as dead, and is replaced."""
         if self.pid is None:
             return False
         try:
             pid, _ = os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:
             return False
-        return pid == 0
+        return pid == 0 and responsive(self.pid)
 
     def connect(self) -> socket.socket:
         """A new connection for one trusted worker; give the worker this socket."""
@@ -350,32 +365,70 @@ class ForkServer:
         return self._control.fileno() if self._control is not None else None
 
     def stop(self) -> None:
+        """Close the control socket (the server then kills every child and exits); a server
+        that does not exit within a few seconds (stopped, hung) is killed."""
         if self._control is not None:
             self._control.close()
             self._control = None
         if self.pid is not None:
-            try:
-                os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                pass
-            self.pid = None
+            pid, self.pid = self.pid, None
+            if not responsive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            reap(pid, timeout=10.0)
 
 
 class SpawnError(Exception):
     """The fork server could not start a child (e.g. the submission file is unreadable)."""
 
 
+class ServerLost(OSError):
+    """The fork server is gone, stopped or not answering."""
+
+
 class ForkServerClient:
     """A trusted worker's end of its connection to the fork server."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    # A server that takes this long to answer is hung: the request fails (as a lost sandbox)
+    # instead of waiting forever. A stopped one is noticed within a poll.
+    TIMEOUT_S = 30.0
+    _POLL_S = 0.25
+
+    def __init__(self, sock: socket.socket, server_pid: int | None = None) -> None:
         self.sock = sock
+        self.server_pid = server_pid
+        self.sock.settimeout(self._POLL_S)
+
+    def _receive(self, max_fds: int = 0) -> tuple[dict[str, Any], list[int]]:
+        """The server's answer, waiting while it runs; ServerLost once it is stopped or gone
+        (a learner child of the process tier can SIGSTOP it) or past TIMEOUT_S."""
+        deadline = time.monotonic() + self.TIMEOUT_S
+        while True:
+            ready, _, _ = select.select([self.sock], [], [], self._POLL_S)
+            if ready:
+                self.sock.settimeout(self.TIMEOUT_S)
+                try:
+                    return _recv_json(self.sock, max_fds)
+                finally:
+                    self.sock.settimeout(self._POLL_S)
+            if self.server_pid is not None and not responsive(self.server_pid):
+                raise ServerLost("the fork server stopped answering")
+            if time.monotonic() >= deadline:
+                raise ServerLost("the fork server did not answer in time")
+
+    def _send(self, data: dict[str, Any]) -> None:
+        if self.server_pid is not None and not responsive(self.server_pid):
+            raise ServerLost("the fork server stopped answering")
+        self.sock.settimeout(self.TIMEOUT_S)
+        try:
+            _send_json(self.sock, data)
+        finally:
+            self.sock.settimeout(self._POLL_S)
 
     def spawn(
         self, learner_path: str, learner_name: str, kind: str, limits: ChildLimits
     ) -> tuple[int, socket.socket, int]:
-        _send_json(
-            self.sock,
+        self._send(
             {
                 "op": "spawn",
                 "learner_path": learner_path,
@@ -384,7 +437,7 @@ class ForkServerClient:
                 "limits": limits.to_dict(),
             },
         )
-        reply, fds = _recv_json(self.sock, max_fds=2)
+        reply, fds = self._receive(max_fds=2)
         if not reply.get("ok"):
             for fd in fds:
                 os.close(fd)
@@ -395,10 +448,11 @@ class ForkServerClient:
     def wait(self, pid: int, timeout: float | None = None) -> int | None:
         """How the child ended (a waitpid status), once it has; None if it has not ended
         within ``timeout`` seconds."""
-        _send_json(self.sock, {"op": "wait", "pid": pid, "timeout": timeout})
-        reply, _ = _recv_json(self.sock)
-        return reply.get("status")
+        self._send({"op": "wait", "pid": pid, "timeout": timeout})
+        reply, _ = self._receive()
+        status = reply.get("status")
+        return status if isinstance(status, int) else None
 
     def kill(self, pid: int) -> None:
-        _send_json(self.sock, {"op": "kill", "pid": pid})
-        _recv_json(self.sock)
+        self._send({"op": "kill", "pid": pid})
+        self._receive()

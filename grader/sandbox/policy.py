@@ -9,7 +9,74 @@ and keeps the mechanics free of decisions.
 
 from __future__ import annotations
 
+import glob
+import os
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+# What every Linux process needs of the host besides Python: the system's libraries and
+# programs (read-only), the dynamic loader's cache, the time zone, the user database.
+SYSTEM_PATHS = (
+    "/usr",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/bin",
+    "/sbin",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+)
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri")
+
+
+def runtime_paths() -> list[str]:
+    """The folders the Python runtime itself lives in (prefixes, stdlib, site-packages, every
+    folder on sys.path), wherever it was installed: a virtualenv under /tmp, a home folder,
+    conda, the system."""
+    candidates = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.__file__),
+        *(p for p in sys.path if p),
+    }
+    return outermost(p for p in candidates if os.path.isdir(p))
+
+
+def outermost(paths: Iterable[str]) -> list[str]:
+    """Real paths, keeping only the outermost of nested ones (binding a folder brings
+    everything below it)."""
+    found = sorted({os.path.realpath(p) for p in paths})
+    return [
+        p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)
+    ]
+
+
+def runtime_readable(package: str) -> tuple[str, ...]:
+    """Everything a learner child needs to read to behave as under plain ``python``: the
+    system's libraries, the Python runtime and its packages, the grader's own package
+    (``package``), and the folders the dynamic loader is told to search."""
+    library_dirs = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(":") if p]
+    folders = outermost(p for p in [*runtime_paths(), package, *library_dirs] if os.path.isdir(p))
+    system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
+    return tuple(dict.fromkeys([*system, *folders]))
+
+
+def device_nodes(cuda: bool) -> tuple[str, ...]:
+    """The device nodes a child gets: the harmless ones always, the GPU's for CUDA children."""
+    nodes = [d for d in DEVICES if os.path.exists(d)]
+    if cuda:
+        nodes += sorted(p for pattern in CUDA_DEVICES for p in glob.glob(pattern))
+    return tuple(nodes)
 
 
 @dataclass(frozen=True)
@@ -40,15 +107,22 @@ class ChildLimits:
 class SandboxPolicy:
     """The file system, network and environment every learner child of a run gets.
 
-    ``hidden``: folders the child must not see at all (the hidden tests, the solutions, and in a
-    batch the class's submissions and the grader's outputs). ``private_tmp``: world-writable
-    host places replaced by private, size-limited, discarded file systems. ``env``: the only
-    variables of the grader's environment a child keeps. ``network``: whether it may reach any
-    network (never, today). The namespaces tier enforces all of it; the process tier only the
-    environment (``docs/SECURITY.md`` says what each tier guarantees).
+    The file system is an allowlist: a child sees ``readable`` (read-only: the system's
+    libraries, the Python runtime, the grader's package), its scratch folder at ``workdir``,
+    private size-limited writable ``private_tmp`` file systems, a few device nodes (and the
+    GPU's, for CUDA children, with ``cuda_readable``), its own ``/proc``, and nothing else of
+    the host. ``hidden`` are folders that must stay invisible even where they lie inside a
+    readable one (the course's hidden tests and solutions, when the grader is installed as a
+    wheel). ``env``: the only variables of the grader's environment a child keeps.
+    ``network``: whether it may reach any network (never, today). The namespaces tier enforces
+    all of it; the process tier only the environment and the limits (``docs/SECURITY.md`` says
+    what each tier guarantees).
     """
 
     hidden: tuple[str, ...] = ()
+    readable: tuple[str, ...] = ()
+    cpu_readable: tuple[str, ...] = ("/sys/devices/system/cpu",)
+    cuda_readable: tuple[str, ...] = ("/sys",)
     private_tmp: tuple[tuple[str, str], ...] = (
         ("/tmp", "256m"),
         ("/var/tmp", "16m"),

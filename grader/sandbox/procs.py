@@ -3,10 +3,12 @@ friends): nothing that a grading leaves running may outlive it."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
 import signal
+import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -50,3 +52,41 @@ def close_all_but(keep: set[int]) -> None:
                 os.close(fd)
             except OSError:
                 pass
+
+
+def state(pid: int) -> str | None:
+    """The process's state letter from /proc (``R``, ``S``, ``T`` stopped, ``t`` traced, ``Z``
+    zombie...), or None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
+        return None
+
+
+def responsive(pid: int) -> bool:
+    """Alive and able to run: not stopped, not traced, not a zombie. A stopped helper (a learner
+    child of the process tier can SIGSTOP one) still counts as alive for waitpid(WNOHANG)."""
+    return state(pid) not in (None, "T", "t", "Z", "X")
+
+
+def reap(pid: int, timeout: float) -> int | None:
+    """Wait for a child to end for at most ``timeout`` seconds, then kill it: every wait on
+    another process has a bound, so a stopped or hung one can never block the caller. Returns
+    its wait status (None if it was no child of ours)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            try:
+                return os.waitpid(pid, 0)[1]
+            except ChildProcessError:
+                return None
+        time.sleep(0.01)

@@ -92,8 +92,8 @@ class MessageReader:
         if self._stage == "header":
             try:
                 header = json.loads(self._buffer)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise ProtocolError(f"malformed header: {exc}") from None
+            except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+                raise ProtocolError(f"malformed header: {type(exc).__name__}") from None
             if not isinstance(header, dict):
                 raise ProtocolError("header is not an object")
             sizes = header.get("blobs", [])

@@ -94,29 +94,37 @@ class LearnerProxy:
         self._finish(record, answer, blobs, name)
         if answer.error is not None:
             raise faults.raised(answer.error, name)
-        if answer.has_after:
+        check = not (self._allows_mutation() if allow_mutation is None else allow_mutation)
+        # Fail closed: the inputs as they were after the call are required wherever they are
+        # judged; an answer without them (or with something else) cannot pass the check.
+        after = self._after(answer, blobs) if answer.has_after else None
+        if after is None:
+            if check:
+                raise _unverifiable(name)
+            return record.value
+        record.after_args, record.after_kwargs = after
+        if check:
+            self._check_inputs(record)
+        return record.value
+
+    def _after(
+        self, answer: Answer, blobs: list[bytearray]
+    ) -> tuple[list[Any], dict[str, Any]] | None:
+        try:
             after = codec.decode(
                 {"value": answer.after, "storages": list(answer.storages)},
                 blobs,
                 keep_info=True,
             )
-            if not (
-                isinstance(after, dict)
-                and isinstance(after.get("args"), list)
-                and isinstance(after.get("kwargs"), dict)
-            ):
-                raise faults.AnswerUnreadable(
-                    Text(
-                        f"{name}: the grader cannot read its inputs as they were after the call.",
-                        f"{name}：评分器无法读取调用之后的输入。",
-                    ),
-                    evidence=("unreadable_answer",),
-                )
-            record.after_args = after["args"]
-            record.after_kwargs = after["kwargs"]
-            if not (self._allows_mutation() if allow_mutation is None else allow_mutation):
-                self._check_inputs(record)
-        return record.value
+        except (codec.CodecError, TypeError, ValueError, RuntimeError):
+            return None
+        if not (
+            isinstance(after, dict)
+            and isinstance(after.get("args"), list)
+            and isinstance(after.get("kwargs"), dict)
+        ):
+            return None
+        return after["args"], after["kwargs"]
 
     def _allows_mutation(self) -> bool:
         """By default a call's inputs are checked, unless the test's spec entry says
@@ -185,9 +193,9 @@ class LearnerProxy:
         before.update({f"kwargs[{k!r}]": v for k, v in record.kwargs.items()})
         after = {f"args[{i}]": v for i, v in enumerate(record.after_args or [])}
         after.update({f"kwargs[{k!r}]": v for k, v in (record.after_kwargs or {}).items()})
+        if set(before) != set(after):
+            raise _unverifiable(record.name)
         for path, value in before.items():
-            if path not in after:
-                continue
             problem = input_change(value, after[path])
             if problem:
                 en, zh, evidence = problem
@@ -200,6 +208,17 @@ class LearnerProxy:
                     "请在副本上操作（例如 x.clone()），或使用非原地运算（x = x - m 而不是 x -= m）。",
                     evidence=("input_mutated", evidence),
                 )
+
+
+def _unverifiable(name: str) -> faults.AnswerUnreadable:
+    return faults.AnswerUnreadable(
+        Text(
+            f"The grader could not check that {name} left its inputs as they were: the answer "
+            "from your code did not include them as they were after the call.",
+            f"评分器无法检查 {name} 是否保持输入不变：你的代码返回的答案中没有调用之后的输入。",
+        ),
+        evidence=("unreadable_answer",),
+    )
 
 
 def _argument_name(function: str, path: str) -> str:

@@ -23,7 +23,7 @@ import pytest
 
 from grader.render.html import render_result
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, GradingService
+from tests.conftest import PROBE_HOME, ROOT, GradingService
 
 HERE = Path(__file__).resolve().parent
 SUBMISSIONS = HERE / "submissions"
@@ -31,6 +31,9 @@ SECRET = f"grader-secret-{uuid.uuid4().hex}"
 BOTH = ("namespaces", "process")
 NS = ("namespaces",)
 HIDDEN_TEXT = "def test_double_values"
+# A copy of the probe's solutions outside every folder the grader knows about, as an
+# instructor's second checkout or a course repository would be (world-readable, not under /tmp).
+OTHER_COPY = ROOT / "build" / f"other-copy-{uuid.uuid4().hex[:12]}"
 
 
 @dataclass
@@ -135,6 +138,19 @@ def no_ptrace(ctx: Context, result: Result) -> None:
     assert "attached to []" in "".join(t.output for t in result.tests)
 
 
+def other_copy_unread(ctx: Context, result: Result) -> None:
+    assert "read 0 files of another copy" in "".join(t.output for t in result.tests)
+
+
+def nothing_left_in_host_places(ctx: Context, result: Result) -> None:
+    for folder in ("/run/lock", "/var/lock", "/var/crash", "/var/mail"):
+        leftover = Path(folder) / f"grader-{ctx.marker}"
+        exists = leftover.exists()
+        leftover.unlink(missing_ok=True)
+        assert not exists, leftover
+    assert "wrote 0 files outside the scratch folder" in "".join(t.output for t in result.tests)
+
+
 def output_capped(ctx: Context, result: Result) -> None:
     for test in result.tests:
         assert len(test.output) < 64 * 1024
@@ -231,6 +247,25 @@ CASES = [
     # patching its own process spoils only its own answers, `triple`'s included
     Case("patch_grader_codec", S("failed", "error"), r".", triple=S("failed", "error")),
     Case("ptrace_the_grader", S("failed"), r"differ", tiers=NS, after=no_ptrace),
+    # -- every byte from a child is hostile data: a malformed answer is that test's error
+    Case("forge_frame_line", S("error"), r"could not be read"),
+    Case("nan_in_message", S("error"), r"could not be read"),
+    Case("deep_header", S("error"), r"could not be read"),
+    # -- trusted work on learner data is bounded
+    Case("stride0_huge", S("error"), r"more than the grader can check"),
+    # -- a stopped fork server is noticed and replaced (process tier); in the namespaces tier
+    # the signal cannot reach it
+    Case("stop_fork_server", S("failed", "error"), r"differ|sandbox|stopped"),
+    # -- a measurement the child suppresses can only lose points
+    Case(
+        "drop_after",
+        S("error"),
+        r"could not check that double left its inputs",
+        triple=S("passed", "error"),
+    ),
+    # -- the child sees only what it needs (an allowlist, not a list of places to hide)
+    Case("read_other_copies", S("failed"), r"differ", tiers=NS, after=other_copy_unread),
+    Case("write_run_lock", S("failed"), r"differ", tiers=NS, after=nothing_left_in_host_places),
 ]
 
 
@@ -248,6 +283,20 @@ def _processes() -> list[tuple[int, bytes, int]]:
             if state != "Z":
                 found.append((int(name), cmdline, uid))
     return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def other_copy():
+    """The copy read_other_copies looks for, world-readable (for an unprivileged uid too)."""
+    import shutil
+
+    shutil.copytree(PROBE_HOME, OTHER_COPY)
+    (OTHER_COPY / "README.md").write_text("a course repository")
+    for path in [OTHER_COPY, *OTHER_COPY.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    OTHER_COPY.parent.chmod(0o755)
+    yield OTHER_COPY
+    shutil.rmtree(OTHER_COPY, ignore_errors=True)
 
 
 @pytest.fixture(scope="module", params=BOTH)
@@ -294,6 +343,7 @@ def test_hostile_submission(case: Case, tier_service, tmp_path):
         "__MARKER__": ctx.marker,
         "__CANARY_DIR__": str(canary_dir),
         "__CANARY__": str(canary),
+        "__OTHER_COPY__": str(OTHER_COPY),
     }.items():
         source = source.replace(key, value)
     submission = tmp_path / "exercise-90.py"
@@ -325,12 +375,16 @@ def test_hostile_submission(case: Case, tier_service, tmp_path):
     if case.after is not None:
         case.after(ctx, result)
     server.close()
+
     # nothing the submission started survives its grading
-    learners = [p for p in _processes() if 61000 <= p[2] < 65000 or ctx.marker.encode() in p[1]]
+    def mine(p: tuple[int, bytes, int]) -> bool:
+        return p[2] in service.learner_uids or ctx.marker.encode() in p[1]
+
+    learners = [p for p in _processes() if mine(p)]
     deadline = time.monotonic() + 5
     while learners and time.monotonic() < deadline:
         time.sleep(0.1)
-        learners = [p for p in _processes() if 61000 <= p[2] < 65000 or ctx.marker.encode() in p[1]]
+        learners = [p for p in _processes() if mine(p)]
     assert learners == [], learners
 
 

@@ -7,6 +7,7 @@ import shutil
 import time
 import uuid
 
+from grader.engine.scoring import grader_faulted
 from grader.results import Result
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
 from tests.adversarial.test_adversarial import _processes
@@ -66,17 +67,23 @@ def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
             )
             assert result.score < result.max_score, name
 
+    # nothing cached wrongly: a result the grader itself failed in is never reused, every other
+    # one is; a second run grades nothing again and changes nothing
+    for i in range(50):
+        path = out / "students" / f"student-{i:02d}" / "exercise-90.json"
+        result = Result.from_json(path.read_text())
+        assert path.with_suffix(".key").exists() == (not grader_faulted(result)), (i, names[i])
+        assert not grader_faulted(result), (names[i], [t.message for t in result.tests])
+    before = {p: p.read_bytes() for p in (out / "students").rglob("exercise-90.json")}
+    again = run_cli("batch", str(root), "--out", str(out), "--jobs", "2", home=PROBE_HOME)
+    assert "50 students: 0 graded now, 50 from the cache" in again.stdout, again.stdout
+    assert {p: p.read_bytes() for p in before} == before
+
     deadline = time.monotonic() + 10
-    leftovers = [
-        p
-        for p in _processes()
-        if 61000 <= p[2] < 65000 or marker.encode() in p[1] or b"grader\x00batch" in p[1]
-    ]
+    leftovers = [p for p in _processes() if marker.encode() in p[1] or str(root).encode() in p[1]]
     while leftovers and time.monotonic() < deadline:
         time.sleep(0.2)
         leftovers = [
-            p
-            for p in _processes()
-            if 61000 <= p[2] < 65000 or marker.encode() in p[1] or b"grader\x00batch" in p[1]
+            p for p in _processes() if marker.encode() in p[1] or str(root).encode() in p[1]
         ]
     assert leftovers == []

@@ -12,12 +12,16 @@ import time
 
 import pytest
 
-from grader.sandbox.policy import SandboxPolicy
+from grader.resources import PACKAGE
+from grader.sandbox.policy import SandboxPolicy, runtime_readable
 from grader.sandbox.tiers import Tier, namespaces
 
 
+POLICY = SandboxPolicy(readable=runtime_readable(str(PACKAGE)))
+
+
 def _tier() -> Tier:
-    tier = namespaces.detect(SandboxPolicy())
+    tier = namespaces.detect(POLICY)
     if tier.name != "namespaces":
         pytest.skip("this machine allows no namespaces")
     return tier
@@ -28,7 +32,7 @@ def test_learner_child_dies_with_its_keeper(drop_uid):
     tier = _tier()
     if drop_uid and (tier.user_namespace or os.getuid() != 0):
         pytest.skip("an unprivileged uid per child needs root")
-    uid = namespaces.UID_BASE + namespaces.UID_SPAN - 2 if drop_uid else None
+    uid = namespaces.uid_block() + namespaces.UID_SPAN - 2 if drop_uid else None
     scratch = tempfile.mkdtemp(prefix="grader-test-")
     if uid is not None:
         os.chown(scratch, uid, uid)
@@ -42,7 +46,7 @@ def test_learner_child_dies_with_its_keeper(drop_uid):
             while True:
                 time.sleep(1)
 
-        namespaces.keep(tier, policy=SandboxPolicy(), scratch=scratch, uid=uid, learner=learner)
+        namespaces.keep(tier, policy=POLICY, scratch=scratch, uid=uid, learner=learner)
     os.close(ready_w)
     try:
         assert select.select([ready_r], [], [], 20)[0], "the learner child never started"

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
 import resource
+import secrets
 import select
 import shutil
 import signal
@@ -28,7 +30,7 @@ import tempfile
 from collections.abc import Callable
 from typing import NoReturn
 
-from grader.sandbox.policy import SandboxPolicy
+from grader.sandbox.policy import SandboxPolicy, device_nodes
 from grader.sandbox.procs import close_all_but, die_with_parent, libc
 from grader.sandbox.tiers import Tier
 
@@ -45,8 +47,19 @@ MS_NOEXEC = 8
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
-UID_BASE = 61000  # learner children run as UID_BASE + n (n < UID_SPAN), never as a real user
-UID_SPAN = 4000
+MS_REMOUNT = 32
+MS_MOVE = 8192
+MNT_DETACH = 2
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAPBSET_DROP = 24
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(platform.machine(), 155)
+# Learner children run as uids of a block of UID_SPAN that each fork server picks at random in
+# [UID_FLOOR, UID_FLOOR + UID_BLOCKS * UID_SPAN): never a real user's, and never shared with a
+# concurrent grading run (whose children could otherwise signal or trace them).
+UID_FLOOR = 200_000
+UID_SPAN = 4096
+UID_BLOCKS = 4096
 NPROC = 512  # processes and threads per learner uid: generous for torch, fatal to a fork bomb
 
 
@@ -92,80 +105,149 @@ def _unshare(user_namespace: bool) -> None:
         _write("/proc/self/gid_map", f"0 {gid} 1")
 
 
-def runtime_paths() -> list[str]:
-    """The folders the Python runtime itself lives in (prefixes, stdlib, site-packages)."""
-    candidates = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.__file__),
-        *(p for p in sys.path if p),
-    }
-    found = sorted({os.path.realpath(p) for p in candidates if os.path.isdir(p)})
-    # keep only the outermost of nested paths: binding a folder brings everything below it
-    return [
-        p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)
-    ]
+def _open_path(path: str) -> int | None:
+    """An O_PATH descriptor of a host path, taken before the host tree is replaced."""
+    try:
+        return os.open(path, os.O_PATH | os.O_NOFOLLOW)
+    except OSError:
+        return None
 
 
-def _blocker(path: str) -> str | None:
-    """The highest folder on the way to ``path`` that other users cannot enter, if any."""
-    current = "/"
-    for part in [*path.strip("/").split("/"), None]:
+def _place(root: str, path: str, directory: bool) -> str:
+    """Where ``path`` goes inside the new root: its parents made (0755, so that an
+    unprivileged uid can pass), and an empty folder or file to bind onto."""
+    target = root + path
+    os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+    if directory:
+        os.makedirs(target, mode=0o755, exist_ok=True)
+    elif not os.path.lexists(target):
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+    return target
+
+
+def _readonly(target: str) -> None:
+    """Remount a bind (and every mount below it) read-only, keeping the flags the kernel locks
+    (nosuid, nodev, noexec: a user namespace may add restrictions, never lift them)."""
+    points = [target]
+    try:
+        with open("/proc/self/mountinfo") as handle:
+            for line in handle:
+                point = line.split()[4].replace("\\040", " ")
+                if point.startswith(target.rstrip("/") + "/"):
+                    points.append(point)
+    except OSError:
+        pass
+    for point in points:
         try:
-            mode = os.stat(current).st_mode
+            flags = os.statvfs(point).f_flag
         except OSError:
-            return None
-        if not mode & 0o001:
-            return current
-        if part is None:
-            return None
-        current = os.path.join(current, part)
-    return None
+            continue
+        keep = 0
+        for st, ms in (
+            (os.ST_NOSUID, MS_NOSUID),
+            (os.ST_NODEV, MS_NODEV),
+            (os.ST_NOEXEC, MS_NOEXEC),
+        ):
+            if flags & st:
+                keep |= ms
+        _mount(None, point, None, MS_BIND | MS_REMOUNT | MS_RDONLY | keep)
 
 
-def _reach_runtime() -> None:
-    """Let an unprivileged uid reach the runtime where a private folder (such as /root, when
-    Python was installed there) stands in the way: an empty tmpfs replaces the private folder,
-    and only the runtime's folders are bound back into it."""
-    groups: dict[str, list[str]] = {}
-    for path in runtime_paths():
-        blocker = _blocker(path)
-        if blocker is not None and blocker != "/":
-            groups.setdefault(blocker, []).append(path)
-    for blocker, paths in groups.items():
-        fds = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path in paths}
-        _mount("tmpfs", blocker, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
-        for path, fd in fds.items():
-            os.makedirs(path, mode=0o755, exist_ok=True)
-            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
-            os.close(fd)
-
-
-def _mounts(policy: SandboxPolicy, scratch: str | None, unprivileged: bool) -> None:
-    """Inside the new mount namespace: what the learner child sees of the file system."""
+def _build_root(policy: SandboxPolicy, scratch: str | None, cuda: bool) -> None:
+    """Inside the new mount namespace: build the learner child's whole file system from the
+    policy's allowlist on a fresh tmpfs, and make it the root. The host's tree is unmounted
+    from the namespace afterwards: what is not listed does not exist for the child."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    readable = [*policy.readable, *(policy.cuda_readable if cuda else policy.cpu_readable)]
+    sources: dict[str, int] = {}
+    links: dict[str, str] = {}
+    for path in readable:
+        if os.path.islink(path):
+            links[path] = os.readlink(path)
+        elif os.path.exists(path):
+            fd = _open_path(path)
+            if fd is not None:
+                sources[path] = fd
+    nodes = {p: fd for p in device_nodes(cuda) if (fd := _open_path(p)) is not None}
     scratch_fd = os.open(scratch, os.O_PATH | os.O_DIRECTORY) if scratch else None
-    if unprivileged:
-        _reach_runtime()
+
+    root = "/tmp"  # any folder will do: the mount is private to this namespace
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0755")
+    # private, size-limited writable places first: readable paths below them go on top
+    for path, size in policy.private_tmp:
+        target = _place(root, path, directory=True)
+        _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    for path in sorted(sources, key=len):
+        target = _place(root, path, directory=os.path.isdir(f"/proc/self/fd/{sources[path]}"))
+        _mount(f"/proc/self/fd/{sources[path]}", target, None, MS_BIND | MS_REC)
+        _readonly(target)
+        os.close(sources[path])
+    for path, text in links.items():
+        _place(root, os.path.dirname(path), directory=True)
+        if not os.path.lexists(root + path):
+            os.symlink(text, root + path)
+    # hidden folders inside what is readable (the course inside an installed wheel)
     for path in policy.hidden:
-        if os.path.isdir(path):
+        if os.path.isdir(root + path):
             _mount(
                 "tmpfs",
-                path,
+                root + path,
                 "tmpfs",
                 MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
                 "size=4k,mode=0755",
             )
-    for path, size in policy.private_tmp:
-        if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    dev = _place(root, "/dev", directory=True)
+    for path, fd in nodes.items():
+        target = _place(root, path, directory=os.path.isdir(f"/proc/self/fd/{fd}"))
+        _mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
+        os.close(fd)
+    for name, text in (
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ):
+        if not os.path.lexists(f"{dev}/{name}"):
+            os.symlink(text, f"{dev}/{name}")
+    proc = _place(root, "/proc", directory=True)
+    _mount("proc", proc, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     if scratch_fd is not None:
-        os.mkdir(policy.workdir, 0o700)
-        _mount(f"/proc/self/fd/{scratch_fd}", policy.workdir, None, MS_BIND)
+        work = _place(root, policy.workdir, directory=True)
+        os.chmod(work, 0o700)
+        _mount(f"/proc/self/fd/{scratch_fd}", work, None, MS_BIND)
         os.close(scratch_fd)
+    old = _place(root, "/.host", directory=True)
+    if libc().syscall(_SYS_PIVOT_ROOT, root.encode(), old.encode()) == 0:
+        os.chdir("/")
+        _call(libc().umount2(b"/.host", MNT_DETACH), "umount the host's tree")
+        os.rmdir("/.host")
+    else:
+        # pivot_root is refused where the root is the initial ramfs (some containers): move
+        # the new root over / instead (as switch_root does); the host's tree stays beneath it,
+        # out of reach once the child has no capabilities left.
+        os.rmdir(old)
+        os.chdir(root)
+        _mount(root, "/", None, MS_MOVE)
+        os.chroot(".")
+        os.chdir("/")
+    _mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def _drop_capabilities() -> None:
+    """In a user namespace the child is root of its namespace: give up every capability (and
+    the right to regain one), so that learner code cannot unmount or remount what hides the
+    host."""
+    libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    for cap in range(64):
+        libc().prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _call(libc().capset(header, data), "capset")
+
+
+def uid_block() -> int:
+    """The first uid of a block of UID_SPAN unused by any concurrent run (chosen at random)."""
+    return UID_FLOOR + secrets.randbelow(UID_BLOCKS) * UID_SPAN
 
 
 def _drop_privileges(uid: int) -> None:
@@ -192,6 +274,7 @@ def keep(
     scratch: str,
     uid: int | None,
     learner: Callable[[str], NoReturn],
+    cuda: bool = False,
 ) -> NoReturn:
     """The keeper's body (in a process just forked by the fork server). Never returns.
 
@@ -218,10 +301,12 @@ def keep(
             try:
                 os.close(keeper_alive_w)
                 die_with_parent()
-                _mounts(policy, scratch, unprivileged=uid is not None)
+                _build_root(policy, scratch, cuda)
                 if uid is not None:
                     _drop_privileges(uid)
                     die_with_parent()  # a change of uid clears the parent-death signal
+                else:
+                    _drop_capabilities()
                 if select.select([keeper_alive], [], [], 0)[0]:  # EOF: the keeper is gone
                     os._exit(71)
                 os.close(keeper_alive)
@@ -255,7 +340,7 @@ def detect(policy: SandboxPolicy, requested: str | None = None) -> Tier:
 
 def _trial(tier: Tier, policy: SandboxPolicy) -> bool:
     scratch = tempfile.mkdtemp(prefix="grader-probe-")
-    uid = None if tier.user_namespace else UID_BASE + UID_SPAN - 1
+    uid = None if tier.user_namespace else uid_block() + UID_SPAN - 1
     try:
         if uid is not None:
             os.chown(scratch, uid, uid)
@@ -266,6 +351,8 @@ def _trial(tier: Tier, policy: SandboxPolicy) -> bool:
                 ok = (
                     os.path.isdir(workdir)
                     and os.getpid() == 1
+                    and os.path.isfile(os.__file__)  # the runtime is there
+                    and os.path.isdir("/proc/self/fd")
                     and all(not os.listdir(p) for p in policy.hidden if os.path.isdir(p))
                 )
                 os._exit(0 if ok else 1)
