@@ -249,20 +249,34 @@ def test_chinese_messages(grade):
     assert result.lang == "zh"
 
 
-def test_no_learner_process_is_left_behind(grade):
+def test_no_learner_process_is_left_behind(grade, probe_service):
     grade("infinite_loop_function")
     grade("os_exit_function")
+    service = probe_service.proc.pid
     leftovers = []
+    parents: dict[int, int] = {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            stat = Path(f"/proc/{pid}/stat").read_text()
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            uid = os.stat(f"/proc/{pid}").st_uid
         except OSError:
             continue
-        # learner children are forked from the service: same command line, own session
-        if b"tests/service.py" in cmdline and stat.split()[2] != "Z":
-            leftovers.append(pid)
-    # the service itself and its fork server remain; no learner child does
-    assert len(leftovers) <= 2, leftovers
+        if stat[0] != "Z":
+            parents[int(pid)] = int(stat[1])
+            if uid in probe_service.learner_uids:
+                leftovers.append(int(pid))
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == service:
+                return True
+        return False
+
+    # under the service only its fork server remains (no worker, no learner child); and no
+    # process runs as one of its learner uids
+    below = [pid for pid in parents if descends(pid)]
+    assert len(below) <= 1, below
+    assert leftovers == []
