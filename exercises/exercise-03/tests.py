@@ -31,6 +31,7 @@ from grader.testing import (
     describe_zh,
     expect_tensor,
     fail,
+    names,
     shares,
 )
 from grader.testing.properties import PROPERTY
@@ -44,7 +45,21 @@ def _equal_here(got, want, what):
     """Shape, dtype and values, compared on the CPU: where the result lives is judged by the
     device tests alone."""
     got = expect_tensor(got, what)
+    _keeps_dtype(got, want.dtype, what)
     assert_equal(got.detach().cpu(), want.detach().cpu(), what)
+
+
+def _keeps_dtype(got, dtype, what):
+    """The result has the input's dtype (a new diagnosis: dtype-not-kept)."""
+    if got.dtype == dtype:
+        return
+    we, wz = names(what)
+    want, yours = str(dtype).removeprefix("torch."), str(got.dtype).removeprefix("torch.")
+    fail(
+        f"{we} should keep the input's dtype, {want}, but yours has dtype {yours}.",
+        f"{wz} 应当保持输入的 dtype {want}，但你的结果是 {yours}。",
+        evidence=["wrong_dtype", "dtype_not_kept"],
+    )
 
 
 def _same(a, b):

@@ -20,11 +20,11 @@ from grader.spec import Text
 from grader.testing import (
     assert_close,
     assert_device,
-    assert_dtype,
     describe,
     describe_zh,
     expect_tensor,
     fail,
+    names,
     on_meta,
 )
 
@@ -249,13 +249,13 @@ def test_keeps_dtype(learner, rng, learner_source):
             f"flatten_transposed(x) for a {name} x", f"x 为 {name} 时的 flatten_transposed(x)"
         )
         got = expect_tensor(_call(learner, learner_source, "flatten_transposed", x), what)
-        assert_dtype(got, dtype, what)
+        _keeps_dtype(got, dtype, what)
         images = (torch.randn(2, 3, 4, 5, generator=rng) * 10).to(dtype)
         what = Text(
             f"to_sequence(images) for {name} images", f"images 为 {name} 时的 to_sequence(images)"
         )
         got = expect_tensor(_call(learner, learner_source, "to_sequence", images), what)
-        assert_dtype(got, dtype, what)
+        _keeps_dtype(got, dtype, what)
 
 
 def test_keeps_device(learner, device, rng):
@@ -273,6 +273,19 @@ def test_keeps_device(learner, device, rng):
     )
     got = expect_tensor(_on(learner, device, "to_sequence", (images,), what), what)
     assert_device(got, device, what)
+
+
+def _keeps_dtype(got, dtype, what):
+    """The result has the input's dtype (a new diagnosis: dtype-not-kept)."""
+    if got.dtype == dtype:
+        return
+    we, wz = names(what)
+    want, yours = str(dtype).removeprefix("torch."), str(got.dtype).removeprefix("torch.")
+    fail(
+        f"{we} should keep the input's dtype, {want}, but yours has dtype {yours}.",
+        f"{wz} 应当保持输入的 dtype {want}，但你的结果是 {yours}。",
+        evidence=["wrong_dtype", "dtype_not_kept"],
+    )
 
 
 def _on(learner, device, name, args, what):
