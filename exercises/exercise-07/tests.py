@@ -103,10 +103,11 @@ def test_pairwise_values(learner, reference, device, rng):
         )
     )
     for x, note in cases:
-        rtol, atol = _float_tol(x.dtype)
         what = _for_x("pairwise_distance(x)", x, note)
         want = reference.pairwise_distance(x)
         got = expect_tensor(learner.pairwise_distance(x), what)
+        # At the precision of the coarser dtype: whether it is kept is test_keeps_dtype's.
+        rtol, atol = _float_tol(x.dtype if got.dtype == x.dtype else torch.float32)
         assert_shape(got, want.shape, what)
         mine, want = got.detach().cpu().clone(), want.cpu().clone()
         mine.diagonal().zero_()
@@ -237,9 +238,11 @@ def _name_center_mistake(got, x, want, rtol, atol, what):
             )
 
 
-def _center_tol(x):
+def _center_tol(x, got=None):
+    """At the precision of the coarser of x's and the result's dtype (whether the dtype is kept
+    is test_keeps_dtype's)."""
     scale = float(x.detach().abs().max()) if x.numel() else 0.0
-    if x.dtype == torch.float32:
+    if x.dtype == torch.float32 or (got is not None and got.dtype != x.dtype):
         return 1e-5, 1e-5 * (1 + scale)
     return 1e-7, 1e-9 * (1 + scale)
 
@@ -247,7 +250,7 @@ def _center_tol(x):
 def _check_centered(got, x, want, what):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
-    rtol, atol = _center_tol(x)
+    rtol, atol = _center_tol(x, got)
     _name_center_mistake(got, x, want, rtol, atol, what)
     # Values only: the dtype and the device have their own tests.
     assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
