@@ -469,5 +469,8 @@ def test_selections_on_input_device(learner, device, rng):
     assert_device(expect_tensor(learner.positives(x), what), device, what)
     boxes = _boxes(rng, 6).to(device)
     scores = torch.rand(6, generator=rng).to(device)
-    what = f"filter_boxes(boxes, scores, 0.5) (boxes and scores on {device})"
+    what = Text(
+        f"filter_boxes(boxes, scores, 0.5) for boxes and scores on {device}",
+        f"boxes 和 scores 位于 {device} 时的 filter_boxes(boxes, scores, 0.5)",
+    )
     assert_device(expect_tensor(learner.filter_boxes(boxes, scores, 0.5), what), device, what)

@@ -203,7 +203,10 @@ def test_pick_any_layout(learner, device, rng):
 def test_pick_on_input_device(learner, device, rng):
     # Only the device (meta stands in for a GPU): the values are the other tests'.
     scores, labels = _scores_and_labels(rng, 5, 5, device)
-    what = f"pick(scores, labels) (scores and labels on {device})"
+    what = Text(
+        f"pick(scores, labels) for scores and labels on {device}",
+        f"scores 和 labels 位于 {device} 时的 pick(scores, labels)",
+    )
     got = expect_tensor(_on_device(learner, device, "pick", (scores, labels), what), what)
     assert_device(got, device, what)
 
