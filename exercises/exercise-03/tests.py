@@ -37,6 +37,29 @@ from grader.testing import (
 from grader.testing.properties import PROPERTY
 
 
+def _difference(got, fresh):
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
+
+
 def _on(device):
     return "" if device == "cpu" else f", device={device!r}"
 
@@ -136,12 +159,13 @@ def _same_as_contiguous(got, fresh, what):
     if got.shape == fresh.shape and got.dtype == fresh.dtype and _same(got, fresh):
         return
     we, wz = what.en, what.zh
+    diff_en, diff_zh = _difference(got, fresh)
     fail(
         f"{we} differs from your own answer for contiguous copies of the same inputs "
-        f"(.contiguous()): {describe(got)} instead of {describe(fresh)}. The memory layout "
+        f"(.contiguous()): {diff_en}. The memory layout "
         "must not change the result: a mask selects in row-major order whatever the strides.",
-        f"{wz} 与你对同样输入的连续副本（.contiguous()）给出的结果不同：得到的是 "
-        f"{describe_zh(got)}，而不是 {describe_zh(fresh)}。内存布局不能改变结果："
+        f"{wz} 与你对同样输入的连续副本（.contiguous()）给出的结果不同："
+        f"{diff_zh}。内存布局不能改变结果："
         "无论步长如何，掩码都按行优先顺序选取元素。",
         evidence=["values_differ", "layout_changes_result"],
     )
