@@ -5,18 +5,28 @@ defaults (001 §4.3), rand versus randn for weights (000 §2.2, 003 §1.2), crea
 device asked for (001 §3.6). The meta device stands in for a GPU on machines without one.
 """
 
+import math
+
 import torch
 
+from grader.spec import Text
 from grader.testing import (
     assert_close,
     assert_device,
     assert_dtype,
     assert_shape,
+    describe,
+    describe_zh,
     expect_tensor,
     fail,
 )
 
-GRIDS = [(2, 3), (1, 1), (4, 1), (1, 5), (3, 3), (0, 4)]
+GRIDS = [(2, 3), (1, 1), (4, 1), (1, 5), (3, 3)]
+EMPTY_GRIDS = [(0, 4), (3, 0), (0, 0)]
+
+# Each test judges one requirement: the values (row-major order), the dtype, empty grids, the
+# default device and the requested device each have their own test, so one slip costs one of
+# them. Values are compared whatever the dtype and device; those are judged on their own.
 
 
 def test_make_grid_values(learner, reference, device):
@@ -28,28 +38,76 @@ def test_make_grid_values(learner, reference, device):
             f"make_grid({rows}, {cols})",
             rtol=0,
             atol=0,
+            check_dtype=False,
+            check_device=False,
         )
 
 
-def test_make_grid_default_device(learner, reference):
-    got = learner.make_grid(2, 3)
-    assert_close(
-        got, reference.make_grid(2, 3), "make_grid(2, 3) with the default device", rtol=0, atol=0
-    )
+def test_make_grid_dtype(learner):
+    for rows, cols in ((2, 3), (1, 1), (4, 5)):
+        what = f'make_grid({rows}, {cols}, device="cpu")'
+        got = expect_tensor(learner.make_grid(rows, cols, device="cpu"), what)
+        if got.dtype != torch.float32 and not got.dtype.is_floating_point:
+            fail(
+                f"{what} should have dtype float32, but yours has dtype "
+                f"{str(got.dtype).removeprefix('torch.')}: torch.arange of whole numbers gives "
+                "int64. Ask for dtype=torch.float32.",
+                f"{what} 的 dtype 应为 float32，但你的结果是 "
+                f"{str(got.dtype).removeprefix('torch.')}：整数的 torch.arange 得到的是 int64。"
+                "请指定 dtype=torch.float32。",
+                evidence=["wrong_dtype", "integer_instead_of_float"],
+            )
+        assert_dtype(got, torch.float32, what)
 
 
-def test_make_grid_on_requested_device(learner):
+def test_make_grid_empty(learner):
+    # rows or cols may be 0: the grid is empty, but keeps its shape.
+    for rows, cols in EMPTY_GRIDS:
+        what = f'make_grid({rows}, {cols}, device="cpu")'
+        got = expect_tensor(learner.make_grid(rows, cols, device="cpu"), what)
+        assert_shape(got, (rows, cols), what)
+
+
+def test_make_grid_default_device(learner):
+    # The default must be the CPU: the same grid as the learner's own make_grid(2, 3, "cpu").
+    what = Text("make_grid(2, 3) with the default device", "使用默认设备的 make_grid(2, 3)")
+    got = expect_tensor(learner.make_grid(2, 3), what)
+    assert_device(got, "cpu", what)
+    explicit = expect_tensor(learner.make_grid(2, 3, device="cpu"), 'make_grid(2, 3, device="cpu")')
+    if got.shape != explicit.shape or got.dtype != explicit.dtype or not torch.equal(got, explicit):
+        fail(
+            "make_grid(2, 3) with the default device should be the same grid as make_grid(2, 3, "
+            f'device="cpu"), but yours gives {describe(got)} and {describe(explicit)}.',
+            '使用默认设备的 make_grid(2, 3) 应当与 make_grid(2, 3, device="cpu") 完全相同，但你的结果分别是'
+            f"{describe_zh(got)}和{describe_zh(explicit)}。",
+            evidence=["values_differ"],
+        )
+
+
+def test_make_grid_on_requested_device(learner, device):
     # "meta" tensors have a device but no data: a grid made on the CPU and left there fails here
-    # exactly as it would on a GPU.
-    got = expect_tensor(learner.make_grid(3, 4, device="meta"), 'make_grid(3, 4, device="meta")')
-    assert_device(got, "meta", 'make_grid(3, 4, device="meta")')
-    assert_shape(got, (3, 4), 'make_grid(3, 4, device="meta")')
-    assert_dtype(got, torch.float32, 'make_grid(3, 4, device="meta")')
+    # exactly as it would on a GPU. Only the device is judged here.
+    what = f"make_grid(3, 4, device={device!r})"
+    assert_device(expect_tensor(learner.make_grid(3, 4, device=device), what), device, what)
+
+
+SCALARS = (3, 2.5, -7, 0, 1e6)
 
 
 def test_make_scalar(learner, reference):
-    for value in (3, 2.5, -7, 0, 1e6):
+    # 0-dimensional and equal to the value; the dtype is judged by test_make_scalar_dtype.
+    for value in SCALARS:
         got = expect_tensor(learner.make_scalar(value), f"make_scalar({value!r})")
+        if got.dim() != 0 and got.numel() == 1 and float(got.detach().cpu().flatten()[0]) == value:
+            fail(
+                f"make_scalar({value!r}) should be a 0-dimensional tensor (shape ()), but yours has "
+                f"shape {tuple(got.shape)}: one element, but with a dimension of size 1. "
+                "torch.tensor([value]) is a list of one number; torch.tensor(value) is the number.",
+                f"make_scalar({value!r}) 应该是 0 维张量（形状为 ()），但你的结果形状为 "
+                f"{tuple(got.shape)}：只有一个元素，却多了一个长度为 1 的维度。"
+                "torch.tensor([value]) 是只含一个数的列表；torch.tensor(value) 才是这个数本身。",
+                evidence=["wrong_shape", "size_one_dims"],
+            )
         if got.dim() != 0:
             fail(
                 f"make_scalar({value!r}) should be a 0-dimensional tensor (shape ()), but yours has "
@@ -60,7 +118,21 @@ def test_make_scalar(learner, reference):
                 "torch.tensor(value) 才会创建包含 value 的张量。",
                 evidence=["wrong_shape", "tensor_constructor_trap"],
             )
-        assert_close(got, reference.make_scalar(value), f"make_scalar({value!r})", rtol=0, atol=0)
+        assert_close(
+            got,
+            reference.make_scalar(value),
+            f"make_scalar({value!r})",
+            rtol=0,
+            atol=0,
+            check_dtype=False,
+        )
+
+
+def test_make_scalar_dtype(learner):
+    # Whole numbers and floats alike give float32 (torch.tensor(3) alone is int64).
+    for value in (3, 0, 2.5, 1e6):
+        what = f"make_scalar({value!r})"
+        assert_dtype(expect_tensor(learner.make_scalar(value), what), torch.float32, what)
 
 
 def test_init_weights_shape_and_dtype(learner):
@@ -71,6 +143,26 @@ def test_init_weights_shape_and_dtype(learner):
         )
         assert_shape(got, (fan_in, fan_out), what)
         assert_dtype(got, torch.float32, what)
+
+
+# Kolmogorov-Smirnov: the largest gap between the empirical CDF of the standardised weights and
+# the standard normal CDF. For 32768 normal samples it is about 0.005 (drawn with a fixed
+# generator, so the same every run); 0.02 has a chance below 1e-11 for normal samples, while a
+# uniform distribution of the same mean and spread gives about 0.058, a Laplace one 0.065.
+KS_LIMIT = 0.02
+
+
+def _ks_normal(values):
+    """The KS statistic of float64 ``values`` (standardised by their own mean and std) against
+    the standard normal distribution, and where the gap is largest (in standard deviations)."""
+    z = ((values - values.mean()) / values.std()).flatten().sort().values
+    n = z.numel()
+    cdf = 0.5 * (1 + torch.erf(z / math.sqrt(2)))
+    above = torch.arange(1, n + 1, dtype=torch.float64) / n - cdf
+    below = cdf - torch.arange(0, n, dtype=torch.float64) / n
+    gaps = torch.maximum(above, below)
+    i = int(gaps.argmax())
+    return float(gaps[i]), float(z[i])
 
 
 def test_init_weights_distribution(learner):
@@ -99,6 +191,23 @@ def test_init_weights_distribution(learner):
             f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4f}。",
             evidence=["wrong_scale"],
         )
+    gap, at = _ks_normal(values)
+    if gap > KS_LIMIT:
+        fail(
+            "init_weights(256, 128, generator) should draw from a normal distribution: your "
+            f"weights have mean {mean:.4f} and standard deviation {std:.4f}, but their "
+            "distribution has another shape. The share of your standardised weights below "
+            f"{at:.2f} differs from the normal distribution's by {gap:.3f} (a normal sample of "
+            f"this size stays within {KS_LIMIT}). Shifted and scaled uniform numbers, "
+            "(torch.rand(...) - 0.5) * sqrt(12), have the right mean and spread but are not "
+            "normal: draw with torch.randn(..., generator=generator) and multiply by 0.01.",
+            "init_weights(256, 128, generator) 应该从正态分布中采样：你的权重均值为 "
+            f"{mean:.4f}、标准差为 {std:.4f}，但分布的形状不对。标准化后的权重中小于 {at:.2f} "
+            f"的比例与正态分布相差 {gap:.3f}（这么多个正态样本的差距不会超过 {KS_LIMIT}）。"
+            "平移、缩放后的均匀分布随机数 (torch.rand(...) - 0.5) * sqrt(12) 均值和离散程度都对，"
+            "但并不是正态分布：请用 torch.randn(..., generator=generator) 采样，再乘以 0.01。",
+            evidence=["values_differ", "not_normal"],
+        )
 
 
 def generator_run(module, seed):
@@ -121,7 +230,7 @@ def generator_run(module, seed):
         for t in (first, second, other)
     ]
     return {
-        "tensors": all(t is not None and t.shape == (4, 3) for t in as_data),
+        "tensors": all(t is not None for t in as_data),
         "same_state_same_weights": as_data[0] is not None
         and as_data[1] is not None
         and bool(torch.equal(as_data[0], as_data[1])),
@@ -137,12 +246,11 @@ def test_init_weights_uses_generator(learner):
     for seed in (0, 7):
         got = learner.run(generator_run, seed)
         if not got["tensors"]:
-            # shape and type are judged (with their own messages) by the other init_weights tests
-            got_w = expect_tensor(
+            # the type is judged (with its own message) by the other init_weights tests
+            expect_tensor(
                 learner.init_weights(4, 3, torch.Generator().manual_seed(seed)),
                 "init_weights(4, 3, generator)",
             )
-            assert_shape(got_w, (4, 3), "init_weights(4, 3, generator)")
         uses = (
             got["same_state_same_weights"]
             and got["other_seed_differs"]

@@ -165,27 +165,42 @@ def _fresh_layout(t, key):
     return tuple(reversed(strides))
 
 
+def _comparable(value, key):
+    """The value as the values tests compare it: any sequence of ints for a shape or strides
+    (a list, a torch.Size, NumPy ints), since the type is judged by test_describe_keys_and_types."""
+    if key in ("shape", "stride") and isinstance(value, (tuple, list)):
+        return tuple(value)
+    return value
+
+
 def _check_key(got, key, t, want, code):
-    """describe(t)[key] has the right type and value; explains the classic wrong answers."""
+    """describe(t)[key] has the right value (its type is judged by test_describe_keys_and_types);
+    explains the classic wrong answers."""
     what_en = f"describe(t)[{key!r}] for t = {code}"
     what_zh = f"t = {code} 时，describe(t)[{key!r}] "
     if key not in got:
         fail(
             f"describe(t) for t = {code} has no key {key!r}; it must have exactly the keys "
-            f"{', '.join(KEYS)}.",
-            f"t = {code} 时，describe(t) 中没有键 {key!r}；它必须恰好包含这些键：{', '.join(KEYS)}。",
+            f"{', '.join(KEYS)}. Fix the keys first (see the test of describe's keys and types).",
+            f"t = {code} 时，describe(t) 中没有键 {key!r}；它必须恰好包含这些键：{', '.join(KEYS)}。"
+            "请先修正这些键（见检查 describe 的键和类型的那项测试）。",
             evidence=["missing_key"],
         )
-    value = got[key]
-    _expect_kind(value, KINDS[key], what_en, what_zh)
-    expected = want[key]
-    if key in ("shape", "stride"):
-        value, expected = tuple(value), tuple(expected)
-    if value == expected:
+    value = _comparable(got[key], key)
+    expected = _comparable(want[key], key)
+    try:
+        same = bool(value == expected)
+    except (RuntimeError, TypeError, ValueError):  # e.g. a tensor of another shape
+        same = False
+    if same:
         return
     en = zh = ""
     evidence = ["values_differ"]
-    if key == "numel" and t.dim() > 0 and value == t.shape[0]:
+    problem = _type_problem(got[key], KINDS[key])
+    if problem is not None and problem[0]:
+        # Not even of the kind asked for (a method, a dtype object): say why.
+        en, zh, evidence = problem[0], problem[1], ["values_differ", *problem[2]]
+    elif key == "numel" and t.dim() > 0 and value == t.shape[0]:
         en = (
             " len(t) is the size of the first dimension only; numel() counts every element "
             "(the product of the shape)."
@@ -220,8 +235,8 @@ def _check_key(got, key, t, want, code):
         )
         evidence.append("layout_from_shape")
     fail(
-        f"{what_en} should be {expected!r}, but yours is {value!r}.{en}",
-        f"{what_zh}应为 {expected!r}，但你的结果是 {value!r}。{zh}",
+        f"{what_en} should be {expected!r}, but yours is {describe_value(got[key])}.{en}",
+        f"{what_zh}应为 {expected!r}，但你的结果是 {describe_value_zh(got[key])}。{zh}",
         evidence=evidence,
     )
 
@@ -238,32 +253,43 @@ def _describe_keys(learner, reference, cases, keys):
 # describe
 
 
+def _without_0d(cases):
+    # 0-dimensional tensors are judged by test_describe_shape_ndim_numel (and nbytes by
+    # test_nbytes_float32): a describe that breaks on them (len(t)) loses that test only.
+    return [(code, t) for code, t in cases if t.dim() > 0]
+
+
 def test_describe_keys_and_types(learner, device, rng):
-    code = f"torch.randn(2, 3{_on(device)})"
-    got = _call_describe(learner, _randn(rng, 2, 3).to(device), code)
-    missing = [k for k in KEYS if k not in got]
-    extra = [repr(k) for k in got if k not in KEYS]
-    if missing or extra:
-        lacks_en = f"lacks {', '.join(map(repr, missing))}" if missing else ""
-        extra_en = f"also has {', '.join(extra)}" if extra else ""
-        lacks_zh = f"缺少 {', '.join(map(repr, missing))}" if missing else ""
-        extra_zh = f"多出了 {', '.join(extra)}" if extra else ""
-        fail(
-            f"describe(t) should have exactly the keys {', '.join(KEYS)}; yours "
-            + " and ".join(p for p in (lacks_en, extra_en) if p)
-            + ".",
-            f"describe(t) 应该恰好包含这些键：{', '.join(KEYS)}；你的结果"
-            + "，并且".join(p for p in (lacks_zh, extra_zh) if p)
-            + "。",
-            evidence=["missing_key"],
-        )
-    for key in KEYS:
-        _expect_kind(
-            got[key],
-            KINDS[key],
-            f"describe(t)[{key!r}] for t = {code}",
-            f"t = {code} 时，describe(t)[{key!r}] ",
-        )
+    cases = _without_0d(
+        list(_contiguous_cases(rng, device))
+        + list(_view_cases(rng, device))
+        + [_of_dtype(rng, (2, 3), dtype, device) for dtype in DTYPES]
+    )
+    for code, t in cases:
+        got = _call_describe(learner, t, code)
+        missing = [k for k in KEYS if k not in got]
+        extra = [repr(k) for k in got if k not in KEYS]
+        if missing or extra:
+            lacks_en = f"lacks {', '.join(map(repr, missing))}" if missing else ""
+            extra_en = f"also has {', '.join(extra)}" if extra else ""
+            lacks_zh = f"缺少 {', '.join(map(repr, missing))}" if missing else ""
+            extra_zh = f"多出了 {', '.join(extra)}" if extra else ""
+            fail(
+                f"describe(t) should have exactly the keys {', '.join(KEYS)}; yours "
+                + " and ".join(p for p in (lacks_en, extra_en) if p)
+                + f" (t = {code}).",
+                f"describe(t) 应该恰好包含这些键：{', '.join(KEYS)}；你的结果"
+                + "，并且".join(p for p in (lacks_zh, extra_zh) if p)
+                + f"（t = {code}）。",
+                evidence=["missing_key"],
+            )
+        for key in KEYS:
+            _expect_kind(
+                got[key],
+                KINDS[key],
+                f"describe(t)[{key!r}] for t = {code}",
+                f"t = {code} 时，describe(t)[{key!r}] ",
+            )
 
 
 def test_describe_shape_ndim_numel(learner, reference, device, rng):
@@ -271,13 +297,25 @@ def test_describe_shape_ndim_numel(learner, reference, device, rng):
     _describe_keys(learner, reference, cases, ("shape", "ndim", "numel"))
 
 
-def test_describe_dtype_and_device(learner, reference, device, rng):
+def test_describe_dtype(learner, reference, device, rng):
     cases = [_of_dtype(rng, (2, 3), dtype, device) for dtype in DTYPES]
-    _describe_keys(learner, reference, cases, ("dtype", "device"))
+    _describe_keys(learner, reference, cases, ("dtype",))
+
+
+def test_describe_device(learner, reference, device, rng):
+    # Runs on meta (and CUDA): a CPU tensor next to one on the device under test, so code that
+    # knows only "cpu" (or only "cpu" and "cuda") shows on any machine. "cuda:0" versus "cuda"
+    # (t.device.type drops the index) only a GPU can show.
+    cases = [
+        ("torch.randn(2, 3)", _randn(rng, 2, 3)),
+        _of_dtype(rng, (2, 3), torch.float32, device),
+        _of_dtype(rng, (4,), torch.int64, device),
+    ]
+    _describe_keys(learner, reference, cases, ("device",))
 
 
 def test_describe_memory_layout(learner, reference, device, rng):
-    cases = list(_contiguous_cases(rng, device)) + list(_view_cases(rng, device))
+    cases = _without_0d(list(_contiguous_cases(rng, device)) + list(_view_cases(rng, device)))
     _describe_keys(learner, reference, cases, ("contiguous", "stride"))
 
 
@@ -293,12 +331,19 @@ def _storage_bytes_seen(t):
     return t.untyped_storage().nbytes()
 
 
+def _same_number(got, want):
+    try:
+        return not isinstance(got, bool) and bool(got == want)
+    except (RuntimeError, TypeError, ValueError):
+        return False
+
+
 def _check_nbytes(learner, reference, t, code):
     got = learner.nbytes(t)
     want = reference.nbytes(t)
     what_en, what_zh = f"nbytes(t) for t = {code}", f"t = {code} 时，nbytes(t) "
-    _expect_kind(got, "int", what_en, what_zh)
-    if got == want:
+    # Only the number is judged here; that it is a Python int is test_nbytes_is_int's.
+    if _same_number(got, want):
         return
     en = zh = ""
     evidence = ["values_differ"]
@@ -350,9 +395,9 @@ def test_nbytes_every_dtype(learner, reference, device, rng):
         _check_nbytes(learner, reference, t, code)
 
 
-def test_nbytes_views(learner, reference, device, rng):
+def _view_bytes_cases(rng, device):
     d = _on(device)
-    cases = list(_view_cases(rng, device)) + [
+    return list(_view_cases(rng, device)) + [
         (
             f"torch.randn(4, 5, dtype=torch.float64{d})[0]",
             _randn(rng, 4, 5, dtype=torch.float64).to(device)[0],
@@ -362,5 +407,82 @@ def test_nbytes_views(learner, reference, device, rng):
             _of_dtype(rng, (6, 6), torch.int8, device)[1][::2, ::3],
         ),
     ]
+
+
+def test_nbytes_views(learner, device, rng):
+    # A view takes as many bytes as a fresh copy of itself: the learner's nbytes of the view is
+    # compared with the same learner's nbytes of the copy, so only counting the storage (instead
+    # of the view's own elements) fails here; the element size is test_nbytes_every_dtype's.
+    for code, t in _view_bytes_cases(rng, device):
+        got = learner.nbytes(t)
+        fresh = learner.nbytes(t.contiguous().clone())
+        if _same_number(got, fresh):
+            continue
+        en = zh = ""
+        evidence = ["values_differ"]
+        if _same_number(got, _storage_bytes_seen(t)):
+            en = (
+                f" That is the size of the whole storage t is a view of, but t itself has "
+                f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding "
+                "more (or fewer) elements than it shows. Count t's own elements."
+            )
+            zh = (
+                f"这是 t 所在的整块存储（storage）的大小，但 t 本身只有 {t.numel()} 个元素："
+                "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
+                "请统计 t 自己的元素。"
+            )
+            evidence.append("storage_bytes")
+        fail(
+            f"nbytes(t) for t = {code} is {describe_value(got)}, but your nbytes of a fresh copy "
+            f"of t (t.contiguous().clone(), the same {t.numel()} elements) is "
+            f"{describe_value(fresh)}: a view's elements take as many bytes as the same "
+            f"elements laid out afresh.{en}",
+            f"t = {code} 时，nbytes(t) 为 {describe_value_zh(got)}，但你对 t 的新副本"
+            f"（t.contiguous().clone()，同样的 {t.numel()} 个元素）计算的 nbytes 为 "
+            f"{describe_value_zh(fresh)}：视图的元素与重新排布的同样元素占用的字节数相同。{zh}",
+            evidence=evidence,
+        )
+
+
+def test_nbytes_on_device(learner, device, rng):
+    # Runs on meta (and CUDA): tensors with a shape, a dtype and strides but no data (on a GPU:
+    # data out of NumPy's reach). The learner's nbytes of each is compared with the same
+    # learner's nbytes of the same tensor on the CPU, so only code that needs the data
+    # (t.numpy()) fails here; the numbers themselves are the other nbytes tests'.
+    d = _on(device)
+    cases = [
+        (f"torch.zeros(1, 3, 224, 224{d})", torch.zeros(1, 3, 224, 224)),
+        (
+            _of_dtype(rng, (3, 5), torch.float64, device)[0],
+            _of_dtype(rng, (3, 5), torch.float64, "cpu")[1],
+        ),
+        (
+            _of_dtype(rng, (3, 5), torch.bool, device)[0],
+            _of_dtype(rng, (3, 5), torch.bool, "cpu")[1],
+        ),
+    ]
     for code, t in cases:
-        _check_nbytes(learner, reference, t, code)
+        got = learner.nbytes(t.to(device))
+        on_cpu = learner.nbytes(t)
+        if not _same_number(got, on_cpu):
+            fail(
+                f"nbytes(t) for t = {code} is {describe_value(got)}, but your nbytes of the same "
+                f"tensor on the CPU is {describe_value(on_cpu)}: the bytes depend on the shape "
+                "and the dtype only, wherever the tensor lives.",
+                f"t = {code} 时，nbytes(t) 为 {describe_value_zh(got)}，但你对位于 CPU 上的同一个张量"
+                f"计算的 nbytes 为 {describe_value_zh(on_cpu)}：字节数只取决于形状和 dtype，"
+                "与张量位于哪个设备无关。",
+                evidence=["values_differ"],
+            )
+
+
+def test_nbytes_is_int(learner, rng):
+    # The type alone (on the CPU): the numbers are judged by the other nbytes tests.
+    cases = [
+        ("torch.zeros(1, 3, 224, 224)", torch.zeros(1, 3, 224, 224)),
+        ("torch.randn(3, 4).t()", _randn(rng, 3, 4).t()),
+    ] + [_of_dtype(rng, (3, 5), dtype, "cpu") for dtype in (torch.float64, torch.bool)]
+    for code, t in cases:
+        _expect_kind(
+            learner.nbytes(t), "int", f"nbytes(t) for t = {code}", f"t = {code} 时，nbytes(t) "
+        )

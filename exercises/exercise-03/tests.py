@@ -22,12 +22,67 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.testing import assert_equal, call_on_meta, expect_tensor, fail, reference_on, shares
+from grader.spec import Text
+from grader.testing import (
+    assert_device,
+    assert_equal,
+    call_on_meta,
+    describe,
+    describe_zh,
+    expect_tensor,
+    fail,
+    names,
+    shares,
+)
 from grader.testing.properties import PROPERTY
+
+
+def _difference(got, fresh):
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
 
 
 def _on(device):
     return "" if device == "cpu" else f", device={device!r}"
+
+
+def _equal_here(got, want, what):
+    """Shape, dtype and values, compared on the CPU: where the result lives is judged by the
+    device tests alone."""
+    got = expect_tensor(got, what)
+    _keeps_dtype(got, want.dtype, what)
+    assert_equal(got.detach().cpu(), want.detach().cpu(), what)
+
+
+def _keeps_dtype(got, dtype, what):
+    """The result has the input's dtype (a new diagnosis: dtype-not-kept)."""
+    if got.dtype == dtype:
+        return
+    we, wz = names(what)
+    want, yours = str(dtype).removeprefix("torch."), str(got.dtype).removeprefix("torch.")
+    fail(
+        f"{we} should keep the input's dtype, {want}, but yours has dtype {yours}.",
+        f"{wz} 应当保持输入的 dtype {want}，但你的结果是 {yours}。",
+        evidence=["wrong_dtype", "dtype_not_kept"],
+    )
 
 
 def _same(a, b):
@@ -64,7 +119,7 @@ def _check_positives(learner, reference, x, code):
             "（torch.where 或乘以掩码）。用掩码做索引 x[x > 0] 才是筛选元素。",
             evidence=["wrong_shape", "zeroed_not_selected"],
         )
-    assert_equal(got, want, what)
+    _equal_here(got, want, what)
 
 
 def test_positives_values(learner, reference, device, rng):
@@ -72,18 +127,18 @@ def test_positives_values(learner, reference, device, rng):
     cases = [
         (f"torch.randn(6{d})", torch.randn(6, generator=rng)),
         (f"torch.randn(4, 5{d})", torch.randn(4, 5, generator=rng)),
+        (f"torch.randn(5, dtype=torch.float64{d})", torch.randn(5, generator=rng).double()),
         (f"torch.randint(-3, 4, (3, 4, 2){d})", torch.randint(-3, 4, (3, 4, 2), generator=rng)),
         (f"-torch.rand(3, 3{d}) - 0.1", -torch.rand(3, 3, generator=rng) - 0.1),
         (f"torch.zeros(0, 4{d})", torch.zeros(0, 4)),
-        (f"torch.randn(5, dtype=torch.float64{d})", torch.randn(5, generator=rng).double()),
     ]
     for code, x in cases:
         _check_positives(learner, reference, x.to(device), code)
 
 
-def test_positives_any_layout(learner, reference, device, rng):
+def _layout_cases_positives(rng, device):
     d = _on(device)
-    cases = [
+    return [
         (f"torch.randn(4, 5{d}).t()", torch.randn(4, 5, generator=rng).to(device).t()),
         (f"torch.randn(3, 8{d})[:, ::2]", torch.randn(3, 8, generator=rng).to(device)[:, ::2]),
         (
@@ -95,8 +150,34 @@ def test_positives_any_layout(learner, reference, device, rng):
             torch.randint(-2, 3, (5, 6), generator=rng).to(device)[1:, ::3],
         ),
     ]
-    for code, x in cases:
-        _check_positives(learner, reference, x, code)
+
+
+def _same_as_contiguous(got, fresh, what):
+    """The learner's answer for views equals its own answer for contiguous copies of them."""
+    got = expect_tensor(got, what)
+    fresh = expect_tensor(fresh, what)
+    if got.shape == fresh.shape and got.dtype == fresh.dtype and _same(got, fresh):
+        return
+    we, wz = what.en, what.zh
+    diff_en, diff_zh = _difference(got, fresh)
+    fail(
+        f"{we} differs from your own answer for contiguous copies of the same inputs "
+        f"(.contiguous()): {diff_en}. The memory layout "
+        "must not change the result: a mask selects in row-major order whatever the strides.",
+        f"{wz} 与你对同样输入的连续副本（.contiguous()）给出的结果不同："
+        f"{diff_zh}。内存布局不能改变结果："
+        "无论步长如何，掩码都按行优先顺序选取元素。",
+        evidence=["values_differ", "layout_changes_result"],
+    )
+
+
+def test_positives_any_layout(learner, device, rng):
+    # The learner is compared with itself: its answer for a view, against its answer for a
+    # contiguous copy of that view. What the answer should be is test_positives_values's.
+    for code, x in _layout_cases_positives(rng, device):
+        what = Text(f"positives(x) for x = {code}", f"x = {code} 时的 positives(x)")
+        got = learner.positives(x)
+        _same_as_contiguous(got, learner.positives(x.contiguous()), what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +233,7 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
             f"{what_zh.rstrip()}：保留的框是对的，但顺序变了；各行必须保持它们在 boxes 中的原有顺序（不要按分数排序）。",
             evidence=["values_differ", "order_changed"],
         )
-    assert_equal(got, want, what_en)
+    _equal_here(got, want, what_en)
 
 
 def _filter_case(learner, reference, boxes, scores, threshold, code):
@@ -182,6 +263,25 @@ def test_filter_boxes_values(learner, reference, device, rng):
         boxes = _boxes(rng, n).to(device)
         code = f"boxes.shape = ({n}, 4), {_scores_code(scores)}"
         _filter_case(learner, reference, boxes, scores.to(device), threshold, code)
+    # other dtypes: the boxes keep theirs
+    pixels = _boxes(rng, 8).long().to(device)
+    _filter_case(
+        learner,
+        reference,
+        pixels,
+        torch.rand(8, generator=rng).to(device),
+        0.25,
+        "boxes.dtype = torch.int64, boxes.shape = (8, 4)",
+    )
+    wide = _boxes(rng, 8).double().to(device)
+    _filter_case(
+        learner,
+        reference,
+        wide,
+        torch.rand(8, generator=rng).double().to(device),
+        0.5,
+        "boxes.dtype = scores.dtype = torch.float64, boxes.shape = (8, 4)",
+    )
 
 
 LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -192,44 +292,76 @@ LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
     levels=st.lists(st.sampled_from(LEVELS), max_size=6),
     threshold=st.sampled_from(LEVELS[:4]),
 )
-def test_filter_boxes_strictly_greater(learner, reference, device, levels, threshold):
+def test_filter_boxes_strictly_greater(learner, device, levels, threshold):
+    # Which boxes are kept, and only that: their order and the result's shape are
+    # test_filter_boxes_values's, so the kept rows are compared as a set.
     n = len(levels)
     # Box i holds 4i, 4i+1, 4i+2, 4i+3: easy to tell apart in a message.
     boxes = torch.arange(4.0 * n).reshape(n, 4).to(device)
     scores = torch.tensor(levels, dtype=torch.float32).reshape(n).to(device)
-    _filter_case(learner, reference, boxes, scores, threshold, f"scores = {list(levels)}")
+    what = f"filter_boxes(boxes, scores, {threshold}) (scores = {list(levels)})"
+    got = expect_tensor(learner.filter_boxes(boxes, scores, threshold), what)
+    kept = _rows(got.reshape(-1, 4)) if got.numel() % 4 == 0 else None
+    want = [tuple(4.0 * i + c for c in range(4)) for i, v in enumerate(levels) if v > threshold]
+    if kept == want:
+        return
+    ties = [i for i, v in enumerate(levels) if v == threshold]
+    if (
+        kept is not None
+        and set(kept) - set(want)
+        and all(int(r[0]) // 4 in ties for r in set(kept) - set(want))
+    ):
+        fail(
+            f"{what} should drop the {len(ties)} box(es) whose score equals the threshold "
+            f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, not >=.",
+            f"{what}：结果应该丢弃 {len(ties)} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了它们："
+            "分数必须严格大于阈值。请用 >，而不是 >=。",
+            evidence=["values_differ", "inclusive_threshold"],
+        )
+    kept_boxes = [int(r[0]) // 4 for r in kept] if kept is not None else None
+    fail(
+        f"{what} should keep exactly the boxes whose score is > {threshold}, boxes "
+        f"{[i for i, v in enumerate(levels) if v > threshold]} (box i holds 4i ... 4i+3), but "
+        + (
+            f"yours keeps boxes {kept_boxes}."
+            if kept_boxes is not None
+            else f"yours is {describe(got)}."
+        ),
+        f"{what}：结果应该恰好保留分数 > {threshold} 的框，即第 "
+        f"{[i for i, v in enumerate(levels) if v > threshold]} 个框（第 i 个框的值为 4i ... 4i+3），但"
+        + (
+            f"你的结果保留的是第 {kept_boxes} 个框。"
+            if kept_boxes is not None
+            else f"你的结果是 {describe_zh(got)}。"
+        ),
+        evidence=["values_differ"],
+    )
 
 
-def test_filter_boxes_any_layout(learner, reference, device, rng):
+def test_filter_boxes_any_layout(learner, device, rng):
+    # The learner is compared with itself: its answer for transposed or sliced boxes and scores,
+    # against its answer for contiguous copies. What the answer should be is the values test's.
     n = 8
-    transposed = _boxes(rng, n).t().contiguous().to(device).t()
-    sliced_scores = torch.rand(2 * n, generator=rng).to(device)[::2]
-    _filter_case(
-        learner,
-        reference,
-        transposed,
-        sliced_scores,
-        0.5,
-        "boxes = b.t(), b.shape = (4, 8), scores = s[::2], s.shape = (16,)",
-    )
-    pixels = _boxes(rng, n).long().to(device)
-    _filter_case(
-        learner,
-        reference,
-        pixels,
-        torch.rand(n, generator=rng).to(device),
-        0.25,
-        "boxes.dtype = torch.int64, boxes.shape = (8, 4)",
-    )
-    wide = _boxes(rng, 2 * n).double().to(device)[::2]
-    _filter_case(
-        learner,
-        reference,
-        wide,
-        torch.rand(n, generator=rng).double().to(device),
-        0.5,
-        "boxes = b[::2], b.shape = (16, 4), boxes.dtype = scores.dtype = torch.float64",
-    )
+    cases = [
+        (
+            _boxes(rng, n).t().contiguous().to(device).t(),
+            torch.rand(2 * n, generator=rng).to(device)[::2],
+            "boxes = b.t(), b.shape = (4, 8), scores = s[::2], s.shape = (16,)",
+        ),
+        (
+            _boxes(rng, 2 * n).double().to(device)[::2],
+            torch.rand(n, generator=rng).double().to(device),
+            "boxes = b[::2], b.shape = (16, 4), boxes.dtype = scores.dtype = torch.float64",
+        ),
+    ]
+    for boxes, scores, code in cases:
+        what = Text(
+            f"filter_boxes(boxes, scores, 0.5) for {code}",
+            f"{code} 时的 filter_boxes(boxes, scores, 0.5)",
+        )
+        got = learner.filter_boxes(boxes, scores, 0.5)
+        fresh = learner.filter_boxes(boxes.contiguous(), scores.contiguous(), 0.5)
+        _same_as_contiguous(got, fresh, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,7 +401,7 @@ def _corner_cases(rng, device):
 def test_corner_copy_values(learner, reference, device, rng):
     for code, x, k in _corner_cases(rng, device):
         what = f"corner_copy(x, {k}) (x = {code})"
-        assert_equal(learner.corner_copy(x, k), reference.corner_copy(x, k), what)
+        _equal_here(learner.corner_copy(x, k), reference.corner_copy(x, k), what)
 
 
 def _contiguous_note(x, k):
@@ -311,7 +443,7 @@ def test_corner_copy_independent(learner, reference, device, rng):
             )
 
 
-def test_corner_copy_on_input_device(learner, reference, device, rng):
+def test_corner_copy_on_input_device(learner, device, rng):
     d = _on(device)
     cases = [
         (f"torch.randn(5, 6{d})", torch.randn(5, 6, generator=rng).to(device), 3),
@@ -349,4 +481,20 @@ def test_corner_copy_on_input_device(learner, reference, device, rng):
             got = answer["value"]
         else:
             got = learner.corner_copy(x, k)
-        assert_equal(got, reference_on(device, reference.corner_copy, x, k), what)
+        # Only the device: the block's values and dtype are test_corner_copy_values's.
+        assert_device(expect_tensor(got, what), device, what)
+
+
+def test_selections_on_input_device(learner, device, rng):
+    # CUDA only: a mask's selection has a size that depends on the values, which meta tensors
+    # do not have, so positives and filter_boxes cannot run on meta. Only the device is judged.
+    x = torch.randn(4, 5, generator=rng).to(device)
+    what = f"positives(x) (x = torch.randn(4, 5, device={device!r}))"
+    assert_device(expect_tensor(learner.positives(x), what), device, what)
+    boxes = _boxes(rng, 6).to(device)
+    scores = torch.rand(6, generator=rng).to(device)
+    what = Text(
+        f"filter_boxes(boxes, scores, 0.5) for boxes and scores on {device}",
+        f"boxes 和 scores 位于 {device} 时的 filter_boxes(boxes, scores, 0.5)",
+    )
+    assert_device(expect_tensor(learner.filter_boxes(boxes, scores, 0.5), what), device, what)

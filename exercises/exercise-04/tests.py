@@ -15,47 +15,87 @@ Pitfalls from the seeds:
   operations at two sizes and by reading the source (000 §4.2, §9.1);
 - pick is the heart of a loss (000 §4.2): its result keeps the autograd graph of scores.
 
-On meta, learner calls go through a scenario: code that reads values (the seed's own advice,
-`assert labels.max() < num_classes`, 000 §9.3) cannot run there and gets a skip, not a failure;
-the reference answers for meta inputs come from CPU stand-ins (see grader.testing.reference_on).
+Each test judges one requirement: values (compared on the CPU), dtype, device (meta stands in for
+a GPU; code that reads values, like the seed's own advice `assert labels.max() < num_classes`,
+000 §9.3, cannot run there and gets a skip, not a failure), layout (the learner's answer for
+views against its own answer for contiguous copies), the operation count, the graph.
 """
 
-import pytest
 import torch
 
+from grader.spec import Text
 from grader.testing import (
+    assert_device,
     assert_equal,
     assert_no_loops,
     assert_ops_constant,
     assert_requires_grad,
     call_on_meta,
+    describe,
+    describe_zh,
     expect_tensor,
     fail,
-    reference_on,
+    names,
+    skip,
+    tensor_info,
 )
+
+
+def _difference(got, fresh):
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
 
 
 def _on(device):
     return "" if device == "cpu" else f", device={device!r}"
 
 
-def _call(learner, device, name, *args):
-    """learner.<name>(*args); on meta, skips the test case when the code needs the values."""
+def _on_device(learner, device, name, args, what):
+    """learner.<name>(*args); on meta, through a scenario: code that copies the meta data to the
+    CPU (a buffer made without device=) fails as a device slip, and code that reads the values
+    (.item(), a tensor in an if or an assert, as in `assert labels.max() < num_classes`, the
+    seed's own advice, 000 §9.3) skips the case, because such code is not wrong. The seed's
+    one-hot demo, scatter_ into zeros made on the CPU, copies nothing: it returns a CPU tensor,
+    which the device check names."""
     if device != "meta":
         return getattr(learner, name)(*args)
-    # Code that reads the values (.item(), a tensor in an if or an assert, as in `assert
-    # labels.max() < num_classes`) cannot run on meta tensors: it comes back as data and skips
-    # the case, because such code is not wrong. Unlike on_meta (exercises 07-09), a copy out of
-    # meta is not turned into a device message here (catch_copies=False): it fails as the
-    # learner's own exception. This exercise's device slip, scatter_ into zeros made on the
-    # CPU, copies nothing: it returns a CPU tensor, which the comparison's device check names.
-    answer = learner.run(call_on_meta, name, list(args), catch_copies=False, catch_reads=True)
+    answer = learner.run(call_on_meta, name, list(args), catch_copies=True, catch_reads=True)
+    if "copied_out_of_meta" in answer:
+        we, wz = names(what)
+        fail(
+            f"{we} should be on meta, the device of its inputs, but your code copies the data of "
+            "its meta inputs to the CPU (PyTorch said: "
+            f"{answer['copied_out_of_meta']}): a tensor made without device=... lands on the "
+            "CPU. Create it on the inputs' device (device=scores.device, torch.zeros_like).",
+            f"{wz} 应该位于输入所在的设备 meta 上，但你的代码把 meta 输入的数据复制到了 CPU（PyTorch 报错："
+            f"{answer['copied_out_of_meta']}）：没有指定 device=... 创建的张量位于 CPU 上。"
+            "请在输入所在的设备上创建它（device=scores.device、torch.zeros_like）。",
+            evidence=["wrong_device"],
+        )
     if "reads_values" in answer:
-        pytest.skip(
+        skip(
             f"{name} reads the values of its inputs (.item() or a tensor in a condition), which "
-            "meta tensors do not have, so this device check needs a GPU. "
-            f"（{name} 读取了输入的数值（.item() 或在条件中使用张量），而 meta 张量没有数值，"
-            "所以这项设备检查需要 GPU。）"
+            "meta tensors do not have, so this device check needs a GPU.",
+            f"{name} 读取了输入的数值（.item() 或在条件中使用张量），而 meta 张量没有数值，"
+            "所以这项设备检查需要 GPU。",
         )
     return answer["value"]
 
@@ -65,19 +105,16 @@ def _call(learner, device, name, *args):
 
 
 # Runs first: the first traced call of a learner process imports torch._dynamo (about 1.5 s),
-# which also makes the meta kernels of the later tests free.
-def test_pick_no_python_loops(learner, reference, device, rng, learner_source):
+# which also makes the meta kernels of the later tests free. Only the operations are counted here:
+# what pick returns is the other tests'.
+def test_pick_no_python_loops(learner, device, rng, learner_source):
     records, sizes = [], (4, 64)
     for n in sizes:
-        scores, labels = _scores_and_labels(rng, n, 5, device)
-        got = expect_tensor(
-            learner.call("pick", scores, labels, trace=True), "pick(scores, labels)"
-        )
+        # Square scores here and in the layout, device and graph tests: a pick that gathers
+        # along the wrong dim (test_pick_values names it) then still runs.
+        scores, labels = _scores_and_labels(rng, n, n, device)
+        learner.call("pick", scores, labels, trace=True)
         records.append(learner.last)
-        want = reference.pick(scores, labels)
-        what = f"pick(scores, labels) (scores.shape = ({n}, 5))"
-        _explain_pick(got, scores, labels, want, what, what + " ")
-        assert_equal(got, want, what)
     assert_ops_constant(records, sizes, "pick(scores, labels)")
     assert_no_loops(learner_source, "pick")
 
@@ -125,11 +162,11 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
 
 def _check_pick(learner, reference, scores, labels, code):
     what = f"pick(scores, labels) ({code})"
-    device = scores.device.type
-    got = expect_tensor(_call(learner, device, "pick", scores, labels), what)
-    want = reference_on(device, reference.pick, scores, labels)
+    got = expect_tensor(learner.pick(scores, labels), what)
+    want = reference.pick(scores, labels)
     _explain_pick(got, scores, labels, want, what, what + " ")
-    assert_equal(got, want, what)
+    # Values, shape and dtype, compared on the CPU: the device is test_pick_on_input_device's.
+    assert_equal(got.detach().cpu(), want.detach().cpu(), what)
 
 
 def _scores_and_labels(rng, n, c, device):
@@ -152,29 +189,69 @@ def test_pick_values(learner, reference, device, rng):
     )
 
 
-def test_pick_any_layout(learner, reference, device, rng):
-    n, c = 6, 4
-    transposed = torch.randn(c, n, generator=rng).to(device).t()
-    sliced = torch.randint(0, c, (2 * n,), generator=rng).to(device)[::2]
-    _check_pick(
-        learner,
-        reference,
-        transposed,
-        sliced,
-        "scores = s.t(), s.shape = (4, 6), labels = l[::2], l.shape = (12,)",
+def test_pick_any_layout(learner, device, rng):
+    # The learner is compared with itself: its answer for transposed or sliced scores and
+    # labels, against its answer for contiguous copies. What the answer should be is
+    # test_pick_values's.
+    n = c = 6
+    cases = [
+        (
+            torch.randn(c, n, generator=rng).to(device).t(),
+            torch.randint(0, c, (2 * n,), generator=rng).to(device)[::2],
+            "scores = s.t(), s.shape = (6, 6), labels = l[::2], l.shape = (12,)",
+        ),
+        (
+            torch.randn(n, 2 * c, generator=rng).to(device)[:, 1::2],
+            torch.randint(0, c, (n,), generator=rng).to(device),
+            "scores = s[:, 1::2], s.shape = (6, 12)",
+        ),
+    ]
+    for scores, labels, code in cases:
+        what = Text(f"pick(scores, labels) for {code}", f"{code} 时的 pick(scores, labels)")
+        got = expect_tensor(learner.pick(scores, labels), what)
+        fresh = expect_tensor(learner.pick(scores.contiguous(), labels.contiguous()), what)
+        a, b = got.detach().cpu(), fresh.detach().cpu()
+        if a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b):
+            continue
+        diff_en, diff_zh = _difference(got, fresh)
+        fail(
+            f"{what.en} differs from your own answer for contiguous copies of the same scores "
+            f"and labels (.contiguous()): {diff_en}. The "
+            "memory layout must not change the result.",
+            f"{what.zh}与你对同样 scores 和 labels 的连续副本（.contiguous()）给出的结果不同："
+            f"{diff_zh}。内存布局不能改变结果。",
+            evidence=["values_differ", "layout_changes_result"],
+        )
+
+
+def test_pick_on_input_device(learner, device, rng):
+    # Only the device (meta stands in for a GPU): the values are the other tests'.
+    scores, labels = _scores_and_labels(rng, 5, 5, device)
+    what = Text(
+        f"pick(scores, labels) for scores and labels on {device}",
+        f"scores 和 labels 位于 {device} 时的 pick(scores, labels)",
     )
-    wide = torch.randn(n, 2 * c, generator=rng).to(device)[:, 1::2]
-    labels = torch.randint(0, c, (n,), generator=rng).to(device)
-    _check_pick(learner, reference, wide, labels, "scores = s[:, 1::2], s.shape = (6, 8)")
+    got = expect_tensor(_on_device(learner, device, "pick", (scores, labels), what), what)
+    assert_device(got, device, what)
 
 
-def test_pick_keeps_graph(learner, reference, device, rng):
-    scores, labels = _scores_and_labels(rng, 5, 4, device)
+def test_pick_keeps_graph(learner, device, rng):
+    # Only the graph: the result requires grad and was computed from scores (it has a grad_fn).
+    scores, labels = _scores_and_labels(rng, 5, 5, device)
     scores.requires_grad_(True)
     what = "pick(scores, labels) (scores.requires_grad = True)"
     got = expect_tensor(learner.pick(scores, labels), what)
     assert_requires_grad(got, True, what)
-    assert_equal(got, reference.pick(scores, labels), what)
+    info = tensor_info(got)
+    if info is not None and info.grad_fn is None:
+        fail(
+            f"{what} requires grad but has no grad_fn: it is a new leaf, not a result computed "
+            "from scores, so no gradient reaches scores. Compute it from scores with tensor "
+            "operations (gather, indexing).",
+            f"{what} 需要梯度，却没有 grad_fn：它是一个新的叶子张量，而不是由 scores 计算出的结果，"
+            "所以梯度传不回 scores。请用张量运算（gather、索引）从 scores 计算它。",
+            evidence=["graph_broken"],
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,7 +299,8 @@ def test_one_hot_values(learner, reference, device, rng):
                 "请传入 num_classes。",
                 evidence=["wrong_shape", "num_classes_inferred"],
             )
-        assert_equal(got, want, what, check_dtype=False)
+        # Values and shape on the CPU: the dtype and the device have their own tests.
+        assert_equal(got.detach().cpu(), want.detach().cpu(), what, check_dtype=False)
 
 
 def test_one_hot_float32(learner, device, rng):
@@ -251,8 +329,9 @@ def test_one_hot_float32(learner, device, rng):
         )
 
 
-def test_one_hot_on_labels_device(learner, reference, device, rng):
+def test_one_hot_on_labels_device(learner, device, rng):
+    # Only the device (meta stands in for a GPU): values and dtype are the other tests'.
     for code, labels, classes in _labels_cases(rng, device)[:2]:
         what = f"one_hot(labels, {classes}) (labels = {code})"
-        got = _call(learner, device, "one_hot", labels, classes)
-        assert_equal(got, reference_on(device, reference.one_hot, labels, classes), what)
+        got = expect_tensor(_on_device(learner, device, "one_hot", (labels, classes), what), what)
+        assert_device(got, device, what)

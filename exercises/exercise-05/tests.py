@@ -1,93 +1,318 @@
 """Hidden tests of exercise-05: view/contiguous.
 
 Inputs come in three memory layouts (contiguous, transposed, sliced), because the bug only shows
-on some of them; every result is compared with the reference on the same input.
+on some of them. Each test judges one requirement:
+- the values tests compare with the reference on contiguous inputs (values only);
+- the layout tests compare the learner's answer for a view with the same learner's answer for a
+  contiguous copy of it, so a wrong formula costs the values tests alone and a layout slip (a
+  view() that fails on a non-contiguous tensor) costs the layout tests;
+- dtype and device have their own tests (float64, int64, float16 inputs; meta for the device).
+Pitfalls from the seeds (000 §2.3, 001 §5.2, §7.2, 003 §2.2): .t() and .permute() only change the
+strides, so .view() fails after them; .contiguous() helps only right before .view() (after the
+transpose, not before it); reshape(B, H*W, C) without a permute scrambles pixels and channels.
 """
+
+import ast
 
 import torch
 
-from grader.testing import assert_close
+from grader.spec import Text
+from grader.testing import (
+    assert_close,
+    assert_device,
+    describe,
+    describe_zh,
+    expect_tensor,
+    fail,
+    names,
+    on_meta,
+)
 
 MATRICES = [(3, 4), (1, 5), (5, 1), (2, 2), (6, 7)]
 IMAGES = [(2, 3, 4, 5), (1, 1, 3, 3), (3, 2, 1, 6), (2, 4, 6, 2)]
 
 
+def _difference(got, fresh):
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
+
+
 def _layouts(shape, rng, device):
-    """The same kind of matrix as a contiguous tensor, a transposed view and a sliced view."""
+    """The same kind of matrix as a transposed view and a sliced view."""
     a, b = shape
-    yield "contiguous", torch.randn(a, b, generator=rng).to(device)
     yield "transposed view", torch.randn(b, a, generator=rng).to(device).t()
     yield "sliced view", torch.randn(a, 2 * b, generator=rng).to(device)[:, ::2]
 
 
-def test_flatten_transposed_values(learner, reference, device, rng):
-    for a, b in MATRICES:
-        x = torch.randn(a, b, generator=rng).to(device)
-        assert_close(
-            learner.flatten_transposed(x),
-            reference.flatten_transposed(x),
-            f"flatten_transposed(x) for x of shape ({a}, {b})",
-            rtol=0,
-            atol=0,
-        )
-    x = torch.arange(12).reshape(3, 4).to(device)
-    assert_close(
-        learner.flatten_transposed(x),
-        reference.flatten_transposed(x),
-        "flatten_transposed(x) for an int64 x of shape (3, 4)",
+# ---------------------------------------------------------------------------------------------
+# .contiguous() in the wrong place
+
+
+def _function_source(source, name):
+    """The source of the learner's function ``name`` ('' when it cannot be read)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return ast.get_source_segment(source, node) or ""
+    return ""
+
+
+def view_error_of(module, name, args):
+    """Runs in the learner's process: module.<name>(*args), saying only whether view() refused."""
+    try:
+        getattr(module, name)(*args)
+    except RuntimeError as exc:
+        if "view size is not compatible" in str(exc):
+            return {"view_error": True}
+        raise
+    return {"view_error": False}
+
+
+def _call(learner, learner_source, name, *args):
+    """learner.<name>(*args). When the function calls .contiguous() and view() still refuses,
+    the contiguous() is in the wrong place: say so, instead of PyTorch's advice to call it."""
+    if ".contiguous(" in _function_source(learner_source, name):
+        if learner.run(view_error_of, name, list(args))["view_error"]:
+            fail(
+                f'{name} calls .contiguous(), but view() still fails ("view size is not '
+                "compatible with input tensor's size and stride\"): the contiguous copy is made "
+                "before the transpose or permute, which makes the tensor non-contiguous again. "
+                "Call .contiguous() after it, right before .view() (x.t().contiguous().view(-1)), "
+                "or use .reshape(), which copies when it must.",
+                f'{name} 调用了 .contiguous()，但 view() 仍然失败（"view size is not compatible with '
+                "input tensor's size and stride\"）：连续副本是在转置或 permute 之前做的，而转置之后张量"
+                "又不连续了。请在它之后、紧挨着 .view() 之前调用 .contiguous()"
+                "（x.t().contiguous().view(-1)），或者改用 .reshape()，它在必要时会复制。",
+                evidence=["view_non_contiguous", "contiguous_before_transpose"],
+            )
+    return getattr(learner, name)(*args)
+
+
+def _same_as_contiguous(got, fresh, what):
+    """The learner's answer for a view equals its own answer for a contiguous copy."""
+    got = expect_tensor(got, what)
+    fresh = expect_tensor(fresh, what)
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b):
+        return
+    diff_en, diff_zh = _difference(got, fresh)
+    fail(
+        f"{what.en} differs from your own answer for a contiguous copy of the same values "
+        f"(.contiguous()): {diff_en}. The memory layout of "
+        "the input must not change the result.",
+        f"{what.zh}与你对同样数值的连续副本（.contiguous()）给出的结果不同："
+        f"{diff_zh}。输入的内存布局不能改变结果。",
+        evidence=["values_differ", "layout_changes_result"],
     )
 
 
-def test_flatten_transposed_any_layout(learner, reference, device, rng):
-    for shape in MATRICES:
-        for layout, x in _layouts(shape, rng, device):
-            assert_close(
-                learner.flatten_transposed(x),
-                reference.flatten_transposed(x),
-                f"flatten_transposed(x) for x a {layout} of shape {shape}",
-                rtol=0,
-                atol=0,
-            )
+# ---------------------------------------------------------------------------------------------
+# flatten_transposed
 
 
-def test_to_sequence_values(learner, reference, device, rng):
-    for shape in IMAGES:
-        images = torch.randn(*shape, generator=rng).to(device)
+def test_flatten_transposed_values(learner, reference, device, rng, learner_source):
+    cases = [(torch.randn(a, b, generator=rng), "") for a, b in MATRICES]
+    cases.append((torch.arange(12).reshape(3, 4), "int64"))
+    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64), "float64"))
+    for x, name in cases:
+        x = x.to(device)
+        what = Text(
+            f"flatten_transposed(x) for {'a ' + name + ' ' if name else ''}x of shape "
+            f"{tuple(x.shape)}",
+            f"x 的形状为 {tuple(x.shape)}{'、dtype 为 ' + name if name else ''} 时的 "
+            "flatten_transposed(x)",
+        )
         assert_close(
-            learner.to_sequence(images),
-            reference.to_sequence(images),
-            f"to_sequence(images) for images of shape {shape}",
+            _call(learner, learner_source, "flatten_transposed", x),
+            reference.flatten_transposed(x),
+            what,
             rtol=0,
             atol=0,
+            check_dtype=False,  # test_keeps_dtype's
+            check_device=False,  # test_keeps_device's
         )
 
 
-def test_to_sequence_pixel_order(learner, reference, device):
+def test_flatten_transposed_any_layout(learner, device, rng, learner_source):
+    # The learner against itself: a view of x, then a contiguous copy of that view.
+    for shape in MATRICES:
+        for layout, x in _layouts(shape, rng, device):
+            what = Text(
+                f"flatten_transposed(x) for x a {layout} of shape {shape}",
+                f"x 为形状 {shape} 的{'转置视图' if layout.startswith('transposed') else '切片视图'}"
+                "时的 flatten_transposed(x)",
+            )
+            got = _call(learner, learner_source, "flatten_transposed", x)
+            fresh = _call(learner, learner_source, "flatten_transposed", x.contiguous())
+            _same_as_contiguous(got, fresh, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# to_sequence
+
+
+def _explain_sequence(got, images, want, what):
+    """Name the classic wrong pixel orders before the generic comparison."""
+    got = expect_tensor(got, what)
+    if got.device.type == "meta" or tuple(got.shape) != tuple(want.shape) or not images.numel():
+        return
+    b, c, h, w = images.shape
+    mine, xs = got.detach().cpu(), images.detach().cpu()
+    mine = mine.to(xs.dtype)
+    if torch.equal(mine, want.cpu().to(xs.dtype)):
+        return
+    if torch.equal(mine, xs.reshape(b, h * w, c)):
+        fail(
+            f"{what.en} has the right shape, (B, H*W, C), but pixels and channels are scrambled: "
+            "reshape(B, H*W, C) only cuts the values in their memory order (all of channel 0 "
+            "first, then channel 1, ...) into rows of C, so a row does not hold one pixel's "
+            "channels. Move the channels last first: images.permute(0, 2, 3, 1) is (B, H, W, C), "
+            "then reshape it to (B, H*W, C).",
+            f"{what.zh}的形状 (B, H*W, C) 是对的，但像素和通道被打乱了：reshape(B, H*W, C) 只是把按内存顺序"
+            "排列的数值（先是通道 0 的全部数值，然后是通道 1……）切成每行 C 个，一行并不是同一个像素的各个通道。"
+            "请先把通道移到最后：images.permute(0, 2, 3, 1) 的形状是 (B, H, W, C)，再把它 reshape 成 "
+            "(B, H*W, C)。",
+            evidence=["values_differ", "sequence_reshape_not_permute"],
+        )
+    if h != w and torch.equal(mine, xs.transpose(1, 3).reshape(b, h * w, c)):
+        fail(
+            f"{what.en} orders the pixels column by column: transpose(1, 3) gives (B, W, H, C), "
+            "so row k is pixel (k % H, k // H), not (k // W, k % W). Use permute(0, 2, 3, 1): "
+            "(B, H, W, C), with H before W.",
+            f"{what.zh}按列的顺序排列像素：transpose(1, 3) 得到的是 (B, W, H, C)，于是第 k 行是像素 "
+            "(k % H, k // H)，而不是 (k // W, k % W)。请使用 permute(0, 2, 3, 1)：(B, H, W, C)，H 在 W 之前。",
+            evidence=["values_differ", "sequence_pixels_column_major"],
+        )
+
+
+def _check_sequence(got, images, want, what):
+    _explain_sequence(got, images, want, what)
+    assert_close(got, want, what, rtol=0, atol=0, check_dtype=False, check_device=False)
+
+
+def test_to_sequence_values(learner, reference, device, rng, learner_source):
+    for shape in IMAGES:
+        images = torch.randn(*shape, generator=rng).to(device)
+        what = Text(
+            f"to_sequence(images) for images of shape {shape}",
+            f"images 的形状为 {shape} 时的 to_sequence(images)",
+        )
+        got = _call(learner, learner_source, "to_sequence", images)
+        _check_sequence(got, images, reference.to_sequence(images), what)
+
+
+def test_to_sequence_pixel_order(learner, reference, device, learner_source):
     # Every value names its own position (c*1000 + h*10 + w), so a wrong order is easy to read.
     b, c, h, w = 1, 3, 2, 4
     hh, ww = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
     images = (
         torch.stack([cc * 1000 + hh * 10 + ww for cc in range(c)]).unsqueeze(0).float().to(device)
     )
-    assert_close(
-        learner.to_sequence(images),
-        reference.to_sequence(images),
+    what = Text(
         f"to_sequence(images) for images of shape {(b, c, h, w)} whose values are "
         "channel*1000 + row*10 + column",
-        rtol=0,
-        atol=0,
+        f"images 的形状为 {(b, c, h, w)}、数值为 通道*1000 + 行*10 + 列 时的 to_sequence(images)",
     )
+    got = _call(learner, learner_source, "to_sequence", images)
+    _check_sequence(got, images, reference.to_sequence(images), what)
 
 
-def test_to_sequence_any_layout(learner, reference, device, rng):
+def test_to_sequence_any_layout(learner, device, rng, learner_source):
+    # The learner against itself: a channels-last or cropped view, then a contiguous copy.
     for b, c, h, w in IMAGES:
         channels_last = torch.randn(b, h, w, c, generator=rng).to(device).permute(0, 3, 1, 2)
         cropped = torch.randn(b, c, h + 2, w + 3, generator=rng).to(device)[:, :, 1:-1, 2:-1]
-        for layout, images in (("channels-last view", channels_last), ("cropped view", cropped)):
-            assert_close(
-                learner.to_sequence(images),
-                reference.to_sequence(images),
+        for layout, zh, images in (
+            ("channels-last view", "按通道在后存储的视图", channels_last),
+            ("cropped view", "裁剪得到的视图", cropped),
+        ):
+            what = Text(
                 f"to_sequence(images) for images a {layout} of shape {(b, c, h, w)}",
-                rtol=0,
-                atol=0,
+                f"images 为形状 {(b, c, h, w)} 的{zh}时的 to_sequence(images)",
             )
+            got = _call(learner, learner_source, "to_sequence", images)
+            fresh = _call(learner, learner_source, "to_sequence", images.contiguous())
+            _same_as_contiguous(got, fresh, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# dtype and device
+
+
+# The dtype and device tests flatten an x of shape (1, 6): its transpose is contiguous, so a view()
+# in the wrong place (the layout tests' and the values test's) still runs here.
+
+
+def test_keeps_dtype(learner, rng, learner_source):
+    # Only the dtype: the values are the other tests'.
+    for dtype in (torch.float64, torch.int64, torch.float16):
+        name = str(dtype).removeprefix("torch.")
+        x = (torch.randn(1, 6, generator=rng) * 10).to(dtype)
+        what = Text(
+            f"flatten_transposed(x) for a {name} x", f"x 为 {name} 时的 flatten_transposed(x)"
+        )
+        got = expect_tensor(_call(learner, learner_source, "flatten_transposed", x), what)
+        _keeps_dtype(got, dtype, what)
+        images = (torch.randn(2, 3, 4, 5, generator=rng) * 10).to(dtype)
+        what = Text(
+            f"to_sequence(images) for {name} images", f"images 为 {name} 时的 to_sequence(images)"
+        )
+        got = expect_tensor(_call(learner, learner_source, "to_sequence", images), what)
+        _keeps_dtype(got, dtype, what)
+
+
+def test_keeps_device(learner, device, rng):
+    # Only the device (meta stands in for a GPU): the values are the other tests'.
+    x = torch.randn(1, 6, generator=rng).to(device)
+    what = Text(
+        f"flatten_transposed(x) for x on {device}", f"x 位于 {device} 时的 flatten_transposed(x)"
+    )
+    got = expect_tensor(_on(learner, device, "flatten_transposed", (x,), what), what)
+    assert_device(got, device, what)
+    images = torch.randn(2, 3, 4, 5, generator=rng).to(device)
+    what = Text(
+        f"to_sequence(images) for images on {device}",
+        f"images 位于 {device} 时的 to_sequence(images)",
+    )
+    got = expect_tensor(_on(learner, device, "to_sequence", (images,), what), what)
+    assert_device(got, device, what)
+
+
+def _keeps_dtype(got, dtype, what):
+    """The result has the input's dtype (a new diagnosis: dtype-not-kept)."""
+    if got.dtype == dtype:
+        return
+    we, wz = names(what)
+    want, yours = str(dtype).removeprefix("torch."), str(got.dtype).removeprefix("torch.")
+    fail(
+        f"{we} should keep the input's dtype, {want}, but yours has dtype {yours}.",
+        f"{wz} 应当保持输入的 dtype {want}，但你的结果是 {yours}。",
+        evidence=["wrong_dtype", "dtype_not_kept"],
+    )
+
+
+def _on(learner, device, name, args, what):
+    if device == "meta":
+        return on_meta(learner, name, args, what)
+    return getattr(learner, name)(*args)

@@ -18,8 +18,43 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.testing import assert_equal, expect_raises, expect_tensor, fail
+from grader.spec import Text
+from grader.testing import (
+    assert_device,
+    assert_equal,
+    assert_shape,
+    describe,
+    describe_zh,
+    expect_raises,
+    expect_tensor,
+    fail,
+    names,
+    on_meta,
+)
 from grader.testing.properties import PROPERTY
+
+
+def _difference(got, fresh):
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
 
 
 def _on(device):
@@ -28,6 +63,26 @@ def _on(device):
 
 def _randn_code(shape, device):
     return f"torch.randn({', '.join(map(str, shape))}{_on(device)})"
+
+
+def _equal_here(got, want, what):
+    """Shape, dtype and values (on meta: shape and dtype); where the result lives is
+    test_results_on_input_device's."""
+    got = expect_tensor(got, what)
+    if got.dtype != want.dtype:
+        we, wz = names(what)
+        fail(
+            f"{we} should keep the input's dtype, {str(want.dtype).removeprefix('torch.')}, but "
+            f"yours has dtype {str(got.dtype).removeprefix('torch.')}. Moving dimensions never "
+            "needs a conversion.",
+            f"{wz} 应当保持输入的 dtype {str(want.dtype).removeprefix('torch.')}，但你的结果是 "
+            f"{str(got.dtype).removeprefix('torch.')}。移动维度从来不需要转换类型。",
+            evidence=["wrong_dtype", "dtype_not_kept"],
+        )
+    if got.device.type == "meta" or want.device.type == "meta":
+        assert_shape(got, want.shape, what)
+        return
+    assert_equal(got.detach().cpu(), want.detach().cpu(), what)
 
 
 def _drop(shape, index):
@@ -56,7 +111,7 @@ def _check_batch(learner, reference, img, code):
             "位置不对。unsqueeze(dim) 会把它插入到第 dim 个位置，而批次维度应该在最前面：unsqueeze(0)。",
             evidence=["wrong_shape", "size_one_dims", "new_dim_misplaced"],
         )
-    assert_equal(got, want, what)
+    _equal_here(got, want, what)
 
 
 def test_add_batch_dim(learner, reference, device, rng):
@@ -104,7 +159,7 @@ def _check_drop(learner, reference, x, dim, code):
             "x.squeeze() 会删除所有长度为 1 的维度；请指明要删除的那一个：x.squeeze(dim)。",
             evidence=["wrong_shape", "size_one_dims", "squeezed_too_much"],
         )
-    assert_equal(got, want, what)
+    _equal_here(got, want, what)
 
 
 def test_drop_dim_removes_only_that_dim(learner, reference, device, rng):
@@ -126,7 +181,9 @@ def test_drop_dim_removes_only_that_dim(learner, reference, device, rng):
 
 
 def test_drop_dim_negative(learner, reference, device, rng):
-    for shape, dim in (((4, 1), -1), ((2, 1, 3, 1), -1), ((1, 3, 1, 4), -2), ((1, 3, 4), -3)):
+    # Only dimension dim has size 1 here: keeping the other size-1 dimensions is
+    # test_drop_dim_removes_only_that_dim's.
+    for shape, dim in (((4, 1), -1), ((2, 3, 1), -1), ((3, 1, 4), -2), ((1, 3, 4), -3)):
         x = torch.randn(*shape, generator=rng).to(device)
         _check_drop(learner, reference, x, dim, _randn_code(shape, device))
 
@@ -218,7 +275,7 @@ def _check_chw(learner, reference, img, code):
             "只是重新分组，所以 result[0] 并不是第一个通道。permute(2, 0, 1) 才会真正移动通道这一维。",
             evidence=["values_differ", "reshape_not_permute"],
         )
-    assert_equal(got, want, what)
+    _equal_here(got, want, what)
 
 
 def test_hwc_to_chw_values(learner, reference, device, rng):
@@ -230,7 +287,9 @@ def test_hwc_to_chw_values(learner, reference, device, rng):
     _check_chw(learner, reference, img, f"torch.randint(0, 256, (4, 3, 3){d}, dtype=torch.uint8)")
 
 
-def test_hwc_to_chw_any_layout(learner, reference, device, rng):
+def test_hwc_to_chw_any_layout(learner, device, rng):
+    # The learner against itself: its answer for a permuted or cropped view, against its answer
+    # for a contiguous copy of it. What the answer should be is test_hwc_to_chw_values's.
     d = _on(device)
     cases = [
         (
@@ -241,7 +300,57 @@ def test_hwc_to_chw_any_layout(learner, reference, device, rng):
             f"torch.randn(6, 9, 3{d})[1:-1, ::2]",
             torch.randn(6, 9, 3, generator=rng).to(device)[1:-1, ::2],
         ),
-        (f"torch.randn(5, 2, 3{d})", torch.randn(5, 2, 3, generator=rng).to(device)),
     ]
     for code, img in cases:
-        _check_chw(learner, reference, img, code)
+        what = f"hwc_to_chw(img) (img = {code})"
+        got = expect_tensor(learner.hwc_to_chw(img), what)
+        fresh = expect_tensor(learner.hwc_to_chw(img.contiguous()), what)
+        if _same(got, fresh) and got.dtype == fresh.dtype:
+            continue
+        diff_en, diff_zh = _difference(got, fresh)
+        fail(
+            f"{what} differs from your own answer for a contiguous copy of img (img.contiguous()):"
+            f" {diff_en}. The memory layout of the image must "
+            "not change the result.",
+            f"{what} 与你对 img 的连续副本（img.contiguous()）给出的结果不同："
+            f"{diff_zh}。图像的内存布局不能改变结果。",
+            evidence=["values_differ", "layout_changes_result"],
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Devices
+
+
+def test_results_on_input_device(learner, device, rng):
+    # Only the device (meta stands in for a GPU): shapes and values are the other tests'.
+    img = torch.randn(3, 4, 5, generator=rng).to(device)
+    for name, args, what in (
+        (
+            "add_batch_dim",
+            (img,),
+            Text(
+                f"add_batch_dim(img) for img on {device}",
+                f"img 位于 {device} 时的 add_batch_dim(img)",
+            ),
+        ),
+        (
+            "drop_dim",
+            (img[:1], 0),
+            Text(
+                f"drop_dim(x, 0) for x of shape (1, 4, 5) on {device}",
+                f"x 的形状为 (1, 4, 5)、位于 {device} 时的 drop_dim(x, 0)",
+            ),
+        ),
+        (
+            "hwc_to_chw",
+            (img,),
+            Text(f"hwc_to_chw(img) for img on {device}", f"img 位于 {device} 时的 hwc_to_chw(img)"),
+        ),
+    ):
+        got = (
+            on_meta(learner, name, args, what)
+            if device == "meta"
+            else getattr(learner, name)(*args)
+        )
+        assert_device(expect_tensor(got, what), device, what)

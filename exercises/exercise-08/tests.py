@@ -22,6 +22,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.spec import Text
 from grader.testing import (
     Opaque,
     assert_close,
@@ -33,6 +34,7 @@ from grader.testing import (
     describe,
     expect_tensor,
     fail,
+    names,
     on_meta,
 )
 from grader.testing.properties import PROPERTY
@@ -50,25 +52,27 @@ def _check_reduced_shape(got, x, dim, what):
         return
     kept = (1, d) if dim == 0 else (n, 1)
     if shape == kept:
+        what_en, what_zh = names(what)
         fail(
-            f"{what} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: the "
+            f"{what_en} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: the "
             "reduced dimension was kept. keepdim=True keeps it with size 1; leave it out when the "
             "reduced tensor is the answer.",
-            f"{what} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：被归约的维度被保留了下来。"
+            f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：被归约的维度被保留了下来。"
             "keepdim=True 会把它保留为长度 1 的维度；当归约结果本身就是答案时，不要加它。",
             evidence=["wrong_shape", "keepdim_kept"],
         )
     wrong_dim = {(n,) if dim == 0 else (d,), (n, 1) if dim == 0 else (1, d)}
     if n != d and shape in wrong_dim:
+        what_en, what_zh = names(what)
         fail(
-            f"{what} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: it "
+            f"{what_en} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: it "
             f"reduced dim={1 - dim} instead of dim={dim}. "
             + (
                 "One value per column means averaging down the rows: dim=0."
                 if dim == 0
                 else "One value per row means reducing across the columns: dim=1."
             ),
-            f"{what} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：它归约的是 dim={1 - dim}，"
+            f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：它归约的是 dim={1 - dim}，"
             f"而不是 dim={dim}。"
             + (
                 "每列一个值，就要沿行方向归约：dim=0。"
@@ -78,10 +82,11 @@ def _check_reduced_shape(got, x, dim, what):
             evidence=["wrong_shape", "reduced_wrong_dim"],
         )
     if shape == ():
+        what_en, what_zh = names(what)
         fail(
-            f"{what} should have shape {_fmt(want)}, but yours is a single number (shape ()): "
+            f"{what_en} should have shape {_fmt(want)}, but yours is a single number (shape ()): "
             f"without dim=..., the reduction runs over the whole tensor. Pass dim={dim}.",
-            f"{what} 的形状应为 {_fmt(want)}，但你的结果只是一个数（形状为 ()）：不指定 dim 时，"
+            f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果只是一个数（形状为 ()）：不指定 dim 时，"
             f"归约会作用于整个张量。请传入 dim={dim}。",
             evidence=["wrong_shape", "reduced_all_dims"],
         )
@@ -94,10 +99,26 @@ def _fmt(shape):
 
 def _layouts(rows, cols, rng, device, dtype=torch.float32):
     """A random (rows, cols) matrix as a transposed view and as a sliced view."""
-    yield " (a transposed view)", torch.randn(cols, rows, generator=rng, dtype=dtype).to(device).t()
     yield (
-        " (a sliced view)",
+        (" (a transposed view)", "（转置视图）"),
+        torch.randn(cols, rows, generator=rng, dtype=dtype).to(device).t(),
+    )
+    yield (
+        (" (a sliced view)", "（切片视图）"),
         torch.randn(rows, 2 * cols, generator=rng, dtype=dtype).to(device)[:, ::2],
+    )
+
+
+F64 = (" (float64)", "（float64）")
+I64 = (" (int64)", "（int64）")
+PLAIN = ("", "")
+
+
+def _for_x(call, x, note=PLAIN):
+    """The name of a call on x, in both languages."""
+    return Text(
+        f"{call} for x of shape {tuple(x.shape)}{note[0]}",
+        f"x 的形状为 {tuple(x.shape)}{note[1]}时的 {call}",
     )
 
 
@@ -116,32 +137,35 @@ COLUMN_SHAPES = [(3, 3), (4, 3), (2, 5), (1, 5), (6, 1)]
 
 
 def test_column_means_values(learner, reference, device, rng):
-    cases = [(_offset_columns(rng, n, d).to(device), "") for n, d in COLUMN_SHAPES]
+    cases = [(_offset_columns(rng, n, d).to(device), PLAIN) for n, d in COLUMN_SHAPES]
     cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
-    cases.append((_offset_columns(rng, 4, 3, torch.float64).to(device), " (float64)"))
+    cases.append((_offset_columns(rng, 4, 3, torch.float64).to(device), F64))
     for x, note in cases:
-        what = f"column_means(x) for x of shape {tuple(x.shape)}{note}"
+        what = _for_x("column_means(x)", x, note)
         want = reference.column_means(x)
         got = expect_tensor(learner.column_means(x), what)
         _check_reduced_shape(got, x, 0, what)
         scale = float(x.abs().max())
-        rtol, atol = (
-            (1e-5, 1e-5 * (1 + scale)) if x.dtype == torch.float32 else (1e-9, 1e-9 * (1 + scale))
-        )
+        # At the precision of the coarser of x's and the result's dtype: whether the dtype is
+        # kept is test_keeps_dtype's.
+        both_float64 = x.dtype == got.dtype == torch.float64
+        rtol, atol = (1e-9, 1e-9 * (1 + scale)) if both_float64 else (1e-5, 1e-5 * (1 + scale))
         mine = got.detach().cpu().to(want.dtype)
         if (
             x.shape[0] == x.shape[1]
             and not torch.allclose(mine, want.cpu(), rtol=rtol, atol=atol)
             and torch.allclose(mine, x.cpu().mean(dim=1), rtol=rtol, atol=atol)
         ):
+            what_en, what_zh = names(what)
             fail(
-                f"{what}: your values are the row means (dim=1); the shape is right only because x "
+                f"{what_en}: your values are the row means (dim=1); the shape is right only because x "
                 "is square. One mean per column averages down the rows: dim=0.",
-                f"{what}：你的结果是每一行的均值（dim=1）；形状正确只是因为 x 恰好是方阵。"
+                f"{what_zh}：你的结果是每一行的均值（dim=1）；形状正确只是因为 x 恰好是方阵。"
                 "每列一个均值，要沿行方向求平均：dim=0。",
                 evidence=["values_differ", "reduced_wrong_dim"],
             )
-        assert_close(got, want, what, rtol=rtol, atol=atol)
+        # Values only: the dtype and the device have their own tests.
+        assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,64 +188,79 @@ def _row_max(learner, x, what):
 
 def _as_pair(got, x, what):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
+        what_en, what_zh = names(what)
         fail(
-            f"{what} should return two tensors, (values, indices), but yours returned "
+            f"{what_en} should return two tensors, (values, indices), but yours returned "
             f"{describe(got)}. x.max(dim=1) gives both; x.amax(dim=1) or .values alone give only "
             "the values.",
-            f"{what} 应返回两个张量 (values, indices)，但你的函数返回了 {describe(got)}。"
+            f"{what_zh} 应返回两个张量 (values, indices)，但你的函数返回了 {describe(got)}。"
             "x.max(dim=1) 会同时给出两者；x.amax(dim=1) 或只取 .values 只有最大值。",
             evidence=["wrong_type", "not_a_pair"],
         )
-    values = expect_tensor(got[0], f"the values returned by {what}")
-    indices = expect_tensor(got[1], f"the indices returned by {what}")
+    what_en, what_zh = names(what)
+    values = expect_tensor(
+        got[0], Text(f"the values returned by {what_en}", f"{what_zh} 返回的最大值")
+    )
+    indices = expect_tensor(
+        got[1], Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
+    )
     if x.dtype.is_floating_point and values.dtype == torch.int64 and indices.dtype == x.dtype:
+        what_en, what_zh = names(what)
         fail(
-            f"{what} returned (indices, values); the order asked for is (values, indices), as "
+            f"{what_en} returned (indices, values); the order asked for is (values, indices), as "
             "x.max(dim=1) gives them.",
-            f"{what} 返回的是 (indices, values)；要求的顺序是 (values, indices)，与 x.max(dim=1) 的返回顺序一致。",
+            f"{what_zh} 返回的是 (indices, values)；要求的顺序是 (values, indices)，与 x.max(dim=1) 的返回顺序一致。",
             evidence=["wrong_type", "pair_swapped"],
         )
     return values, indices
 
 
-def _check_row_max(values, indices, x, reference, what):
+def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
+    """Values (on the CPU, any dtype: the dtype test's), and indices pointing at a maximum;
+    ``index_dtype``: the indices are int64 (judged by test_row_max_values only)."""
     want_values, _ = reference.row_max(x)
-    v_what, i_what = f"the values returned by {what}", f"the indices returned by {what}"
+    what_en, what_zh = names(what)
+    v_what = Text(f"the values returned by {what_en}", f"{what_zh} 返回的最大值")
+    i_what = Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
     _check_reduced_shape(values, x, 1, v_what)
     _check_reduced_shape(indices, x, 1, i_what)
-    assert_dtype(indices, torch.int64, i_what)
-    assert_device(indices, x.device, i_what)
+    if index_dtype:
+        assert_dtype(indices, torch.int64, i_what)
     if values.device.type != "meta" and x.shape[0] == x.shape[1] and x.numel():
         mine = values.detach().cpu()
         if not torch.equal(mine, want_values.cpu()) and torch.equal(mine, x.cpu().amax(dim=0)):
+            v_what_en, v_what_zh = names(v_what)
             fail(
-                f"{v_what} are the column maxima (dim=0); the shape is right only because x is "
+                f"{v_what_en} are the column maxima (dim=0); the shape is right only because x is "
                 "square. The largest value of each row is a reduction across the columns: dim=1.",
-                f"{v_what} 是每一列的最大值（dim=0）；形状正确只是因为 x 恰好是方阵。"
+                f"{v_what_zh} 是每一列的最大值（dim=0）；形状正确只是因为 x 恰好是方阵。"
                 "每一行的最大值要跨列归约：dim=1。",
                 evidence=["values_differ", "reduced_wrong_dim"],
             )
-    assert_equal(values, want_values, v_what)
+    if values.device.type != "meta":
+        assert_equal(values.detach().cpu(), want_values.cpu(), v_what, check_dtype=False)
     if indices.device.type == "meta" or not x.numel():
         return
     idx, xs = indices.detach().cpu(), x.detach().cpu()
     outside = (idx < 0) | (idx >= xs.shape[1])
     if bool(outside.any()):
         i = int(outside.nonzero()[0])
+        i_what_en, i_what_zh = names(i_what)
         fail(
-            f"{i_what}: row {i} got index {int(idx[i])}, but x has only {xs.shape[1]} columns.",
-            f"{i_what}：第 {i} 行的下标为 {int(idx[i])}，但 x 只有 {xs.shape[1]} 列。",
+            f"{i_what_en}: row {i} got index {int(idx[i])}, but x has only {xs.shape[1]} columns.",
+            f"{i_what_zh}：第 {i} 行的下标为 {int(idx[i])}，但 x 只有 {xs.shape[1]} 列。",
             evidence=["values_differ", "index_not_at_max"],
         )
-    picked = xs.gather(1, idx[:, None]).squeeze(1)
+    picked = xs.gather(1, idx[:, None].long()).squeeze(1)
     wrong = picked != want_values.cpu()
     if bool(wrong.any()):
         i = int(wrong.nonzero()[0])
+        i_what_en, i_what_zh = names(i_what)
         fail(
-            f"{i_what}: row {i} got index {int(idx[i])}, where x holds {picked[i].item():.6g}, but "
+            f"{i_what_en}: row {i} got index {int(idx[i])}, where x holds {picked[i].item():.6g}, but "
             f"the row's maximum is {want_values[i].item():.6g}. Each index must point at a "
             "maximal element of its row.",
-            f"{i_what}：第 {i} 行的下标为 {int(idx[i])}，该位置的值是 {picked[i].item():.6g}，"
+            f"{i_what_zh}：第 {i} 行的下标为 {int(idx[i])}，该位置的值是 {picked[i].item():.6g}，"
             f"但这一行的最大值是 {want_values[i].item():.6g}。每个下标都必须指向该行的一个最大元素。",
             evidence=["values_differ", "index_not_at_max"],
         )
@@ -231,12 +270,12 @@ ROW_SHAPES = [(3, 3), (4, 5), (5, 2), (1, 6), (6, 1), (0, 4)]
 
 
 def test_row_max_values(learner, reference, device, rng):
-    cases = [(torch.randn(n, d, generator=rng).to(device), "") for n, d in ROW_SHAPES]
+    cases = [(torch.randn(n, d, generator=rng).to(device), PLAIN) for n, d in ROW_SHAPES]
     cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
-    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), " (float64)"))
-    cases.append((torch.randint(-50, 50, (5, 7), generator=rng).to(device), " (int64)"))
+    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), F64))
+    cases.append((torch.randint(-50, 50, (5, 7), generator=rng).to(device), I64))
     for x, note in cases:
-        what = f"row_max(x) for x of shape {tuple(x.shape)}{note}"
+        what = _for_x("row_max(x)", x, note)
         values, indices = _row_max(learner, x, what)
         _check_row_max(values, indices, x, reference, what)
 
@@ -248,11 +287,13 @@ def test_row_max_ties(learner, reference, device, rng):
     labels = torch.randint(0, 2, (4, 6), generator=rng)  # int64 with many ties
     for matrix, note in ((x, "float32"), (labels, "int64")):
         x = matrix.to(device)
-        what = (
-            f"row_max(x) for a {note} x of shape {tuple(x.shape)} whose rows repeat their maximum"
+        what = Text(
+            f"row_max(x) for a {note} x of shape {tuple(x.shape)} whose rows repeat their maximum",
+            f"x 为形状 {tuple(x.shape)} 的 {note} 张量、各行的最大值重复出现时的 row_max(x)",
         )
         values, indices = _row_max(learner, x, what)
-        _check_row_max(values, indices, x, reference, what)
+        # The indices' dtype is test_row_max_values's.
+        _check_row_max(values, indices, x, reference, what, index_dtype=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,7 +313,7 @@ def _shifted(x, m):
 _SOFTMAX_MISTAKES = (
     (
         lambda x: _naive(x),
-        ["values_differ", "nan_in_output"],
+        ["values_differ", "nan_in_output", "exp_overflow"],
         "exp() overflows: exp(89) is already inf in float32, and inf / inf is NaN. Subtract each "
         "row's maximum before exp() (x - x.max(dim=1, keepdim=True).values): the softmax does not "
         "change, and every exponent is at most 0.",
@@ -329,16 +370,18 @@ def _check_finite_softmax(mine, what):
     bad = ~torch.isfinite(mine)
     if bool(bad.any()):
         i, j = (int(v) for v in bad.nonzero()[0])
+        what_en, what_zh = names(what)
         fail(
-            f"{what} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite. exp() "
+            f"{what_en} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite. exp() "
             "of large values overflows to inf (exp(89) already does in float32), and inf / inf "
             "is NaN: subtract each row's maximum before exp().",
-            f"{what} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。对大数取 exp() "
+            f"{what_zh} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。对大数取 exp() "
             "会溢出为 inf（在 float32 中 exp(89) 就已经溢出），而 inf / inf 是 NaN："
             "请在 exp() 之前减去每一行的最大值。",
             evidence=[
                 "values_differ",
                 "nan_in_output" if bool(mine[i, j].isnan()) else "inf_in_output",
+                "exp_overflow",
             ],
         )
 
@@ -352,7 +395,8 @@ def _softmax_tol(dtype):
 def _check_softmax(got, x, want, what):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
-    rtol, atol = _softmax_tol(want.dtype)
+    # At the precision of the coarser dtype: whether the dtype is kept is test_keeps_dtype's.
+    rtol, atol = _softmax_tol(want.dtype if got.dtype == want.dtype else torch.float32)
     if got.device.type != "meta" and x.numel():
         mine, expected, xs = got.detach().cpu().to(want.dtype), want.cpu(), x.detach().cpu()
         if not torch.allclose(mine, expected, rtol=rtol, atol=atol):
@@ -362,20 +406,22 @@ def _check_softmax(got, x, want, what):
                     if wrong is not None and torch.allclose(
                         mine, wrong, rtol=rtol, atol=atol, equal_nan=True
                     ):
-                        fail(f"{what}: {en}", f"{what}：{zh}", evidence=evidence)
+                        what_en, what_zh = names(what)
+                        fail(f"{what_en}: {en}", f"{what_zh}：{zh}", evidence=evidence)
             _check_finite_softmax(mine, what)
-    assert_close(got, want, what, rtol=rtol, atol=atol)
+    # Values only: the dtype and the device have their own tests.
+    assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
 
 
 SOFTMAX_SHAPES = [(3, 3), (4, 5), (5, 2), (1, 6), (6, 1), (0, 5)]
 
 
 def test_softmax_rows_values(learner, reference, device, rng):
-    cases = [(2 * torch.randn(n, d, generator=rng).to(device), "") for n, d in SOFTMAX_SHAPES]
+    cases = [(2 * torch.randn(n, d, generator=rng).to(device), PLAIN) for n, d in SOFTMAX_SHAPES]
     cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
-    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), " (float64)"))
+    cases.append((torch.randn(4, 3, generator=rng, dtype=torch.float64).to(device), F64))
     for x, note in cases:
-        what = f"softmax_rows(x) for x of shape {tuple(x.shape)}{note}"
+        what = _for_x("softmax_rows(x)", x, note)
         _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
 
 
@@ -385,24 +431,24 @@ def test_softmax_rows_large_values(learner, reference, device):
             torch.tensor(
                 [[1000.0, 1001.0, 999.0], [1000.0, 1000.0, 1000.0], [-1000.0, -1000.0, -999.0]]
             ),
-            "rows holding values near 1000 and -1000",
+            (", rows holding values near 1000 and -1000", "、各行含有 1000 和 -1000 附近的数值"),
         ),
         (
             torch.tensor([[1000.0, 1001.0, 999.0, 1000.5], [-1000.0, -999.0, -1001.0, -999.5]]),
-            "one row near 1000 and one near -1000",
+            (", one row near 1000 and one near -1000", "、一行在 1000 附近、一行在 -1000 附近"),
         ),
         (
             torch.tensor([[1000.0, 0.0, -1000.0], [88.0, 89.0, 90.0]]),
-            "rows of very different values",
+            (", rows of very different values", "、各行数值相差悬殊"),
         ),
         (
             torch.tensor([[1000.0, 1001.0], [2.0, 3.0]], dtype=torch.float64),
-            "float64 rows near 1000",
+            (", float64 rows near 1000", "、float64 的行在 1000 附近"),
         ),
     ]
     for x, note in cases:
         x = x.to(device)
-        what = f"softmax_rows(x) for x of shape {tuple(x.shape)}, {note}"
+        what = _for_x("softmax_rows(x)", x, note)
         _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
 
 
@@ -417,7 +463,10 @@ def test_softmax_rows_property(learner, n, d, shift, data_seed):
     # Values in steps of 1/8 and a whole-number shift: x + shift is exact in float32, so the
     # shifted rows must give the same softmax.
     x = torch.randint(-40, 40, (n, d), generator=torch.Generator().manual_seed(data_seed)) / 8.0
-    what = f"softmax_rows(x + {shift}) for x of shape ({n}, {d})"
+    what = Text(
+        f"softmax_rows(x + {shift}) for x of shape ({n}, {d})",
+        f"x 的形状为 ({n}, {d}) 时的 softmax_rows(x + {shift})",
+    )
     got = expect_tensor(learner.softmax_rows(x + shift), what)
     assert_shape(got, (n, d), what)
     got = got.detach().cpu().float()
@@ -427,19 +476,21 @@ def test_softmax_rows_property(learner, n, d, shift, data_seed):
     sums = got.sum(dim=1)
     if not torch.allclose(sums, torch.ones_like(sums), atol=tol) or bool((got < 0).any()):
         i = int((sums - 1).abs().argmax())
+        what_en, what_zh = names(what)
         fail(
-            f"{what}: every row of a softmax holds values between 0 and 1 that sum to 1, but row "
+            f"{what_en}: every row of a softmax holds values between 0 and 1 that sum to 1, but row "
             f"{i} of yours sums to {sums[i].item():.6g}.",
-            f"{what}：softmax 的每一行都是 0 到 1 之间、总和为 1 的值，但你的结果第 {i} 行之和为 "
+            f"{what_zh}：softmax 的每一行都是 0 到 1 之间、总和为 1 的值，但你的结果第 {i} 行之和为 "
             f"{sums[i].item():.6g}。",
             evidence=["values_differ"],
         )
-    base = expect_tensor(learner.softmax_rows(x), f"softmax_rows(x) for x of shape ({n}, {d})")
+    base = expect_tensor(learner.softmax_rows(x), _for_x("softmax_rows(x)", x))
     if not torch.allclose(got, base.detach().cpu().float(), rtol=tol, atol=1e-6):
+        what_en, what_zh = names(what)
         fail(
-            f"{what} should equal softmax_rows(x): adding the same number to a whole row does "
+            f"{what_en} should equal softmax_rows(x): adding the same number to a whole row does "
             "not change its softmax, but yours changes.",
-            f"{what} 应当等于 softmax_rows(x)：给一整行加上同一个数不会改变它的 softmax，"
+            f"{what_zh} 应当等于 softmax_rows(x)：给一整行加上同一个数不会改变它的 softmax，"
             "但你的结果变了。",
             evidence=["values_differ"],
         )
@@ -454,22 +505,41 @@ def test_softmax_rows_forbidden(learner, exercise, learner_source, rng):
 # Devices
 
 
-def test_results_on_input_device(learner, reference):
-    # Meta tensors carry a device but no data: a tensor made on the CPU next to them fails here
-    # exactly as it would next to CUDA inputs. (Most operations on meta tensors cost a one-off
-    # second of lazy imports, so the reference is not run on them here.)
-    x = torch.empty(5, 3, device="meta")
-    what = "column_means(x) for a meta x of shape (5, 3)"
-    got = expect_tensor(on_meta(learner, "column_means", (x,), what), what)
-    assert_device(got, "meta", what)
-    _check_reduced_shape(got, x, 0, what)
-    assert_dtype(got, torch.float32, what)
-    what = "row_max(x) for a meta x of shape (5, 3)"
-    values, indices = _as_pair(on_meta(learner, "row_max", (x,), what), x, what)
-    _check_row_max(values, indices, x, reference, what)
-    assert_device(values, "meta", f"the values returned by {what}")
-    what = "softmax_rows(x) for a meta x of shape (5, 3)"
-    got = expect_tensor(on_meta(learner, "softmax_rows", (x,), what), what)
-    assert_device(got, "meta", what)
-    assert_shape(got, (5, 3), what)
-    assert_dtype(got, torch.float32, what)
+def test_results_on_input_device(learner, device, rng):
+    # Only the device (meta tensors carry a device but no data: a tensor made on the CPU next to
+    # them fails here exactly as it would next to CUDA inputs). The input is square, so a
+    # per-row statistic lined up with the columns (the values tests') still runs.
+    x = torch.randn(4, 4, generator=rng).to(device)
+    for name in ("column_means", "row_max", "softmax_rows"):
+        what = Text(
+            f"{name}(x) for x of shape (4, 4) on {device}",
+            f"x 的形状为 (4, 4)、位于 {device} 时的 {name}(x)",
+        )
+        got = on_meta(learner, name, (x,), what) if device == "meta" else getattr(learner, name)(x)
+        if name == "row_max" and isinstance(got, Opaque):  # a namedtuple, by value
+            got = learner.run(_row_max_as_tuple, x)
+        # row_max returns a pair; a single tensor (the values alone) is test_row_max_values's.
+        for t in got if isinstance(got, (tuple, list)) else (got,):
+            assert_device(expect_tensor(t, what), device, what)
+
+
+def test_keeps_dtype(learner, rng):
+    # Only the dtype, for a float64 x (square: a per-row statistic lined up with the columns, the
+    # values tests', still runs): the values are the other tests'.
+    x = torch.randn(4, 4, generator=rng, dtype=torch.float64)
+    for name in ("column_means", "row_max", "softmax_rows"):
+        what = _for_x(f"{name}(x)", x, F64)
+        got = getattr(learner, name)(x)
+        if name == "row_max":
+            if isinstance(got, Opaque):
+                got = learner.run(_row_max_as_tuple, x)
+            got = got[0] if isinstance(got, (tuple, list)) and got else got  # the values
+        got = expect_tensor(got, what)
+        if got.dtype != torch.float64:
+            we, wz = names(what)
+            yours = str(got.dtype).removeprefix("torch.")
+            fail(
+                f"{we} should keep the dtype of x, float64, but yours has dtype {yours}.",
+                f"{wz} 应当保持 x 的 dtype float64，但你的结果是 {yours}。",
+                evidence=["wrong_dtype", "dtype_not_kept"],
+            )

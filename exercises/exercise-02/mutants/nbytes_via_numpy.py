@@ -1,0 +1,15 @@
+def describe(t):
+    return {
+        "shape": tuple(t.shape),
+        "ndim": t.dim(),
+        "numel": t.numel(),
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": t.stride(),
+    }
+
+
+def nbytes(t):
+    # Right on the CPU, but .numpy() needs the data: it fails for meta (and CUDA) tensors.
+    return t.numpy().nbytes

@@ -1,0 +1,14 @@
+def describe(t):
+    return {
+        "shape": list(t.shape),  # a list, not a tuple
+        "ndim": t.dim(),
+        "numel": t.numel(),
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": list(t.stride()),
+    }
+
+
+def nbytes(t):
+    return t.numel() * t.element_size()

@@ -1,0 +1,11 @@
+import torch
+
+
+def one_hot(labels, num_classes):
+    out = torch.zeros(labels.shape[0], num_classes, device=labels.device)
+    return out.scatter_(1, labels.unsqueeze(1), 1.0)
+
+
+def pick(scores, labels):
+    # detach() "only to read" the scores: the result leaves the autograd graph.
+    return scores.detach().gather(1, labels.unsqueeze(1)).squeeze(1)

@@ -1,0 +1,13 @@
+def add_batch_dim(img):
+    # .float() "to be safe": a uint8 image loses its dtype.
+    return img.float().unsqueeze(0)
+
+
+def drop_dim(x, dim):
+    if x.shape[dim] != 1:
+        raise ValueError(f"dimension {dim} has size {x.shape[dim]}, not 1")
+    return x.squeeze(dim)
+
+
+def hwc_to_chw(img):
+    return img.permute(2, 0, 1)

