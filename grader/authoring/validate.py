@@ -197,7 +197,7 @@ def validate(
     selected: tuple[str, ...] = ("cpu", "cuda"),
     seed: int | None = None,
     parallel: int | None = None,
-    progress: Callable[[int, Result], None] | None = None,
+    progress: Callable[[int, Result, str | None], None] | None = None,
 ) -> Report:
     started = time.monotonic()
     checks: list[Check] = []

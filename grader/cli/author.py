@@ -35,7 +35,7 @@ def cmd_validate(argv: list[str]) -> int:
         check_writable(args.junit)
     count = 0
 
-    def progress(index: int, result: Result) -> None:
+    def progress(index: int, result: Result, report: str | None) -> None:
         nonlocal count
         count += 1
         if sys.stderr.isatty():

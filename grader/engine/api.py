@@ -92,15 +92,22 @@ class GradeRequest:
         )
 
 
-OnResult = Callable[[int, Result], None]
+# on_result(index, result, report): report is the result's HTML report when it was asked for
+OnResult = Callable[[int, Result, "str | None"], None]
 
 
 class Engine(Protocol):
-    """Grades requests. ``grade_many`` calls ``on_result(index, result)`` as each completes
-    (so a caller can store results as they come) and returns them in request order."""
+    """Grades requests. ``grade_many`` calls ``on_result(index, result, report)`` as each
+    completes (so a caller can store results as they come) and returns them in request order.
+    With ``reports=True`` each ``report`` is the result's HTML report, rendered where the
+    grading ran (on a cluster: on the worker, so the driver only writes files); else None."""
 
     def grade(self, request: GradeRequest) -> Result: ...
 
     def grade_many(
-        self, requests: Sequence[GradeRequest], on_result: OnResult | None = None
+        self,
+        requests: Sequence[GradeRequest],
+        on_result: OnResult | None = None,
+        *,
+        reports: bool = False,
     ) -> list[Result]: ...

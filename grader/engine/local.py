@@ -36,6 +36,7 @@ from grader.engine.scheduler import Job, Running, run_jobs, usable_cores
 from grader.engine.scoring import merge_passes
 from grader.engine.warmup import preloads, warm_up
 from grader.errors import InternalError, UsageError
+from grader.render.html import render_result
 from grader.resources import PACKAGE
 from grader.results import Result
 from grader.sandbox.policy import SandboxPolicy, runtime_paths, runtime_readable
@@ -168,11 +169,16 @@ class LocalEngine:
         return self.grade_many([request])[0]
 
     def grade_many(
-        self, requests: Sequence[GradeRequest], on_result: OnResult | None = None
+        self,
+        requests: Sequence[GradeRequest],
+        on_result: OnResult | None = None,
+        *,
+        reports: bool = False,
     ) -> list[Result]:
-        """Grade every request, ``jobs`` at a time; ``on_result(index, result)`` as each one
-        completes. On KeyboardInterrupt the gradings in flight are stopped; results already
-        handed to ``on_result`` stand."""
+        """Grade every request, ``jobs`` at a time; ``on_result(index, result, report)`` as
+        each one completes (``report``: its HTML report with ``reports=True``, else None). On
+        KeyboardInterrupt the gradings in flight are stopped; results already handed to
+        ``on_result`` stand."""
         if self._forkserver is None:
             raise InternalError("LocalEngine used outside `with LocalEngine() as engine:`")
         specs = {r.exercise: self.spec(r.exercise) for r in requests}
@@ -207,7 +213,7 @@ class LocalEngine:
                     results[index] = merged
                     _unstage(job.path)
                     if on_result is not None:
-                        on_result(index, merged)
+                        on_result(index, merged, render_result(merged) if reports else None)
 
             run_jobs(
                 self,

@@ -130,15 +130,17 @@ def run_batch(
             for task in tasks
         ]
 
-        def on_result(index: int, result: Result) -> None:
+        def on_result(index: int, result: Result, report: str | None) -> None:
             task = tasks[index]
             key = task.key if cacheable(result) else None
             store(task.result_path, key, result, f"{task.student.id}/{task.path.name}")
+            if report is not None:  # rendered where it was graded
+                write_atomic(task.result_path.with_suffix(".html"), report)
             progress.advance(result)
 
         with engine:
             try:
-                engine.grade_many(requests, on_result=on_result)
+                engine.grade_many(requests, on_result=on_result, reports=True)
             except KeyboardInterrupt:
                 interrupted = True
     progress.show(final=True)
@@ -199,7 +201,8 @@ def _write_outputs(
                 row.cells[exercise] = Cell("not graded")
                 continue
             report_path = folder / f"{exercise}.html"
-            write_atomic(report_path, render_result(result))
+            if not report_path.is_file():  # a result from an older run, without its report
+                write_atomic(report_path, render_result(result))
             row.cells[exercise] = Cell(
                 result.status.value,
                 result.score,
