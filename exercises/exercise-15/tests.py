@@ -293,7 +293,7 @@ def predict_on_device_run(module, X, seed):
 def test_predict_on_device(learner, device, rng, seed):
     # On meta (shapes without data), a tensor moved to the CPU shows as on a GPU.
     X = _randn(rng, 7, 4).to(device)
-    what = f"predict(model, X) [nn.Linear(4, 3), X: (7, 4), on {device}]"
+    what = f"predict(model, X) [nn.Linear(4, 3), X: (7, 4), device = {device}]"
     run = learner.run(predict_on_device_run, X, seed)
     if "copied_out_of_meta" in run:
         fail(
@@ -338,7 +338,7 @@ def test_snapshot_values(learner, reference, device, rng):
 def test_snapshot_on_device(learner, device, rng):
     for text, t in _snapshot_inputs(rng):
         x = t.detach().to(device).requires_grad_(t.requires_grad)
-        what = f"snapshot(t) [t = {text}, on {device}]"
+        what = f"snapshot(t) [t = {text}, device = {device}]"
         got = on_meta(learner, "snapshot", [x], what) if device == "meta" else learner.snapshot(x)
         assert_device(expect_tensor(got, what), device, what)
 

@@ -403,11 +403,11 @@ def test_on_device(learner, device, rng):
     if device != "meta":
         run = learner.run(fit_safely, X, y, lr, steps)
         if "value" in run:
-            _check_device(run["value"], X, _what(n, d, lr, steps, f", on {device}"))
+            _check_device(run["value"], X, _what(n, d, lr, steps, f", device = {device}"))
             return
     # On meta (shapes without data: a tensor made on the CPU shows there as on a GPU), or when
     # the training crashes: the w and b of no steps at all.
-    _check_device(learner.fit_linear(X, y, lr, 0), X, _what(n, d, lr, 0, f", on {device}"))
+    _check_device(learner.fit_linear(X, y, lr, 0), X, _what(n, d, lr, 0, f", device = {device}"))
 
 
 def test_non_contiguous(learner, device, rng):

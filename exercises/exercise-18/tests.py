@@ -182,7 +182,8 @@ _EIGHTHS = st.lists(st.integers(-800, 800), min_size=1, max_size=24).map(
 @given(values=_EIGHTHS)
 def test_min_max_properties(learner, reference, values):
     x = torch.tensor(values)
-    what = f"min_max(x) for x = {values}"
+    what = Text(f"min_max(x) for x = {values}", f"min_max(x)（x = {values}）")
+    we, wz = names(what)
     got = expect_tensor(learner.min_max(x), what)
     assert_shape(got, x.shape, what)
     assert_dtype(got, torch.float32, what)
@@ -197,30 +198,30 @@ def test_min_max_properties(learner, reference, values):
     low, high = float(r.min()), float(r.max())
     if low < -1e-6 or high > 1 + 1e-5:
         fail(
-            f"{what} should lie in [0, 1], but yours ranges from {low:.6g} to {high:.6g}.",
-            f"{what} 应位于 [0, 1] 之内，但你的结果范围是 {low:.6g} 到 {high:.6g}。",
+            f"{we} should lie in [0, 1], but yours ranges from {low:.6g} to {high:.6g}.",
+            f"{wz} 应位于 [0, 1] 之内，但你的结果范围是 {low:.6g} 到 {high:.6g}。",
             evidence=["values_differ", "out_of_range"],
         )
     if x.max() > x.min():
         at_min, at_max = float(r[x.argmin()]), float(r[x.argmax()])
         if abs(at_min) > 1e-6 or abs(at_max - 1) > 1e-5:
             fail(
-                f"{what}: the smallest value should map to 0 and the largest to 1, but yours maps them "
+                f"{we}: the smallest value should map to 0 and the largest to 1, but yours maps them "
                 f"to {at_min:.6g} and {at_max:.6g}.",
-                f"{what}：最小值应映射为 0、最大值应映射为 1，但你的结果分别为 {at_min:.6g} 和 {at_max:.6g}。",
+                f"{wz}：最小值应映射为 0、最大值应映射为 1，但你的结果分别为 {at_min:.6g} 和 {at_max:.6g}。",
                 evidence=["values_differ", "ends_not_0_and_1"],
             )
         order = torch.argsort(x, stable=True)
         if bool((r[order].diff() < -1e-6).any()):
             fail(
-                f"{what} should keep the order of the values (scaling is increasing), but yours does not.",
-                f"{what} 应保持数值的大小顺序（缩放是单调递增的），但你的结果没有保持。",
+                f"{we} should keep the order of the values (scaling is increasing), but yours does not.",
+                f"{wz} 应保持数值的大小顺序（缩放是单调递增的），但你的结果没有保持。",
                 evidence=["values_differ", "order_changed"],
             )
     elif bool((r != 0).any()):
         fail(
-            f"{what}: x is constant, so the result should be all zeros; yours is {_head(r)}.",
-            f"{what}：x 是常数，结果应全为 0；你的结果是 {_head(r)}。",
+            f"{we}: x is constant, so the result should be all zeros; yours is {_head(r)}.",
+            f"{wz}：x 是常数，结果应全为 0；你的结果是 {_head(r)}。",
             evidence=["values_differ", "constant_not_zero"],
         )
     assert_close(got, reference.min_max(x), what, rtol=1e-5, atol=1e-6)

@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 from torch import nn
 
 from grader.spec import Text
-from grader.testing import as_floats, assert_close, describe, fail
-from grader.testing.checks import assert_unchanged
+from grader.testing import as_floats, assert_close, describe, fail, names
+from grader.testing.checks import assert_unchanged, describe_zh
 from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
@@ -276,9 +276,10 @@ def _as_bool(value, what):
         return bool(value.reshape(()))
     if isinstance(value, (bool, int)):
         return bool(value)
+    we, wz = names(what)
     fail(
-        f"{what} should be True or False, but yours is {describe(value)}.",
-        f"{what} 应该是 True 或 False，但你的结果是 {describe(value)}。",
+        f"{we} should be True or False, but yours is {describe(value)}.",
+        f"{wz} 应该是 True 或 False，但你的结果是 {describe_zh(value)}。",
         evidence=["wrong_type"],
     )
 
@@ -313,7 +314,7 @@ def _check_cases(learner, reference, device, seed, cases):
         en, zh = CASE_TEXT[case]
         what = "has_bad_grad(model)"
         got, want = _bad_grad(learner, reference, case, device, seed + i)
-        result = _as_bool(got["result"], f"{what} [{en}]")
+        result = _as_bool(got["result"], Text(f"{what} [{en}]", f"{what}（{zh}）"))
         if result != want:
             evidence = ["values_differ"]
             extra_en = extra_zh = ""
