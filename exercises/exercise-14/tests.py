@@ -18,6 +18,7 @@ from torch import nn
 
 from grader.spec import Text
 from grader.testing import as_floats, assert_close, compare_losses, expect_tensor, fail, loss_head
+from grader.testing.checks import assert_unchanged
 
 
 def linear_run(module, device, seed, n, d, lr, epochs):
@@ -31,6 +32,7 @@ def linear_run(module, device, seed, n, d, lr, epochs):
     start = [p.detach().clone() for p in model.parameters()]
     with torch.no_grad():
         start_loss = nn.functional.mse_loss(model(X), y).item()
+    data = {"X": X.clone(), "y": y.clone()}  # as they were before the call
     if lr is None:
         losses = module.train(model, X, y)
     else:
@@ -40,6 +42,8 @@ def linear_run(module, device, seed, n, d, lr, epochs):
         "params": [p.detach().clone() for p in model.parameters()],
         "start": start,
         "start_loss": start_loss,
+        "data_before": data,
+        "data_after": {"X": X, "y": y},
     }
 
 
@@ -270,4 +274,18 @@ def test_default_arguments(learner, seed):
             f"最后一个为 {last_want}。请把默认值写成 lr: float = 0.1, epochs: int = 50，"
             "并且使用 lr 和 epochs（而不是写死的数字）。",
             evidence=["values_differ", "wrong_defaults"],
+        )
+
+
+def test_leaves_data_alone(learner, device, seed):
+    # The model is trained in place; X and y are only read (the curriculum's rule).
+    run = learner.run(linear_run, device, seed, 16, 2, 0.1, 3)
+    for name in ("X", "y"):
+        assert_unchanged(
+            run["data_before"][name],
+            run["data_after"][name],
+            Text(
+                f"{name} after train(model, X, y, lr=0.1, epochs=3)",
+                f"train(model, X, y, lr=0.1, epochs=3) 之后的 {name}",
+            ),
         )
