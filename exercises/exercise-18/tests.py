@@ -496,7 +496,7 @@ def call_safely(module, name, args):
 
 
 def test_bmi_and_healthy_on_device(learner, device, rng):
-    # meta tensors have a device but no data: a tensor created on the CPU fails here as on a GPU.
+    # meta tensors have a device but no data: a tensor created on the CPU fails there as on a GPU.
     # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
     # about a second in a process). The device only: the values and dtypes are judged by the
     # values tests, and a function that fails on the CPU too is left to them.
