@@ -12,6 +12,12 @@ Pitfalls from the seeds, each with the tests that catch it:
 Noise is random, so add_noise is tested by its statistics (mean, standard deviation, the share
 within one standard deviation, a fresh draw on every call), never by exact values. The reference
 is never run on meta here: a first meta operation costs about a second in a process.
+
+Each test judges one requirement (see `requirements` in exercise.yaml): the statistics test
+judges the noise, the dtype test the dtype and the device tests the device; the to_device
+"moves" test judges where every tensor went (and that the batch was left alone), the structure
+test the containers, the keys and the other leaves; only test_leaves_inputs_alone judges that
+add_noise and length_mask leave their inputs alone (input_check is off elsewhere).
 """
 
 import torch
@@ -23,6 +29,7 @@ from grader.testing import (
     assert_dtype,
     assert_equal,
     assert_shape,
+    call_on_meta,
     check,
     describe,
     device_of,
@@ -83,10 +90,15 @@ def _noise_stats(got, x, std, what, *, strict):
         )
 
 
-def _same_layout(got, x, what):
-    we, wz = names(what)
+def _same_shape(got, x, what):
     got = expect_tensor(got, what)
     assert_shape(got, x.shape, what)
+    return got
+
+
+def _same_dtype(got, x, what):
+    we, wz = names(what)
+    got = _same_shape(got, x, what)
     if got.dtype != x.dtype:
         fail(
             f"{we} should keep x's dtype {str(x.dtype)[6:]}, but yours is {str(got.dtype)[6:]}: "
@@ -97,7 +109,6 @@ def _same_layout(got, x, what):
             "请按 x 的样子创建噪声：torch.randn_like(x)，或 dtype=x.dtype。",
             evidence=["wrong_dtype", "dtype_promoted"],
         )
-    assert_device(got, x.device, what)
     return got
 
 
@@ -109,9 +120,9 @@ def test_add_noise_statistics(learner, device, rng):
             f"add_noise(x, {std}) for x of shape (240, 250)",
             f"add_noise(x, {std})（x 的形状为 (240, 250)）",
         )
-        first = _same_layout(learner.add_noise(x, std), x, what)
+        first = _same_shape(learner.add_noise(x, std), x, what)
         _noise_stats(first, x, std, what, strict=True)
-        second = _same_layout(learner.add_noise(x, std), x, what)
+        second = _same_shape(learner.add_noise(x, std), x, what)
         check(
             not torch.equal(first.detach().cpu(), second.detach().cpu()),
             f"{what.en} added exactly the same noise on two calls: draw fresh noise on every call "
@@ -120,7 +131,9 @@ def test_add_noise_statistics(learner, device, rng):
             evidence=["values_differ", "same_noise"],
         )
     what = Text("add_noise(x, 0.0)", "add_noise(x, 0.0)")
-    assert_close(learner.add_noise(x, 0.0), x.contiguous(), what, rtol=0, atol=0)
+    assert_close(
+        learner.add_noise(x, 0.0), x.contiguous(), what, rtol=0, atol=0, check_device=False
+    )
 
 
 def test_add_noise_keeps_dtype(learner, device, rng):
@@ -131,8 +144,8 @@ def test_add_noise_keeps_dtype(learner, device, rng):
             f"add_noise(x, 1.5) for a {name} x of shape (100, 80)",
             f"add_noise(x, 1.5)（x 是形状为 (100, 80) 的 {name} 张量）",
         )
-        got = _same_layout(learner.add_noise(x, 1.5), x, what)
-        _noise_stats(got, x, 1.5, what, strict=False)
+        # The dtype only: the noise itself is judged by test_add_noise_statistics.
+        _same_dtype(learner.add_noise(x, 1.5), x, what)
 
 
 def test_add_noise_on_device(learner, device, rng):
@@ -143,8 +156,8 @@ def test_add_noise_on_device(learner, device, rng):
             f'add_noise(x, 0.1) for a {name} x of shape (4, 6) on "{device}"',
             f'add_noise(x, 0.1)（x 是位于 "{device}"、形状为 (4, 6) 的 {name} 张量）',
         )
-        # Shape, dtype and device only: the statistics are tested on larger inputs.
-        _same_layout(learner.add_noise(x, 0.1), x, what)
+        # The device only: the statistics and the dtype have their own tests.
+        assert_device(_same_shape(learner.add_noise(x, 0.1), x, what), x.device, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,11 +192,11 @@ def _lengths_cases(rng):
 
 
 def _compare_mask(got, want, lengths, max_len, what):
+    """The bool mask against the reference's, values and dtype (the device has its own test)."""
     we, wz = names(what)
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     assert_dtype(got, torch.bool, what)
-    assert_device(got, want.device, what)
     theirs, ours = got.detach().cpu(), want.detach().cpu()
     bad = theirs != ours
     if bool(bad.any()):
@@ -219,21 +232,39 @@ def test_length_mask_values(learner, reference, device, rng):
         )
 
 
-def test_length_mask_on_device(learner, reference, device, rng):
-    lengths = torch.randint(0, 6, (5,), generator=rng)
+def _mask_on_cpu(what, said=None):
+    we, wz = names(what)
+    why_en = f" (PyTorch said: {said})" if said else ""
+    why_zh = f"（PyTorch 报错：{said}）" if said else ""
+    fail(
+        f"{we} built the mask on the CPU{why_en}: the positions or the lengths were moved to (or "
+        "created on) the CPU, e.g. with lengths.cpu() or torch.arange(max_len) without device=. "
+        "Build the mask where lengths lives: torch.arange(max_len, device=lengths.device) < "
+        "lengths[:, None].",
+        f"{wz} 在 CPU 上构造了掩码{why_zh}：位置或长度被移到了（或创建在）CPU 上，例如 "
+        "lengths.cpu()，或没有 device= 的 torch.arange(max_len)。请在 lengths 所在的设备上构造掩码："
+        "torch.arange(max_len, device=lengths.device) < lengths[:, None]。",
+        evidence=["wrong_device", "mask_built_on_cpu"],
+    )
+
+
+def test_length_mask_on_device(learner, device, rng):
+    # The device only: the values and the dtype are judged by test_length_mask_values.
+    lengths = torch.randint(0, 6, (5,), generator=rng).to(device)
     what = Text(
         f'length_mask(lengths, 6) for 5 lengths on "{device}"',
         f'length_mask(lengths, 6)（5 个长度，位于 "{device}"）',
     )
-    got = expect_tensor(learner.length_mask(lengths.to(device), 6), what)
     if device == "meta":
-        # Built here without running an operation on meta (see the module docstring).
-        want = torch.empty(5, 6, dtype=torch.bool, device="meta")
-        assert_device(got, "meta", what)
-        assert_shape(got, want.shape, what)
-        assert_dtype(got, torch.bool, what)
+        answer = learner.run(call_on_meta, "length_mask", [lengths, 6])
+        if "copied_out_of_meta" in answer:  # lengths.cpu(), or a copy into a CPU tensor
+            _mask_on_cpu(what, answer["copied_out_of_meta"])
+        got = expect_tensor(answer["value"], what)
     else:
-        _compare_mask(got, reference.length_mask(lengths.to(device), 6), lengths, 6, what)
+        got = expect_tensor(learner.length_mask(lengths, 6), what)
+    if torch.device(device_of(got)).type == "cpu":
+        _mask_on_cpu(what)
+    assert_device(got, device, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,8 +316,10 @@ def _kind_zh(value):
     return describe_zh(value)
 
 
-def _compare_tree(got, sent, device, path, what):
-    """got should have sent's structure, with every tensor on ``device`` and every other leaf as it was."""
+def _compare_tree(got, sent, device, path, what, strict=True):
+    """got should have sent's structure, with every tensor on ``device`` and every other leaf as it
+    was. Not ``strict``: only the tensors are judged (a list for a tuple, the order of a dict's
+    keys and the other leaves are test_to_device_keeps_structure's)."""
     where_en, where_zh = f"batch{path}", f"batch{path}"
     if isinstance(sent, torch.Tensor):
         if not isinstance(got, torch.Tensor):
@@ -307,6 +340,25 @@ def _compare_tree(got, sent, device, path, what):
         assert_equal(got, sent.to(device) if sent.device.type != "meta" else sent, inner)
         return
     kind = type(sent)
+    if kind in _KINDS and not strict:
+        sequences = (list, tuple)
+        if kind is dict and isinstance(got, dict) and set(got) == set(sent):
+            for key in sent:
+                _compare_tree(got[key], sent[key], device, f"{path}[{key!r}]", what, strict)
+            return
+        if kind in sequences and isinstance(got, sequences) and len(got) == len(sent):
+            for i, (g, s_) in enumerate(zip(got, sent)):
+                _compare_tree(g, s_, device, f"{path}[{i}]", what, strict)
+            return
+        fail(
+            f"{what}: {where_en} should hold the same items as the batch (keys {list(sent)} for "
+            f"a dict, {len(sent)} items for a list or tuple), but yours is {_kind(got)}.",
+            f"{what}：{where_zh} 应包含与 batch 相同的元素（dict 的键为 {list(sent)}，list 或 tuple "
+            f"有 {len(sent)} 个元素），但你的结果是 {_kind_zh(got)}。",
+            evidence=["container_changed"],
+        )
+    if not strict:
+        return  # a leaf that is not a tensor: judged by test_to_device_keeps_structure
     if kind in _KINDS:
         if type(got) is not kind:
             fail(
@@ -397,13 +449,12 @@ def test_to_device_moves_every_tensor(learner, device, rng):
     for target in (device, torch.device(device)):
         shown = repr(target) if isinstance(target, torch.device) else f'"{target}"'
         what = f"to_device(batch, {shown})"
-        _compare_tree(_to_device(learner, batch, target), batch, device, "", what)
+        _compare_tree(_to_device(learner, batch, target), batch, device, "", what, strict=False)
     if device != "meta":
         # And back: tensors on the device return to the CPU.
         on_device = _tree_to(batch, device)
-        _compare_tree(
-            _to_device(learner, on_device, "cpu"), on_device, "cpu", "", 'to_device(batch, "cpu")'
-        )
+        got = _to_device(learner, on_device, "cpu")
+        _compare_tree(got, on_device, "cpu", "", 'to_device(batch, "cpu")', strict=False)
 
 
 def test_to_device_keeps_structure(learner, rng):
@@ -417,3 +468,17 @@ def test_to_device_keeps_structure(learner, rng):
             f'to_device({leaf!r}, "cpu") 应原样返回 {leaf!r}，但你的结果是 {describe_zh(got)}。',
             evidence=["values_differ", "leaf_changed"],
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The inputs
+
+
+def test_leaves_inputs_alone(learner, device, rng):
+    # The only test that judges the inputs of add_noise and length_mask (input_check is off in
+    # the others): every call here fails if it changes them (values, dtype, requires_grad).
+    x = torch.randn(6, 5, generator=rng).to(device)
+    learner.add_noise(x, 0.5)
+    learner.add_noise(x.t(), 2.0)
+    lengths = torch.randint(0, 6, (4,), generator=rng).to(device)
+    learner.length_mask(lengths, 6)

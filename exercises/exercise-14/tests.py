@@ -4,26 +4,47 @@ The training runs next to the learner's code (``learner.run``), on data and init
 depend only on the seed, so the learner's loss curve and final parameters can be compared with
 the reference's. When they differ, the same run with the two classic mistakes (gradients never
 zeroed, gradients zeroed between backward and step) is replayed here to name the mistake.
+
+Each test judges one requirement of the instructions (see `requirements` in exercise.yaml):
+the type of the returned losses is judged by test_returns_one_float_per_epoch alone (elsewhere
+a one-element tensor counts as its value), the MLP test judges the trained parameters (the loss
+curve has its own test), and the defaults are judged by comparing the learner's train(model, X,
+y) with the same learner's train(model, X, y, lr=0.1, epochs=50), so a bug in the training loop
+does not also cost the defaults.
 """
 
 import torch
 from torch import nn
 
-from grader.testing import as_floats, assert_close, compare_losses, expect_tensor, fail
+from grader.spec import Text
+from grader.testing import as_floats, assert_close, compare_losses, expect_tensor, fail, loss_head
+from grader.testing.checks import assert_unchanged
 
 
 def linear_run(module, device, seed, n, d, lr, epochs):
-    """Train a fresh nn.Linear(d, 1) with module.train on seeded data."""
+    """Train a fresh nn.Linear(d, 1) with module.train on seeded data; ``lr=None`` calls
+    train(model, X, y) without lr and epochs."""
     torch.manual_seed(seed)
     X = torch.randn(n, d)
     y = X @ torch.randn(d, 1) + 0.5 + 0.1 * torch.randn(n, 1)
     model = nn.Linear(d, 1)
     model, X, y = model.to(device), X.to(device), y.to(device)
+    start = [p.detach().clone() for p in model.parameters()]
+    with torch.no_grad():
+        start_loss = nn.functional.mse_loss(model(X), y).item()
+    data = {"X": X.clone(), "y": y.clone()}  # as they were before the call
     if lr is None:
         losses = module.train(model, X, y)
     else:
         losses = module.train(model, X, y, lr=lr, epochs=epochs)
-    return {"losses": losses, "params": [p.detach().clone() for p in model.parameters()]}
+    return {
+        "losses": losses,
+        "params": [p.detach().clone() for p in model.parameters()],
+        "start": start,
+        "start_loss": start_loss,
+        "data_before": data,
+        "data_after": {"X": X, "y": y},
+    }
 
 
 def mlp_run(module, device, seed, epochs):
@@ -33,12 +54,17 @@ def mlp_run(module, device, seed, epochs):
     y = torch.sin(X.sum(dim=1, keepdim=True))
     model = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
     model, X, y = model.to(device), X.to(device), y.to(device)
+    start = [p.detach().clone() for p in model.parameters()]
     losses = module.train(model, X, y, lr=0.05, epochs=epochs)
-    return {"losses": losses, "params": [p.detach().clone() for p in model.parameters()]}
+    return {
+        "losses": losses,
+        "params": [p.detach().clone() for p in model.parameters()],
+        "start": start,
+    }
 
 
 class _Mistake:
-    """A training loop with one classic mistake, to recognise it in a learner's curve."""
+    """A training loop with one classic mistake, to recognise it in a learner's results."""
 
     def __init__(self, kind):
         self.kind = kind
@@ -57,105 +83,165 @@ class _Mistake:
 
 
 def _losses(run, what):
-    return as_floats(run["losses"], what, tensors="reject")
+    """The returned losses as numbers; one-element tensors count as their value here (their
+    type is judged by test_returns_one_float_per_epoch)."""
+    return as_floats(run["losses"], what)
 
 
-STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the loss curve
+STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the results
     "zero_before_step": (
         "parameters_never_move",
-        "the loss never changes: the parameters are never updated",
-        "损失始终不变：参数从未被更新",
+        "the parameters are never updated: optimizer.zero_grad() runs between backward() and "
+        "step(), so step() sees only zeros. The order is zero_grad, forward, loss, backward, step",
+        "参数从未被更新：optimizer.zero_grad() 放在了 backward() 和 step() 之间，step() 看到的"
+        "梯度全是 0。正确的顺序是：zero_grad、前向、计算损失、backward、step",
     ),
     "never_zero": (
         "gradients_accumulate",
-        "the loss follows the curve of gradients that are never zeroed and pile up step after step",
-        "损失的变化与梯度从不清零、逐步累加时完全一样",
+        "the results are those of gradients that are never zeroed and pile up step after step. "
+        "Call optimizer.zero_grad() once per epoch, before backward()",
+        "结果与梯度从不清零、逐步累加时完全一样。每个 epoch 在 backward() 之前调用一次 "
+        "optimizer.zero_grad()",
     ),
 }
 
 
-def _compare_curves(got, want, what, replay, attach):
-    """The learner's curve against the reference's; a replayed classic mistake is named."""
+def _mistakes(replay):
+    """compare_losses mistakes: each replayed classic mistake, with its story."""
+    return [
+        (
+            lambda kind=kind: _losses(replay(_Mistake(kind)), "replay"),
+            en,
+            zh,
+            ["values_differ", evidence],
+        )
+        for kind, (evidence, en, zh) in STORIES.items()
+    ]
+
+
+def _after_step(what):
+    """An ``explain`` for compare_losses: losses measured after each step are the reference's
+    shifted by one."""
+
+    def explain(got, want):
+        if got.numel() > 1 and torch.allclose(got[:-1], want[1:], rtol=1e-4, atol=1e-6):
+            fail(
+                f"{what}: each of your losses is the loss after its epoch's step (yours "
+                f"{loss_head(got)}, expected {loss_head(want)}). Record loss.item() of the loss "
+                "you call backward() on, before optimizer.step().",
+                f"{what}：你的每个损失都是该 epoch 更新之后的损失（你的 {loss_head(got)}，期望 "
+                f"{loss_head(want)}）。请在 optimizer.step() 之前记录你调用 backward() 的那个损失的 "
+                "loss.item()。",
+                evidence=["values_differ", "loss_after_step"],
+            )
+
+    return explain
+
+
+def _close(a, b):
+    return a.shape == b.shape and torch.allclose(
+        a.detach().cpu(), b.detach().cpu(), rtol=1e-4, atol=1e-5
+    )
+
+
+def _compare_params(got_run, want_run, replay, names, what):
+    """The trained parameters against the reference's: a model left as it started, and each
+    replayed classic mistake, are named before the first differing value."""
+    we, wz = what.en, what.zh
+    got = [
+        expect_tensor(g, Text(f"{we}: {n}", f"{wz}：{n}")) for g, n in zip(got_run["params"], names)
+    ]
+    want = want_run["params"]
+    if len(got) == len(want) and all(_close(g, w) for g, w in zip(got, want)):
+        return
+    if len(got) == len(want) and all(_close(g, s) for g, s in zip(got, got_run["start"])):
+        losses = _losses(got_run, what)
+        if losses.numel() > 1 and not torch.allclose(losses, losses[:1].expand_as(losses)):
+            fail(
+                f"{we}: the model you were given still has its initial parameters, although your "
+                "losses change from epoch to epoch: you trained another model (a copy, such as "
+                "copy.deepcopy(model)). Train the model passed in, in place: "
+                "torch.optim.SGD(model.parameters(), lr=lr).",
+                f"{wz}：传入的模型仍保持初始参数，但你的损失却在逐个 epoch 变化：你训练的是另一个"
+                "模型（副本，例如 copy.deepcopy(model)）。请原地训练传入的模型："
+                "torch.optim.SGD(model.parameters(), lr=lr)。",
+                evidence=["values_differ", "trained_a_copy"],
+            )
+    for kind, (evidence, en, zh) in STORIES.items():
+        mistake = replay(_Mistake(kind))["params"]
+        if len(got) == len(mistake) and all(_close(g, m) for g, m in zip(got, mistake)):
+            fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
+    for g, w, n in zip(got, want, names):
+        assert_close(g, w, Text(f"{we}: {n}", f"{wz}：{n}"), rtol=1e-4, atol=1e-5)
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+
+def test_losses_match_reference(learner, reference, device, seed, attach):
+    args = (device, seed, 32, 3, 0.1, 50)
+    what = "train(model, X, y, lr=0.1, epochs=50)"
+    got = _losses(learner.run(linear_run, *args), what)
+    want = _losses(linear_run(reference, *args), "reference")
     attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
     compare_losses(
         got,
         want,
         what,
-        mistakes=[
-            (lambda kind=kind: replay(_Mistake(kind)), en, zh, [evidence])
-            for kind, (evidence, en, zh) in STORIES.items()
-        ],
-    )
-
-
-def test_losses_match_reference(learner, reference, device, seed, attach):
-    args = (device, seed, 32, 3, 0.1, 50)
-    got = _losses(learner.run(linear_run, *args), "train(model, X, y, lr=0.1, epochs=50)")
-    want = _losses(linear_run(reference, *args), "reference")
-    _compare_curves(
-        got,
-        want,
-        "train(model, X, y, lr=0.1, epochs=50)",
-        lambda mistake: _losses(linear_run(mistake, *args), "replay"),
-        attach,
+        explain=_after_step(what),
+        mistakes=_mistakes(lambda mistake: linear_run(mistake, *args)),
     )
 
 
 def test_parameters_match_reference(learner, reference, device, seed):
     args = (device, seed, 32, 3, 0.1, 50)
-    got = learner.run(linear_run, *args)["params"]
-    want = linear_run(reference, *args)["params"]
-    for name, g, w in zip(("weight", "bias"), got, want):
-        assert_close(
-            expect_tensor(g, f"the trained model's {name}"),
-            w,
-            f"the trained model's {name}",
-            rtol=1e-4,
-            atol=1e-5,
-        )
+    _compare_params(
+        learner.run(linear_run, *args),
+        linear_run(reference, *args),
+        lambda mistake: linear_run(mistake, *args),
+        ("weight", "bias"),
+        Text(
+            "the model after train(model, X, y, lr=0.1, epochs=50)",
+            "train(model, X, y, lr=0.1, epochs=50) 之后的模型",
+        ),
+    )
 
 
-def test_first_loss_is_before_any_step(learner, reference, device, seed):
-    args = (device, seed, 16, 2, 0.1, 3)
-    got = _losses(learner.run(linear_run, *args), "train(model, X, y, lr=0.1, epochs=3)")
-    want = _losses(linear_run(reference, *args), "reference")
-    if got.numel() == 0 or not torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
+def test_first_loss_is_before_any_step(learner, device, seed):
+    run = learner.run(linear_run, device, seed, 16, 2, 0.1, 3)
+    got = _losses(run, "train(model, X, y, lr=0.1, epochs=3)")
+    want = run["start_loss"]
+    if got.numel() == 0 or not torch.isclose(
+        got[0], torch.tensor(want, dtype=torch.float64), rtol=1e-5, atol=1e-7
+    ):
         first = f"{got[0]:.6g}" if got.numel() else "nothing"
         fail(
-            f"The first loss should be the loss of the untrained model ({want[0]:.6g}), measured "
+            f"The first loss should be the loss of the untrained model ({want:.6g}), measured "
             f"before the first step; yours is {first}.",
-            f"第一个损失应该是未训练模型的损失（{want[0]:.6g}），在第一步更新之前计算；你的是 {first}。",
+            f"第一个损失应该是未训练模型的损失（{want:.6g}），在第一步更新之前计算；你的是 {first}。",
             evidence=["loss_after_step"],
         )
 
 
-def test_trains_any_module(learner, reference, device, seed, attach):
-    got_run = learner.run(mlp_run, device, seed, 40)
-    want_run = mlp_run(reference, device, seed, 40)
-    got = _losses(got_run, "train(mlp, X, y, lr=0.05, epochs=40)")
-    want = _losses(want_run, "reference")
-    _compare_curves(
-        got,
-        want,
-        "train(mlp, X, y, lr=0.05, epochs=40) on a two-layer network",
-        lambda mistake: _losses(mlp_run(mistake, device, seed, 40), "replay"),
-        attach,
+def test_trains_any_module(learner, reference, device, seed):
+    # The trained parameters of a two-layer network (its loss curve is judged by the other tests).
+    _compare_params(
+        learner.run(mlp_run, device, seed, 40),
+        mlp_run(reference, device, seed, 40),
+        lambda mistake: mlp_run(mistake, device, seed, 40),
+        ("0.weight", "0.bias", "2.weight", "2.bias"),
+        Text(
+            "the two-layer network after train(mlp, X, y, lr=0.05, epochs=40)",
+            "train(mlp, X, y, lr=0.05, epochs=40) 之后的两层网络",
+        ),
     )
-    for i, (g, w) in enumerate(zip(got_run["params"], want_run["params"])):
-        assert_close(
-            expect_tensor(g, f"parameter {i} of the trained network"),
-            w,
-            f"parameter {i} of the trained network",
-            rtol=1e-4,
-            atol=1e-5,
-        )
 
 
 def test_returns_one_float_per_epoch(learner, seed):
     for epochs in (1, 3):
-        losses = _losses(
-            learner.run(linear_run, "cpu", seed, 8, 2, 0.1, epochs), f"train(..., epochs={epochs})"
-        )
+        what = f"train(..., epochs={epochs})"
+        run = learner.run(linear_run, "cpu", seed, 8, 2, 0.1, epochs)
+        losses = as_floats(run["losses"], what, tensors="reject")
         if losses.numel() != epochs:
             fail(
                 f"train(..., epochs={epochs}) returned {losses.numel()} losses; expected {epochs}.",
@@ -164,16 +250,42 @@ def test_returns_one_float_per_epoch(learner, seed):
             )
 
 
-def test_default_arguments(learner, reference, seed):
-    got = _losses(learner.run(linear_run, "cpu", seed, 16, 2, None, None), "train(model, X, y)")
-    want = _losses(linear_run(reference, "cpu", seed, 16, 2, None, None), "reference")
-    if got.shape != want.shape or not torch.allclose(got, want, rtol=1e-4, atol=1e-6):
+def test_default_arguments(learner, seed):
+    # The learner against the learner: train(model, X, y) must do what the same code does when
+    # given lr=0.1 and epochs=50 explicitly (whether that training is right is judged elsewhere).
+    plain = learner.run(linear_run, "cpu", seed, 16, 2, None, None)
+    explicit = learner.run(linear_run, "cpu", seed, 16, 2, 0.1, 50)
+    got = _losses(plain, "train(model, X, y)")
+    want = _losses(explicit, "train(model, X, y, lr=0.1, epochs=50)")
+    same = got.shape == want.shape and torch.allclose(got, want, rtol=1e-6, atol=1e-8)
+    same = same and all(_close(a, b) for a, b in zip(plain["params"], explicit["params"]))
+    if not same:
+        last = f"{got[-1].item():.6g}" if got.numel() else "nothing"
+        last_want = f"{want[-1].item():.6g}" if want.numel() else "nothing"
         fail(
-            "train(model, X, y) without lr and epochs should use the defaults lr=0.1 and "
-            f"epochs=50; yours returned {got.numel()} losses ending at "
-            f"{got[-1].item() if got.numel() else float('nan'):.6g} (expected {want.numel()} ending at {want[-1]:.6g}).",
-            "不传 lr 和 epochs 调用 train(model, X, y) 时应使用默认值 lr=0.1、epochs=50；"
-            f"你的结果有 {got.numel()} 个损失，最后一个为 "
-            f"{got[-1].item() if got.numel() else float('nan'):.6g}（期望 {want.numel()} 个，最后一个为 {want[-1]:.6g}）。",
-            evidence=["values_differ"],
+            "train(model, X, y) without lr and epochs should do exactly what your own "
+            "train(model, X, y, lr=0.1, epochs=50) does, since lr=0.1 and epochs=50 are the "
+            f"defaults; yours returned {got.numel()} losses ending at {last} without them, and "
+            f"{want.numel()} ending at {last_want} with them. Give the parameters the defaults "
+            "lr: float = 0.1, epochs: int = 50, and use lr and epochs (not fixed numbers).",
+            "不传 lr 和 epochs 调用 train(model, X, y) 时，结果应与你自己的 "
+            "train(model, X, y, lr=0.1, epochs=50) 完全相同，因为 lr=0.1、epochs=50 是默认值；"
+            f"不传时你的结果有 {got.numel()} 个损失，最后一个为 {last}，传入时有 {want.numel()} 个，"
+            f"最后一个为 {last_want}。请把默认值写成 lr: float = 0.1, epochs: int = 50，"
+            "并且使用 lr 和 epochs（而不是写死的数字）。",
+            evidence=["values_differ", "wrong_defaults"],
+        )
+
+
+def test_leaves_data_alone(learner, device, seed):
+    # The model is trained in place; X and y are only read (the curriculum's rule).
+    run = learner.run(linear_run, device, seed, 16, 2, 0.1, 3)
+    for name in ("X", "y"):
+        assert_unchanged(
+            run["data_before"][name],
+            run["data_after"][name],
+            Text(
+                f"{name} after train(model, X, y, lr=0.1, epochs=3)",
+                f"train(model, X, y, lr=0.1, epochs=3) 之后的 {name}",
+            ),
         )

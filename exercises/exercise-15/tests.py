@@ -11,6 +11,10 @@ A model cannot cross into the learner's process, so predict runs in a scenario t
 seeded model (with stale gradients and a frozen layer, as a model in the middle of training has)
 and reports what predict did to it. A forward hook records whether gradients were being recorded
 while the model ran.
+
+Each test judges one requirement (see `requirements` in exercise.yaml): the values tests compare
+values (and shapes), the dtype tests the dtype and the device tests the device only; only
+test_snapshot_leaves_t_alone judges what snapshot did to t (input_check is off elsewhere).
 """
 
 import torch
@@ -18,10 +22,14 @@ from torch import nn
 
 from grader.testing import (
     assert_close,
+    assert_device,
+    assert_dtype,
     assert_equal,
     assert_requires_grad,
+    assert_shape,
     expect_tensor,
     fail,
+    on_meta,
     shares,
     tensor_info,
 )
@@ -31,6 +39,7 @@ from grader.testing import (
 
 def predict_run(module, kind, training, X, seed):
     """predict(model, X) on a seeded model in the given mode; what predict did to it."""
+    torch.set_grad_enabled(True)  # whatever an earlier call left switched (judged after the call)
     torch.manual_seed(seed)
     d = X.shape[1]
     if kind == "linear":
@@ -83,7 +92,8 @@ def predict_run(module, kind, training, X, seed):
 def snapshot_run(module, w):
     """snapshot(y) for y computed from a leaf (an intermediate result, not a leaf itself)."""
     w = w.detach().requires_grad_(True)
-    y = torch.sin(w * 2)
+    with torch.enable_grad():  # whatever an earlier call left switched
+        y = torch.sin(w * 2)
     snap = module.snapshot(y)
     same_memory = (
         isinstance(snap, torch.Tensor)
@@ -94,6 +104,7 @@ def snapshot_run(module, w):
         "snap": snap,
         "shares_memory": same_memory,
         "y_still_in_graph": y.requires_grad and y.grad_fn is not None,
+        "w": w,
     }
 
 
@@ -170,6 +181,8 @@ def test_predict_values(learner, reference, device, rng, seed):
             _what(kind, training, f", X: {tuple(X.shape)}{note}"),
             rtol=1e-5,
             atol=1e-6,
+            check_dtype=False,
+            check_device=False,
         )
 
 
@@ -255,25 +268,44 @@ def test_predict_leaves_model_alone(learner, device, rng, seed):
             )
 
 
-def test_predict_dtype_and_device(learner, reference, device, rng, seed):
-    # A float64 model and batch; on meta the reference runs on the CPU (shapes and dtypes only).
-    X = _randn(rng, 7, 4, dtype=torch.float64)
-    got, want = _run_both(
-        learner,
-        reference,
-        "mlp",
-        False,
-        X.to(device),
-        seed,
-        reference_X=X if device == "meta" else None,
-    )
-    assert_close(
-        got["out"],
-        want["out"].to(device),
-        _what("mlp", False, ", float64"),
-        rtol=1e-7,
-        atol=1e-9,
-    )
+def test_predict_keeps_dtype(learner, device, rng, seed):
+    # A float64 model and batch: the output is float64 (its values are judged elsewhere).
+    X = _randn(rng, 7, 4, dtype=torch.float64).to(device)
+    got = learner.run(predict_run, "mlp", False, X, seed)
+    what = _what("mlp", False, ", float64")
+    assert_dtype(expect_tensor(got["out"], what), torch.float64, what)
+
+
+def predict_on_device_run(module, X, seed):
+    """predict(model, X) for an nn.Linear on X's device; on meta, a copy of meta data to another
+    device comes back as data (it raises NotImplementedError, which would read as "not
+    implemented yet")."""
+    torch.manual_seed(seed)
+    model = nn.Linear(X.shape[1], 3).to(X.device)
+    try:
+        return {"value": module.predict(model, X)}
+    except NotImplementedError as exc:
+        if "meta" not in str(exc):
+            raise
+        return {"copied_out_of_meta": str(exc)}
+
+
+def test_predict_on_device(learner, device, rng, seed):
+    # On meta (shapes without data), a tensor moved to the CPU shows as on a GPU.
+    X = _randn(rng, 7, 4).to(device)
+    what = f"predict(model, X) [nn.Linear(4, 3), X: (7, 4), device = {device}]"
+    run = learner.run(predict_on_device_run, X, seed)
+    if "copied_out_of_meta" in run:
+        fail(
+            f"{what} tried to copy the data of its meta outputs to another device (PyTorch said: "
+            f"{run['copied_out_of_meta']}): the output was moved with .cpu() (or copied into a "
+            "tensor made on the CPU). Return the model's outputs where they are.",
+            f"{what} 试图把 meta 输出的数据复制到另一个设备上（PyTorch 报错："
+            f"{run['copied_out_of_meta']}）：输出被 .cpu() 移走了（或被复制到 CPU 上新建的张量中）。"
+            "请直接返回模型输出所在设备上的结果。",
+            evidence=["wrong_device"],
+        )
+    assert_device(expect_tensor(run["value"], what), device, what)
 
 
 # -- snapshot ---------------------------------------------------------------------------------
@@ -293,10 +325,22 @@ def _snapshot_inputs(rng):
 
 
 def test_snapshot_values(learner, reference, device, rng):
+    # Values, shape and dtype (the device is judged by test_snapshot_on_device).
     for text, t in _snapshot_inputs(rng):
         x = t.detach().to(device).requires_grad_(t.requires_grad)
-        want = reference.snapshot(t if device == "meta" else x).to(device)
-        assert_equal(learner.snapshot(x), want, f"snapshot(t) [t = {text}]")
+        want = reference.snapshot(x)
+        got = expect_tensor(learner.snapshot(x), f"snapshot(t) [t = {text}]")
+        assert_shape(got, want.shape, f"snapshot(t) [t = {text}]")
+        assert_dtype(got, want.dtype, f"snapshot(t) [t = {text}]")
+        assert_equal(got.detach().cpu(), want.detach().cpu(), f"snapshot(t) [t = {text}]")
+
+
+def test_snapshot_on_device(learner, device, rng):
+    for text, t in _snapshot_inputs(rng):
+        x = t.detach().to(device).requires_grad_(t.requires_grad)
+        what = f"snapshot(t) [t = {text}, device = {device}]"
+        got = on_meta(learner, "snapshot", [x], what) if device == "meta" else learner.snapshot(x)
+        assert_device(expect_tensor(got, what), device, what)
 
 
 def test_snapshot_out_of_graph(learner, device, rng):
@@ -329,15 +373,6 @@ def test_snapshot_out_of_graph(learner, device, rng):
             "t.detach().clone()。",
             evidence=["requires_grad_output", "clone_keeps_graph"],
         )
-    if not run["y_still_in_graph"]:
-        fail(
-            f"After {what}, y itself was cut out of the graph (detach_() or requires_grad_(False) "
-            "on it): the caller can no longer call backward() through y. detach() (without the "
-            "underscore) returns a new tensor and leaves y alone.",
-            f"{what} 之后，y 本身被切出了计算图（对它调用了 detach_() 或 requires_grad_(False)）："
-            "调用者再也无法通过 y 调用 backward()。detach()（不带下划线）返回新张量，不会改动 y。",
-            evidence=["input_mutated", "input_requires_grad_changed"],
-        )
 
 
 def test_snapshot_shares_no_memory(learner, device, rng):
@@ -364,4 +399,22 @@ def test_snapshot_shares_no_memory(learner, device, rng):
             "snapshot(y) [y = sin(w * 2), w.requires_grad = True] 与 y 共享内存。detach() 返回的张量"
             "与 y 共享内存；请用 .clone() 复制：t.detach().clone()。",
             evidence=["shares_memory", "detach_shares_memory"],
+        )
+
+
+def test_snapshot_leaves_t_alone(learner, device, rng):
+    # The only snapshot test that judges t (input_check is off in the others): the calls on
+    # leaves fail if they change t's values, requires_grad or .grad.
+    for text, t in [case for case in _snapshot_inputs(rng) if case[1].requires_grad]:
+        learner.snapshot(t.detach().to(device).requires_grad_())
+    run = learner.run(snapshot_run, _randn(rng, 5).to(device))
+    what = "snapshot(y) [y = sin(w * 2), w.requires_grad = True]"
+    if not run["y_still_in_graph"]:
+        fail(
+            f"After {what}, y itself was cut out of the graph (detach_() or requires_grad_(False) "
+            "on it): the caller can no longer call backward() through y. detach() (without the "
+            "underscore) returns a new tensor and leaves y alone.",
+            f"{what} 之后，y 本身被切出了计算图（对它调用了 detach_() 或 requires_grad_(False)）："
+            "调用者再也无法通过 y 调用 backward()。detach()（不带下划线）返回新张量，不会改动 y。",
+            evidence=["input_mutated", "input_requires_grad_changed"],
         )

@@ -12,6 +12,15 @@ and must not crash on parameters whose .grad is None (frozen or unused, 003 §5.
 Models and optimizers cannot cross into the learner's process, so both functions run in
 scenarios that build them from a seed. When parameters differ from the reference's, the step is
 replayed here with each classic mistake to name it.
+
+Each test judges one requirement (see `requirements` in exercise.yaml). The clipping tests clear
+the gradients between the learner's calls themselves (``clear_between``), so that a missing
+zero_grad costs only the zeroing requirement, which test_zeroes_stale_gradients judges by
+comparing the learner's steps with stale gradients against the same learner's steps without
+them; views are judged by comparing the learner on views with the same learner on contiguous
+copies; what has_bad_grad does to the gradients is judged by test_has_bad_grad_leaves_gradients
+alone, and test_has_bad_grad_anywhere asks only that a value the learner's check finds in one
+place is found in any other.
 """
 
 import math
@@ -21,14 +30,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from grader.testing import as_floats, assert_close, describe, fail
+from grader.spec import Text
+from grader.testing import as_floats, assert_close, describe, fail, names
+from grader.testing.checks import assert_unchanged, describe_zh
 from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
 
 
-def step_run(module, kind, X, y, lr, max_norm, steps, stale, seed):
-    """``steps`` calls of train_step on a seeded model and SGD optimizer."""
+def step_run(
+    module, kind, X, y, lr, max_norm, steps, stale, seed, clear_between=False, views=False
+):
+    """``steps`` calls of train_step on a seeded model and SGD optimizer. ``clear_between``: the
+    gradients are zeroed here before every call (the clipping is then judged whatever the
+    learner's zeroing). ``views``: X and y are replaced by views holding the same values."""
     torch.manual_seed(seed)
     d = X.shape[1]
     if kind == "mlp":
@@ -39,8 +54,13 @@ def step_run(module, kind, X, y, lr, max_norm, steps, stale, seed):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     if stale:  # gradients left in .grad by an earlier, unrelated backward()
         model(X).sum().backward()
+    if views:  # a transposed view and a strided view of the same values
+        X = X.t().contiguous().t()
+        y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
     losses, before = [], []
     for _ in range(steps):
+        if clear_between:
+            optimizer.zero_grad()
         with torch.no_grad():  # the loss of the model as train_step receives it
             before.append(nn.functional.mse_loss(model(X), y).item())
         losses.append(module.train_step(model, X, y, optimizer, max_norm))
@@ -256,9 +276,10 @@ def _as_bool(value, what):
         return bool(value.reshape(()))
     if isinstance(value, (bool, int)):
         return bool(value)
+    we, wz = names(what)
     fail(
-        f"{what} should be True or False, but yours is {describe(value)}.",
-        f"{what} 应该是 True 或 False，但你的结果是 {describe(value)}。",
+        f"{we} should be True or False, but yours is {describe(value)}.",
+        f"{wz} 应该是 True 或 False，但你的结果是 {describe_zh(value)}。",
         evidence=["wrong_type"],
     )
 
@@ -293,7 +314,7 @@ def _check_cases(learner, reference, device, seed, cases):
         en, zh = CASE_TEXT[case]
         what = "has_bad_grad(model)"
         got, want = _bad_grad(learner, reference, case, device, seed + i)
-        result = _as_bool(got["result"], f"{what} [{en}]")
+        result = _as_bool(got["result"], Text(f"{what} [{en}]", f"{what}（{zh}）"))
         if result != want:
             evidence = ["values_differ"]
             extra_en = extra_zh = ""
@@ -317,55 +338,83 @@ def _check_cases(learner, reference, device, seed, cases):
                 f"{what}：{zh}时应返回 {want}，但你的结果是 {result}。{extra_zh}",
                 evidence=evidence,
             )
-        if got["grads_changed"]:
-            fail(
-                f"{what} with {en} changed the model's gradients; a check must only read them "
-                "(no zero_grad(), no nan_to_num_(), no in-place clipping).",
-                f"{what}：{zh}时修改了模型的梯度；检查只能读取梯度（不要 zero_grad()、"
-                "nan_to_num_() 或原地裁剪）。",
-                evidence=["param_grad_changed"],
-            )
 
 
 # -- train_step -------------------------------------------------------------------------------------
 
 
 def test_clips_total_norm(learner, reference, device, rng, seed, attach):
-    cases = (("mlp", 0.05, 1.0, False), ("linear", 0.05, 0.5, True))
-    for i, (kind, lr, max_norm, views) in enumerate(cases):
+    # The gradients are cleared between the calls here: the zeroing has its own test.
+    cases = (("mlp", 0.05, 1.0), ("linear", 0.05, 0.5))
+    for i, (kind, lr, max_norm) in enumerate(cases):
         X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
-        note = ", ‖grad‖ ≈ 30"
-        if views:  # the same batch as a transposed view and a strided view
-            X = X.t().contiguous().t()
-            y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
-            note += ", X = X.t().contiguous().t(), y = cat([y, 0], 1)[:, :1]"
-        args = (kind, X, y, lr, max_norm, 5, False, seed + i)
-        what = _what(kind, lr, max_norm, 5, note)
-        got, _ = _compare_steps(learner, reference, args, what, attach if i == 0 else None)
-        for name, before, after in (("X", X, got["X"]), ("y", y, got["y"])):
-            if not torch.equal(before.cpu(), after.cpu()):
-                fail(
-                    f"{what} changed the values of {name}.",
-                    f"{what} 修改了 {name} 的值。",
-                    evidence=["input_mutated", "input_values_changed"],
-                )
+        args = (kind, X, y, lr, max_norm, 5, False, seed + i, True)
+        what = _what(kind, lr, max_norm, 5, ", ‖grad‖ ≈ 30")
+        _compare_steps(learner, reference, args, what, attach if i == 0 else None)
 
 
 def test_small_gradients_unchanged(learner, reference, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
-    args = ("mlp", X, y, 0.1, 5.0, 5, False, seed)
+    args = ("mlp", X, y, 0.1, 5.0, 5, False, seed, True)
     _compare_steps(learner, reference, args, _what("mlp", 0.1, 5.0, 5, ", ‖grad‖ ≈ 1"))
 
 
-def test_zeroes_stale_gradients(learner, reference, device, rng, seed):
-    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
-    args = ("mlp", X, y, 0.1, 1000.0, 3, True, seed)
-    _compare_steps(
-        learner,
-        reference,
-        args,
-        "model(X).sum().backward(); " + _what("mlp", 0.1, 1000.0, 3),
+def _params_close(params, other):
+    return len(params) == len(other) and all(
+        a.shape == b.shape
+        and torch.allclose(a.detach().cpu(), b.detach().cpu(), rtol=1e-5, atol=1e-6)
+        for a, b in zip(params, other)
     )
+
+
+def test_zeroes_stale_gradients(learner, device, rng, seed):
+    # The learner against the learner: its steps on a model that arrives with gradients left in
+    # .grad must be the steps it takes on the same model without them (whether those steps are
+    # right is judged by the clipping tests).
+    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
+    stale = learner.run(step_run, "mlp", X, y, 0.1, 1000.0, 3, True, seed)
+    fresh = learner.run(step_run, "mlp", X, y, 0.1, 1000.0, 3, False, seed)
+    if not _params_close(stale["params"], fresh["params"]):
+        what = "model(X).sum().backward(); " + _what("mlp", 0.1, 1000.0, 3)
+        fail(
+            f"{what}: with gradients left in .grad before the first call, your steps differ from "
+            "the steps your own train_step takes on the same model without them: the old "
+            "gradients were added to the new ones. Zero them at the start of every step, before "
+            "backward() (zero_grad, backward, clip, step).",
+            f"{what}：调用之前 .grad 中留有梯度时，你的更新与你自己的 train_step 在没有这些梯度的同一模型"
+            "上的更新不同：旧梯度被加到了新梯度上。请在每一步开始、backward() 之前清零"
+            "（zero_grad、backward、裁剪、step）。",
+            evidence=["values_differ", "gradients_accumulate"],
+        )
+
+
+def test_views(learner, device, rng, seed):
+    # The learner on views of X and y against the same learner on contiguous copies.
+    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
+    args = ("linear", X, y, 0.05, 0.5, 5, False, seed, True)
+    plain = learner.run(step_run, *args)
+    views = learner.run(step_run, *args, True)
+    what = _what("linear", 0.05, 0.5, 5, ", X = X.t().contiguous().t(), y = cat([y, 0], 1)[:, :1]")
+    for i, (g, w) in enumerate(zip(views["params"], plain["params"])):
+        assert_close(
+            g,
+            w,
+            Text(
+                f"{what} → list(model.parameters())[{i}], against your own result on contiguous "
+                "X and y",
+                f"{what} → list(model.parameters())[{i}]，与你自己在连续的 X 和 y 上的结果相比",
+            ),
+            rtol=1e-5,
+            atol=1e-6,
+        )
+
+
+def test_leaves_inputs_alone(learner, device, rng, seed):
+    X, y = (t.to(device) for t in _data(rng, 16, 3, scale=2.0))
+    what = _what("linear", 0.05, 1.0, 3)
+    got = learner.run(step_run, "linear", X, y, 0.05, 1.0, 3, False, seed)
+    for name, before in (("X", X), ("y", y)):
+        assert_unchanged(before, got[name], Text(f"{name} after {what}", f"{what} 之后的 {name}"))
 
 
 def test_returns_loss(learner, device, rng, seed):
@@ -415,6 +464,22 @@ def test_has_bad_grad_detects(learner, reference, device, seed):
     _check_cases(learner, reference, device, seed, ("finite", "nan", "inf", "-inf", "huge"))
 
 
+def test_has_bad_grad_leaves_gradients(learner, reference, device, seed):
+    # What the check does to the gradients, in the cases where every parameter has one (the
+    # answers are judged by the other has_bad_grad tests).
+    for i, case in enumerate(("finite", "nan", "inf", "-inf", "huge")):
+        en, zh = CASE_TEXT[case]
+        got, _ = _bad_grad(learner, reference, case, device, seed + i)
+        if got["grads_changed"]:
+            fail(
+                f"has_bad_grad(model) with {en} changed the model's gradients; a check must only "
+                "read them (no zero_grad(), no nan_to_num_(), no in-place clipping).",
+                f"has_bad_grad(model)：{zh}时修改了模型的梯度；检查只能读取梯度（不要 zero_grad()、"
+                "nan_to_num_() 或原地裁剪）。",
+                evidence=["param_grad_changed"],
+            )
+
+
 def test_has_bad_grad_missing_gradients(learner, reference, device, seed):
     _check_cases(learner, reference, device, seed, ("fresh", "unused_head", "frozen", "frozen_nan"))
 
@@ -454,6 +519,11 @@ def test_has_bad_grad_anywhere(learner, seed, which, index, value):
     case = f"poison:{which}:{index}:{value}"
     result = _as_bool(learner.run(bad_grad_run, case, "cpu", seed)["result"], "has_bad_grad(model)")
     if result is not True:
+        # A kind of value the check misses in its usual place too is judged by
+        # test_has_bad_grad_detects: here only the place matters.
+        usual = learner.run(bad_grad_run, value, "cpu", seed)["result"]
+        if _as_bool(usual, "has_bad_grad(model)") is not True:
+            return
         names = [
             "body.0.weight",
             "body.0.bias",

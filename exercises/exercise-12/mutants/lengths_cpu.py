@@ -1,0 +1,22 @@
+import torch
+
+
+def add_noise(x, std):
+    return x + std * torch.randn_like(x)
+
+
+def length_mask(lengths, max_len):
+    # The lengths brought to the CPU to meet the positions there: the mask is made on the CPU.
+    return torch.arange(max_len) < lengths.cpu()[:, None]
+
+
+def to_device(batch, device):
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: to_device(value, device) for key, value in batch.items()}
+    if isinstance(batch, list):
+        return [to_device(item, device) for item in batch]
+    if isinstance(batch, tuple):
+        return tuple(to_device(item, device) for item in batch)
+    return batch

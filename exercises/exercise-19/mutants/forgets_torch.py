@@ -1,0 +1,18 @@
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.cuda.manual_seed_all(seed)  # the GPUs only: torch's CPU generator is left unseeded
+
+
+def split_indices(n: int, val_fraction: float, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    # A private generator: the global state (model initialisation, dropout, ...) is untouched.
+    generator = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=generator)
+    n_val = round(n * val_fraction)  # Python rounds halves to even: round(2.5) == 2
+    return order[n_val:], order[:n_val]
