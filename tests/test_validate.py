@@ -42,3 +42,13 @@ def test_a_mutant_losing_undeclared_tests_is_reported(tmp_path):
     # the other mutants lose exactly what they declare
     assert "mutants/adds.py" not in proc.stdout
     assert "mutants/in_place.py" not in proc.stdout
+
+
+def test_an_exercise_without_an_audit_table_is_reported(tmp_path):
+    home = make_home(tmp_path)
+    spec = home / "exercises" / "exercise-42" / "exercise.yaml"
+    text = spec.read_text()
+    spec.write_text(text[: text.index("requirements:")])
+    proc = run_cli("validate", home=home)
+    assert proc.returncode == 1
+    assert "has no `requirements` table" in proc.stdout

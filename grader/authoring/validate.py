@@ -92,6 +92,11 @@ def check_policy(spec: ExerciseSpec, catalogue: DiagnosisCatalog) -> Check:
             f"has {len(spec.alternatives)} alternative solution(s): add at least "
             f"{MIN_ALTERNATIVES} correct ones written in another style"
         )
+    if not spec.requirements:
+        check.problems.append(
+            "has no `requirements` table: list every requirement the instructions state, the "
+            "tests that check it and a mutant that breaks it alone (exercises/README.md)"
+        )
     known = catalogue.ids()
     for mutant in spec.mutants:
         if mutant.diagnosis and mutant.diagnosis not in known:
