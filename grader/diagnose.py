@@ -48,12 +48,19 @@ class Entry:
     evidence: tuple[str, ...]
     exceptions: tuple[Pattern, ...]
 
-    def localized(self, lang: str) -> Diagnosis:
+    def localized(self, lang: str, exercise: str = "") -> Diagnosis:
+        """The diagnosis in ``lang``; ``{exercise}`` in its texts becomes the exercise's short
+        id, so that a fix names a command the learner can type (``grade hint 7``)."""
+        short = exercise.removeprefix("exercise-").lstrip("0") or exercise or "ID"
+
+        def text(value: Text) -> str:
+            return value.get(lang).replace("{exercise}", short)
+
         return Diagnosis(
             id=self.id,
-            title=self.title.get(lang),
-            explanation=f"{self.what.get(lang)} {self.why.get(lang)}",
-            fix=self.fix.get(lang),
+            title=text(self.title),
+            explanation=f"{text(self.what)} {text(self.why)}",
+            fix=text(self.fix),
             teaches=self.teaches,
         )
 
@@ -161,9 +168,10 @@ def diagnose(
     error: dict[str, Any] | None,
     lang: str,
     fallback: str | None = None,
+    exercise: str = "",
 ) -> Diagnosis | None:
     """The diagnosis for a failure, in ``lang``; ``fallback`` is a test's declared diagnosis."""
     entry = match(catalogue, evidence, error)
     if entry is None and fallback:
         entry = catalogue.get(fallback)
-    return entry.localized(lang) if entry is not None else None
+    return entry.localized(lang, exercise) if entry is not None else None

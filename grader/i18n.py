@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import locale
 import os
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,16 @@ def choose_lang(explicit: str | None = None) -> str:
     return "zh" if current.lower().startswith("zh") else "en"
 
 
+def display_width(text: str) -> int:
+    """Columns a text takes in a terminal: East Asian wide and fullwidth characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns."""
+    return text + " " * max(0, width - display_width(text))
+
+
 def labels(table: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
     """One front end's words in ``lang`` (English where the language is unknown)."""
     return table[lang if lang in table else "en"]
@@ -83,6 +94,17 @@ CLI: dict[str, dict[str, str]] = {
         "hint": "Hint",
         "hint_outside": "\n(run inside a workspace to get the next hint each time, or use --all)",
         "watching": "Watching {path} (Ctrl-C to stop)",
+        "cuda_points": "+{n} on CUDA",
+        "report_done": "{passed}/{total} exercises passed. Dashboard: {out}",
+        "init_ready": "Workspace ready in {root}",
+        "init_created": "  created: {files}",
+        "init_kept": "  kept as they were: {files}",
+        "init_next": "Next: `grade list`, then `grade show 1`.",
+        "reset_done": "Restored {file} from the starter.",
+        "reset_backup": "Your previous file is saved as {backup}",
+        "points_note": "\nPoints: what grading gives; each test counts once per device it runs on "
+        "(cpu, and meta, the stand-in for a GPU). Where a GPU is present its CUDA cases add the "
+        "points shown as +N on CUDA.",
     },
     "zh": {
         "col_id": "编号",
@@ -106,6 +128,16 @@ CLI: dict[str, dict[str, str]] = {
         "hint": "提示",
         "hint_outside": "\n（在工作区中运行可以每次得到下一条提示，或使用 --all）",
         "watching": "正在监视 {path}（按 Ctrl-C 停止）",
+        "cuda_points": "CUDA 上另加 {n}",
+        "report_done": "已通过 {passed}/{total} 个练习。进度报告：{out}",
+        "init_ready": "工作区已在 {root} 准备好",
+        "init_created": "  已创建：{files}",
+        "init_kept": "  保持原样：{files}",
+        "init_next": "下一步：`grade list`，然后 `grade show 1`。",
+        "reset_done": "已从初始文件恢复 {file}。",
+        "reset_backup": "你之前的文件已保存为 {backup}",
+        "points_note": "\n总分：评分实际给出的分数；每个测试在它运行的每个设备上各计一次"
+        "（cpu，以及代替 GPU 的 meta）。有 GPU 时，CUDA 用例另加标为“CUDA 上另加 N”的分数。",
     },
 }
 
@@ -199,6 +231,10 @@ REPORT: dict[str, dict[str, str]] = {
         "expected": "expected",
         "loss": "loss",
         "epoch": "epoch",
+        "log_scale": "log scale",
+        "axis_score": "score (% of the maximum)",
+        "axis_students": "students",
+        "more_hints": "More hints, one at a time:",
         "any": "any device",
         "all_passed": "Every test passed. Well done!",
         "in": "in",
@@ -276,6 +312,10 @@ REPORT: dict[str, dict[str, str]] = {
         "expected": "期望",
         "loss": "损失",
         "epoch": "轮次",
+        "log_scale": "对数坐标",
+        "axis_score": "得分（占满分的百分比）",
+        "axis_students": "学生人数",
+        "more_hints": "更多提示（每次一条）：",
         "any": "任意设备",
         "all_passed": "所有测试都通过了，做得好！",
         "in": "函数",

@@ -236,13 +236,23 @@ def devices_of(tests: tuple[TestResult, ...] | list[TestResult]) -> list[str]:
 
 
 def failure_groups(tests: tuple[TestResult, ...] | list[TestResult]) -> list[list[TestResult]]:
-    """The tests that did not pass, one group per distinct failure: the same test failing with
-    the same message on several devices is one thing to fix, shown once."""
-    groups: dict[tuple[str, str, str], list[TestResult]] = {}
+    """The tests that did not pass, one group per distinct failure: the same message with the
+    same outcome is one thing to fix, shown once, whichever tests and devices it spoiled (a
+    syntax error is one failure, not one per test)."""
+    groups: dict[tuple[str, str], list[TestResult]] = {}
     for test in tests:
         if test.status not in (Status.PASSED, Status.SKIPPED):
-            groups.setdefault((test.name, test.status.value, test.message), []).append(test)
+            groups.setdefault((test.status.value, test.message), []).append(test)
     return list(groups.values())
+
+
+def group_names(group: list[TestResult]) -> str:
+    """The tests of a failure group, each once, in order."""
+    return ", ".join(dict.fromkeys(t.name for t in group))
+
+
+def group_devices(group: list[TestResult]) -> str:
+    return ", ".join(dict.fromkeys(t.device for t in group if t.device))
 
 
 def number(value: float) -> str:

@@ -149,7 +149,13 @@ class ExerciseSpec:
 
     @property
     def max_points(self) -> int:
+        """The points of the tests, each counted once (authors' view; see graded_points)."""
         return sum(test.points for test in self.tests)
+
+    def graded_points(self, selected: tuple[str, ...]) -> int:
+        """What a grading on ``selected`` devices can score: every test counts once per device
+        it runs on (a test on cpu and meta counts twice)."""
+        return sum(test.points for test, _ in self.manifest(selected))
 
     def test(self, name: str) -> TestSpec:
         for test in self.tests:

@@ -309,7 +309,149 @@ def test_watch_regrades_on_save(tmp_path):
         time.sleep(0.3)
         shutil.copyfile(SUBMISSIONS / "correct.py", submission)
         read_until("score 4/4")
+        # the score stays in sight: the last line of every re-grade
+        read_until("exercise-90  score 4/4  passed")
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=30)
     assert code == 0
+
+
+# -- the CLI tells the truth (what it prints matches what happened) ----------------------------
+
+
+def test_an_output_that_cannot_be_written_is_one_error_after_the_summary(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    proc = run_cli(
+        "5",
+        "--file",
+        str(SOLUTION_05),
+        "--json",
+        str(blocker / "result.json"),
+        "--report",
+        str(tmp_path / "report.html"),
+    )
+    assert proc.returncode == 2
+    assert "All tests passed." in proc.stdout  # the summary is still printed
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert errors == [
+        f"Error: cannot write {blocker / 'result.json'}: {blocker} is not a folder you can write to"
+    ]
+    assert (tmp_path / "report.html").is_file()  # what could be written was written
+
+
+def test_list_shows_the_points_grading_gives(tmp_path):
+    proc = run_cli("list")
+    line = next(row for row in proc.stdout.splitlines() if row.startswith("exercise-02"))
+    out = tmp_path / "r.json"
+    solution = ROOT / "solutions" / "exercise-02" / "exercise-02.py"
+    run_cli("2", "--file", str(solution), "--json", str(out), "--no-report", "--device", "cpu")
+    result = Result.from_json(out.read_text())
+    assert f" {result.max_score:g} (+" in line, line
+    assert "each test counts once per device it runs on" in proc.stdout
+
+
+def test_messages_name_the_learners_file_never_the_sandbox(tmp_path):
+    submission = tmp_path / "mine" / "exercise-90.py"
+    submission.parent.mkdir()
+    submission.write_text(
+        "import traceback, warnings\n"
+        "print('my file is', __file__)\n"
+        "def double(x):\n"
+        "    warnings.warn('careful')\n"
+        "    traceback.print_stack()\n"
+        "    return x * 2\n"
+        "def triple(x):\n"
+        "    raise ValueError('no')\n"
+    )
+    proc = run_cli(
+        "90",
+        "--file",
+        "mine/exercise-90.py",
+        "--no-report",
+        "--json",
+        str(tmp_path / "r.json"),
+        home=PROBE_HOME,
+        cwd=tmp_path,
+    )
+    result = Result.from_json((tmp_path / "r.json").read_text())
+    shown = proc.stdout + "".join(t.output + t.message for t in result.tests)
+    assert "mine/exercise-90.py" in shown  # the warning and the stack name it as passed
+    for sandbox in ("/tmp/work", "grader-child-", "grader/sandbox", "child.py", "site-packages"):
+        assert sandbox not in shown, sandbox
+    triple = next(t for t in result.tests if t.name == "test_triple")
+    assert triple.frames and triple.frames[-1].line == 8
+
+
+def test_fix_lines_name_real_commands():
+    proc = run_cli(
+        "1", "--file", str(ROOT / "exercises" / "exercise-01" / "exercise-01.py"), "--no-report"
+    )
+    assert "grade hint 1" in proc.stdout
+    assert "grade hint ID" not in proc.stdout and "grade reset ID" not in proc.stdout
+
+
+def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
+    out = tmp_path / "r.json"
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "infinite_loop_function.py"),
+        "--device",
+        "cpu",
+        "--no-report",
+        "--json",
+        str(out),
+        home=PROBE_HOME,
+    )
+    double = next(t for t in Result.from_json(out.read_text()).tests if t.device == "cpu")
+    assert "did not return within 1.5 s" in double.message
+    assert "It was at line 2 (in double) when it was stopped." in double.message
+    assert "most recent call first" not in proc.stdout + double.output  # the snapshot is no output
+    assert "at line 2 in double:  while True:" in proc.stdout
+
+
+def test_one_failure_is_shown_once_whatever_it_spoiled():
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "syntax_error.py"),
+        "--device",
+        "cpu",
+        "--no-report",
+        home=PROBE_HOME,
+    )
+    assert proc.stdout.count("syntax error at line") == 1
+    assert "test_double_values, test_double_integers, test_triple" in proc.stdout
+
+
+def test_chinese_columns_line_up(tmp_path):
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "wrong.py"),
+        "--device",
+        "cpu",
+        "--no-report",
+        "--lang",
+        "zh",
+        home=PROBE_HOME,
+    )
+    from grader.i18n import display_width
+
+    rows = [line for line in proc.stdout.splitlines() if line.startswith(("测试", "test_"))]
+    starts = {
+        display_width(row[: row.index("cpu") if "cpu" in row else row.index("✗")])
+        for row in rows
+        if "cpu" in row or "✗" in row
+    }
+    assert len(starts) == 1, rows
+
+
+def test_the_chinese_cli_speaks_chinese(tmp_path):
+    proc = run_cli("init", str(tmp_path / "ws"), "--lang", "zh")
+    assert "工作区已在" in proc.stdout and "Workspace" not in proc.stdout
+    proc = run_cli("report", "--lang", "zh", cwd=tmp_path / "ws")
+    assert "个练习" in proc.stdout and "exercises passed" not in proc.stdout

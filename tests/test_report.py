@@ -201,3 +201,32 @@ def test_dashboard_content():
     assert "data-mastered>device<" in html and "data-mastered>dtype<" in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html
     assert '<a href="exercise-05.html">' in html
+
+
+def test_tutorial_sections_are_named_by_their_titles():
+    from grader.sections import describe
+
+    data = json.loads((RESULTS / "failing.json").read_text(encoding="utf-8"))
+    teaches = [t["diagnosis"]["teaches"] for t in data["tests"] if t.get("diagnosis")]
+    assert any(teaches)
+    html = render("failing")
+    for text in teaches:
+        for section in describe(text, "en"):
+            assert section.title and section.title.replace("&", "&amp;") in html, section
+
+
+def test_only_the_revealed_hints_are_shown():
+    from grader.results import Result
+
+    result = Result.from_dict(json.loads((RESULTS / "failing.json").read_text(encoding="utf-8")))
+    assert len(result.hints) >= 3
+    first = outline(render_result_data(result.to_dict())).lines
+    assert [line for line in first if line.startswith("details data-hint")] == [
+        "details data-hint=1"
+    ]
+    from grader.render.html import render_result
+
+    html = render_result(result, hints_shown=2)
+    assert html.count("<details open data-hint=") == 2  # the two already asked for
+    assert result.hints[2] in html and 'data-hint="3"' in html  # the next one, folded
+    assert all(hint not in html for hint in result.hints[3:])  # the rest stay for grade hint

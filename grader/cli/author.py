@@ -7,7 +7,7 @@ from pathlib import Path
 
 from grader.catalog import Catalog, project_root
 from grader.cli.args import Parser, add_device, positive, selected_devices
-from grader.errors import ExitCode
+from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
 from grader.results import Result
 
@@ -41,10 +41,19 @@ def cmd_validate(argv: list[str]) -> int:
         if sys.stderr.isatty():
             print(f"\r  graded {count}...", end="", file=sys.stderr, flush=True)
 
+    devices = selected_devices(args.device)
+    if devices == ("cuda",):
+        from grader.engine.local import count_gpus
+
+        if not count_gpus():
+            raise UsageError(
+                "--device cuda, but CUDA is not available on this machine: nothing to validate",
+                hint="Use --device cpu or --device all (CUDA cases are then skipped).",
+            )
     report = validate(
         Catalog(project_root()),
         ids=args.ids,
-        selected=selected_devices(args.device),
+        selected=devices,
         seed=args.seed,
         parallel=args.jobs,
         progress=progress,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
@@ -17,9 +18,9 @@ from grader.cli.args import Parser, add_device, add_lang, selected_devices
 from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
 from grader.engine.api import MAX_SOURCE_BYTES
 from grader.engine.scoring import exit_code
-from grader.errors import UsageError
+from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable, write_atomic
-from grader.i18n import CLI, choose_lang, labels
+from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad
 from grader.results import Result
 from grader.spec import ExerciseSpec
 from grader.workspace import Workspace, find_workspace
@@ -49,26 +50,25 @@ def cmd_list(argv: list[str]) -> int:
                 spec.id,
                 spec.kind,
                 spec.title.get(choose_lang(args.lang)),
-                str(spec.max_points),
+                _points(spec, words),
                 words[status],
                 score,
             )
         )
-    widths = [max(_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        print("  ".join(_pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip())
+        print("  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip())
+    print(words["points_note"])
     if workspace is None:
         print(words["not_in_workspace"])
     return 0
 
 
-def _width(text: str) -> int:
-    """Display width: CJK characters take two columns."""
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
+def _points(spec: ExerciseSpec, words: dict[str, str]) -> str:
+    """What grading gives here (CPU and meta cases), and what CUDA cases add."""
+    extra = spec.graded_points(("cuda",))
+    shown = str(spec.graded_points(("cpu",)))
+    return f"{shown} ({words['cuda_points'].format(n=extra)})" if extra else shown
 
 
 def cmd_show(argv: list[str]) -> int:
@@ -83,7 +83,7 @@ def cmd_show(argv: list[str]) -> int:
     print(
         f"{words['kind']}: {words[spec.kind]}    "
         f"{words['file']}: {spec.learner_file}    "
-        f"{words['points']}: {spec.max_points}    "
+        f"{words['points']}: {_points(spec, words)}    "
         f"{words['concepts']}: {', '.join(spec.concepts)}"
     )
     print()
@@ -126,27 +126,31 @@ def cmd_init(argv: list[str]) -> int:
     parser.add_argument(
         "dir", nargs="?", default=".", help="folder to create it in (default: here)"
     )
+    add_lang(parser)
     args = parser.parse_args(argv)
+    words = labels(CLI, choose_lang(args.lang))
     workspace, created, kept = init_workspace(Path(args.dir), _catalog().all())
-    print(f"Workspace ready in {workspace.root}")
+    print(words["init_ready"].format(root=workspace.root))
     if created:
-        print(f"  created: {', '.join(created)}")
+        print(words["init_created"].format(files=", ".join(created)))
     if kept:
-        print(f"  kept as they were: {', '.join(kept)}")
-    print("Next: `grade list`, then `grade show 1`.")
+        print(words["init_kept"].format(files=", ".join(kept)))
+    print(words["init_next"])
     return 0
 
 
 def cmd_reset(argv: list[str]) -> int:
     parser = Parser(prog="grade reset", description="Restore an exercise's starter file.")
     parser.add_argument("id")
+    add_lang(parser)
     args = parser.parse_args(argv)
+    words = labels(CLI, choose_lang(args.lang))
     spec = _catalog().resolve(args.id)
     workspace = _workspace()
     backup = workspace.reset(spec)
-    print(f"Restored {spec.learner_file} from the starter.")
+    print(words["reset_done"].format(file=spec.learner_file))
     if backup is not None:
-        print(f"Your previous file is saved as {backup.relative_to(workspace.root)}")
+        print(words["reset_backup"].format(backup=backup.relative_to(workspace.root)))
     return 0
 
 
@@ -176,7 +180,8 @@ def cmd_report(argv: list[str]) -> int:
     entries = workspace_entries(workspace, _catalog().all(), lang, out.resolve().parent)
     write_atomic(out, render_dashboard(entries, lang))
     passed = sum(e["status"] == "passed" for e in entries)
-    print(f"{passed}/{len(entries)} exercises passed. Dashboard: {out}")
+    words = labels(CLI, lang)
+    print(words["report_done"].format(passed=passed, total=len(entries), out=out))
     return 0
 
 
@@ -246,25 +251,44 @@ def _outputs(
     report = None
     if not args.no_report:
         report = args.report or (workspace.report_path(spec.id) if workspace else None)
-    for path in (report, args.json):
-        if path is not None:
-            check_writable(path)  # before grading, not after
     return report, args.json
 
 
 def _write_outputs(
     result: Result, report: Path | None, json_path: Path | None, workspace: Workspace | None
-) -> None:
-    if workspace is not None:
-        workspace.record(result)
-    if json_path is not None:
-        write_atomic(json_path, result.to_json())
-    if report is not None:
-        from grader.render.html import render_result
+) -> tuple[list[UsageError], Path | None, Path | None]:
+    """Write every output that can be written; what cannot is an error for the user to fix,
+    after the summary (the grading itself is not lost). Returns the errors and the report and
+    JSON paths that were written."""
+    from grader.render.html import render_result
 
-        # In a learner's own workspace the hidden tests are on their disk: the report says the
-        # verdict is for practice.
-        write_atomic(report, render_result(result, advisory=workspace is not None))
+    errors: list[UsageError] = []
+
+    def attempt(path: Path | None, make: Callable[[], str]) -> Path | None:
+        if path is None:
+            return None
+        try:
+            check_writable(path)
+            write_atomic(path, make())
+        except UsageError as exc:
+            errors.append(exc)
+            return None
+        return path
+
+    if workspace is not None:
+        try:
+            workspace.record(result)
+        except UsageError as exc:
+            errors.append(exc)
+    written_json = attempt(json_path, result.to_json)
+    # In a learner's own workspace the hidden tests are on their disk: the report says the
+    # verdict is for practice.
+    shown = int(workspace.entry(result.exercise_id).get("hints_shown", 0) or 0) if workspace else 0
+    written_report = attempt(
+        report,
+        lambda: render_result(result, advisory=workspace is not None, hints_shown=shown),
+    )
+    return errors, written_report, written_json
 
 
 def _request(args: argparse.Namespace, spec: ExerciseSpec, path: Path) -> GradeRequest:
@@ -286,15 +310,28 @@ def cmd_grade(argv: list[str]) -> int:
     path, workspace = _target(args, spec)
     report, json_path = _outputs(args, workspace, spec)
     request = _request(args, spec, path)
-    with LocalEngine(preload=[spec]) as engine:
+    engine = LocalEngine(preload=[spec])
+    _check_devices(request.devices, engine)
+    with engine:
         result = engine.grade(request)
-    _write_outputs(result, report, json_path, workspace)
+    errors, report, json_path = _write_outputs(result, report, json_path, workspace)
     print_summary(
         result,
         report_path=str(report) if report else None,
         json_path=str(json_path) if json_path else None,
     )
-    return exit_code(result)
+    for error in errors:
+        print(error.format(), file=sys.stderr)
+    return ExitCode.USAGE if errors else exit_code(result)
+
+
+def _check_devices(devices: tuple[str, ...], engine: LocalEngine) -> None:
+    """``--device cuda`` where there is no GPU grades nothing: say so before grading."""
+    if devices == ("cuda",) and not engine.gpus:
+        raise UsageError(
+            "--device cuda, but CUDA is not available on this machine: nothing was graded",
+            hint="Use --device cpu or --device all (CUDA cases are then skipped with the reason).",
+        )
 
 
 def cmd_watch(argv: list[str]) -> int:
@@ -310,8 +347,10 @@ def cmd_watch(argv: list[str]) -> int:
     report, json_path = _outputs(args, workspace, spec)
     print(labels(CLI, choose_lang(args.lang))["watching"].format(path=path))
     last = None
+    engine = LocalEngine(preload=[spec])
+    _check_devices(selected_devices(args.device), engine)
     # The warm fork server (kept across re-grades) makes every re-grade fast.
-    with LocalEngine(preload=[spec]) as engine:
+    with engine:
         try:
             while True:
                 stamp = _stamp(path)
@@ -320,12 +359,22 @@ def cmd_watch(argv: list[str]) -> int:
                     print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
                     print(time.strftime("[%H:%M:%S]"))
                     result = engine.grade(_request(args, spec, path))
-                    _write_outputs(result, report, json_path, workspace)
-                    print_summary(result, report_path=str(report) if report else None)
+                    errors, written, _ = _write_outputs(result, report, json_path, workspace)
+                    print_summary(result, report_path=str(written) if written else None)
+                    for error in errors:
+                        print(error.format(), file=sys.stderr)
+                    # the score stays in sight at the bottom, however long the summary
+                    print(_score_line(result))
                 time.sleep(args.interval)
         except KeyboardInterrupt:
             print()
     return 0
+
+
+def _score_line(result: Result) -> str:
+    words = labels(TERMINAL, result.lang)
+    status = words[result.status.value]
+    return f"{result.exercise_id}  {words['score']} {result.score:g}/{result.max_score:g}  {status}"
 
 
 def _stamp(path: Path) -> tuple[int, int, bytes] | None:

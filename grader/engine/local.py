@@ -272,6 +272,7 @@ class LocalEngine:
             selected=first.selected,
             seed=first.seed,
             server_pid=self._forkserver.pid,
+            names=tuple((str(n), job.filename) for n, job in enumerate(jobs)),
         )
         parent_pid = os.getpid()
         pid = os.fork()

@@ -60,7 +60,8 @@ class Group:
     """One worker's gradings: submissions of one exercise, on the same devices and seed.
 
     ``submissions`` are (key, file) pairs; each is graded as if alone (its own learner
-    children and time limit), and a group shares one pytest session.
+    children and time limit), and a group shares one pytest session. ``names`` say how the
+    learner named each file (tracebacks and warnings in their code show that name).
     """
 
     spec: ExerciseSpec
@@ -68,6 +69,7 @@ class Group:
     selected: tuple[str, ...]
     seed: int
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
+    names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -156,12 +158,14 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
         limits = spec.limits
         client = ForkServerClient(client_sock, job.server_pid)
         paths = dict(job.submissions)
+        shown_as = dict(job.names)
 
         def make_pool(key: str) -> ChildPool:
             return ChildPool(
                 client,
                 str(paths[key]),
                 spec.learner_file,
+                display=shown_as.get(key, spec.learner_file),
                 call_timeout_s=limits.call_timeout_s,
                 total_deadline=time.monotonic() + limits.total_timeout_s,
                 memory_mb=limits.memory_mb,

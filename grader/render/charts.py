@@ -67,12 +67,13 @@ def loss_chart(curve: dict[str, Any], width: int = 560, height: int = 260) -> di
     }
 
 
-def histogram(percents: list[float], width: int = 520, height: int = 200) -> dict[str, Any]:
-    """SVG geometry of the score distribution in ten bins of 10 %."""
+def histogram(percents: list[float], width: int = 520, height: int = 224) -> dict[str, Any]:
+    """SVG geometry of the score distribution in ten bins of 10 %, with room for both axes'
+    labels."""
     bins = [0] * 10
     for pct in percents:
         bins[min(int(pct // 10), 9)] += 1
-    left, bottom, top = 36, height - 28, 12
+    left, bottom, top = 44, height - 44, 12
     plot_w, plot_h = width - left - 8, bottom - top
     peak = max(bins) or 1
     bars = []

@@ -11,14 +11,31 @@ from __future__ import annotations
 from typing import Any
 
 from grader.render.charts import loss_chart
+from grader.sections import describe
 from grader.render.templates import render
-from grader.results import Result, Status, devices_of, failure_groups
+from grader.results import (
+    Result,
+    Status,
+    devices_of,
+    failure_groups,
+    group_devices,
+    group_names,
+)
 
 
-def render_result(result: Result, *, advisory: bool = False) -> str:
-    """The HTML report of one graded submission."""
+def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 0) -> str:
+    """The HTML report of one graded submission. ``hints_shown``: how many hints the learner
+    has already asked for (``grade hint``); those are shown, the next one is folded, and the
+    rest stay for ``grade hint`` to give one at a time."""
     view = result_view(result)
     view["advisory"] = advisory
+    shown = max(0, min(hints_shown, len(result.hints)))
+    view["hints_revealed"] = list(result.hints[:shown])
+    view["hint_next"] = result.hints[shown] if shown < len(result.hints) else ""
+    view["hints_left"] = max(0, len(result.hints) - shown - 1)
+    view["short_id"] = (
+        result.exercise_id.removeprefix("exercise-").lstrip("0") or result.exercise_id
+    )
     return render("result.html.j2", view, result.lang)
 
 
@@ -31,7 +48,7 @@ def result_view(result: Result) -> dict[str, Any]:
     """Plain values for the result template."""
     devices = devices_of(result.tests)
     failures = _failures(result)
-    anchor_of = {(f["name"], d): f["anchor"] for f in failures for d in f["devices_raw"]}
+    anchor_of = {key: f["anchor"] for f in failures for key in f["tests"]}
     rows = []
     for name in dict.fromkeys(t.name for t in result.tests):
         tests = [t for t in result.tests if t.name == name]
@@ -132,16 +149,18 @@ def _failures(result: Result) -> list[dict[str, Any]]:
                 "title": d.title,
                 "explanation": d.explanation,
                 "fix": d.fix,
-                "teaches": d.teaches,
+                "teaches": [
+                    {"ref": s.ref, "title": s.title} for s in describe(d.teaches, result.lang)
+                ],
             }
         failures.append(
             {
                 "anchor": f"failure-{index}",
-                "name": first.name,
-                "description": first.description,
+                "name": group_names(tests),
+                "description": first.description if len({t.name for t in tests}) == 1 else "",
                 "status": first.status.value,
-                "devices": ", ".join(t.device for t in tests if t.device),
-                "devices_raw": [t.device for t in tests],
+                "devices": group_devices(tests),
+                "tests": [(t.name, t.device) for t in tests],
                 "message": first.message,
                 "diagnosis": diagnosis,
                 "line": frame.line if frame else None,

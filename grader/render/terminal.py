@@ -11,8 +11,17 @@ import os
 import sys
 from typing import TextIO
 
-from grader.i18n import TERMINAL, labels
-from grader.results import Result, Status, TestResult, devices_of, failure_groups, number
+from grader.i18n import TERMINAL, display_width, labels, pad
+from grader.results import (
+    Result,
+    Status,
+    TestResult,
+    devices_of,
+    failure_groups,
+    group_devices,
+    group_names,
+    number,
+)
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -69,21 +78,22 @@ def render(
 
     devices = ["-"] * any(t.device is None for t in result.tests) + devices_of(result.tests)
     names = list(dict.fromkeys(t.name for t in result.tests))
-    label = max([len(w["test"])] + [len(n) for n in names]) + 2
-    header = w["test"].ljust(label) + "".join(d.ljust(11) for d in devices)
+    label = max([display_width(w["test"])] + [display_width(n) for n in names]) + 2
+    column = max([11] + [display_width(f"x {_status_word(s, lang)}") + 2 for s in Status])
+    header = pad(w["test"], label) + "".join(pad(d, column) for d in devices)
     lines += ["", style(header, "1")]
     for name in names:
-        row = name.ljust(label)
+        row = pad(name, label)
         for device in devices:
             test = next(
                 (t for t in result.tests if t.name == name and (t.device or "-") == device), None
             )
             if test is None:
-                row += " " * 11
+                row += " " * column
                 continue
             mark, code = _MARK[test.status]
             cell = f"{mark} {_status_word(test.status, lang)}"
-            row += style(cell.ljust(11), code)
+            row += style(pad(cell, column), code)
         lines.append(row.rstrip())
 
     failures = failure_groups(result.tests)
@@ -111,11 +121,13 @@ def _failure_block(
 ) -> list[str]:
     first = group[0]
     mark, code = _MARK[first.status]
-    devices = ", ".join(t.device for t in group if t.device)
+    devices = group_devices(group)
     where = f" [{devices}]" if devices else ""
+    several = len({t.name for t in group}) > 1
+    about = "" if several else f"  {first.description}"
     lines = [
         "",
-        style(f"{mark} {first.name}{where}", f"1;{code}") + style(f"  {first.description}", "2"),
+        style(f"{mark} {group_names(group)}{where}", f"1;{code}") + style(about, "2"),
     ]
     for text in _wrap(first.message, width - 4):
         lines.append(f"    {text}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import importlib.util
+import faulthandler
 import io
 import linecache
 import os
@@ -38,6 +38,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from grader.sandbox import codec, protocol
 from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, Trace
+from grader.sandbox.protocol import SNAPSHOT_SIGNAL
 
 MODULE_NAME = "submission"
 SCENARIO_GLOBALS = ("torch", "nn", "F", "np", "math", "random")
@@ -104,8 +105,11 @@ def _function_name(func: Any) -> str:
 class LearnerSide:
     """State of one child: the learner's module and the scenarios it was sent."""
 
-    def __init__(self, learner_path: str, max_answer_bytes: int) -> None:
+    def __init__(self, learner_path: str, max_answer_bytes: int, display: str = "") -> None:
         self.learner_path = learner_path
+        # the name tracebacks and warnings show: the file as the learner named it, never the
+        # sandbox's path to its copy
+        self.display = display or os.path.basename(learner_path)
         self.max_answer_bytes = max_answer_bytes
         self.module: types.ModuleType | None = None
         self.scenarios: dict[tuple[str, str], Any] = {}
@@ -113,17 +117,24 @@ class LearnerSide:
     # -- import ---------------------------------------------------------------------------
 
     def import_learner(self) -> Hello:
-        spec = importlib.util.spec_from_file_location(MODULE_NAME, self.learner_path)
-        if spec is None or spec.loader is None:
+        try:
+            with open(self.learner_path, "rb") as handle:
+                source = handle.read()
+        except OSError:
             return Hello(
                 ok=False,
                 error=ErrorInfo("import", "ImportError", ("ImportError",), "cannot load the file"),
             )
-        module = importlib.util.module_from_spec(spec)
+        module = types.ModuleType(MODULE_NAME)
+        module.__file__ = self.learner_path
         sys.modules[MODULE_NAME] = module
+        # The learner's lines for tracebacks, under the name the learner knows the file by.
+        text = source.decode("utf-8", errors="replace")
+        linecache.cache[self.display] = (len(text), None, text.splitlines(True), self.display)
         started = _perf_counter()
         try:
-            spec.loader.exec_module(module)
+            code = compile(source, self.display, "exec", dont_inherit=True)
+            exec(code, module.__dict__)  # the learner's file, in their own sandboxed process
         except _BaseException as exc:
             return Hello(
                 ok=False,
@@ -243,7 +254,7 @@ class LearnerSide:
         frames = []
         try:
             for frame in traceback.extract_tb(exc.__traceback__):
-                if frame.filename == self.learner_path:
+                if frame.filename == self.display:
                     frames.append(
                         ErrorFrame(frame.lineno or 0, frame.name, (frame.line or "").strip()[:300])
                     )
@@ -251,9 +262,10 @@ class LearnerSide:
             pass
         offset = None
         exit_code = None
-        if isinstance(exc, SyntaxError) and exc.filename == self.learner_path:
+        if isinstance(exc, SyntaxError) and exc.filename == self.display:
             frames = [ErrorFrame(exc.lineno or 0, "<module>", (exc.text or "").strip()[:300])]
             offset = exc.offset
+            message = str(exc.msg)  # the line is reported apart; no "(file, line N)" suffix
         if isinstance(exc, SystemExit):
             exit_code = exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)
         return ErrorInfo(
@@ -282,9 +294,9 @@ def _seed(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int) -> None:
+def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int, display: str) -> None:
     """The child's main loop; returns when the trusted side closes the connection."""
-    side = LearnerSide(learner_path, max_answer_bytes)
+    side = LearnerSide(learner_path, max_answer_bytes, display)
     hello = side.import_learner()
     _flush()
     _send(sock, hello.to_wire())
@@ -335,12 +347,16 @@ def _flush() -> None:
             pass
 
 
-def main(sock_fd: int, learner_path: str, max_answer_bytes: int) -> NoReturn:
+def main(sock_fd: int, learner_path: str, max_answer_bytes: int, display: str = "") -> NoReturn:
     """Entry point inside the forked child; never returns."""
     code = 0
     try:
+        # Where the learner's code is when the trusted side stops it at a deadline: the stack
+        # is written (from C, so a call holding the GIL is no obstacle) into the output, which
+        # the trusted side reads and takes out again (grader.sandbox.pool).
+        faulthandler.register(SNAPSHOT_SIGNAL, all_threads=False, chain=False)
         sock = socket.socket(fileno=sock_fd)
-        serve(sock, learner_path, max_answer_bytes)
+        serve(sock, learner_path, max_answer_bytes, display)
     except _BaseException:
         code = 70
         try:  # a failure of this loop is the grader's: leave a trace in the captured output

@@ -155,6 +155,7 @@ class _Server:
     def _spawn(self, sock: socket.socket, request: dict[str, Any]) -> None:
         scratch = tempfile.mkdtemp(prefix="grader-child-")
         learner_name = Path(request["learner_name"]).name
+        display = str(request.get("display") or learner_name)
         learner_path = os.path.join(scratch, learner_name)
         try:
             shutil.copyfile(request["learner_path"], learner_path)
@@ -194,6 +195,7 @@ class _Server:
                         child_end.fileno(),
                         os.path.join(workdir, learner_name),
                         limits.max_answer_mb << 20,
+                        display,
                     )
 
                 if self.tier.name == "namespaces":
@@ -426,13 +428,19 @@ class ForkServerClient:
             self.sock.settimeout(self._POLL_S)
 
     def spawn(
-        self, learner_path: str, learner_name: str, kind: str, limits: ChildLimits
+        self,
+        learner_path: str,
+        learner_name: str,
+        kind: str,
+        limits: ChildLimits,
+        display: str = "",
     ) -> tuple[int, socket.socket, int]:
         self._send(
             {
                 "op": "spawn",
                 "learner_path": learner_path,
                 "learner_name": learner_name,
+                "display": display or learner_name,
                 "kind": kind,
                 "limits": limits.to_dict(),
             },

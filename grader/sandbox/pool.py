@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import select
 import socket
@@ -20,8 +21,9 @@ from typing import Any
 from grader.i18n import Text
 from grader.sandbox import faults, protocol
 from grader.sandbox.forkserver import ForkServerClient, SpawnError
-from grader.sandbox.messages import Answer, Hello, MessageError
+from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, MessageError
 from grader.sandbox.policy import ChildLimits
+from grader.sandbox.protocol import SNAPSHOT_SIGNAL
 
 _READ = 1 << 16
 
@@ -197,6 +199,74 @@ class LearnerChild:
                 pass
 
 
+_DUMP_HEAD = re.compile(
+    r"^(Stack|(Current thread|Thread) 0x[0-9a-f]+.*) \(most recent call first\):$"
+)
+_DUMP_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.*)$')
+
+
+def _split_dump(text: str) -> tuple[list[tuple[str, int, str]], str]:
+    """A faulthandler stack dump's frames (innermost first), and the rest of the output."""
+    frames: list[tuple[str, int, str]] = []
+    rest: list[str] = []
+    in_dump = False
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\n")
+        if _DUMP_HEAD.match(bare):
+            in_dump = True
+            continue
+        match = _DUMP_FRAME.match(bare) if in_dump else None
+        if match:
+            frames.append((match.group(1), int(match.group(2)), match.group(3)))
+            continue
+        if in_dump and not bare.strip():
+            continue
+        in_dump = False
+        rest.append(line)
+    return frames, "".join(rest)
+
+
+def _line_of(path: str, number: int) -> str:
+    """Line ``number`` of the learner's file (the staged copy on this side)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for n, text in enumerate(handle, 1):
+                if n == number:
+                    return text.strip()[:300]
+    except OSError:
+        pass
+    return ""
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SANDBOX_COPY = re.compile(r"/tmp/(?:work|grader-child-[\w-]+)/")
+
+
+def clean_output(text: str, learner_file: str, display: str) -> str:
+    """What the learner's code printed, as the learner should read it: the sandbox's copy of
+    their file named as they named it, and the grader's own frames (a traceback or a warning
+    that passes through the grader's code) left out."""
+    if not text:
+        return text
+    text = _SANDBOX_COPY.sub("", text.replace(f"/tmp/work/{learner_file}", display))
+    lines = text.splitlines(keepends=True)
+    kept: list[str] = []
+    skip_code = False
+    for line in lines:
+        if skip_code:
+            skip_code = False
+            if line.startswith("    ") and "File " not in line:
+                continue  # the source line under a grader frame of a traceback
+        if _PACKAGE in line:
+            stripped = line.lstrip()
+            if stripped.startswith('File "'):
+                skip_code = True
+                continue
+            line = line.replace(_PACKAGE, "<grader>")
+        kept.append(line)
+    return "".join(kept)
+
+
 def _rss(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm") as handle:
@@ -214,6 +284,7 @@ class ChildPool:
         learner_path: str,
         learner_name: str,
         *,
+        display: str = "",
         call_timeout_s: float,
         total_deadline: float,
         memory_mb: int,
@@ -223,6 +294,7 @@ class ChildPool:
         self.client = client
         self.learner_path = learner_path
         self.learner_name = learner_name
+        self.display = display or learner_name
         self.call_timeout_s = call_timeout_s
         self.total_deadline = total_deadline
         self.memory_mb = memory_mb
@@ -252,7 +324,7 @@ class ChildPool:
             return live
         try:
             pid, sock, out_fd = self.client.spawn(
-                self.learner_path, self.learner_name, kind, self.limits
+                self.learner_path, self.learner_name, kind, self.limits, self.display
             )
         except SpawnError as exc:
             unreadable = faults.LearnerUnavailable(
@@ -278,8 +350,9 @@ class ChildPool:
             )
             hello = Hello.from_wire(header)
         except _Expired:
+            where = self._snapshot(child)
             self._discard(child)
-            timeout = self._timeout_fault(total, during_import=True)
+            timeout = self._timeout_fault(total, during_import=True, where=where)
             raise self._import_failed(kind, timeout) from None
         except MessageError as exc:
             self._discard(child)
@@ -320,33 +393,83 @@ class ChildPool:
         return status
 
     def _timeout_fault(
-        self, total: bool, during_import: bool, function: str = ""
+        self,
+        total: bool,
+        during_import: bool,
+        function: str = "",
+        where: tuple[int, str] | None = None,
     ) -> faults.LearnerTimeout:
+        error = None
+        if where is not None:
+            frame = ErrorFrame(where[0], where[1], _line_of(self.learner_path, where[0]))
+            error = ErrorInfo("call", "TimeoutError", ("TimeoutError",), "", (frame,))
+        at_en = f" It was at line {where[0]} (in {where[1]}) when it was stopped." if where else ""
+        at_zh = f"它被停止时正在执行第 {where[0]} 行（{where[1]} 中）。" if where else ""
         if total:
             return faults.LearnerTimeout(
                 Text(
-                    "The grading ran out of its total time limit before this test could finish.",
-                    "评分在本测试完成前就用完了总时间限制。",
+                    "The grading ran out of its total time limit before this test could finish."
+                    + at_en,
+                    "评分在本测试完成前就用完了总时间限制。" + at_zh,
                 ),
                 evidence=("total_timeout",),
+                error=error,
             )
         seconds = f"{self.call_timeout_s:g}"
         if during_import:
             return faults.LearnerTimeout(
                 Text(
                     f"Importing your file took longer than {seconds} s; is there an endless loop or "
-                    "slow work at the top level of the file?",
-                    f"导入你的文件超过了 {seconds} 秒；文件顶层是否有死循环或耗时的代码？",
+                    "slow work at the top level of the file?" + at_en,
+                    f"导入你的文件超过了 {seconds} 秒；文件顶层是否有死循环或耗时的代码？" + at_zh,
                 ),
                 evidence=("timeout", "import_timeout"),
+                error=error,
             )
         return faults.LearnerTimeout(
             Text(
-                f"{function} did not return within {seconds} s (an endless loop, or far too slow).",
-                f"{function} 在 {seconds} 秒内没有返回（死循环，或者太慢）。",
+                f"{function} did not return within {seconds} s (an endless loop, or far too slow)."
+                + at_en,
+                f"{function} 在 {seconds} 秒内没有返回（死循环，或者太慢）。" + at_zh,
             ),
             evidence=("timeout",),
+            error=error,
         )
+
+    def _snapshot(self, child: LearnerChild) -> tuple[int, str] | None:
+        """Where the learner's code was when its deadline passed: the child is asked to write
+        its stack (faulthandler, from C: a call holding the GIL does not stop it) into its
+        output; the stack is read from there and taken out of what the learner sees. None when
+        no frame of the learner's file shows (or the child does not answer in time)."""
+        child.drain(self.capture)
+        try:
+            os.kill(child.pid, SNAPSHOT_SIGNAL)
+        except OSError:
+            return None
+        data = bytearray()
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([child.out_fd], [], [], 0.05)
+            if not ready:
+                if b"most recent call first" in data:
+                    break
+                continue
+            try:
+                chunk = os.read(child.out_fd, _READ)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        stack, rest = _split_dump(data.decode("utf-8", "replace"))
+        if rest:
+            self.capture.add(rest.encode())
+        for path, line, function in stack:
+            if path == self.display:
+                return line, function
+        return None
 
     def _lost_fault(
         self, exc: Exception, status: int | None, function: str, during_import: bool
@@ -396,8 +519,11 @@ class ChildPool:
                 raise _Malformed("malformed answer: it does not answer the question asked")
             return answer, answer_blobs
         except _Expired:
+            where = self._snapshot(child)
             self._discard(child)
-            raise self._timeout_fault(total, during_import=False, function=function) from None
+            raise self._timeout_fault(
+                total, during_import=False, function=function, where=where
+            ) from None
         except (_Lost, _MemoryExceeded) as exc:
             status = self._discard(child, ended=type(exc) is _Lost)
             raise self._lost_fault(exc, status, function, during_import=False) from None
@@ -409,7 +535,8 @@ class ChildPool:
     def take_output(self) -> tuple[str, bool]:
         for child in list(self.children.values()):
             child.drain(self.capture)
-        return self.capture.take()
+        text, truncated = self.capture.take()
+        return clean_output(text, self.learner_name, self.display), truncated
 
     def close(self) -> None:
         """End every child; their exit status is of no interest any more, so nobody waits."""

@@ -9,12 +9,15 @@ enforces size limits before allocating anything.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import struct
 from collections.abc import Sequence
 from typing import Any
 
 _LENGTH = struct.Struct("!I")
+# The signal that asks a learner child for a snapshot of its stack (see grader.sandbox.pool).
+SNAPSHOT_SIGNAL = signal.SIGUSR2
 MAX_HEADER = 64 << 20
 
 

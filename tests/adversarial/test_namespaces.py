@@ -16,7 +16,6 @@ from grader.resources import PACKAGE
 from grader.sandbox.policy import SandboxPolicy, runtime_readable
 from grader.sandbox.tiers import Tier, namespaces
 
-
 POLICY = SandboxPolicy(readable=runtime_readable(str(PACKAGE)))
 
 
