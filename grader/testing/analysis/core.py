@@ -1,0 +1,343 @@
+"""The analysis of one learner file: what is reachable from a graded function, and how the
+expressions in the code resolve.
+
+The file is never imported or run: it is decoded, split into blocks (``intake``), and parsed
+into scopes (``model``) as far as each question needs. Any failure on the way (a syntax error,
+nesting too deep, an unexpected exception) makes :attr:`Analysis.problem` set, and every
+question then raises :class:`~grader.testing.analysis.intake.Unanalysable`: the checks fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from grader.testing.analysis import dynamic
+from grader.testing.analysis.intake import Problem, Unanalysable, decode, split
+from grader.testing.analysis.model import (
+    COMPUTED,
+    UNDEFINED,
+    UNKNOWN,
+    Model,
+    Scope,
+    Site,
+    chain,
+    is_foreign_path,
+)
+
+_FUNCTIONS = ("function", "lambda")
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What can run when ``function`` is called: the scopes (functions, lambdas, classes)
+    and the module-level bindings its code refers to, directly or through others."""
+
+    function: str
+    defined: bool
+    scopes: tuple[Scope, ...]
+    sites: tuple[Site, ...]
+    ids: frozenset[int] = field(default=frozenset(), compare=False)
+
+    def __contains__(self, scope: object) -> bool:
+        return id(scope) in self.ids
+
+
+class Analysis:
+    def __init__(self, source: str | bytes):
+        self.problem: Problem | None = None
+        self.text = ""
+        self.model: Model | None = None
+        self._reach: dict[str, Reach] = {}
+        with self._guard(raising=False):
+            self.text = decode(source)
+            self.model = Model(self.text, split(self.text))
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    @contextmanager
+    def _guard(self, raising: bool = True) -> Iterator[None]:
+        """Turn any failure into a Problem that every later question raises again."""
+        if self.problem is not None:
+            if raising:
+                raise Unanalysable(self.problem)
+            return
+        try:
+            yield
+        except Unanalysable as exc:
+            self.problem = exc.problem
+        except (RecursionError, MemoryError):
+            self.problem = Problem(
+                "too_deep",
+                0,
+                "Your file nests code so deeply that the grader cannot check it; write it with "
+                "fewer levels of nesting.",
+                "你的文件中代码嵌套得太深，评分器无法检查它；请减少嵌套层数。",
+            )
+        except Exception as exc:  # noqa: BLE001 - anything unexpected fails closed
+            self.problem = Problem(
+                "internal",
+                0,
+                f"The grader could not check your file ({type(exc).__name__}: {exc}).",
+                f"评分器无法检查你的文件（{type(exc).__name__}: {exc}）。",
+            )
+        if self.problem is not None and raising:
+            raise Unanalysable(self.problem)
+
+    @property
+    def guard(self):
+        return self._guard
+
+    def require(self) -> Model:
+        if self.problem is not None or self.model is None:
+            raise Unanalysable(self.problem or Problem("internal", 0, "", ""))
+        return self.model
+
+    def words(self) -> frozenset[str]:
+        model = self.require()
+        result: set[str] = set()
+        for block in model.blocks:
+            result |= block.words
+        return frozenset(result)
+
+    def defines(self, name: str) -> bool:
+        """Whether the file binds ``name`` at module level (statically)."""
+        with self.guard():
+            return bool(self.require().sites(name))
+        return False  # pragma: no cover - the guard raised
+
+    def reach(self, function: str) -> Reach:
+        with self.guard():
+            if function not in self._reach:
+                self._reach[function] = _reach(self.require(), function)
+            return self._reach[function]
+        raise AssertionError  # pragma: no cover - the guard raised
+
+
+@functools.lru_cache(maxsize=8)
+def analyse(source: str | bytes) -> Analysis:
+    """The analysis of a learner's file (cached: the checks of one grading share it)."""
+    return Analysis(source)
+
+
+def _reach(model: Model, function: str) -> Reach:
+    roots = model.sites(function)
+    work: list[Site | Scope] = list(reversed(roots))
+    seen: set[int] = set()
+    scopes: list[Scope] = []
+    sites: list[Site] = []
+
+    def refer(nodes: Iterable[ast.AST], scope: Scope) -> None:
+        inner: set[int] = set()
+        for node in nodes:
+            if isinstance(node, ast.Attribute):
+                inner.add(id(node.value))
+                if id(node) in inner:
+                    continue
+                base, attrs = chain(node)
+                if isinstance(base, ast.Name) and any(
+                    is_foreign_path(v) for v in model.name_values(base.id, scope)
+                ):
+                    # `import submission; submission.helper(...)`: the learner's own module.
+                    work.extend(model.sites(attrs[0]))
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+                if any(w is model.module for w in model.binding_scopes(node.id, scope)):
+                    work.extend(model.sites(node.id))
+            elif id(node) in model.scope_of:
+                work.append(model.scope_of[id(node)])
+
+    while work:
+        item = work.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Site):
+            sites.append(item)
+            refer(model.own_nodes(item.code), item.runs_in)
+            if item.target is not None:
+                work.append(item.target)
+        else:
+            scopes.append(item)
+            refer(item.nodes, item)
+            work.extend(item.children)
+    return Reach(
+        function,
+        bool(roots),
+        tuple(scopes),
+        tuple(sites),
+        frozenset(id(s) for s in scopes),
+    )
+
+
+@dataclass(frozen=True)
+class Use:
+    """A name in the code and what it resolved to."""
+
+    name: str  # resolved (torch.nn.functional.softmax), or as written (x.softmax)
+    line: int
+    function: str | None  # the function, lambda or class it is in (None: module level)
+    computed: bool = False  # reached through a computed name: nothing can be ruled out
+    spelled: str = ""  # as written
+    rule: str = ""  # the forbidden name it matched (forbidden_uses)
+
+
+def expressions(
+    model: Model, nodes: Iterable[ast.AST], scope: Scope
+) -> Iterator[tuple[ast.AST, frozenset]]:
+    """The names in ``nodes`` (code of ``scope``) with what they may evaluate to: the
+    outermost of each ``a.b.c``, names, imports, and calls and subscripts that reach a name
+    through a string."""
+    inner: set[int] = set()
+    for node in nodes:
+        if isinstance(node, (ast.Call, ast.Subscript)):
+            handled = dynamic.handles(node, model, scope)
+            inner.update(id(h) for h in handled)
+            if handled and id(node) not in inner:
+                yield node, model.values(node, scope)
+            continue
+        if id(node) in inner:
+            if isinstance(node, ast.Attribute):
+                inner.add(id(node.value))
+            continue
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+            yield node, model.values(node, scope)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            yield node, model.values(node, scope)
+        elif isinstance(node, ast.Import):
+            yield node, frozenset(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield (
+                node,
+                frozenset(
+                    node.module if alias.name == "*" else f"{node.module}.{alias.name}"
+                    for alias in node.names
+                ),
+            )
+
+
+def annotations(nodes: Iterable[ast.AST]) -> set[int]:
+    """id() of the nodes inside annotations (never run under ``from __future__ import
+    annotations``, so a name there may be undefined)."""
+    roots: list[ast.AST] = []
+    for node in nodes:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if arg is not None and arg.annotation is not None:
+                    roots.append(arg.annotation)
+            if node.returns is not None:
+                roots.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            roots.append(node.annotation)
+    found: set[int] = set()
+    for root in roots:
+        stack = [root]
+        while stack:
+            current = stack.pop()
+            found.add(id(current))
+            stack.extend(ast.iter_child_nodes(current))
+    return found
+
+
+def computed_uses(analysis: Analysis, function: str) -> list[Use]:
+    """Code that reaches names through strings, or changes imported modules, anywhere that
+    counts for ``function`` (:func:`counted`), and globals its reachable functions read that
+    the file never binds: about such code nothing can be ruled out."""
+    model = analysis.require()
+    model.ensure_mentioning(dynamic.WORDS)
+    model.ensure(b for b in model.blocks if b.attr_store)
+    reach = analysis.reach(function)
+    found: list[Use] = []
+    for nodes, scope in counted(analysis, function, ()):
+        skip = annotations(nodes) if scope in reach and scope.kind in _FUNCTIONS else set()
+        for node, values in expressions(model, nodes, scope):
+            for value in values:
+                if (
+                    value == COMPUTED
+                    or dynamic.is_dynamic_path(value)
+                    or (
+                        value == UNDEFINED
+                        and scope in reach
+                        and scope.kind in _FUNCTIONS
+                        and id(node) not in skip
+                    )
+                ):
+                    found.append(_use(node, _shown(node, value), scope, computed=True))
+        found.extend(_module_changes(model, nodes, scope))
+    return _unique(found)
+
+
+def _module_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> list[Use]:
+    """Assignments to attributes of imported modules (``torch.softmax = ...``,
+    ``setattr(torch, ...)``): they change what names mean."""
+    found = []
+    for node in nodes:
+        target = None
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            target = node.value
+        elif isinstance(node, ast.Call) and node.args:
+            funcs = model.values(node.func, scope)
+            if {"builtins.setattr", "builtins.delattr"} & set(funcs):
+                target = node.args[0]
+        if target is None:
+            continue
+        for value in model.values(target, scope):
+            if (
+                isinstance(value, str)
+                and value not in (UNKNOWN, COMPUTED, UNDEFINED)
+                and not value.startswith(UNKNOWN)
+            ):
+                found.append(_use(node, value, scope, computed=True))
+                break
+    return found
+
+
+def counted(
+    analysis: Analysis, function: str, graded: Iterable[str]
+) -> list[tuple[list[ast.AST], Scope]]:
+    """The code that counts for ``function``: module-level code, every function, lambda and
+    class reachable from it, and every other one that is not inside another graded function
+    (a helper nobody calls is checked too: it might be called in a way the grader cannot
+    see). Only parsed blocks: the callers parse the blocks their question needs."""
+    model = analysis.require()
+    reach = analysis.reach(function)
+    others = set(graded) - {function}
+    units: list[tuple[list[ast.AST], Scope]] = [(model.module.nodes, model.module)]
+    for scope in model.scopes():
+        if scope.kind == "module":
+            continue
+        if scope in reach or scope.top not in others:
+            units.append((scope.nodes, scope))
+    return units
+
+
+def _shown(node: ast.AST, value: object) -> str:
+    from grader.testing.analysis.model import spelling
+
+    if value in (COMPUTED, UNDEFINED) or dynamic.is_dynamic_path(value):
+        return spelling(node)
+    return str(value)
+
+
+def _use(node: ast.AST, name: str, scope: Scope, computed: bool = False, rule: str = "") -> Use:
+    from grader.testing.analysis.model import spelling
+
+    function = None if scope.kind == "module" else scope.name
+    return Use(name, getattr(node, "lineno", 0), function, computed, spelling(node), rule)
+
+
+def _unique(uses: list[Use]) -> list[Use]:
+    seen: set[tuple[str, int, bool, str]] = set()
+    result = []
+    for use in sorted(uses, key=lambda u: (u.line, u.name)):
+        key = (use.name, use.line, use.computed, use.rule)
+        if key not in seen:
+            seen.add(key)
+            result.append(use)
+    return result

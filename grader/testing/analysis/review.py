@@ -1,0 +1,324 @@
+"""Submissions that reach into the grader or into torch's internals: a "needs review" list.
+
+:func:`review` reads the whole file (never imports it) and reports what honest solutions of
+these exercises never do, each with its line and a short message in English and Chinese:
+
+======================  ========================================================================
+kind                    what
+======================  ========================================================================
+``grader``              imports or reaches the grader's own modules (``grader``, ``grader.*``)
+``sys_modules``         ``sys.modules``
+``gc``                  the garbage collector (``gc``): it finds any live object
+``frames``              interpreter frames and code objects: ``inspect``, ``sys._getframe``,
+                        ``traceback.walk_stack``, ``f_back``, ``f_globals``, ``f_locals``,
+                        ``tb_frame``, ``gi_frame``, ``__code__``, ``__globals__``, ``__closure__``
+``private_torch``       private torch APIs: ``torch._C``, any ``_``-prefixed attribute of torch,
+                        a torch module, a tensor or a module (not dunders such as
+                        ``__version__``; ``torch.utils._pytree`` is allowed)
+``computed_access``     ``getattr``/``setattr``/``delattr``/``__import__``/
+                        ``importlib.import_module``/``operator.attrgetter`` with a computed name
+``dynamic_code``        ``eval``, ``exec``, ``compile``, ``globals()``, ``locals()``, ``vars()``
+``builtins``            the ``builtins`` module or ``__builtins__``
+``monkeypatch``         assigning or deleting an attribute of an imported module or of
+                        something in it (``torch.allclose = ...``, ``np.random.seed = ...``,
+                        ``setattr(torch, ...)``, ``torch.Tensor.__eq__ = ...``)
+``ctypes``              ``ctypes``, ``_ctypes``, ``cffi``
+``process``             processes, signals and tracing: ``os.fork``, ``os.kill``, ``os._exit``,
+                        ``os.system``, ``subprocess``, ``signal.signal``/``setitimer``/``alarm``,
+                        ``sys.settrace``, ``sys.setprofile``, ``threading.settrace``, ``atexit``
+``unanalysable``        the file cannot be analysed at all (a syntax error, nesting too deep)
+======================  ========================================================================
+
+Names are resolved as the checks resolve them (``import sys as s; s._getframe``,
+``from os import fork``, ``getattr(sys, "_getframe")`` are all found).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from dataclasses import dataclass
+
+from grader.testing.analysis import dynamic, torchnames
+from grader.testing.analysis.core import Analysis, _module_changes, analyse, expressions
+from grader.testing.analysis.intake import Unanalysable
+from grader.testing.analysis.model import COMPUTED, UNDEFINED, UNKNOWN, Model, Scope, spelling
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    line: int
+    en: str
+    zh: str
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "line": self.line, "en": self.en, "zh": self.zh}
+
+
+_FRAME_ATTRS = {
+    "f_back",
+    "f_globals",
+    "f_locals",
+    "f_builtins",
+    "f_code",
+    "tb_frame",
+    "gi_frame",
+    "cr_frame",
+    "ag_frame",
+    "__code__",
+    "__globals__",
+    "__closure__",
+}
+_FRAME_PATHS = {
+    "sys._getframe",
+    "sys._current_frames",
+    "traceback.walk_stack",
+    "traceback.walk_tb",
+}
+_PROCESS_PATHS = {
+    "os.fork",
+    "os.forkpty",
+    "os.kill",
+    "os.killpg",
+    "os._exit",
+    "os.abort",
+    "os.system",
+    "os.popen",
+    "os.setsid",
+    "os.setpgrp",
+    "os.setpgid",
+    "os.posix_spawn",
+    "os.posix_spawnp",
+    "signal.signal",
+    "signal.setitimer",
+    "signal.alarm",
+    "signal.pthread_kill",
+    "signal.set_wakeup_fd",
+    "signal.siginterrupt",
+    "signal.pthread_sigmask",
+    "signal.raise_signal",
+    "sys.settrace",
+    "sys.setprofile",
+    "sys.addaudithook",
+    "threading.settrace",
+    "threading.setprofile",
+    "threading.settrace_all_threads",
+    "threading.setprofile_all_threads",
+    "atexit.register",
+    "resource.setrlimit",
+}
+_PROCESS_PREFIXES = ("os.exec", "os.spawn")
+_PROCESS_MODULES = {"subprocess", "pty", "multiprocessing", "faulthandler"}
+_CTYPES = {"ctypes", "_ctypes", "cffi"}
+_ALLOWED_PRIVATE = ("torch.utils._pytree",)
+
+# Words without which a block cannot contain any finding (attribute stores are found from the
+# block's shape, underscore names are added per file).
+_WORDS = frozenset(
+    {
+        "grader",
+        "sys",
+        "modules",
+        "gc",
+        "inspect",
+        "traceback",
+        "builtins",
+        "__builtins__",
+        "ctypes",
+        "_ctypes",
+        "cffi",
+        "os",
+        "signal",
+        "threading",
+        "atexit",
+        "resource",
+        "setattr",
+        "delattr",
+        "import",
+        *_FRAME_ATTRS,
+        *(p.rsplit(".", 1)[1] for p in _FRAME_PATHS | _PROCESS_PATHS),
+        *_PROCESS_MODULES,
+    }
+    | dynamic.WORDS
+)
+
+_MESSAGES = {
+    "grader": ("reaches into the grader's own code ({})", "触及评分器自身的代码（{}）"),
+    "sys_modules": ("reads or changes sys.modules ({})", "读取或修改 sys.modules（{}）"),
+    "gc": (
+        "uses the garbage collector to reach live objects ({})",
+        "借助垃圾回收器访问存活对象（{}）",
+    ),
+    "frames": ("reads interpreter frames or code objects ({})", "读取解释器栈帧或代码对象（{}）"),
+    "private_torch": ("uses a private torch API ({})", "使用了 torch 的私有 API（{}）"),
+    "computed_access": (
+        "reaches an attribute or module through a computed name ({})",
+        "通过计算出的名字访问属性或模块（{}）",
+    ),
+    "dynamic_code": ("runs or inspects code dynamically ({})", "动态执行或查看代码（{}）"),
+    "builtins": (
+        "uses or changes Python's builtins ({})",
+        "使用或修改 Python 的内置命名空间（{}）",
+    ),
+    "monkeypatch": (
+        "changes an imported module or something in it ({})",
+        "修改了导入的模块或其中的对象（{}）",
+    ),
+    "ctypes": ("calls C code directly ({})", "直接调用 C 代码（{}）"),
+    "process": (
+        "controls processes, signals or tracing ({})",
+        "控制进程、信号或跟踪（{}）",
+    ),
+}
+
+
+def review(source: str | bytes | Analysis) -> list[Finding]:
+    """The findings of the whole file, sorted by line (empty for honest code)."""
+    analysis = source if isinstance(source, Analysis) else analyse(source)
+    try:
+        with analysis.guard():
+            return _review(analysis)
+    except Unanalysable as exc:
+        problem = exc.problem
+        return [Finding("unanalysable", problem.line, problem.en, problem.zh)]
+    raise AssertionError  # pragma: no cover - the guard raised
+
+
+def _review(analysis: Analysis) -> list[Finding]:
+    model = analysis.require()
+    underscored = {w for w in analysis.words() if _private_word(w)}
+    model.ensure_mentioning(_WORDS | underscored)
+    model.ensure(b for b in model.blocks if b.attr_store)
+    own = _own_attributes(model)
+    found: dict[tuple[str, int, str], Finding] = {}
+
+    def add(kind: str, node: ast.AST, detail: str) -> None:
+        line = getattr(node, "lineno", 0)
+        en, zh = _MESSAGES[kind]
+        found.setdefault(
+            (kind, line, detail), Finding(kind, line, en.format(detail), zh.format(detail))
+        )
+
+    for scope in list(model.scopes()):
+        nodes = scope.nodes
+        for node, values in expressions(model, nodes, scope):
+            for kind, detail in _classify(model, node, values, scope, own):
+                add(kind, node, detail)
+        for node in nodes:
+            for kind, detail in _node_findings(model, node, scope):
+                add(kind, node, detail)
+        for use in _module_changes(model, nodes, scope):
+            add("monkeypatch", _Line(use.line), use.spelled)
+    return sorted(found.values(), key=lambda f: (f.line, f.kind, f.en))
+
+
+@dataclass
+class _Line:
+    lineno: int
+
+
+def _private_word(word: str) -> bool:
+    return (
+        word.startswith("_") and word != "_" and not (word.startswith("__") and word.endswith("__"))
+    )
+
+
+def _own_attributes(model: Model) -> set[str]:
+    """Attribute names the learner's own code defines (methods, class attributes, and
+    ``obj._x = ...``): a private name of the learner's own class is not torch's."""
+    names: set[str] = set()
+    for scope in model.scopes():
+        if scope.kind == "class":
+            names.update(scope.sites)
+        for node in scope.nodes:
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+    return names
+
+
+def _classify(model: Model, node: ast.AST, values, scope: Scope, own: set[str]):
+    shown = spelling(node)
+    for value in values:
+        if not isinstance(value, str) or value in (UNKNOWN, UNDEFINED):
+            continue
+        if value == COMPUTED:
+            kind = _computed_kind(model, node, scope)
+            if kind:
+                yield kind, shown
+            continue
+        parts = value.split(".")
+        root = parts[0]
+        if root == UNKNOWN:
+            attrs = parts[1:]
+            if _FRAME_ATTRS & set(attrs):
+                yield "frames", shown
+            if any(_private_tensor_attr(a) and a not in own for a in attrs):
+                yield "private_torch", shown
+            continue
+        if root == "grader":
+            yield "grader", value
+        elif value.startswith("sys.modules"):
+            yield "sys_modules", shown
+        elif root == "gc":
+            yield "gc", value
+        elif root == "inspect" or value in _FRAME_PATHS or _FRAME_ATTRS & set(parts):
+            yield "frames", value if root != UNKNOWN else shown
+        elif root in _CTYPES:
+            yield "ctypes", value
+        elif (
+            value in _PROCESS_PATHS
+            or value.startswith(_PROCESS_PREFIXES)
+            or root in _PROCESS_MODULES
+        ):
+            yield "process", value
+        elif value == "builtins":
+            yield "builtins", shown
+        elif root == "torch" and _private_torch(parts):
+            yield "private_torch", value
+        if value in dynamic.NAMESPACES | dynamic.CODE and isinstance(node, ast.Name):
+            yield "dynamic_code", shown
+
+
+def _computed_kind(model: Model, node: ast.AST, scope: Scope) -> str | None:
+    if isinstance(node, ast.Call):
+        funcs = {f for f in model.values(node.func, scope) if isinstance(f, str)}
+        if funcs & (dynamic.CODE | dynamic.NAMESPACES):
+            return "dynamic_code"
+        return "computed_access"
+    if isinstance(node, ast.Subscript):
+        return "computed_access"
+    return "dynamic_code"
+
+
+def _node_findings(model: Model, node: ast.AST, scope: Scope):
+    """What a single node shows: setattr/delattr with a computed name, __builtins__."""
+    if isinstance(node, ast.Name) and node.id == "__builtins__":
+        yield "builtins", "__builtins__"
+    elif isinstance(node, ast.Call) and node.args:
+        funcs = {f for f in model.values(node.func, scope) if isinstance(f, str)}
+        if funcs & {"builtins.setattr", "builtins.delattr"}:
+            name = node.args[1] if len(node.args) > 1 else None
+            if dynamic.literal(name) is None:
+                yield "computed_access", spelling(node)
+            elif dynamic.literal(name) in _FRAME_ATTRS:
+                yield "frames", spelling(node)
+
+
+def _private_torch(parts: list[str]) -> bool:
+    path = ".".join(parts)
+    if any(path == a or path.startswith(a + ".") for a in _ALLOWED_PRIVATE):
+        return False
+    return any(_private_word(p) for p in parts[1:])
+
+
+@functools.lru_cache(maxsize=4096)
+def _private_tensor_attr(name: str) -> bool:
+    """A private attribute of torch.Tensor or torch.nn.Module (``x._version``,
+    ``model._parameters``)."""
+    if not _private_word(name):
+        return False
+    return (
+        torchnames.lookup(f"Tensor.{name}") is not torchnames.MISSING
+        or torchnames.lookup(f"torch.nn.Module.{name}") is not torchnames.MISSING
+    )
