@@ -117,6 +117,18 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
         elif func in CODE or func in NAMESPACES:
             special = True
             result.add(COMPUTED)
+        elif func in ("sys.modules.get", "sys.modules.__getitem__"):
+            special = True
+            name = literal(call.args[0]) if call.args else None
+            result.add(COMPUTED if name is None else name)
+        elif func.endswith(".__dict__.get") or func.endswith(".__dict__.__getitem__"):
+            special = True
+            name = literal(call.args[0]) if call.args else None
+            owner = call.func.value.value if isinstance(call.func, ast.Attribute) else None
+            if name is None or not isinstance(owner, ast.expr):
+                result.add(COMPUTED)
+            else:
+                result |= model.extend(model.values(owner, scope, depth), [name], scope)
         elif func in GETTERS:
             special = True
             name = literal(call.args[0]) if call.args else None

@@ -505,7 +505,7 @@ class Model:
             for site in self.class_members(owner, first):
                 found |= self.site_values(site)
         if not found:
-            found = {UNKNOWN}
+            return {".".join([UNKNOWN, *attrs])}
         return self.extend(found, rest, scope) if rest else found
 
     def class_members(self, owner: Scope, name: str) -> list[Site]:

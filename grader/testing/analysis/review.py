@@ -239,6 +239,12 @@ def _own_attributes(model: Model) -> set[str]:
 
 def _classify(model: Model, node: ast.AST, values, scope: Scope, own: set[str]):
     shown = spelling(node)
+    if isinstance(node, ast.Name):
+        # A name is judged where its value is spelled out (the import, the attribute, the
+        # call); a name of its own is only a builtin that runs code or reads namespaces.
+        if values & (dynamic.CODE | dynamic.NAMESPACES):
+            yield "dynamic_code", shown
+        return
     for value in values:
         if not isinstance(value, str) or value in (UNKNOWN, UNDEFINED):
             continue
@@ -276,8 +282,6 @@ def _classify(model: Model, node: ast.AST, values, scope: Scope, own: set[str]):
             yield "builtins", shown
         elif root == "torch" and _private_torch(parts):
             yield "private_torch", value
-        if value in dynamic.NAMESPACES | dynamic.CODE and isinstance(node, ast.Name):
-            yield "dynamic_code", shown
 
 
 def _computed_kind(model: Model, node: ast.AST, scope: Scope) -> str | None:
@@ -295,6 +299,9 @@ def _node_findings(model: Model, node: ast.AST, scope: Scope):
     """What a single node shows: setattr/delattr with a computed name, __builtins__."""
     if isinstance(node, ast.Name) and node.id == "__builtins__":
         yield "builtins", "__builtins__"
+    elif isinstance(node, ast.Attribute) and node.attr == "modules":
+        if "sys.modules" in model.values(node, scope):
+            yield "sys_modules", spelling(node)
     elif isinstance(node, ast.Call) and node.args:
         funcs = {f for f in model.values(node.func, scope) if isinstance(f, str)}
         if funcs & {"builtins.setattr", "builtins.delattr"}:
@@ -321,4 +328,13 @@ def _private_tensor_attr(name: str) -> bool:
     return (
         torchnames.lookup(f"Tensor.{name}") is not torchnames.MISSING
         or torchnames.lookup(f"torch.nn.Module.{name}") is not torchnames.MISSING
+        or name in _module_instance_attributes()
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _module_instance_attributes() -> frozenset[str]:
+    """What nn.Module.__init__ sets on every module (``_parameters``, ``_forward_hooks``)."""
+    import torch
+
+    return frozenset(vars(torch.nn.Module()))
