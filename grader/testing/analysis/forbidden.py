@@ -38,11 +38,12 @@ def forbidden_uses(
     with analysis.guard():
         model = analysis.require()
         analysis.reach(function)
-        words = analysis.words()
-        triggers: set[str] = set()
-        for item in rules:
-            triggers |= item.words(words)
-        model.ensure_mentioning(triggers)
+        model.ensure(
+            b
+            for b in model.blocks
+            if b.index not in model.parsed
+            and (not b.ascii or any(item.spelled_in(b.words, b.joined()) for item in rules))
+        )
         found = list(computed_uses(analysis, function)) if rules else []
         for nodes, scope in counted(analysis, function, graded):
             found.extend(_matching(model, nodes, scope, rules))

@@ -80,11 +80,15 @@ def _alternation(words) -> str:
     return build(trie)
 
 
+# (The patterns start with a character class where they can: Python's regex engine skips ahead
+# fast only to a literal or a class.)
 _WORD = re.compile(
-    r"(?<![\\!])\b(?!" + _alternation(_KEEP) + r"\b)[A-Za-z_][A-Za-z0-9_]*\b(?!['\"])",
+    r"(?=[A-Za-z_])(?<![\\!A-Za-z0-9_])(?!"
+    + _alternation(_KEEP)
+    + r"\b)[A-Za-z_][A-Za-z0-9_]*\b(?!['\"])",
     re.ASCII,
 )
-_INTEGER = re.compile(r"\b[1-9][0-9]*\b", re.ASCII)
+_INTEGER = re.compile(r"[1-9](?<![A-Za-z0-9_][1-9])[0-9]*\b", re.ASCII)
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
 # A newline before a line that may start a top-level statement.
@@ -119,6 +123,13 @@ class Block:
     ascii: bool
     attr_store: bool  # does it assign or delete an attribute anywhere (from its shape)
     tree: list[ast.stmt] | None = None  # parsed on demand, with the file's line numbers
+
+    def joined(self) -> str:
+        """Its words, one a line (for searching them with a regex)."""
+        text = self.__dict__.get("_joined")
+        if text is None:
+            text = self.__dict__["_joined"] = "\n".join(sorted(self.words))
+        return text
 
     def mentions(self, names: set[str] | frozenset[str]) -> bool:
         """Whether the block may refer to any of ``names``. Non-ASCII blocks always may:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -168,6 +169,8 @@ class Model:
         self._values: dict[tuple[int, str], frozenset] = {}
         self._active: dict[tuple[int, str], frozenset] = {}
         self.generation = 0  # grows whenever blocks are parsed (values are recomputed)
+        self._mentioned: set[str] = set()  # words whose blocks are all parsed
+        self._bound: set[str] = set()  # names whose binding blocks are all parsed
 
     # -- parsing blocks -------------------------------------------------------------------
 
@@ -188,7 +191,33 @@ class Model:
         return new
 
     def ensure_mentioning(self, words: set[str] | frozenset[str]) -> bool:
-        return self.ensure(b for b in self.blocks if b.mentions(words))
+        """Parse every block in which one of ``words`` occurs."""
+        new = set(words) - self._mentioned
+        if not new:
+            return False
+        self._mentioned |= new
+        return self.ensure(b for b in self.blocks if b.index not in self.parsed and b.mentions(new))
+
+    def ensure_binding(self, name: str) -> bool:
+        """Parse every block that may bind ``name`` at module level: it mentions the name in a
+        position that can bind it (see :func:`may_bind`), or it imports or matches anything."""
+        if name in self._bound or name in self._mentioned:
+            return False
+        self._bound.add(name)
+        patterns = may_bind(name)
+        wanted = {name}
+        return self.ensure(
+            b
+            for b in self.blocks
+            if b.index not in self.parsed
+            and b.mentions(wanted)
+            and (
+                not b.ascii
+                or "import" in b.words
+                or "case" in b.words
+                or any(p.search(self.text, b.start, b.end) for p in patterns)
+            )
+        )
 
     def ensure_all(self) -> bool:
         return self.ensure(self.blocks)
@@ -209,8 +238,8 @@ class Model:
             stack.extend(reversed(scope.children))
 
     def sites(self, name: str) -> list[Site]:
-        """The module-level bindings of ``name`` (parsing the blocks that mention it)."""
-        self.ensure_mentioning({name})
+        """The module-level bindings of ``name`` (parsing the blocks that may bind it)."""
+        self.ensure_binding(name)
         return self.module.sites.get(name, [])
 
     # -- building scopes ------------------------------------------------------------------
@@ -392,7 +421,7 @@ class Model:
 
     def _scope_name_values(self, name: str, where: Scope, depth: int, comprehension: bool) -> set:
         if where.kind == "module":
-            self.ensure_mentioning({name})
+            self.ensure_binding(name)
         key = (id(where), name)
         if key in self._values:
             return set(self._values[key])
@@ -561,6 +590,27 @@ class Model:
             for node in self.own_nodes(code)
             if isinstance(node, _SCOPES) and id(node) in self.scope_of
         ]
+
+
+_GAP = r"(?:\s|\\)*"
+
+
+@functools.lru_cache(maxsize=4096)
+def may_bind(name: str) -> tuple[re.Pattern[str], ...]:
+    """Where a text may bind ``name`` outside an import or a ``match`` (over-approximated: a
+    text without a match cannot): ``name =`` and augmented assignments, ``name:`` (an
+    annotation, ``:=``), a place in a tuple, list or starred target (``name,``, ``name)``,
+    ``name]``, ``*name``), the last ``for`` target (``name in``), ``as name``, ``def name``,
+    ``class name``. A ``global`` declaration binds nothing by itself."""
+    n = re.escape(name)
+    # Each starts with a literal, which Python's regex engine finds fast.
+    return (
+        re.compile(rf"{n}{_GAP}(?:(?:[-+*/%@&|^]|<<|>>|\*\*|//)?=(?!=)|:|[,)\]]|in\b)"),
+        re.compile(rf"def{_GAP}{n}\b"),
+        re.compile(rf"class{_GAP}{n}\b"),
+        re.compile(rf"as{_GAP}{n}\b"),
+        re.compile(rf"\*{_GAP}{n}\b"),
+    )
 
 
 def chain(node: ast.Attribute) -> tuple[ast.expr, list[str]]:

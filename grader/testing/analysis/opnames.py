@@ -57,7 +57,7 @@ _DUNDER = re.compile(r"^__(?P<name>[a-z0-9_]+?)__$")
 _PRIVATE_VARIANTS = ("masked_", "safe_", "sparse_")
 _NAMESPACES = ("special_", "linalg_", "fft_")
 _ATEN_NAMESPACES = {"aten", "prims", "prim", "quantized", "_quantized", "sparse", "fbgemm"}
-_ALIASES = {
+ALIASES = {
     "absolute": "abs",
     "arccos": "acos",
     "arccosh": "acosh",
@@ -146,7 +146,7 @@ def canonical_op(name: str) -> str:
     key = op.lower().replace("_", "")
     if key.endswith("loss") and len(key) > len("loss"):
         key = key[: -len("loss")]
-    return _ALIASES.get(key, key)
+    return ALIASES.get(key, key)
 
 
 def covers(rule: str, name: str) -> bool:

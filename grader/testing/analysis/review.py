@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from dataclasses import dataclass
 
 from grader.testing.analysis import dynamic, torchnames
@@ -143,6 +144,8 @@ _WORDS = frozenset(
     | dynamic.WORDS
 )
 
+_UNDERSCORED = re.compile(r"^_\w+", re.M)
+
 _MESSAGES = {
     "grader": ("reaches into the grader's own code ({})", "触及评分器自身的代码（{}）"),
     "sys_modules": ("reads or changes sys.modules ({})", "读取或修改 sys.modules（{}）"),
@@ -187,8 +190,13 @@ def review(source: str | bytes | Analysis) -> list[Finding]:
 
 def _review(analysis: Analysis) -> list[Finding]:
     model = analysis.require()
-    underscored = {w for w in analysis.words() if _private_word(w)}
-    model.ensure_mentioning(_WORDS | underscored)
+    model.ensure_mentioning(_WORDS)
+    model.ensure(
+        b
+        for b in model.blocks
+        if b.index not in model.parsed
+        and any(_private_word(w) for w in _UNDERSCORED.findall(b.joined()))
+    )
     model.ensure(b for b in model.blocks if b.attr_store)
     own = _own_attributes(model)
     found: dict[tuple[str, int, str], Finding] = {}

@@ -17,11 +17,12 @@ the bare name to forbid an operation in every spelling.
 from __future__ import annotations
 
 import functools
+import re
 import types
 from collections.abc import Iterable
 
 from grader.testing.analysis import torchnames
-from grader.testing.analysis.opnames import canonical_op, covers, is_aten
+from grader.testing.analysis.opnames import ALIASES, canonical_op, covers, is_aten
 
 UNKNOWN_ROOT = "?"
 _HEADS = {
@@ -64,11 +65,25 @@ class Rule:
     def __repr__(self) -> str:
         return f"Rule({self.name!r})"
 
-    def words(self, available: Iterable[str]) -> set[str]:
-        """The identifiers among ``available`` (a file's words) that may spell this rule."""
-        if self.bare:
-            return {w for w in available if covers(self.name, w)}
-        return (set(self.tail) | {self.path.rsplit(".", 1)[-1]}) & set(available)
+    def spelled_in(self, words: Iterable[str], joined: str) -> bool:
+        """Whether a block with these ``words`` (``joined`` one a line) may spell this rule."""
+        if not self.bare:
+            return not (set(self.tail) | {self.path.rsplit(".", 1)[-1]}).isdisjoint(words)
+        for match in self._needle.finditer(joined):
+            start = joined.rfind("\n", 0, match.start()) + 1
+            end = joined.find("\n", match.end())
+            if covers(self.name, joined[start : end if end >= 0 else len(joined)]):
+                return True
+        return False
+
+    @functools.cached_property
+    def _needle(self) -> re.Pattern[str]:
+        """Words whose letters (case and underscores aside) contain the key or an alias of it:
+        every word canonical_op maps to the key does."""
+        keys = {self.key} | {src for src, dst in ALIASES.items() if dst == self.key}
+        return re.compile(
+            "|".join("_*".join(map(re.escape, key)) for key in sorted(keys)), re.IGNORECASE
+        )
 
     def matches(self, value: str) -> bool:
         """Whether a resolved name (a dotted path, ``?.attr`` on something unknown, or a name
