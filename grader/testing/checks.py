@@ -560,9 +560,9 @@ def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str 
 
 def _unanalysable(function: str, problem: Any, evidence: str) -> NoReturn:
     fail(
-        f"The grader cannot check how {function} is written: {problem.en} Until it can, this "
+        f"The grader cannot check how {function} is written. {problem.en} Until it can, this "
         "check fails.",
-        f"评分器无法检查 {function} 的写法：{problem.zh}在此之前，这项检查不能通过。",
+        f"评分器无法检查 {function} 的写法。{problem.zh}在此之前，这项检查不能通过。",
         evidence=[evidence, "source_unanalysable"],
     )
 
@@ -633,9 +633,8 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
             evidence=[*evidence, "source_computed_names"],
         )
     shown_loops = [loop for loop in loops if loop.kind != "computed name"][:5]
-    lines = ", ".join(map(str, sorted({loop.line for loop in shown_loops})))
-    parts_en = "; ".join(_loop_en(function, loop) for loop in shown_loops)
-    parts_zh = "；".join(_loop_zh(function, loop) for loop in shown_loops)
+    parts_en = "; ".join(f"line {loop.line}: {_loop_en(function, loop)}" for loop in shown_loops)
+    parts_zh = "；".join(f"第 {loop.line} 行：{_loop_zh(function, loop)}" for loop in shown_loops)
     more = len(loops) - len(shown_loops)
     if more > 0:
         parts_en += f"; and {more} more"
@@ -645,9 +644,9 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
         allowed_en = " Only loops over doubling steps (1, 2, 4, ...) are allowed here."
         allowed_zh = "这里只允许按倍增步长（1、2、4……）进行的循环。"
     fail(
-        f"{function} loops in Python (line {lines}: {parts_en}); express it with tensor "
-        f"operations (broadcasting, reductions along a dim) instead.{allowed_en}",
-        f"{function} 使用了 Python 循环（第 {lines} 行：{parts_zh}）；请改用张量运算（广播、沿某个维度归约）。"
+        f"{function} loops in Python ({parts_en}); express it with tensor operations "
+        f"(broadcasting, reductions along a dim) instead.{allowed_en}",
+        f"{function} 使用了 Python 循环（{parts_zh}）；请改用张量运算（广播、沿某个维度归约）。"
         f"{allowed_zh}",
         evidence=evidence,
         data={
@@ -657,7 +656,7 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
 
 
 def _loop_en(function: str, loop: Any) -> str:
-    where, _ = _where(function, loop.function)
+    where = "" if loop.function == function else f" in {loop.function}"
     if loop.kind == "recursion":
         return f"recursion {loop.detail}"
     if loop.kind in _SYNTAX_LOOPS:
@@ -668,12 +667,12 @@ def _loop_en(function: str, loop: Any) -> str:
 def _loop_zh(function: str, loop: Any) -> str:
     from grader.testing.analysis.loops import _KINDS_ZH
 
-    _, where = _where(function, loop.function)
+    where = "" if loop.function == function else f"{loop.function} 中的"
     if loop.kind == "recursion":
         return f"递归 {loop.detail}"
     if loop.kind in _SYNTAX_LOOPS:
-        return f"{_KINDS_ZH[loop.kind]}{where}"
-    return f"{_call(loop.kind)}{where}"
+        return f"{where}{_KINDS_ZH[loop.kind]}"
+    return f"{where}{_call(loop.kind)}"
 
 
 _SYNTAX_LOOPS = (

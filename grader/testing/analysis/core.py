@@ -26,6 +26,7 @@ from grader.testing.analysis.model import (
     Site,
     chain,
     is_foreign_path,
+    spelling,
 )
 
 _FUNCTIONS = ("function", "lambda")
@@ -293,7 +294,7 @@ def _module_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> lis
                 and value not in (UNKNOWN, COMPUTED, UNDEFINED)
                 and not value.startswith(UNKNOWN)
             ):
-                found.append(_use(node, value, scope, computed=True))
+                found.append(_use(node, spelling(node), scope, computed=True))
                 break
     return found
 

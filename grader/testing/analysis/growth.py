@@ -91,12 +91,11 @@ def excesses(
             groups.setdefault(rest, []).append(label)
         for group in groups.values():
             group.sort(key=lambda label: sizes[label][parameter])
-            distinct = sorted({sizes[label][parameter] for label in group})
-            if len(distinct) < 2:
-                continue
-            if kind == "constant":
+            if kind == "constant":  # the same count everywhere, repeated sizes included
                 if len({counts[label] for label in group}) > 1:
                     found.append(_excess(parameter, kind, group, counts, {}))
+                continue
+            if len({sizes[label][parameter] for label in group}) < 2:
                 continue
             allowed = _logarithmic(parameter, group, counts, sizes)
             if any(counts[label] > allowed[label] for label in allowed):

@@ -490,6 +490,18 @@ class Model:
             return self.name_values(expr.id, scope, depth + 1)
         if isinstance(expr, ast.Attribute):
             base, attrs = chain(expr)
+            owner = scope.enclosing_class()
+            if owner is not None and isinstance(base, ast.Name) and base.id == scope.first_param():
+                # self.method: the learner's own method when the class (or a base class of
+                # the file) defines it; an attribute assigned elsewhere is judged there.
+                members = self.class_members(owner, attrs[0])
+                if members:
+                    found: set = set()
+                    for site in members:
+                        found |= self.site_values(site, depth + 1)
+                    if len(attrs) > 1:
+                        found = self.extend(found, attrs[1:], scope)
+                    return frozenset(found)
             return frozenset(self.extend(self.values(base, scope, depth + 1), attrs, scope))
         if isinstance(expr, ast.Call):
             return self.call_values(expr, scope, depth + 1)

@@ -65,6 +65,9 @@ class Rule:
     def __repr__(self) -> str:
         return f"Rule({self.name!r})"
 
+    def _is_function(self) -> bool:
+        return self.target is not torchnames.MISSING and _function(self.target)
+
     def spelled_in(self, words: Iterable[str], joined: str) -> bool:
         """Whether a block with these ``words`` (``joined`` one a line) may spell this rule."""
         if not self.bare:
@@ -115,6 +118,11 @@ class Rule:
     def _dotted(self, value: str) -> bool:
         parts = value.split(".")
         if parts[0] == UNKNOWN_ROOT:
+            # On something unknown, the chain must spell the rule's path after torch
+            # (`mods[0].optim.SGD` for torch.optim); a lone function name (`x.softmax` for
+            # torch.softmax) is a method, another object: the bare rule covers it.
+            if len(self.tail) == 1 and self._is_function():
+                return False
             return _contains(tuple(parts[1:]), self.tail)
         if value == self.path or value.startswith(self.path + "."):
             return True
@@ -135,6 +143,10 @@ class Rule:
                     if module == target.__name__ or module.startswith(inside):
                         return True
         return False
+
+
+def _function(target: object) -> bool:
+    return callable(target) and not isinstance(target, type)
 
 
 def _contains(parts: tuple[str, ...], run: tuple[str, ...]) -> bool:
