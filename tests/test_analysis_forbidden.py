@@ -83,6 +83,8 @@ def test_the_resolved_names_and_lines():
         "def f(x, n='softmax'):\n    return torch.__dict__[n](x, 1)\n",
         "import operator\ndef f(x, n='softmax'):\n    return operator.methodcaller(n, 1)(x)\n",
         "def f(x):\n    return eval('torch.soft' + 'max(x, 1)')\n",
+        "import pickle\ndef f(x, data=b''):\n    return pickle.loads(data)(x, 1)\n",
+        "import types\ndef f(x, code=None):\n    return types.FunctionType(code, {})(x)\n",
         "def f(x):\n    return globals()['tor' + 'ch'].exp(x)\n",
         "import sys\ndef f(x, n='torch'):\n    return sys.modules[n].exp(x)\n",
         # Changing an imported module changes what names mean.

@@ -58,6 +58,14 @@ def loops(body: str, function="f", growth="constant"):
             [("map", 3, "f"), ("map", 4, "f")],
         ),
         ("def f(x):\n    return list(iter(lambda: 1, 1))\n", [("iter(f, sentinel)", 3, "f")]),
+        ("def f(x):\n    yield from x\n", [("yield from", 3, "f")]),
+        (
+            # list(K(x)) calls __getitem__ until IndexError: a loop with no loop in the source.
+            "class K:\n    def __init__(self, x):\n        self.x = x\n"
+            "    def __getitem__(self, i):\n        return self.x[i] * 2\n"
+            "def f(x):\n    return torch.stack(list(K(x)))\n",
+            [("iteration protocol", 5, "K")],
+        ),
     ],
 )
 def test_every_kind_of_loop(body, expected):

@@ -659,6 +659,10 @@ def _loop_en(function: str, loop: Any) -> str:
     where = "" if loop.function == function else f" in {loop.function}"
     if loop.kind == "recursion":
         return f"recursion {loop.detail}"
+    if loop.kind == "iteration protocol":
+        return f"{loop.function} can be iterated ({loop.detail})"
+    if loop.kind == "yield from":
+        return f"yield from{where}"
     if loop.kind in _SYNTAX_LOOPS:
         return f"a {loop.kind}{where}"
     return f"{_call(loop.kind)}{where}"
@@ -670,6 +674,10 @@ def _loop_zh(function: str, loop: Any) -> str:
     where = "" if loop.function == function else f"{loop.function} 中的"
     if loop.kind == "recursion":
         return f"递归 {loop.detail}"
+    if loop.kind == "iteration protocol":
+        return f"{loop.function} 可被迭代（{loop.detail}）"
+    if loop.kind == "yield from":
+        return f"{where}yield from"
     if loop.kind in _SYNTAX_LOOPS:
         return f"{where}{_KINDS_ZH[loop.kind]}"
     return f"{where}{_call(loop.kind)}"
@@ -687,6 +695,7 @@ _SYNTAX_LOOPS = (
 
 
 def _call(name: str) -> str:
+    """map(...), itertools.accumulate(...), iter(f, sentinel)."""
     return name if "(" in name else f"{name}(...)"
 
 

@@ -21,7 +21,27 @@ IMPORTERS = {
     "pkgutil.resolve_name",
     "pydoc.locate",
 }
-CODE = {"builtins.eval", "builtins.exec", "builtins.compile"}
+# Code that runs or rebuilds code from data (names inside bytes, files or code objects).
+CODE = {
+    "builtins.eval",
+    "builtins.exec",
+    "builtins.compile",
+    "pickle.loads",
+    "pickle.load",
+    "pickle.Unpickler",
+    "_pickle.loads",
+    "_pickle.load",
+    "marshal.loads",
+    "marshal.load",
+    "types.FunctionType",
+    "types.LambdaType",
+    "types.CodeType",
+    "runpy.run_path",
+    "runpy.run_module",
+    "importlib.util.spec_from_file_location",
+    "importlib.util.module_from_spec",
+    "importlib.machinery.SourceFileLoader",
+}
 NAMESPACES = {"builtins.globals", "builtins.locals", "builtins.vars"}
 GETTERS = {"operator.attrgetter", "operator.methodcaller"}
 # Names whose mere use (not through a literal) means code is reached through strings.
@@ -51,6 +71,16 @@ WORDS = frozenset(
         "__builtins__",
         "builtins",
         "__subclasses__",
+        "pickle",
+        "_pickle",
+        "marshal",
+        "FunctionType",
+        "LambdaType",
+        "CodeType",
+        "runpy",
+        "spec_from_file_location",
+        "module_from_spec",
+        "SourceFileLoader",
     }
 )
 

@@ -1,11 +1,16 @@
 """Python-level loops in the code reachable from a graded function.
 
 A loop is any of: ``for``, ``async for``, ``while``, a list, set or dict comprehension or a
-generator expression, a use of ``map``, ``filter``, ``functools.reduce``, any ``itertools``
-function or two-argument ``iter(f, sentinel)`` (used or only referred to: ``f = map`` counts),
-and recursion: a reachable function that calls itself, directly or through others. Only
-functions and lambdas count (a loop in module-level code or in a class body runs once, at
-import). Code that reaches names through strings counts as a loop that cannot be ruled out.
+generator expression, ``yield from``, a use of ``map``, ``filter``, ``functools.reduce``, any
+``itertools`` function or two-argument ``iter(f, sentinel)`` (used or only referred to:
+``f = map`` counts), a reachable class of the file that Python can iterate (it defines
+``__iter__``, ``__next__`` or ``__getitem__``), and recursion: a reachable function that calls
+itself, directly or through others. Only functions and lambdas count (a loop in module-level
+code or in a class body runs once, at import). Code that reaches names through strings counts
+as a loop that cannot be ruled out.
+
+Iterating over a tensor without any of these (``sum(x)``, ``list(x)``, ``[*x]``,
+``sorted(x)``) has no loop in the source: the dynamic operation count catches it.
 
 With ``growth="logarithmic"``, loops that visibly run O(log n) times are allowed, because a
 correct Hillis-Steele scan or a doubling search needs them:
@@ -32,6 +37,9 @@ from grader.testing.analysis.model import Model, Scope, chain
 
 GROWTHS = ("constant", "logarithmic")
 _ITERATION = {"builtins.map", "builtins.filter", "functools.reduce"}
+# A class of the file that Python can iterate over loops without a loop in the source
+# (list(obj) calls __next__ or __getitem__ until they stop).
+_ITERATION_METHODS = ("__iter__", "__next__", "__getitem__", "__anext__", "__aiter__")
 _LOG_CALLS = {"math.log2", "math.log", "math.log10", "numpy.log2", "numpy.log", "numpy.log10"}
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _KINDS = {
@@ -52,13 +60,16 @@ _KINDS_ZH = {
     "dict comprehension": "字典推导式",
     "generator expression": "生成器表达式",
     "recursion": "递归",
+    "yield from": "yield from",
+    "iteration protocol": "迭代协议",
     "computed name": "计算出的名字",
 }
 
 
 @dataclass(frozen=True)
 class Loop:
-    kind: str  # "for loop", "list comprehension", "map", "itertools.accumulate", "recursion", "computed name"
+    kind: str  # "for loop", "list comprehension", "map", "itertools.accumulate", "recursion",
+    # "iteration protocol", "yield from", "computed name"
     line: int
     function: str  # the function or lambda it is in
     detail: str = ""  # for recursion: "f -> g -> f"; for a computed name: how it was written
@@ -89,6 +100,11 @@ def loops_in(source: str | bytes | Analysis, function: str, growth: str = "const
             found.extend(_syntax_loops(model, scope, growth))
             found.extend(_helper_loops(model, scope))
         found.extend(_recursion(model, functions))
+        for scope in reach.scopes:
+            if scope.kind == "class":
+                for method in _ITERATION_METHODS:
+                    for site in scope.sites.get(method, []):
+                        found.append(Loop("iteration protocol", site.line, scope.name, method))
         for use in computed_uses(analysis, function):
             found.append(
                 Loop("computed name", use.line, use.function or "module-level code", use.spelled)
@@ -101,6 +117,9 @@ def loops_in(source: str | bytes | Analysis, function: str, growth: str = "const
 def _syntax_loops(model: Model, scope: Scope, growth: str) -> list[Loop]:
     found = []
     for node in scope.nodes:
+        if isinstance(node, ast.YieldFrom):
+            found.append(Loop("yield from", node.lineno, scope.name))
+            continue
         kind = _KINDS.get(type(node))
         if kind is None:
             continue
