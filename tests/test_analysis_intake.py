@@ -167,6 +167,23 @@ def test_statements_reach_across_blocks():
     assert len(analysis.model.parsed) < len(analysis.model.blocks) // 2
 
 
+def test_names_bound_far_away_are_found():
+    padding = "".join(f"def pad_{i}(x):\n    return x + {i}\n\n\n" for i in range(5000))
+    star = "from torch.nn.functional import *\n" + padding + "def f(x):\n    return softmax(x, 1)\n"
+    assert [(u.name, u.computed) for u in forbidden_uses(star, "f", ["softmax"])] == [
+        ("torch.nn.functional.softmax", False)
+    ]
+    later = (
+        padding
+        + "def f(x):\n    return helper(x)\n"
+        + padding
+        + "def helper(x):\n    return [v for v in x]\n"
+    )
+    assert [(x.kind, x.function) for x in loops_in(later, "f")] == [
+        ("list comprehension", "helper")
+    ]
+
+
 # -- shapes: a block's shape parses only if the block does --------------------------------------
 
 INVALID = [
@@ -268,18 +285,20 @@ def _padded(kind: str) -> str:
         return SOLUTION + 'PAD = """\n' + "padding line\n" * (4 * MIB // 13 + 1) + '"""\n' + HIDDEN
     elif kind == "functions":
         piece = FUNCTION.format
+    elif kind == "chinese":
+        piece = FUNCTION.replace('"""Padding', '# 填充：让文件变长\n    """填充').format
     else:
         piece = "value_{0} = {0} * 2 + 1\n".format
     parts, size, i = [], 0, 0
     while size < 4 * MIB:
-        part = piece(i=i) if kind == "functions" else piece(i)
+        part = piece(i=i) if kind in ("functions", "chinese") else piece(i)
         parts.append(part)
         size += len(part)
         i += 1
     return SOLUTION + "".join(parts) + HIDDEN
 
 
-@pytest.mark.parametrize("kind", ["comments", "docstring", "functions", "assignments"])
+@pytest.mark.parametrize("kind", ["comments", "docstring", "functions", "chinese", "assignments"])
 def test_a_4_mib_file_is_analysed_in_well_under_a_second(kind):
     source = _padded(kind)
     assert len(source) >= 4 * MIB

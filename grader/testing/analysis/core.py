@@ -53,25 +53,28 @@ class Analysis:
         self.text = ""
         self.model: Model | None = None
         self._reach: dict[str, Reach] = {}
-        with self._guard(raising=False):
-            self.text = decode(source)
-            self.model = Model(self.text, split(self.text))
+        try:
+            with self.guard():
+                self.text = decode(source)
+                self.model = Model(self.text, split(self.text))
+        except Unanalysable:
+            pass  # self.problem says why; every question raises it again
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
     @contextmanager
-    def _guard(self, raising: bool = True) -> Iterator[None]:
-        """Turn any failure into a Problem that every later question raises again."""
+    def guard(self) -> Iterator[None]:
+        """Run a question: any failure becomes a Problem (raised as Unanalysable) that every
+        later question raises again."""
         if self.problem is not None:
-            if raising:
-                raise Unanalysable(self.problem)
-            return
+            raise Unanalysable(self.problem)
         try:
             yield
         except Unanalysable as exc:
             self.problem = exc.problem
+            raise
         except (RecursionError, MemoryError):
             self.problem = Problem(
                 "too_deep",
@@ -80,19 +83,15 @@ class Analysis:
                 "fewer levels of nesting.",
                 "你的文件中代码嵌套得太深，评分器无法检查它；请减少嵌套层数。",
             )
-        except Exception as exc:  # noqa: BLE001 - anything unexpected fails closed
+            raise Unanalysable(self.problem) from None
+        except Exception as exc:  # anything unexpected fails closed
             self.problem = Problem(
                 "internal",
                 0,
                 f"The grader could not check your file ({type(exc).__name__}: {exc}).",
                 f"评分器无法检查你的文件（{type(exc).__name__}: {exc}）。",
             )
-        if self.problem is not None and raising:
-            raise Unanalysable(self.problem)
-
-    @property
-    def guard(self):
-        return self._guard
+            raise Unanalysable(self.problem) from exc
 
     def require(self) -> Model:
         if self.problem is not None or self.model is None:
@@ -120,7 +119,7 @@ class Analysis:
         raise AssertionError  # pragma: no cover - the guard raised
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def analyse(source: str | bytes) -> Analysis:
     """The analysis of a learner's file (cached: the checks of one grading share it)."""
     return Analysis(source)

@@ -91,6 +91,8 @@ _WORD = re.compile(
 _INTEGER = re.compile(r"[1-9](?<![A-Za-z0-9_][1-9])[0-9]*\b", re.ASCII)
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
+_STAR_IMPORT = re.compile(r"import[\s\\(]*\*")
+
 # A newline before a line that may start a top-level statement.
 _START = re.compile(r"\n(?![\s#)\]}]|(?:else|elif|except|finally)\b)")
 
@@ -119,9 +121,10 @@ class Block:
     start: int
     end: int
     line: int
-    words: frozenset[str]  # every identifier-like word in it (strings and comments included)
-    ascii: bool
+    words: frozenset[str]  # the identifier-like words of its code (not comments, plain strings)
+    ascii: bool  # its code (outside comments and plain strings) is ASCII
     attr_store: bool  # does it assign or delete an attribute anywhere (from its shape)
+    star_import: bool = True  # may it have `from m import *` (binding names it does not spell)
     tree: list[ast.stmt] | None = None  # parsed on demand, with the file's line numbers
 
     def joined(self) -> str:
@@ -237,7 +240,8 @@ def _walk_nodes(tree: ast.AST):
 # Shapes seen, and whether they parse (with their attribute-store flag). Shapes repeat across
 # submissions (the starter's blocks), so the cache is kept for the process, bounded.
 _SHAPES: dict[str, tuple[bool, bool]] = {}
-_SHAPES_MAX = 20000
+_SHAPES_MAX = 16 << 20  # characters of shapes kept
+_shapes_size = 0
 
 
 class _Literals:
@@ -322,9 +326,12 @@ def _shape_parses(shape: str) -> tuple[bool, bool]:
         result = (False, False)
     else:
         result = (True, _has_attribute_store(tree, shape))
-    if len(_SHAPES) >= _SHAPES_MAX:
+    global _shapes_size
+    if _shapes_size + len(shape) > _SHAPES_MAX:
         _SHAPES.clear()
+        _shapes_size = 0
     _SHAPES[shape] = result
+    _shapes_size += len(shape)
     return result
 
 
@@ -397,8 +404,12 @@ def split(text: str) -> list[Block]:
         if not ok:
             return _whole(text)
         chunk = text[cuts[i] : cuts[j]]
+        # Identifiers are what NFKC normalisation changes: a block counts as ASCII when its
+        # code is (non-ASCII comments and plain strings do not matter).
+        ascii_code = code[shaped[i] : shaped[j]].isascii()
+        star = "import" in words and _STAR_IMPORT.search(chunk) is not None
         blocks.append(
-            Block(len(blocks), cuts[i], cuts[j], line, words, chunk.isascii(), attr_store)
+            Block(len(blocks), cuts[i], cuts[j], line, words, ascii_code, attr_store, star)
         )
         line += chunk.count("\n")
         i = j
@@ -419,4 +430,4 @@ def _whole(text: str) -> list[Block]:
     """The whole file as one block, parsed now (raises the file's own error if any)."""
     tree = parse(text)
     _, words = _shape(_Literals(text).code)
-    return [Block(0, 0, len(text), 1, words, text.isascii(), True, tree)]
+    return [Block(0, 0, len(text), 1, words, text.isascii(), True, True, tree)]

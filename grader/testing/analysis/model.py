@@ -210,12 +210,17 @@ class Model:
             b
             for b in self.blocks
             if b.index not in self.parsed
-            and b.mentions(wanted)
             and (
-                not b.ascii
-                or "import" in b.words
-                or "case" in b.words
-                or any(p.search(self.text, b.start, b.end) for p in patterns)
+                b.star_import
+                or (
+                    b.mentions(wanted)
+                    and (
+                        not b.ascii
+                        or "import" in b.words
+                        or "case" in b.words
+                        or any(p.search(self.text, b.start, b.end) for p in patterns)
+                    )
+                )
             )
         )
 
