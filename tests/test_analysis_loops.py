@@ -173,6 +173,18 @@ def test_no_loops(body):
     assert loops(body) == []
 
 
+def test_code_changed_at_run_time_cannot_be_ruled_out():
+    swapped = (
+        "def evil(x):\n    return [r for r in x]\ndef f(x):\n    return x\n"
+        "f.__code__ = evil.__code__\n"
+    )
+    assert loops(swapped) == [("computed name", 6, "module-level code")]
+    traced = "import sys\ndef t(*a):\n    return t\nsys.settrace(t)\ndef f(x):\n    return x\n"
+    assert loops(traced) == [("computed name", 5, "module-level code")]
+    setattr_code = "def f(x):\n    return x\nsetattr(f, '__defaults__', (1,))\n"
+    assert loops(setattr_code) == [("computed name", 4, "module-level code")]
+
+
 def test_code_reached_through_strings_cannot_be_ruled_out():
     body = "import builtins\ndef f(x, n='map'):\n    return getattr(builtins, n)(torch.exp, x)\n"
     assert loops(body) == [("computed name", 4, "f")]

@@ -625,11 +625,12 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
         shown = ", ".join(f"line {c.line}: {c.detail}" for c in computed[:5])
         shown_zh = "，".join(f"第 {c.line} 行：{c.detail}" for c in computed[:5])
         fail(
-            f"{function} reaches names through strings or changes imported modules ({shown}), "
-            "so the grader cannot check that it does not loop in Python. Write the names out "
-            "(torch.exp(x), not getattr(torch, name)).",
-            f"{function} 通过字符串访问名字或修改导入的模块（{shown_zh}），评分器因此无法确认它"
-            "没有使用 Python 循环。请直接写出名字（写 torch.exp(x)，而不是 getattr(torch, name)）。",
+            f"{function} reaches names through strings or changes what code runs ({shown}), so "
+            "the grader cannot check that it does not loop in Python. Write the names out and "
+            "leave modules and functions as they are (torch.exp(x), not getattr(torch, name)).",
+            f"{function} 通过字符串访问名字，或在运行时改变要执行的代码（{shown_zh}），评分器因此"
+            "无法确认它没有使用 Python 循环。请直接写出名字，不要修改模块和函数"
+            "（写 torch.exp(x)，而不是 getattr(torch, name)）。",
             evidence=[*evidence, "source_computed_names"],
         )
     shown_loops = [loop for loop in loops if loop.kind != "computed name"][:5]
@@ -760,11 +761,12 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
         shown_zh = "，".join(f"第 {u.line} 行：{u.spelled}" for u in computed[:5])
         fail(
             f"{function} must not use {listed}, and the grader cannot rule out that yours does: "
-            f"your code reaches names through strings or changes imported modules ({shown}). "
-            f"Write the names out (torch.exp(x), not getattr(torch, name)). {r.why.en}",
+            f"your code reaches names through strings or changes what code runs ({shown}). "
+            "Write the names out and leave modules and functions as they are (torch.exp(x), "
+            f"not getattr(torch, name)). {r.why.en}",
             f"{function} 不能使用 {listed}，而评分器无法排除你的代码用了它：你的代码通过字符串"
-            f"访问名字或修改了导入的模块（{shown_zh}）。请直接写出名字（写 torch.exp(x)，"
-            f"而不是 getattr(torch, name)）。{r.why.zh}",
+            f"访问名字，或在运行时改变要执行的代码（{shown_zh}）。请直接写出名字，不要修改模块和函数"
+            f"（写 torch.exp(x)，而不是 getattr(torch, name)）。{r.why.zh}",
             evidence=["forbidden_call", "source_computed_names"],
         )
 

@@ -270,6 +270,7 @@ def computed_uses(analysis: Analysis, function: str) -> list[Use]:
                 ):
                     found.append(_use(node, _shown(node, value), scope, computed=True))
         found.extend(_module_changes(model, nodes, scope))
+        found.extend(_code_changes(model, nodes, scope))
     return _unique(found)
 
 
@@ -295,6 +296,23 @@ def _module_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> lis
             ):
                 found.append(_use(node, spelling(node), scope, computed=True))
                 break
+    return found
+
+
+def _code_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> list[Use]:
+    """Assignments to dunder attributes (``pick.__code__ = other.__code__``,
+    ``obj.__class__ = K``, ``f.__defaults__ = ...``): they change what code runs."""
+    found = []
+    for node in nodes:
+        name = None
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            name = node.attr
+        elif isinstance(node, ast.Call) and len(node.args) > 1:
+            funcs = model.values(node.func, scope)
+            if {"builtins.setattr", "builtins.delattr"} & set(funcs):
+                name = dynamic.literal(node.args[1])
+        if name and name.startswith("__") and name.endswith("__"):
+            found.append(_use(node, spelling(node), scope, computed=True))
     return found
 
 

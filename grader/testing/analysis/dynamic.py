@@ -43,9 +43,19 @@ CODE = {
     "importlib.machinery.SourceFileLoader",
 }
 NAMESPACES = {"builtins.globals", "builtins.locals", "builtins.vars"}
+# Code that runs where no call shows it: on every line, or when a signal comes.
+HOOKS = {
+    "sys.settrace",
+    "sys.setprofile",
+    "threading.settrace",
+    "threading.setprofile",
+    "threading.settrace_all_threads",
+    "threading.setprofile_all_threads",
+    "signal.signal",
+}
 GETTERS = {"operator.attrgetter", "operator.methodcaller"}
 # Names whose mere use (not through a literal) means code is reached through strings.
-DYNAMIC = GETATTR | IMPORTERS | CODE | NAMESPACES | GETTERS
+DYNAMIC = GETATTR | IMPORTERS | CODE | NAMESPACES | GETTERS | HOOKS
 # Words that occur in any such code: a block without them cannot reach a name through a string.
 WORDS = frozenset(
     {
@@ -81,6 +91,11 @@ WORDS = frozenset(
         "spec_from_file_location",
         "module_from_spec",
         "SourceFileLoader",
+        "settrace",
+        "setprofile",
+        "settrace_all_threads",
+        "setprofile_all_threads",
+        "signal",
     }
 )
 
@@ -144,7 +159,7 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
                 result.add(name.split(".")[0])
             else:
                 result.add(name.replace(":", "."))
-        elif func in CODE or func in NAMESPACES:
+        elif func in CODE or func in NAMESPACES or func in HOOKS:
             special = True
             result.add(COMPUTED)
         elif func in ("sys.modules.get", "sys.modules.__getitem__"):

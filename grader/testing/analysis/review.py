@@ -23,6 +23,8 @@ kind                    what
                         something in it (``torch.allclose = ...``, ``np.random.seed = ...``,
                         ``setattr(torch, ...)``, ``torch.Tensor.__eq__ = ...``)
 ``ctypes``              ``ctypes``, ``_ctypes``, ``cffi``
+``torch_override``      intercepting torch calls: ``torch.overrides`` (``TorchFunctionMode``), a
+                        class defining ``__torch_function__`` or ``__torch_dispatch__``
 ``process``             processes, signals and tracing: ``os.fork``, ``os.kill``, ``os._exit``,
                         ``os.system``, ``subprocess``, ``signal.signal``/``setitimer``/``alarm``,
                         ``sys.settrace``, ``sys.setprofile``, ``threading.settrace``, ``atexit``
@@ -134,6 +136,9 @@ _WORDS = frozenset(
         "threading",
         "atexit",
         "resource",
+        "overrides",
+        "__torch_function__",
+        "__torch_dispatch__",
         "setattr",
         "delattr",
         "import",
@@ -169,6 +174,10 @@ _MESSAGES = {
         "修改了导入的模块或其中的对象（{}）",
     ),
     "ctypes": ("calls C code directly ({})", "直接调用 C 代码（{}）"),
+    "torch_override": (
+        "intercepts torch's own function calls ({})",
+        "拦截 torch 自身的函数调用（{}）",
+    ),
     "process": (
         "controls processes, signals or tracing ({})",
         "控制进程、信号或跟踪（{}）",
@@ -209,6 +218,10 @@ def _review(analysis: Analysis) -> list[Finding]:
         )
 
     for scope in list(model.scopes()):
+        if scope.kind == "class":
+            for method in ("__torch_function__", "__torch_dispatch__"):
+                for site in scope.sites.get(method, []):
+                    add("torch_override", site.node, f"{scope.name}.{method}")
         nodes = scope.nodes
         for node, values in expressions(model, nodes, scope):
             for kind, detail in _classify(model, node, values, scope, own):
@@ -288,6 +301,8 @@ def _classify(model: Model, node: ast.AST, values, scope: Scope, own: set[str]):
             yield "process", value
         elif value == "builtins":
             yield "builtins", shown
+        elif value.startswith("torch.overrides"):
+            yield "torch_override", value
         elif root == "torch" and _private_torch(parts):
             yield "private_torch", value
 
@@ -295,6 +310,8 @@ def _classify(model: Model, node: ast.AST, values, scope: Scope, own: set[str]):
 def _computed_kind(model: Model, node: ast.AST, scope: Scope) -> str | None:
     if isinstance(node, ast.Call):
         funcs = {f for f in model.values(node.func, scope) if isinstance(f, str)}
+        if funcs & dynamic.HOOKS:
+            return "process"
         if funcs & (dynamic.CODE | dynamic.NAMESPACES):
             return "dynamic_code"
         return "computed_access"
