@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ class Analysis:
         self.text = ""
         self.model: Model | None = None
         self._reach: dict[str, Reach] = {}
+        self._computed: dict[tuple[str, int], list[Use]] = {}
         try:
             with self.guard():
                 self.text = decode(source)
@@ -67,9 +69,13 @@ class Analysis:
     @contextmanager
     def guard(self) -> Iterator[None]:
         """Run a question: any failure becomes a Problem (raised as Unanalysable) that every
-        later question raises again."""
+        later question raises again. The cyclic garbage collector pauses meanwhile: the
+        question allocates many objects that live on (AST nodes, scopes), and collecting
+        over them again and again would make it two to three times slower."""
         if self.problem is not None:
             raise Unanalysable(self.problem)
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             yield
         except Unanalysable as exc:
@@ -92,18 +98,14 @@ class Analysis:
                 f"评分器无法检查你的文件（{type(exc).__name__}: {exc}）。",
             )
             raise Unanalysable(self.problem) from exc
+        finally:
+            if collecting:
+                gc.enable()
 
     def require(self) -> Model:
         if self.problem is not None or self.model is None:
             raise Unanalysable(self.problem or Problem("internal", 0, "", ""))
         return self.model
-
-    def words(self) -> frozenset[str]:
-        model = self.require()
-        result: set[str] = set()
-        for block in model.blocks:
-            result |= block.words
-        return frozenset(result)
 
     def defines(self, name: str) -> bool:
         """Whether the file binds ``name`` at module level (statically)."""
@@ -188,10 +190,23 @@ class Use:
 
 def expressions(
     model: Model, nodes: Iterable[ast.AST], scope: Scope
-) -> Iterator[tuple[ast.AST, frozenset]]:
+) -> list[tuple[ast.AST, frozenset]]:
     """The names in ``nodes`` (code of ``scope``) with what they may evaluate to: the
     outermost of each ``a.b.c``, names, imports, and calls and subscripts that reach a name
-    through a string."""
+    through a string. Cached for a scope's own code while no new block is parsed."""
+    if nodes is scope.nodes:
+        cached = getattr(scope, "_expressions", None)
+        if cached is not None and cached[0] == model.generation and cached[1] == len(nodes):
+            return cached[2]
+        found = list(_expressions(model, nodes, scope))
+        scope._expressions = (model.generation, len(nodes), found)  # type: ignore[attr-defined]
+        return found
+    return list(_expressions(model, nodes, scope))
+
+
+def _expressions(
+    model: Model, nodes: Iterable[ast.AST], scope: Scope
+) -> Iterator[tuple[ast.AST, frozenset]]:
     inner: set[int] = set()
     for node in nodes:
         if isinstance(node, (ast.Call, ast.Subscript)):
@@ -253,6 +268,9 @@ def computed_uses(analysis: Analysis, function: str) -> list[Use]:
     model.ensure_mentioning(dynamic.WORDS)
     model.ensure(b for b in model.blocks if b.attr_store)
     reach = analysis.reach(function)
+    key = (function, model.generation)
+    if key in analysis._computed:
+        return analysis._computed[key]
     found: list[Use] = []
     for nodes, scope in counted(analysis, function, ()):
         skip = annotations(nodes) if scope in reach and scope.kind in _FUNCTIONS else set()
@@ -271,23 +289,30 @@ def computed_uses(analysis: Analysis, function: str) -> list[Use]:
                     found.append(_use(node, _shown(node, value), scope, computed=True))
         found.extend(_module_changes(model, nodes, scope))
         found.extend(_code_changes(model, nodes, scope))
-    return _unique(found)
+    analysis._computed[key] = _unique(found)
+    return analysis._computed[key]
 
 
-def _module_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> list[Use]:
+_SETTERS = {"builtins.setattr", "builtins.delattr"}
+
+
+def setter_calls(model: Model, nodes: list[ast.AST], scope: Scope) -> list[ast.Call]:
+    """The calls of setattr or delattr (under any name) in ``nodes``."""
+    setters = {id(node) for node, values in expressions(model, nodes, scope) if values & _SETTERS}
+    return [n for n in nodes if isinstance(n, ast.Call) and n.args and id(n.func) in setters]
+
+
+def _module_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Use]:
     """Assignments to attributes of imported modules (``torch.softmax = ...``,
     ``setattr(torch, ...)``): they change what names mean."""
     found = []
-    for node in nodes:
-        target = None
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            target = node.value
-        elif isinstance(node, ast.Call) and node.args:
-            funcs = model.values(node.func, scope)
-            if {"builtins.setattr", "builtins.delattr"} & set(funcs):
-                target = node.args[0]
-        if target is None:
-            continue
+    targets: list[tuple[ast.AST, ast.AST]] = [
+        (node, node.value)
+        for node in nodes
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)
+    ]
+    targets += [(call, call.args[0]) for call in setter_calls(model, nodes, scope)]
+    for node, target in targets:
         for value in model.values(target, scope):
             if (
                 isinstance(value, str)
@@ -299,21 +324,24 @@ def _module_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> lis
     return found
 
 
-def _code_changes(model: Model, nodes: Iterable[ast.AST], scope: Scope) -> list[Use]:
+def _code_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Use]:
     """Assignments to dunder attributes (``pick.__code__ = other.__code__``,
     ``obj.__class__ = K``, ``f.__defaults__ = ...``): they change what code runs."""
-    found = []
-    for node in nodes:
-        name = None
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            name = node.attr
-        elif isinstance(node, ast.Call) and len(node.args) > 1:
-            funcs = model.values(node.func, scope)
-            if {"builtins.setattr", "builtins.delattr"} & set(funcs):
-                name = dynamic.literal(node.args[1])
-        if name and name.startswith("__") and name.endswith("__"):
-            found.append(_use(node, spelling(node), scope, computed=True))
-    return found
+    named: list[tuple[ast.AST, str | None]] = [
+        (node, node.attr)
+        for node in nodes
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)
+    ]
+    named += [
+        (call, dynamic.literal(call.args[1]))
+        for call in setter_calls(model, nodes, scope)
+        if len(call.args) > 1
+    ]
+    return [
+        _use(node, spelling(node), scope, computed=True)
+        for node, name in named
+        if name and name.startswith("__") and name.endswith("__")
+    ]
 
 
 def counted(

@@ -40,7 +40,6 @@ _MAX_PARTS = 24
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _MODULE_DUNDERS = {
     "__name__",
     "__file__",
@@ -167,6 +166,7 @@ class Model:
         self.scope_of: dict[int, Scope] = {}  # id(def/lambda/class node) -> its scope
         self.parsed: set[int] = set()
         self._values: dict[tuple[int, str], frozenset] = {}
+        self._node_values: dict[tuple[int, int], frozenset] = {}  # values() of whole expressions
         self._active: dict[tuple[int, str], frozenset] = {}
         self.generation = 0  # grows whenever blocks are parsed (values are recomputed)
         self._mentioned: set[str] = set()  # words whose blocks are all parsed
@@ -182,12 +182,16 @@ class Model:
                 continue
             self.parsed.add(block.index)
             if block.tree is None:
-                block.tree = intake.parse(self.text[block.start : block.end], block.line)
-            self._build(block.tree)
+                tree = intake.parse(self.text[block.start : block.end], block.line, shift=False)
+                self._build(tree, block.line - 1)
+                block.tree = tree
+            else:
+                self._build(block.tree)
             new = True
         if new:
             self.generation += 1
             self._values.clear()
+            self._node_values.clear()
         return new
 
     def ensure_mentioning(self, words: set[str] | frozenset[str]) -> bool:
@@ -224,16 +228,6 @@ class Model:
             )
         )
 
-    def ensure_all(self) -> bool:
-        return self.ensure(self.blocks)
-
-    def parsed_blocks(self) -> list[intake.Block]:
-        return [b for b in self.blocks if b.index in self.parsed]
-
-    def module_statements(self) -> Iterator[ast.stmt]:
-        for block in self.parsed_blocks():
-            yield from block.tree or ()
-
     def scopes(self) -> Iterator[Scope]:
         """Every scope parsed so far (module first)."""
         stack = [self.module]
@@ -249,13 +243,19 @@ class Model:
 
     # -- building scopes ------------------------------------------------------------------
 
-    def _build(self, statements: list[ast.stmt]) -> None:
+    def _build(self, statements: list[ast.stmt], shift: int = 0) -> None:
+        """Scopes and sites of these statements (their line numbers moved by ``shift``)."""
         work: list[tuple[ast.AST, Scope]] = [(s, self.module) for s in reversed(statements)]
         created: list[Scope] = []
+        binders = _BINDERS
         while work:
             node, scope = work.pop()
             scope.nodes.append(node)
+            if shift:
+                _shift(node, shift)
             if isinstance(node, _SCOPES):
+                if shift:
+                    _shift_signature(node, shift)
                 child = self._child(node, scope)
                 created.append(child)
                 for part in reversed(header(node)):
@@ -264,7 +264,8 @@ class Model:
                 for part in reversed(body):
                     work.append((part, child))
                 continue
-            self._bindings(node, scope)
+            if type(node) in binders:
+                self._bindings(node, scope)
             for part in reversed(list(ast.iter_child_nodes(node))):
                 work.append((part, scope))
         for scope in created:
@@ -489,6 +490,15 @@ class Model:
 
     def values(self, expr: ast.AST, scope: Scope, depth: int = 0) -> frozenset:
         """What ``expr`` (code of ``scope``) may evaluate to."""
+        if depth == 0:
+            key = (id(expr), id(scope))
+            known = self._node_values.get(key)
+            if known is None:
+                known = self._node_values[key] = self._values_of(expr, scope, 0)
+            return known
+        return self._values_of(expr, scope, depth)
+
+    def _values_of(self, expr: ast.AST, scope: Scope, depth: int) -> frozenset:
         if depth > _MAX_DEPTH:
             return frozenset({COMPUTED})
         if isinstance(expr, ast.Name):
@@ -549,7 +559,7 @@ class Model:
         found: set = set()
         if owner.kind == "class":
             for site in self.class_members(owner, first):
-                found |= self.site_values(site)
+                found |= self.site_values(site, 1)
         if not found:
             return {".".join([UNKNOWN, *attrs])}
         return self.extend(found, rest, scope) if rest else found
@@ -566,7 +576,7 @@ class Model:
             seen.add(id(cls))
             found.extend(cls.sites.get(name, []))
             for base in cls.node.bases:  # type: ignore[union-attr]
-                for value in self.values(base, cls.parent or self.module):
+                for value in self.values(base, cls.parent or self.module, 1):
                     if isinstance(value, Scope) and value.kind == "class":
                         todo.append(value)
         return found
@@ -601,12 +611,47 @@ class Model:
             else:
                 stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
-    def nested_scopes(self, code: Iterable[ast.AST]) -> list[Scope]:
-        return [
-            self.scope_of[id(node)]
-            for node in self.own_nodes(code)
-            if isinstance(node, _SCOPES) and id(node) in self.scope_of
-        ]
+
+_BINDERS = {
+    ast.Global,
+    ast.Nonlocal,
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.For,
+    ast.AsyncFor,
+    ast.comprehension,
+    ast.With,
+    ast.AsyncWith,
+    ast.NamedExpr,
+    ast.ExceptHandler,
+    ast.Import,
+    ast.ImportFrom,
+    ast.MatchAs,
+    ast.MatchStar,
+    ast.MatchMapping,
+}
+
+
+def _shift(node: ast.AST, shift: int) -> None:
+    line = getattr(node, "lineno", None)
+    if line is not None:
+        node.lineno = line + shift  # type: ignore[attr-defined]
+        end = getattr(node, "end_lineno", None)
+        if end is not None:
+            node.end_lineno = end + shift  # type: ignore[attr-defined]
+
+
+def _shift_signature(node: ast.AST, shift: int) -> None:
+    """The parts of a def or class that _build does not visit: parameters, class keywords."""
+    if isinstance(node, ast.ClassDef):
+        for keyword in node.keywords:
+            _shift(keyword, shift)
+        return
+    args = node.args  # type: ignore[attr-defined]
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+        if arg is not None:
+            _shift(arg, shift)
 
 
 _GAP = r"(?:\s|\\)*"

@@ -43,7 +43,13 @@ import re
 from dataclasses import dataclass
 
 from grader.testing.analysis import dynamic, torchnames
-from grader.testing.analysis.core import Analysis, _module_changes, analyse, expressions
+from grader.testing.analysis.core import (
+    Analysis,
+    _module_changes,
+    analyse,
+    expressions,
+    setter_calls,
+)
 from grader.testing.analysis.intake import Unanalysable
 from grader.testing.analysis.model import COMPUTED, UNDEFINED, UNKNOWN, Model, Scope, spelling
 
@@ -229,6 +235,8 @@ def _review(analysis: Analysis) -> list[Finding]:
         for node in nodes:
             for kind, detail in _node_findings(model, node, scope):
                 add(kind, node, detail)
+        for node, kind, detail in _setter_findings(model, nodes, scope):
+            add(kind, node, detail)
         for use in _module_changes(model, nodes, scope):
             add("monkeypatch", _Line(use.line), use.spelled)
     return sorted(found.values(), key=lambda f: (f.line, f.kind, f.en))
@@ -321,20 +329,25 @@ def _computed_kind(model: Model, node: ast.AST, scope: Scope) -> str | None:
 
 
 def _node_findings(model: Model, node: ast.AST, scope: Scope):
-    """What a single node shows: setattr/delattr with a computed name, __builtins__."""
+    """What a single node shows: __builtins__, sys.modules reached through an attribute."""
     if isinstance(node, ast.Name) and node.id == "__builtins__":
         yield "builtins", "__builtins__"
-    elif isinstance(node, ast.Attribute) and node.attr == "modules":
-        if "sys.modules" in model.values(node, scope):
-            yield "sys_modules", spelling(node)
-    elif isinstance(node, ast.Call) and node.args:
-        funcs = {f for f in model.values(node.func, scope) if isinstance(f, str)}
-        if funcs & {"builtins.setattr", "builtins.delattr"}:
-            name = node.args[1] if len(node.args) > 1 else None
-            if dynamic.literal(name) is None:
-                yield "computed_access", spelling(node)
-            elif dynamic.literal(name) in _FRAME_ATTRS:
-                yield "frames", spelling(node)
+    elif (
+        isinstance(node, ast.Attribute)
+        and node.attr == "modules"
+        and "sys.modules" in model.values(node, scope)
+    ):
+        yield "sys_modules", spelling(node)
+
+
+def _setter_findings(model: Model, nodes: list[ast.AST], scope: Scope):
+    """setattr/delattr with a computed name, or on a frame attribute."""
+    for call in setter_calls(model, nodes, scope):
+        name = call.args[1] if len(call.args) > 1 else None
+        if dynamic.literal(name) is None:
+            yield call, "computed_access", spelling(call)
+        elif dynamic.literal(name) in _FRAME_ATTRS:
+            yield call, "frames", spelling(call)
 
 
 def _private_torch(parts: list[str]) -> bool:
