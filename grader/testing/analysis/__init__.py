@@ -5,9 +5,9 @@ operations it performed) are measured in the learner's process and can be forged
 they measure. This package backs them with a look at the source, on the trusted side, that never
 imports or runs the learner's file:
 
-* :func:`analyse` reads the whole file (no length cut-off; a few MiB in well under a second)
-  and says when it cannot (:class:`Problem`); every question about such a file raises
-  :class:`Unanalysable`, and every check built on it fails;
+* :func:`analyse` reads the whole file (no length cut-off; a file padded to a few MiB in well
+  under a second) and says when it cannot (:class:`Problem`); every question about such a
+  file raises :class:`Unanalysable`, and every check built on it fails;
 * :func:`reach`-ability: what can run when a graded function is called (helpers, nested
   functions, lambdas, methods of the classes it refers to, functions referred to without being
   called, decorators, default arguments);
