@@ -47,8 +47,8 @@ def forbidden_uses(
         found = list(computed_uses(analysis, function)) if rules else []
         for nodes, scope in counted(analysis, function, graded):
             found.extend(_matching(model, nodes, scope, rules))
-        return _unique(found)
-    raise AssertionError  # pragma: no cover - the guard raised
+        result = _unique(found)
+    return result
 
 
 def _matching(model, nodes, scope: Scope, rules) -> list[Use]:

@@ -196,11 +196,11 @@ def review(source: str | bytes | Analysis) -> list[Finding]:
     analysis = source if isinstance(source, Analysis) else analyse(source)
     try:
         with analysis.guard():
-            return _review(analysis)
+            findings = _review(analysis)
     except Unanalysable as exc:
         problem = exc.problem
         return [Finding("unanalysable", problem.line, problem.en, problem.zh)]
-    raise AssertionError  # pragma: no cover - the guard raised
+    return findings
 
 
 def _review(analysis: Analysis) -> list[Finding]:
