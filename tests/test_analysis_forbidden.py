@@ -117,6 +117,12 @@ def test_computed_names_count_only_where_there_are_rules():
         "def f(x):\n    softmax = x.exp()\n    return softmax / softmax.sum(1, keepdim=True)\n",
         "def f(x):\n    return torch.logsumexp(x, 1)\n",
         "def f(x):\n    return getattr(x, 'shape')\n",
+        # Names Python provides without a binding in the file.
+        "class M(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return super().forward(x), __class__, __debug__, __name__, NotImplemented\n"
+        "def f(x):\n    return M()(x)\n",
+        "from torch.nn.functional import *\ndef f(x):\n    return relu(x)\n",
+        "def f(x: 'Tensor') -> 'Tensor':\n    y: Undefined = x\n    return y\n",
     ],
 )
 def test_honest_code_is_not_flagged(body):

@@ -52,6 +52,9 @@ _MODULE_DUNDERS = {
     "__path__",
     "__cached__",
     "__dict__",
+    "__class__",  # the implicit cell of methods that use super()
+    "__qualname__",
+    "__module__",
 }
 _BUILTINS = frozenset(dir(builtins))
 
