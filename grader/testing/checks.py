@@ -558,12 +558,14 @@ def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str 
     assert_op_growth(labelled, numeric, what)
 
 
-def _unanalysable(function: str, problem: Any, evidence: str) -> NoReturn:
+# The evidence of a check that fails closed names why (no diagnosis of a loop or a forbidden
+# call, which the learner may not have written).
+def _unanalysable(function: str, problem: Any) -> NoReturn:
     fail(
         f"The grader cannot check how {function} is written. {problem.en} Until it can, this "
         "check fails.",
         f"评分器无法检查 {function} 的写法。{problem.zh}在此之前，这项检查不能通过。",
-        evidence=[evidence, "source_unanalysable"],
+        evidence=["source_unanalysable"],
     )
 
 
@@ -610,14 +612,14 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
     evidence = ["op_count_grows", "python_loop_in_source"]
     problem = _truncated(source)
     if problem is not None:
-        _unanalysable(function, problem, "python_loop_in_source")
+        _unanalysable(function, problem)
     try:
         loops = loops_in(source, function, growth)
         defined = reach(source, function).defined
     except Unanalysable as exc:
-        _unanalysable(function, exc.problem, "python_loop_in_source")
+        _unanalysable(function, exc.problem)
     if not defined:
-        _not_found(function, "python_loop_in_source")
+        _not_found(function)
     if not loops:
         return
     computed = [loop for loop in loops if loop.kind == "computed name"]
@@ -631,7 +633,7 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
             f"{function} 通过字符串访问名字，或在运行时改变要执行的代码（{shown_zh}），评分器因此"
             "无法确认它没有使用 Python 循环。请直接写出名字，不要修改模块和函数"
             "（写 torch.exp(x)，而不是 getattr(torch, name)）。",
-            evidence=[*evidence, "source_computed_names"],
+            evidence=["source_computed_names"],
         )
     shown_loops = [loop for loop in loops if loop.kind != "computed name"][:5]
     parts_en = "; ".join(f"line {loop.line}: {_loop_en(function, loop)}" for loop in shown_loops)
@@ -700,13 +702,13 @@ def _call(name: str) -> str:
     return name if "(" in name else f"{name}(...)"
 
 
-def _not_found(function: str, evidence: str) -> NoReturn:
+def _not_found(function: str) -> NoReturn:
     fail(
         f"The grader cannot find where your file defines {function} (a `def {function}(...)` "
         "at the top level of the file), so it cannot check it.",
         f"评分器找不到你的文件在哪里定义了 {function}（文件顶层的 `def {function}(...)`），"
         "因此无法检查它。",
-        evidence=[evidence, "source_unanalysable"],
+        evidence=["source_unanalysable"],
     )
 
 
@@ -727,16 +729,16 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
         return
     problem = _truncated(source)
     if problem is not None:
-        _unanalysable(function, problem, "forbidden_call")
+        _unanalysable(function, problem)
     graded = tuple(f.name for f in exercise.functions)
     names = [name for r in rules for name in _rule_names(r)]
     try:
         uses = forbidden_uses(source, function, names, graded)
         defined = reach(source, function).defined
     except Unanalysable as exc:
-        _unanalysable(function, exc.problem, "forbidden_call")
+        _unanalysable(function, exc.problem)
     if not defined:
-        _not_found(function, "forbidden_call")
+        _not_found(function)
     for r in rules:
         own = set(_rule_names(r))
         hits = []
@@ -745,7 +747,7 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
                 where, _ = _where(function, use.function)
                 hits.append(f"{use.name} (line {use.line}{where})")
         if record is not None:
-            hits += [name for name in record.functions if any(matches(name, n) for n in own)]
+            hits += [name for name in _traced(record) if any(matches(name, n) for n in own)]
         if hits:
             shown = ", ".join(dict.fromkeys(hits))
             fail(
@@ -767,8 +769,17 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
             f"{function} 不能使用 {listed}，而评分器无法排除你的代码用了它：你的代码通过字符串"
             f"访问名字，或在运行时改变要执行的代码（{shown_zh}）。请直接写出名字，不要修改模块和函数"
             f"（写 torch.exp(x)，而不是 getattr(torch, name)）。{r.why.zh}",
-            evidence=["forbidden_call", "source_computed_names"],
+            evidence=["source_computed_names"],
         )
+
+
+def _traced(record: Any) -> list[str]:
+    """The names a traced call recorded: torch functions (``record.functions``) and, where
+    the learner side records them, ATen operators (``record.aten_ops``, e.g.
+    ``aten._softmax.default``), both matched with ``grader.testing.analysis.matches``."""
+    names = list(getattr(record, "functions", None) or {})
+    names += [n for n in getattr(record, "aten_ops", None) or {} if n not in names]
+    return names
 
 
 def _rule_names(rule: Any) -> tuple[str, ...]:
@@ -788,7 +799,7 @@ def assert_not_called(record: Any, names: str | Iterable[str], what: str | Text)
 
     we, wz = _what_names(what)
     wanted = (names,) if isinstance(names, str) else tuple(names)
-    used = sorted(name for name in record.functions if any(matches(name, w) for w in wanted))
+    used = sorted(name for name in _traced(record) if any(matches(name, w) for w in wanted))
     if not used:
         return
     fail(
