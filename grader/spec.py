@@ -53,11 +53,42 @@ class TestSpec:
 
 @dataclass(frozen=True)
 class ForbiddenSpec:
-    """An API learners must not use, in some or all of their functions."""
+    """APIs learners must not use, in some or all of their functions: one name, or a group of
+    names that share one ``why``.
 
-    name: str  # e.g. "softmax" (any spelling), "torch.optim", "nn.Linear"
+    A bare name (``softmax``) forbids the operation in every spelling (functions, methods,
+    in-place forms, ``nn`` classes); a dotted one (``torch.optim``, ``nn.Linear``) forbids that
+    object and everything under it. ``grader.testing.analysis.rules`` resolves them.
+    """
+
+    names: tuple[str, ...]  # e.g. ("softmax",), ("torch.optim",), ("softmax", "log_softmax")
     functions: tuple[str, ...]  # empty: every function
     why: Text
+
+    @property
+    def name(self) -> str:
+        """The names, as one text (``softmax`` or ``softmax, log_softmax``)."""
+        return ", ".join(self.names)
+
+    def describe(self, lang: str) -> str:
+        """A learner-facing line for ``grade show``: what is not allowed, where, and why."""
+        zh = lang == "zh"
+        items = []
+        for name in self.names:
+            if "." in name:
+                items.append(f"{name} 及其中的一切" if zh else f"{name} and everything in it")
+            else:
+                items.append(
+                    f"{name}（任何写法：函数、方法、原地版本或 nn 模块）"
+                    if zh
+                    else f"{name} in any spelling (function, method, in-place form or nn module)"
+                )
+        where = ", ".join(self.functions)
+        if zh:
+            scope = f"{where} 中" if where else "任何函数中"
+            return f"{scope}不允许使用：{'；'.join(items)}。{self.why.zh}"
+        scope = f" in {where}" if where else ""
+        return f"Not allowed{scope}: {'; '.join(items)}. {self.why.en}"
 
 
 @dataclass(frozen=True)
@@ -602,6 +633,9 @@ def _limits(path: Path, top: _Fields) -> Limits:
     return Limits(**values)
 
 
+FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
 def _forbidden(path: Path, top: _Fields, functions: set[str]) -> tuple[ForbiddenSpec, ...]:
     result = []
     for where, item in _items(path, top, "forbidden", required=False):
@@ -612,7 +646,29 @@ def _forbidden(path: Path, top: _Fields, functions: set[str]) -> tuple[Forbidden
                 raise SpecError(
                     path, f"{where}.functions", f"'{fn}' is not in `functions`", "fix it"
                 )
-        result.append(ForbiddenSpec(fields.get("name", str), used, fields.text("why")))
+        raw = fields.get(
+            "name", (str, list), fix="give `name` as a name, or a list of names sharing one `why`"
+        )
+        if isinstance(raw, str):
+            names = (raw.strip(),)
+            spots = [f"{where}.name"]
+        else:
+            if not raw:
+                raise SpecError(path, f"{where}.name", "is an empty list", "list at least one name")
+            names = tuple(raw)
+            spots = [f"{where}.name[{i}]" for i in range(len(raw))]
+        for spot, name in zip(spots, names, strict=True):
+            if not isinstance(name, str) or not FORBIDDEN_NAME_RE.match(name.strip()):
+                raise SpecError(
+                    path,
+                    spot,
+                    f"{name!r} is not an API name",
+                    "write a name such as softmax, torch.optim or nn.Linear",
+                )
+        names = tuple(n.strip() for n in names)
+        if len(set(names)) != len(names):
+            raise SpecError(path, f"{where}.name", "lists a name twice", "list each name once")
+        result.append(ForbiddenSpec(names, used, fields.text("why")))
     return tuple(result)
 
 

@@ -1,8 +1,11 @@
-"""Static looks at learner source: forbidden APIs with aliases, Python loops."""
+"""Static looks at learner source: forbidden APIs with aliases, Python loops (the compatibility
+names of ``grader.testing.source``; ``tests/test_analysis*.py`` test the analysis itself)."""
 
 from __future__ import annotations
 
-from grader.testing.source import forbidden_uses, loops_in, matches
+import pytest
+
+from grader.testing.source import Unanalysable, forbidden_uses, loops_in, matches
 
 SOURCE = """
 import torch
@@ -64,4 +67,11 @@ def test_matches():
 def test_loops():
     assert loops_in(SOURCE, "softmax_rows") == [11]
     assert loops_in(SOURCE, "other") == []
-    assert loops_in("def f(:", "f") == []
+
+
+def test_a_file_that_cannot_be_parsed_fails_closed():
+    # The old helpers answered "no loops" here, so the backstop passed a broken file.
+    with pytest.raises(Unanalysable):
+        loops_in("def f(:", "f")
+    with pytest.raises(Unanalysable):
+        forbidden_uses("def f(:", ["softmax"], ("f",))

@@ -5,7 +5,9 @@ Fixtures come from the grader's pytest plugin: ``learner`` (calls into the learn
 ``seed``, ``exercise``, ``learner_source`` and ``attach``. The checks below fail with
 learner-facing messages and evidence for the diagnosis; ``devices`` holds the meta-device helpers
 (``on_meta``, ``call_on_meta``, ``reference_on``), ``training`` the loss-curve helpers
-(``as_floats``, ``compare_losses``, ``loss_head``).
+(``as_floats``, ``compare_losses``, ``loss_head``), and ``analysis`` the static analysis of
+the learner's whole file behind ``assert_no_loops`` and ``assert_not_forbidden`` (also
+``review`` and ``canonical_op``, for the engine).
 """
 
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
@@ -21,6 +23,7 @@ from grader.testing.checks import (
     assert_no_loops,
     assert_not_called,
     assert_not_forbidden,
+    assert_op_growth,
     assert_ops_constant,
     assert_requires_grad,
     assert_shape,
@@ -58,6 +61,7 @@ __all__ = [
     "assert_no_loops",
     "assert_not_called",
     "assert_not_forbidden",
+    "assert_op_growth",
     "assert_ops_constant",
     "assert_requires_grad",
     "assert_shape",

@@ -12,7 +12,7 @@ first call imports some 500 modules, see PERFORMANCE.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -33,12 +33,15 @@ class CheckFailed(AssertionError):
         self.data = data or {}
 
 
-def names(what: str | Text | Text) -> tuple[str, str]:
+def names(what: str | Text) -> tuple[str, str]:
     """A value's name in each language: checks take a plain string (the same in both, e.g.
     code such as `pairwise_distance(x)`) or a Text with an English and a Chinese name."""
     if isinstance(what, Text):
         return what.en, what.zh
     return str(what), str(what)
+
+
+_what_names = names  # for checks whose own parameter is called `names`
 
 
 def fail(en: str, zh: str, *, evidence: Sequence[str] = (), data: dict | None = None) -> NoReturn:
@@ -472,33 +475,331 @@ def assert_shares(value: Any, what: str | Text, input_path: str = "args[0]") -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# What the learner's code did while it ran
+# What the learner's code did while it ran, and what its source shows
 
 
-def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str | Text) -> None:
-    """The number of tensor operations must not grow with the input size (no Python loops)."""
-    we, wz = names(what)
-    counts = [r.ops for r in records]
-    if any(c is None for c in counts):
-        raise ValueError("assert_ops_constant needs calls made with trace=True")
-    if len(set(counts)) <= 1:
+def assert_op_growth(
+    records: Mapping[str, Any],
+    sizes: Mapping[str, Mapping[str, int]] | None,
+    what: str | Text,
+    *,
+    growth: str | Mapping[str, str] = "constant",
+) -> None:
+    """The tensor operations of traced calls grow with the input sizes no faster than
+    ``growth`` allows.
+
+    ``records`` maps a label to the record of a call made with ``trace=True``
+    (``{"n=4, d=3": rec, "n=64, d=3": rec, "n=4, d=48": rec}``); ``sizes`` gives each label's
+    numeric sizes (``{"n=4, d=3": {"n": 4, "d": 3}, ...}``; None reads them from labels written
+    as ``n=4, d=3``). Calls that differ in one size only are compared. ``growth`` is
+    ``"constant"`` (the same count for every size) or ``"logarithmic"`` (at most like
+    ``c * log2(size) + b``, for a loop that doubles its step), for every size or per size
+    (``{"n": "logarithmic"}``; the others stay constant). See ``grader.testing.analysis.growth``
+    for how to pick sizes.
+    """
+    from grader.testing.analysis.growth import excesses, parse_label
+
+    we, wz = _what_names(what)
+    counts = {label: record.ops for label, record in records.items()}
+    if any(count is None for count in counts.values()):
+        raise ValueError("assert_op_growth needs calls made with trace=True")
+    if sizes is None:
+        sizes = {label: parse_label(label) for label in records}
+    found = excesses(counts, sizes, growth)
+    if not found:
         return
-    pairs = ", ".join(f"n={n}: {c}" for n, c in zip(sizes, counts, strict=False))
+    excess = found[0]
+    sep = "; " if any("," in label for label in excess.labels) else ", "
+    pairs = sep.join(
+        f"{label}: {count}" for label, count in zip(excess.labels, excess.counts, strict=True)
+    )
+    data = {
+        "sizes": [dict(sizes[label]) for label in excess.labels],
+        "ops": list(excess.counts),
+        "labels": list(excess.labels),
+        "growth": excess.growth,
+    }
+    if excess.growth == "constant":
+        fail(
+            f"{we} performs more tensor operations for larger inputs ({pairs}), so it loops in "
+            "Python over the elements. Use broadcasting or a vectorised operation instead.",
+            f"{wz} 的输入越大，执行的张量运算越多（{pairs}），说明它在用 Python 循环逐个处理元素。"
+            "请改用广播或向量化运算。",
+            evidence=["op_count_grows"],
+            data=data,
+        )
+    worst = max(excess.allowed, key=lambda lbl: records[lbl].ops - excess.allowed[lbl])
+    label, limit = worst, excess.allowed[worst]
+    data["allowed"] = dict(excess.allowed)
     fail(
-        f"{we} performs more tensor operations for larger inputs ({pairs}), so it loops in "
-        "Python over the elements. Use broadcasting or a vectorised operation instead.",
-        f"{wz} 的输入越大，执行的张量运算越多（{pairs}），说明它在用 Python 循环逐个处理元素。"
-        "请改用广播或向量化运算。",
+        f"{we} performs more tensor operations for larger inputs than a loop that runs "
+        f"log2({excess.parameter}) times would ({pairs}; at most about {limit:.0f} for "
+        f"{label}), so it loops in Python over the elements. Loop over doubling steps "
+        "(1, 2, 4, ...) with whole-tensor operations instead.",
+        f"{wz} 的输入越大，执行的张量运算增长得比循环 log2({excess.parameter}) 次还快"
+        f"（{pairs}；{label} 最多约 {limit:.0f} 次），说明它在用 Python 循环逐个处理元素。"
+        "请按倍增的步长（1、2、4……）循环，每一步用整个张量的运算。",
         evidence=["op_count_grows"],
-        data={"sizes": list(sizes), "ops": counts},
+        data=data,
     )
 
 
-def assert_not_called(record: Any, names: Iterable[str], what: str | Text) -> None:
-    """None of the torch functions whose name ends with one of ``names`` was called."""
-    we, wz = names(what)
-    wanted = tuple(names)
-    used = sorted(name for name in record.functions if any(_names_match(name, w) for w in wanted))
+def assert_ops_constant(records: Sequence[Any], sizes: Sequence[int], what: str | Text) -> None:
+    """The number of tensor operations must not grow with the input size (no Python loops):
+    :func:`assert_op_growth` with one size ``n``."""
+    labelled: dict[str, Any] = {}
+    numeric: dict[str, dict[str, int]] = {}
+    for i, (record, n) in enumerate(zip(records, sizes, strict=True)):
+        label = f"n={n}" if f"n={n}" not in labelled else f"n={n} ({i + 1})"
+        labelled[label] = record
+        numeric[label] = {"n": int(n)}
+    if any(r.ops is None for r in records):
+        raise ValueError("assert_ops_constant needs calls made with trace=True")
+    assert_op_growth(labelled, numeric, what)
+
+
+# The evidence of a check that fails closed names why (no diagnosis of a loop or a forbidden
+# call, which the learner may not have written).
+def _unanalysable(function: str, problem: Any) -> NoReturn:
+    fail(
+        f"The grader cannot check how {function} is written. {problem.en} Until it can, this "
+        "check fails.",
+        f"评分器无法检查 {function} 的写法。{problem.zh}在此之前，这项检查不能通过。",
+        evidence=["source_unanalysable"],
+    )
+
+
+def _truncated(source: Any) -> Any:
+    """A source cut at the engine's read limit is not the whole file: fail closed on it."""
+    try:
+        from grader.results import MAX_SOURCE_CHARS
+    except ImportError:  # pragma: no cover - the engine no longer cuts the source
+        return None
+    if isinstance(source, str) and len(source) == MAX_SOURCE_CHARS:
+        from grader.testing.analysis import Problem
+
+        return Problem(
+            "too_long",
+            0,
+            f"Your file is {MAX_SOURCE_CHARS:,} characters or longer, more than the grader reads "
+            "for its checks; remove what the exercise does not need.",
+            f"你的文件有 {MAX_SOURCE_CHARS:,} 个字符或更长，超出了评分器检查时读取的长度；"
+            "请删去练习不需要的内容。",
+        )
+    return None
+
+
+def _where(function: str, helper: str | None) -> tuple[str, str]:
+    if helper is None:
+        return ", in module-level code", "，在模块顶层代码中"
+    if helper == function:
+        return "", ""
+    return f", in {helper}", f"，在 {helper} 中"
+
+
+def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> None:
+    """A static backstop for "no Python loops": nothing reachable from ``function`` loops in
+    Python (for/while, comprehensions, map/filter/reduce/itertools, recursion).
+
+    The whole file is read (never run): helpers, nested functions, lambdas, methods of the
+    classes it uses and functions it passes around count. ``growth="logarithmic"`` allows
+    loops that visibly run O(log n) times (a doubling ``while step < n`` loop, a
+    ``range(n.bit_length())`` loop), for a Hillis-Steele scan. A file the grader cannot
+    analyse fails.
+    """
+    from grader.testing.analysis import Unanalysable, loops_in, reach
+
+    evidence = ["op_count_grows", "python_loop_in_source"]
+    problem = _truncated(source)
+    if problem is not None:
+        _unanalysable(function, problem)
+    try:
+        loops = loops_in(source, function, growth)
+        defined = reach(source, function).defined
+    except Unanalysable as exc:
+        _unanalysable(function, exc.problem)
+    if not defined:
+        _not_found(function)
+    if not loops:
+        return
+    computed = [loop for loop in loops if loop.kind == "computed name"]
+    if computed and len(computed) == len(loops):
+        shown = ", ".join(f"line {c.line}: {c.detail}" for c in computed[:5])
+        shown_zh = "，".join(f"第 {c.line} 行：{c.detail}" for c in computed[:5])
+        fail(
+            f"{function} reaches names through strings or changes what code runs ({shown}), so "
+            "the grader cannot check that it does not loop in Python. Write the names out and "
+            "leave modules and functions as they are (torch.exp(x), not getattr(torch, name)).",
+            f"{function} 通过字符串访问名字，或在运行时改变要执行的代码（{shown_zh}），评分器因此"
+            "无法确认它没有使用 Python 循环。请直接写出名字，不要修改模块和函数"
+            "（写 torch.exp(x)，而不是 getattr(torch, name)）。",
+            evidence=["source_computed_names"],
+        )
+    shown_loops = [loop for loop in loops if loop.kind != "computed name"][:5]
+    parts_en = "; ".join(f"line {loop.line}: {_loop_en(function, loop)}" for loop in shown_loops)
+    parts_zh = "；".join(f"第 {loop.line} 行：{_loop_zh(function, loop)}" for loop in shown_loops)
+    more = len(loops) - len(shown_loops)
+    if more > 0:
+        parts_en += f"; and {more} more"
+        parts_zh += f"；另有 {more} 处"
+    allowed_en = allowed_zh = ""
+    if growth == "logarithmic":
+        allowed_en = " Only loops over doubling steps (1, 2, 4, ...) are allowed here."
+        allowed_zh = "这里只允许按倍增步长（1、2、4……）进行的循环。"
+    fail(
+        f"{function} loops in Python ({parts_en}); express it with tensor operations "
+        f"(broadcasting, reductions along a dim) instead.{allowed_en}",
+        f"{function} 使用了 Python 循环（{parts_zh}）；请改用张量运算（广播、沿某个维度归约）。"
+        f"{allowed_zh}",
+        evidence=evidence,
+        data={
+            "loops": [{"line": loop.line, "kind": loop.kind, "in": loop.function} for loop in loops]
+        },
+    )
+
+
+def _loop_en(function: str, loop: Any) -> str:
+    where = "" if loop.function == function else f" in {loop.function}"
+    if loop.kind == "recursion":
+        return f"recursion {loop.detail}"
+    if loop.kind == "iteration protocol":
+        return f"{loop.function} can be iterated ({loop.detail})"
+    if loop.kind == "yield from":
+        return f"yield from{where}"
+    if loop.kind in _SYNTAX_LOOPS:
+        return f"a {loop.kind}{where}"
+    return f"{_call(loop.kind)}{where}"
+
+
+def _loop_zh(function: str, loop: Any) -> str:
+    from grader.testing.analysis.loops import _KINDS_ZH
+
+    where = "" if loop.function == function else f"{loop.function} 中的"
+    if loop.kind == "recursion":
+        return f"递归 {loop.detail}"
+    if loop.kind == "iteration protocol":
+        return f"{loop.function} 可被迭代（{loop.detail}）"
+    if loop.kind == "yield from":
+        return f"{where}yield from"
+    if loop.kind in _SYNTAX_LOOPS:
+        return f"{where}{_KINDS_ZH[loop.kind]}"
+    return f"{where}{_call(loop.kind)}"
+
+
+_SYNTAX_LOOPS = (
+    "for loop",
+    "async for loop",
+    "while loop",
+    "list comprehension",
+    "set comprehension",
+    "dict comprehension",
+    "generator expression",
+)
+
+
+def _call(name: str) -> str:
+    """map(...), itertools.accumulate(...), iter(f, sentinel)."""
+    return name if "(" in name else f"{name}(...)"
+
+
+def _not_found(function: str) -> NoReturn:
+    fail(
+        f"The grader cannot find where your file defines {function} (a `def {function}(...)` "
+        "at the top level of the file), so it cannot check it.",
+        f"评分器找不到你的文件在哪里定义了 {function}（文件顶层的 `def {function}(...)`），"
+        "因此无法检查它。",
+        evidence=["source_unanalysable"],
+    )
+
+
+def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any = None) -> None:
+    """The learner's ``function`` uses none of the APIs the exercise's ``forbidden`` list names.
+
+    Checked twice: statically in the learner's whole file (names resolved to what they are:
+    any import alias, method and in-place forms, private spellings, helpers and module-level
+    code, see ``grader.testing.analysis.rules``), and, given the ``record`` of a call made with
+    ``trace=True``, by the torch functions that call actually made. Code that reaches names
+    through strings (``getattr(torch, name)``) counts as a use that cannot be ruled out, and a
+    file the grader cannot analyse fails.
+    """
+    from grader.testing.analysis import Unanalysable, forbidden_uses, matches, reach
+
+    rules = [r for r in exercise.forbidden if not r.functions or function in r.functions]
+    if not rules:
+        return
+    problem = _truncated(source)
+    if problem is not None:
+        _unanalysable(function, problem)
+    graded = tuple(f.name for f in exercise.functions)
+    names = [name for r in rules for name in _rule_names(r)]
+    try:
+        uses = forbidden_uses(source, function, names, graded)
+        defined = reach(source, function).defined
+    except Unanalysable as exc:
+        _unanalysable(function, exc.problem)
+    if not defined:
+        _not_found(function)
+    for r in rules:
+        own = set(_rule_names(r))
+        hits = []
+        for use in uses:
+            if use.rule in own:
+                where, _ = _where(function, use.function)
+                hits.append(f"{use.name} (line {use.line}{where})")
+        if record is not None:
+            hits += [name for name in _traced(record) if any(matches(name, n) for n in own)]
+        if hits:
+            shown = ", ".join(dict.fromkeys(hits))
+            fail(
+                f"{function} must not use {r.name}, but yours does: {shown}. {r.why.en}",
+                f"{function} 不能使用 {r.name}，但你的代码用了：{shown}。{r.why.zh}",
+                evidence=["forbidden_call"],
+            )
+    computed = [use for use in uses if use.computed]
+    if computed:
+        r = rules[0]
+        listed = ", ".join(x.name for x in rules)
+        shown = ", ".join(f"line {u.line}: {u.spelled}" for u in computed[:5])
+        shown_zh = "，".join(f"第 {u.line} 行：{u.spelled}" for u in computed[:5])
+        fail(
+            f"{function} must not use {listed}, and the grader cannot rule out that yours does: "
+            f"your code reaches names through strings or changes what code runs ({shown}). "
+            "Write the names out and leave modules and functions as they are (torch.exp(x), "
+            f"not getattr(torch, name)). {r.why.en}",
+            f"{function} 不能使用 {listed}，而评分器无法排除你的代码用了它：你的代码通过字符串"
+            f"访问名字，或在运行时改变要执行的代码（{shown_zh}）。请直接写出名字，不要修改模块和函数"
+            f"（写 torch.exp(x)，而不是 getattr(torch, name)）。{r.why.zh}",
+            evidence=["source_computed_names"],
+        )
+
+
+def _traced(record: Any) -> list[str]:
+    """The names a traced call recorded: torch functions (``record.functions``) and, where
+    the learner side records them, ATen operators (``record.aten_ops``, e.g.
+    ``aten._softmax.default``), both matched with ``grader.testing.analysis.matches``."""
+    names = list(getattr(record, "functions", None) or {})
+    names += [n for n in getattr(record, "aten_ops", None) or {} if n not in names]
+    return names
+
+
+def _rule_names(rule: Any) -> tuple[str, ...]:
+    names = getattr(rule, "names", None)
+    return tuple(names) if names else (rule.name,)
+
+
+def assert_not_called(record: Any, names: str | Iterable[str], what: str | Text) -> None:
+    """None of these torch functions was called in the traced call ``record``.
+
+    A bare name (``softmax``) matches every spelling of the operation (torch.softmax,
+    Tensor.softmax, F.softmax, in-place forms, ATen operators); a dotted one (``torch.optim``,
+    ``nn.Linear``) matches that object and what is under it (see
+    ``grader.testing.analysis.rules``).
+    """
+    from grader.testing.analysis import matches
+
+    we, wz = _what_names(what)
+    wanted = (names,) if isinstance(names, str) else tuple(names)
+    used = sorted(name for name in _traced(record) if any(matches(name, w) for w in wanted))
     if not used:
         return
     fail(
@@ -506,57 +807,6 @@ def assert_not_called(record: Any, names: Iterable[str], what: str | Text) -> No
         f"{wz} 使用了 {', '.join(used)}，而本练习要求你自己实现它。",
         evidence=["forbidden_call"],
     )
-
-
-def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any = None) -> None:
-    """The learner's ``function`` uses none of the APIs the exercise's ``forbidden`` list names.
-
-    Checked twice: statically in the learner's source (imports and aliases resolved; helpers
-    and module-level code count too), and, given the ``record`` of a call made with
-    ``trace=True``, by the torch functions that call actually made.
-    """
-    from grader.testing.source import forbidden_uses, matches
-
-    graded = tuple(f.name for f in exercise.functions)
-    for rule in exercise.forbidden:
-        if rule.functions and function not in rule.functions:
-            continue
-        hits = [
-            f"{u.name} (line {u.line})"
-            for u in forbidden_uses(source, [rule.name], (function,), graded)
-        ]
-        if record is not None:
-            hits += [name for name in record.functions if matches(name, rule.name)]
-        if hits:
-            shown = ", ".join(dict.fromkeys(hits))
-            fail(
-                f"{function} must not use {rule.name}, but yours does: {shown}. {rule.why.en}",
-                f"{function} 不能使用 {rule.name}，但你的代码用了：{shown}。{rule.why.zh}",
-                evidence=["forbidden_call"],
-            )
-
-
-def assert_no_loops(source: str, function: str) -> None:
-    """A static backstop for "no Python loops": no for/while/comprehension in ``function``."""
-    from grader.testing.source import loops_in
-
-    lines = loops_in(source, function)
-    if lines:
-        where = ", ".join(map(str, lines))
-        fail(
-            f"{function} loops in Python (line {where}); express it with tensor operations "
-            "(broadcasting, reductions along a dim) instead.",
-            f"{function} 使用了 Python 循环（第 {where} 行）；请改用张量运算（广播、沿某个维度归约）。",
-            evidence=["op_count_grows", "python_loop_in_source"],
-        )
-
-
-def _names_match(called: str, wanted: str) -> bool:
-    """``softmax`` matches every spelling (torch.softmax, Tensor.softmax, F.softmax); a dotted
-    name matches only itself."""
-    if "." in wanted:
-        return called == wanted
-    return called.rsplit(".", 1)[-1] == wanted
 
 
 @contextmanager
