@@ -165,6 +165,11 @@ TERMINAL: dict[str, dict[str, str]] = {
         "cut": "(cut)",
         "isolation": "isolation",
         "submission": "submission",
+        "review_title": "Needs review",
+        "review_note": "Your file reaches into the grader's or PyTorch's internals. Checks that "
+        "rest on what your own process measures cannot count until your instructor has reviewed "
+        "it; remove such code if you do not need it.",
+        "review_line": "line {line}: {message}",
     },
     "zh": {
         "passed": "通过",
@@ -185,6 +190,10 @@ TERMINAL: dict[str, dict[str, str]] = {
         "cut": "（已截断）",
         "isolation": "隔离级别",
         "submission": "提交文件",
+        "review_title": "需要审阅",
+        "review_note": "你的文件触及了评分器或 PyTorch 的内部。依赖你自己进程测量结果的检查，在老师审阅之前"
+        "都不能计分；如果不需要这样的代码，请删掉它。",
+        "review_line": "第 {line} 行：{message}",
     },
 }
 
@@ -271,6 +280,10 @@ REPORT: dict[str, dict[str, str]] = {
         "not graded": "not graded",
         "batch_problems": "Not graded",
         "kind": "Kind",
+        "review_title": "Needs review",
+        "review_note": "This file reaches into the grader's or PyTorch's internals. Checks that "
+        "rest on what the learner's own process measured do not count until an instructor has "
+        "reviewed it.",
         "advisory": "Graded in your own workspace: "
         "this verdict is for practice; your instructor's grading is the one that counts.",
     },
@@ -352,6 +365,9 @@ REPORT: dict[str, dict[str, str]] = {
         "not graded": "未评分",
         "batch_problems": "未评分的文件",
         "kind": "类型",
+        "review_title": "需要审阅",
+        "review_note": "这个文件触及了评分器或 PyTorch 的内部。依赖学习者自己进程测量结果的检查，"
+        "在老师审阅之前都不计分。",
         "advisory": "这是在你自己的工作区中评分的结果，仅供练习；以老师的评分为准。",
     },
 }

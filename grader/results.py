@@ -139,6 +139,21 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class ReviewNote:
+    """Something in the learner's file that reaches into the grader or PyTorch's internals
+    (found by a static review on the trusted side): the checks that rest on measurements made
+    in the learner's own process cannot count for this file until an instructor has looked."""
+
+    kind: str  # e.g. "monkeypatch", "frames", "private_torch"
+    line: int
+    message: str  # in the result's language
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReviewNote:
+        return cls(str(data["kind"]), int(data["line"]), str(data["message"]))
+
+
+@dataclass(frozen=True)
 class Result:
     exercise_id: str
     exercise_title: str
@@ -154,6 +169,7 @@ class Result:
     notes: tuple[str, ...] = ()  # learner-facing remarks on the whole grading
     hints: tuple[str, ...] = ()  # the exercise's hints, in order, in the report's language
     source: str = ""  # the learner's file, for the report's code view
+    review: tuple[ReviewNote, ...] = ()  # reach-ins found in the file: needs an instructor's look
     grader_version: str = ""
     duration_s: float = 0.0
     schema_version: int = SCHEMA_VERSION
@@ -190,6 +206,7 @@ class Result:
             "duration_s": self.duration_s,
             "tests": [t.to_dict() for t in self.tests],
             "source": self.source,
+            "review": [asdict(note) for note in self.review],
         }
 
     @classmethod
@@ -215,6 +232,7 @@ class Result:
             notes=tuple(data.get("notes", ())),
             hints=tuple(data.get("hints", ())),
             source=data.get("source", ""),
+            review=tuple(ReviewNote.from_dict(n) for n in data.get("review", ())),
             grader_version=data.get("grader_version", ""),
             duration_s=float(data.get("duration_s", 0.0)),
         )

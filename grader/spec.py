@@ -650,7 +650,7 @@ def _forbidden(path: Path, top: _Fields, functions: set[str]) -> tuple[Forbidden
             "name", (str, list), fix="give `name` as a name, or a list of names sharing one `why`"
         )
         if isinstance(raw, str):
-            names = (raw.strip(),)
+            names: tuple[str, ...] = (raw.strip(),)
             spots = [f"{where}.name"]
         else:
             if not raw:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog
 from grader.errors import SpecError
-from grader.scaffold import scaffold
 from grader.spec import ForbiddenSpec, FunctionSpec, Text
 from grader.testing import (
     CheckFailed,

@@ -154,12 +154,27 @@ def test_nothing_left_running_after_a_batch(hostile_batch):
 def test_gradebook_contents(hostile_batch):
     names, _, out, _, _ = hostile_batch
     rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
-    assert rows[0] == ["student", "exercise-90", "total", "max", "percent", "problems"]
+    assert rows[0] == [
+        "student",
+        "exercise-90",
+        "total",
+        "max",
+        "percent",
+        "problems",
+        "needs_review",
+    ]
     assert rows[1][0] == "(max)"
     body = {row[0]: row for row in rows[2:]}
     assert len(body) == len(names)
     correct = body["s00-correct"]
     assert correct[1] == correct[2] == correct[3]
+    # honest files need no review; files that reach into the grader do, with the reason
+    for i, name in enumerate(names):
+        review = body[f"s{i:02d}-{name}"][-1]
+        if name in HONEST:
+            assert review == "", (name, review)
+    flagged = {name for i, name in enumerate(names) if body[f"s{i:02d}-{name}"][-1]}
+    assert "replaces_comparisons" in flagged, flagged  # it monkeypatches torch.allclose
     data = json.loads((out / "gradebook.json").read_text())
     assert data["gradebook_version"] == 1
     assert [e["id"] for e in data["exercises"]] == ["exercise-90"]
@@ -320,7 +335,7 @@ def test_exercises_filter_and_missing(tmp_path):
     row = next(
         r for r in csv.reader(io.StringIO((out / "gradebook.csv").read_text())) if r[0] == "late"
     )
-    assert row[1] == "" and "exercise-90.py: missing" in row[-1]
+    assert row[1] == "" and "exercise-90.py: missing" in row[-2]  # problems, then needs_review
     proc = batch(submissions, out, "--exercises", "nope")
     assert proc.returncode == 2 and "no exercise 'nope'" in proc.stderr
 

@@ -18,7 +18,7 @@ from grader.engine.scheduler import Running
 from grader.engine.scoring import GRADER_FAULT, summarize
 from grader.errors import InternalError
 from grader.i18n import Text, pick
-from grader.results import Environment, Result, Status, TestResult, read_source
+from grader.results import Environment, Result, ReviewNote, Status, TestResult, read_source
 from grader.spec import TestSpec
 
 
@@ -106,6 +106,9 @@ def build_result(
         notes=tuple(notes),
         hints=tuple(h.get(lang) for h in spec.hints),
         source=read_source(job.path),
+        review=tuple(
+            ReviewNote(f.kind, f.line, f.zh if lang == "zh" else f.en) for f in job.review
+        ),
         grader_version=__version__,
         duration_s=running.duration(key),
     )

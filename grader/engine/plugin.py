@@ -32,21 +32,25 @@ import pytest
 import torch
 
 from grader.engine.records import GraderErrorRecord, Record, SubmissionDone, TestRecord
+from grader.engine.scoring import GRADER_FAULT
 from grader.i18n import Text
 from grader.results import Frame, Status
 from grader.sandbox import codec, faults
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
+from grader.testing import measured
+from grader.testing.analysis import Finding
 from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 from grader.testing.proxy import LearnerProxy
-
-GRADER_FAULT = "grader_fault"  # the evidence tag of a test the grader itself could not judge
 
 
 @dataclass(frozen=True)
 class Submission:
     key: str  # how records name it
-    source: str  # the learner's file, for static checks
+    source: str  # the learner's whole file, for static checks
+    # what its static review found reaching into the grader or torch internals (kind, line,
+    # message in English and Chinese): its in-process measurements cannot be believed
+    review: tuple[Finding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,9 @@ class GradingSession:
 
     def source(self, key: str) -> str:
         return next(s.source for s in self.submissions if s.key == key)
+
+    def review(self, key: str) -> tuple[Finding, ...]:
+        return next(s.review for s in self.submissions if s.key == key)
 
     def finish(self, key: str) -> None:
         """End a submission's children and say its results are complete."""
@@ -236,6 +243,7 @@ class GraderPlugin:
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         self._started[nodeid] = time.perf_counter()
+        measured.reset()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -253,6 +261,10 @@ class GraderPlugin:
         device = callspec.params.get("device") if callspec is not None else None
         key = _submission(item)
         verdict = self._verdict(phases)
+        if verdict.status is Status.PASSED and key is not None:
+            verdict = _believed(verdict, self.s.review(key), measured.taken())
+        if verdict.status is Status.PASSED and device == "meta" and key is not None:
+            verdict = self._same_on_every_device(verdict, name, key)
         if key in self.s.pools:
             output, truncated = self.s.pools[key].take_output()
         else:
@@ -279,6 +291,49 @@ class GraderPlugin:
                 data=data,
             )
         )
+
+    def _same_on_every_device(self, verdict: Verdict, name: str, key: str) -> Verdict:
+        """A meta case stands in for a GPU only for code that runs the same way on every
+        device: code that honours the device only when it is meta would pass it. So a passed
+        meta case also needs the functions it used never to decide by the device (read from
+        the source on this side; fail closed when it cannot be read)."""
+        from grader.testing.analysis import Unanalysable
+        from grader.testing.devices import device_slips
+
+        try:
+            test_functions: tuple[str, ...] = self.s.spec.test(name).functions
+        except KeyError:
+            test_functions = ()
+        source = self.s.source(key)
+        for function in dict.fromkeys([*measured.functions(), *test_functions]):
+            try:
+                slips = device_slips(source, function)
+            except Unanalysable as exc:
+                return Verdict(
+                    Status.FAILED,
+                    Text(
+                        f"The grader could not read your file to check {function} on the meta "
+                        f"device ({exc.problem.en})",
+                        f"评分器无法读取你的文件，无法在 meta 设备上检查 {function}（{exc.problem.zh}）",
+                    ),
+                    evidence=("wrong_device", "source_unanalysable"),
+                )
+            if slips:
+                line = slips[0][0]
+                return Verdict(
+                    Status.FAILED,
+                    Text(
+                        f"{function} decides by the device it runs on (line {line}). The meta "
+                        "device stands in for a GPU here, which only works for code that runs "
+                        "the same way on every device; create tensors on the inputs' device "
+                        "(device=x.device, torch.zeros_like) and never test which device it is.",
+                        f"{function} 根据运行的设备做了判断（第 {line} 行）。这里用 meta 设备代替 "
+                        "GPU，而这只适用于在任何设备上都以同样方式运行的代码；请在输入所在的设备上"
+                        "创建张量（device=x.device、torch.zeros_like），并且不要判断当前是哪个设备。",
+                    ),
+                    evidence=("wrong_device", "device_branch"),
+                )
+        return verdict
 
     def _verdict(self, phases: dict[str, Any]) -> Verdict:
         setup_exc, setup_report = phases.get("setup", (None, None))
@@ -317,6 +372,28 @@ class GraderPlugin:
                 evidence=("check_failed",),
             )
         return _grader_fault(call_exc, "checking your answer")
+
+
+def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ...]) -> Verdict:
+    """A pass that rests on what the learner's process reported about itself (``used``) stands
+    only when the file does not reach into the grader or torch internals; otherwise the test
+    fails until an instructor has looked (fail closed: a forged measurement only loses)."""
+    if not review or not used:
+        return verdict
+    first = review[0]
+    return Verdict(
+        Status.FAILED,
+        Text(
+            f"This check rests on what your code's own process measured ({', '.join(used)}), and "
+            f"your file reaches into the grader's or PyTorch's internals (line {first.line}: "
+            f"{first.en}), which could change such measurements. It cannot count until your "
+            "instructor has reviewed the file; remove that code if it is not needed.",
+            f"这项检查依赖你的代码所在进程自己的测量（{'、'.join(used)}），而你的文件触及了评分器或 "
+            f"PyTorch 的内部（第 {first.line} 行：{first.zh}），这可能改变这些测量。在老师审阅你的"
+            "文件之前它不能计分；如果不需要那段代码，请删掉它。",
+        ),
+        evidence=("needs_review",),
+    )
 
 
 def _submission(item: pytest.Item) -> str | None:

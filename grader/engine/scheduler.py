@@ -33,6 +33,7 @@ from grader.engine.scoring import attributable
 from grader.results import Result
 from grader.sandbox.procs import reap
 from grader.spec import ExerciseSpec
+from grader.testing.analysis import Finding
 
 MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
 
@@ -48,6 +49,7 @@ class Job:
     seed: int
     lang: str
     tag: Any = None  # the caller's label, handed back with the result
+    review: tuple[Finding, ...] = ()  # the file's static review (grader.testing.analysis)
 
 
 @dataclass

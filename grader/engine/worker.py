@@ -23,11 +23,12 @@ import torch
 from grader.engine.plugin import GraderPlugin, GradingSession, Submission
 from grader.engine.records import EnvRecord, GraderErrorRecord, Record, TestRecord, to_line
 from grader.i18n import Text
-from grader.results import Status, read_source
+from grader.results import Status, source_text
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.policy import ChildLimits
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
+from grader.testing.analysis import Finding
 
 # pytest's own plugins that a grading does not use; each costs time in every worker.
 _UNUSED_PLUGINS = (
@@ -70,6 +71,7 @@ class Group:
     seed: int
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
     names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
+    reviews: tuple[tuple[str, tuple[Finding, ...]], ...] = ()  # key -> its static review
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -173,7 +175,11 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
                 limits=ChildLimits(memory_mb=limits.memory_mb),
             )
 
-        submissions = [Submission(key, read_source(path)) for key, path in job.submissions]
+        reviews = dict(job.reviews)
+        submissions = [
+            Submission(key, _whole_source(path), reviews.get(key, ()))
+            for key, path in job.submissions
+        ]
         session = GradingSession(
             spec=spec,
             selected=job.selected,
@@ -205,6 +211,15 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def _whole_source(path: Path) -> str:
+    """The learner's whole file as text, for the static checks (never cut: a long prefix
+    must not hide what follows); "" when it cannot be read (the grading says why)."""
+    try:
+        return source_text(path.read_bytes())
+    except OSError:
+        return ""
 
 
 def _unrecordable(record: TestRecord) -> TestRecord:

@@ -41,6 +41,16 @@ class Row:
         score = sum(self.cells[e].score for e in exercises if e in self.cells)
         return score, sum(maxima[e] for e in exercises)
 
+    def review(self) -> list[str]:
+        """What an instructor must look at before trusting this row: reach-ins into the
+        grader's or PyTorch's internals, per exercise (see grader.testing.measured)."""
+        return [
+            f"{exercise} line {note.line}: {note.message}"
+            for exercise, cell in sorted(self.cells.items())
+            if cell.result is not None
+            for note in cell.result.review
+        ]
+
     def percent(self, exercises: list[str], maxima: dict[str, float]) -> float:
         total, maximum = self.total(exercises, maxima)
         return 100 * total / maximum if maximum else 0.0
@@ -65,9 +75,17 @@ def exercise_maxima(
 def gradebook_csv(rows: list[Row], exercises: list[str], maxima: dict[str, float]) -> str:
     out = io.StringIO()
     writer = spreadsheet.writer(out)
-    writer.writerow(["student", *exercises, "total", "max", "percent", "problems"])
+    writer.writerow(["student", *exercises, "total", "max", "percent", "problems", "needs_review"])
     writer.writerow(
-        ["(max)", *[number(maxima[e]) for e in exercises], number(sum(maxima.values())), "", "", ""]
+        [
+            "(max)",
+            *[number(maxima[e]) for e in exercises],
+            number(sum(maxima.values())),
+            "",
+            "",
+            "",
+            "",
+        ]
     )
     for row in rows:
         total, maximum = row.total(exercises, maxima)
@@ -77,7 +95,15 @@ def gradebook_csv(rows: list[Row], exercises: list[str], maxima: dict[str, float
             cells.append(number(cell.score) if cell is not None and cell.result is not None else "")
         percent = f"{row.percent(exercises, maxima):.1f}" if maximum else ""
         writer.writerow(
-            [row.student, *cells, number(total), number(maximum), percent, "; ".join(row.problems)]
+            [
+                row.student,
+                *cells,
+                number(total),
+                number(maximum),
+                percent,
+                "; ".join(row.problems),
+                "; ".join(row.review()),
+            ]
         )
     return out.getvalue()
 
@@ -105,6 +131,7 @@ def gradebook_json(
                 "max": maximum,
                 "exercises": entries,
                 "problems": row.problems,
+                "needs_review": row.review(),
             }
         )
     data = {
@@ -156,8 +183,9 @@ def gradescope_results(row: Row, exercises: list[str], maxima: dict[str, float])
             )
     total, _ = row.total(exercises, maxima)
     data = {"score": total, "tests": tests, "visibility": "visible", "stdout_visibility": "hidden"}
-    if row.problems:
-        data["output"] = "\n".join(row.problems)
+    notes = row.problems + [f"Needs review: {text}" for text in row.review()]
+    if notes:
+        data["output"] = "\n".join(notes)
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from grader.render.charts import loss_chart
-from grader.sections import describe
 from grader.render.templates import render
 from grader.results import (
     Result,
@@ -21,6 +20,7 @@ from grader.results import (
     group_devices,
     group_names,
 )
+from grader.sections import describe
 
 
 def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 0) -> str:
@@ -114,6 +114,7 @@ def result_view(result: Result) -> dict[str, Any]:
         "percent": round(result.percent),
         "submission": result.submission,
         "notes": list(result.notes),
+        "review": [{"line": n.line, "message": n.message, "kind": n.kind} for n in result.review],
         "devices": devices,
         "rows": rows,
         "failures": failures,

@@ -104,6 +104,12 @@ def render(
     elif result.graded:
         lines += ["", style(w["all_passed"], "32")]
 
+    if result.review:
+        lines += ["", style(f"⚠ {w['review_title']}", "1;33")]
+        lines += [f"    {text}" for text in _wrap(w["review_note"], width - 4)]
+        for finding in result.review:
+            shown = w["review_line"].format(line=finding.line, message=finding.message)
+            lines.append(f"    - {shown}")
     for note in result.notes:
         lines += ["", style(f"* {note}", "2")]
     tail = []

@@ -78,6 +78,7 @@ class _OpCount(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's b
     def __init__(self) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.count = 0
+        self.ops: Counter[str] = Counter()  # by ATen name: what any spelling dispatched to
 
     def __torch_dispatch__(
         self,
@@ -87,6 +88,7 @@ class _OpCount(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's b
         kwargs: dict[str, Any] | None = None,
     ) -> Any:
         self.count += 1
+        self.ops[str(func)] += 1
         return func(*args, **(kwargs or {}))
 
 
@@ -196,7 +198,7 @@ class LearnerSide:
             )
             return self._with_inputs(failed, args, kwargs, op)
         duration = _perf_counter() - started
-        traced = Trace(ops.count, dict(functions.names)) if trace else None
+        traced = Trace(ops.count, dict(functions.names), dict(ops.ops)) if trace else None
         inputs = _input_paths(args if op == "call" else args[1:], kwargs)
         try:
             encoder = _Encoder(max_bytes=self.max_answer_bytes, inputs=inputs)

@@ -208,20 +208,25 @@ class Trace:
 
     ops: int
     functions: dict[str, int] = field(default_factory=dict)
+    aten: dict[str, int] = field(default_factory=dict)  # operator name -> calls
 
     def to_wire(self) -> dict[str, Any]:
-        return {"ops": self.ops, "functions": dict(self.functions)}
+        return {"ops": self.ops, "functions": dict(self.functions), "aten": dict(self.aten)}
 
     @classmethod
     def from_wire(cls, data: Any) -> Trace:
-        d = fields(data, "trace", ("ops", "functions"))
-        raw = d["functions"]
-        if type(raw) is not dict or len(raw) > MAX_NAMES:
-            raise MessageError("trace functions: not a mapping")
-        functions = {
-            text(k, "trace function", MAX_NAME): integer(v, "trace count") for k, v in raw.items()
-        }
-        return cls(integer(d["ops"], "trace ops"), functions)
+        d = fields(data, "trace", ("ops", "functions", "aten"))
+        return cls(
+            integer(d["ops"], "trace ops"),
+            _counts(d["functions"], "trace functions"),
+            _counts(d["aten"], "trace operators"),
+        )
+
+
+def _counts(raw: Any, what: str) -> dict[str, int]:
+    if type(raw) is not dict or len(raw) > MAX_NAMES:
+        raise MessageError(f"{what}: not a mapping")
+    return {text(k, what, MAX_NAME): integer(v, what) for k, v in raw.items()}
 
 
 _ABSENT: Any = object()

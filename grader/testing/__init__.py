@@ -10,6 +10,7 @@ the learner's whole file behind ``assert_no_loops`` and ``assert_not_forbidden``
 ``review`` and ``canonical_op``, for the engine).
 """
 
+from grader.i18n import Text
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
 from grader.sandbox.faults import LearnerRaised
 from grader.testing.checks import (
@@ -29,6 +30,7 @@ from grader.testing.checks import (
     assert_shape,
     assert_shares,
     assert_type,
+    assert_unchanged,
     assert_value,
     check,
     describe,
@@ -42,7 +44,13 @@ from grader.testing.checks import (
     shares,
     skip,
 )
-from grader.testing.devices import call_on_meta, on_meta, reference_on
+from grader.testing.devices import (
+    assert_device_follows,
+    call_on_meta,
+    device_slips,
+    on_meta,
+    reference_on,
+)
 from grader.testing.training import as_floats, compare_losses, loss_head
 
 __all__ = [
@@ -50,10 +58,12 @@ __all__ = [
     "LearnerRaised",
     "ModuleValue",
     "Opaque",
+    "Text",
     "array_info",
     "as_floats",
     "assert_close",
     "assert_device",
+    "assert_device_follows",
     "assert_dtype",
     "assert_equal",
     "assert_finite",
@@ -67,6 +77,7 @@ __all__ = [
     "assert_shape",
     "assert_shares",
     "assert_type",
+    "assert_unchanged",
     "assert_value",
     "call_on_meta",
     "check",
@@ -74,6 +85,7 @@ __all__ = [
     "describe",
     "describe_zh",
     "device_of",
+    "device_slips",
     "expect_array",
     "expect_raises",
     "expect_tensor",

@@ -21,6 +21,7 @@ import torch
 
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
 from grader.spec import Text
+from grader.testing import measured
 
 
 class CheckFailed(AssertionError):
@@ -437,7 +438,9 @@ def assert_finite(got: torch.Tensor, what: str | Text) -> None:
 
 
 def shares(value: Any) -> tuple[str, ...]:
-    """The inputs of the call whose memory ``value`` overlaps (as the learner's side saw it)."""
+    """The inputs of the call whose memory ``value`` overlaps (as the learner's side saw it:
+    a measurement its code could alter, so it is noted as one, see grader.testing.measured)."""
+    measured.note("memory sharing")
     if isinstance(value, torch.Tensor):
         info = tensor_info(value)
         return info.shares if info is not None else ()
@@ -450,7 +453,7 @@ def shares(value: Any) -> tuple[str, ...]:
 def assert_independent(value: Any, what: str | Text) -> None:
     """``value`` shares no memory with the call's inputs: writing into it changes nothing else."""
     we, wz = names(what)
-    common = shares(value)
+    common = shares(value)  # noted as measured in the learner's process (grader.testing.measured)
     if not common:
         return
     fail(
@@ -569,26 +572,6 @@ def _unanalysable(function: str, problem: Any) -> NoReturn:
     )
 
 
-def _truncated(source: Any) -> Any:
-    """A source cut at the engine's read limit is not the whole file: fail closed on it."""
-    try:
-        from grader.results import MAX_SOURCE_CHARS
-    except ImportError:  # pragma: no cover - the engine no longer cuts the source
-        return None
-    if isinstance(source, str) and len(source) == MAX_SOURCE_CHARS:
-        from grader.testing.analysis import Problem
-
-        return Problem(
-            "too_long",
-            0,
-            f"Your file is {MAX_SOURCE_CHARS:,} characters or longer, more than the grader reads "
-            "for its checks; remove what the exercise does not need.",
-            f"你的文件有 {MAX_SOURCE_CHARS:,} 个字符或更长，超出了评分器检查时读取的长度；"
-            "请删去练习不需要的内容。",
-        )
-    return None
-
-
 def _where(function: str, helper: str | None) -> tuple[str, str]:
     if helper is None:
         return ", in module-level code", "，在模块顶层代码中"
@@ -610,9 +593,6 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
     from grader.testing.analysis import Unanalysable, loops_in, reach
 
     evidence = ["op_count_grows", "python_loop_in_source"]
-    problem = _truncated(source)
-    if problem is not None:
-        _unanalysable(function, problem)
     try:
         loops = loops_in(source, function, growth)
         defined = reach(source, function).defined
@@ -727,9 +707,6 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
     rules = [r for r in exercise.forbidden if not r.functions or function in r.functions]
     if not rules:
         return
-    problem = _truncated(source)
-    if problem is not None:
-        _unanalysable(function, problem)
     graded = tuple(f.name for f in exercise.functions)
     names = [name for r in rules for name in _rule_names(r)]
     try:

@@ -19,6 +19,7 @@ on meta (the first meta operation in a process costs about a second of imports).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -85,3 +86,146 @@ def reference_on(device: str, fn: Callable[..., Any], *args: Any) -> Any:
         torch.zeros(a.shape, dtype=a.dtype) if isinstance(a, torch.Tensor) else a for a in args
     ]
     return fn(*stand_ins).to("meta")
+
+
+# ---------------------------------------------------------------------------------------------
+# The static backstop of device cases (trusted side: the learner's file is read, never run)
+
+_DEVICE_ATTRS = {"device", "is_cuda", "is_meta", "is_cpu", "is_mps"}
+_DEVICE_WORDS = {"cuda", "meta", "cpu", "mps"}
+# torch functions that make a tensor on the CPU unless told otherwise (the *_like and
+# x.new_* forms follow their input's device and are fine)
+_CONSTRUCTORS = {
+    f"torch.{name}"
+    for name in (
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "range",
+        "linspace",
+        "logspace",
+        "eye",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "tensor",
+        "as_tensor",
+        "normal",
+        "empty_strided",
+    )
+}
+
+
+def _mentions_device(node: ast.AST, params: set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in _DEVICE_ATTRS:
+            return True
+        if isinstance(sub, ast.Name) and sub.id in params and "device" in sub.id:
+            return True
+        if (
+            isinstance(sub, ast.Constant)
+            and isinstance(sub.value, str)
+            and sub.value.split(":")[0] in _DEVICE_WORDS
+        ):
+            return True
+    return False
+
+
+def _is_device_operand(node: ast.AST, params: set[str]) -> bool:
+    """A compared value that is a device itself (not a tensor computed with one)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.split(":")[0] in _DEVICE_WORDS
+    if isinstance(node, ast.Name):
+        return node.id in params and "device" in node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr in _DEVICE_ATTRS or (
+            node.attr == "type" and _is_device_operand(node.value, params)
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str":
+        return any(_is_device_operand(arg, params) for arg in node.args)
+    return False
+
+
+def device_slips(
+    source: str, function: str, *, constructors: bool = False
+) -> list[tuple[int, str]]:
+    """Where ``function`` (and everything it can run) decides by the device it runs on
+    (``if x.is_meta``, ``device.type == "cuda"``): code that honours the device only on some
+    devices, which a meta case alone cannot catch. With ``constructors``, also every tensor
+    constructor that makes its tensor on the CPU (no ``device=``, not moved by ``.to``/``.cuda``
+    at once). Returns (line, what) pairs; raises Unanalysable (fail closed) when the file
+    cannot be read."""
+    from grader.testing.analysis import analyse
+    from grader.testing.analysis.core import expressions
+
+    analysis = analyse(source)
+    found: list[tuple[int, str]] = []
+    for scope in analysis.reach(function).scopes:
+        params = set(scope.params)
+        parents: dict[int, ast.AST] = {}
+        for node in scope.nodes:
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        for node in scope.nodes:
+            test = None
+            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+                test = node.test
+            elif isinstance(node, ast.Compare) and any(
+                _is_device_operand(operand, params) for operand in [node.left, *node.comparators]
+            ):
+                test = node  # x.device.type == "cuda", device == "meta", ...
+            elif isinstance(node, ast.match_case) and node.guard is not None:
+                test = node.guard
+            if test is not None and _mentions_device(test, params):
+                found.append((getattr(node, "lineno", 0), "decides by the device"))
+        if not constructors or analysis.model is None:
+            continue
+        for node, values in expressions(analysis.model, scope.nodes, scope):
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node and values & _CONSTRUCTORS):
+                continue
+            if any(k.arg == "device" for k in call.keywords):
+                continue
+            outer = parents.get(id(call))
+            moved = isinstance(outer, ast.Attribute) and outer.attr in ("to", "cuda", "type_as")
+            if not moved:
+                found.append((call.lineno, "makes a tensor on the CPU"))
+    return sorted(set(found))
+
+
+def assert_device_follows(
+    source: str, function: str, what: str | Text, *, constructors: bool = True
+) -> None:
+    """The device requirement judged from the source alone, where running on meta cannot
+    judge it (code that reads values): ``function`` never decides by the device, and (with
+    ``constructors``) makes every tensor on its inputs' device. Fails closed when the file
+    cannot be analysed."""
+    from grader.testing.analysis import Unanalysable
+
+    we, wz = names(what)
+    try:
+        slips = device_slips(source, function, constructors=constructors)
+    except Unanalysable as exc:
+        fail(
+            f"{we}: the grader could not read your file to check the device ({exc.problem.en})",
+            f"{wz}：评分器无法读取你的文件来检查设备（{exc.problem.zh}）。",
+            evidence=["wrong_device", "source_unanalysable"],
+        )
+    if slips:
+        lines = ", ".join(f"line {line} {why}" for line, why in slips)
+        lines_zh = ", ".join(
+            f"第 {line} 行{'根据设备做判断' if why.startswith('decides') else '在 CPU 上创建张量'}"
+            for line, why in slips
+        )
+        fail(
+            f"{we} must work the same way on every device, and here only its source can tell "
+            f"({lines}). Create every tensor on the inputs' device (device=x.device, "
+            "torch.zeros_like, x.new_empty) and never test which device the code runs on.",
+            f"{wz} 必须在任何设备上都以同样的方式工作，而这里只能从源代码判断（{lines_zh}）。"
+            "请在输入所在的设备上创建每个张量（device=x.device、torch.zeros_like、x.new_empty），"
+            "并且不要判断代码运行在哪个设备上。",
+            evidence=["wrong_device", "device_branch"],
+        )

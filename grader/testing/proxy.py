@@ -25,6 +25,7 @@ from grader.i18n import Text
 from grader.sandbox import codec, faults
 from grader.sandbox.messages import Answer, ErrorInfo
 from grader.sandbox.pool import ChildPool
+from grader.testing import measured
 from grader.testing.checks import fail
 from grader.testing.mutation import input_change
 
@@ -39,6 +40,7 @@ class CallRecord:
     after_kwargs: dict[str, Any] | None = None
     ops: int | None = None
     functions: dict[str, int] = field(default_factory=dict)
+    aten_ops: dict[str, int] = field(default_factory=dict)  # ATen operator -> calls
     duration_s: float = 0.0
 
 
@@ -90,6 +92,9 @@ class LearnerProxy:
         **kwargs: Any,
     ) -> Any:
         record = CallRecord(name, args, kwargs)
+        measured.called(name)
+        if trace:
+            measured.note("operation counts")
         answer, blobs = self._send("call", name, list(args), kwargs, trace)
         self._finish(record, answer, blobs, name)
         if answer.error is not None:
@@ -104,6 +109,7 @@ class LearnerProxy:
             return record.value
         record.after_args, record.after_kwargs = after
         if check:
+            measured.note("the inputs as they were after the call")
             self._check_inputs(record)
         return record.value
 
@@ -143,6 +149,7 @@ class LearnerProxy:
         """Run ``scenario(learner_module, *args, **kwargs)`` next to the learner's code."""
         source = _scenario(scenario)
         record = CallRecord(scenario.__name__, args, kwargs)
+        measured.note("a scenario run in your process")
         answer, blobs = self._send("run", scenario.__name__, [source, *args], kwargs, trace)
         self._finish(record, answer, blobs, scenario.__name__)
         if answer.error is not None:
@@ -172,6 +179,7 @@ class LearnerProxy:
         if answer.trace is not None:
             record.ops = answer.trace.ops
             record.functions = dict(answer.trace.functions)
+            record.aten_ops = dict(answer.trace.aten)
         if answer.ok:
             try:
                 record.value = codec.decode(

@@ -235,7 +235,7 @@ def _expressions(
             )
 
 
-def annotations(nodes: Iterable[ast.AST]) -> set[int]:
+def annotation_nodes(nodes: Iterable[ast.AST]) -> set[int]:
     """id() of the nodes inside annotations (never run under ``from __future__ import
     annotations``, so a name there may be undefined)."""
     roots: list[ast.AST] = []
@@ -272,7 +272,7 @@ def computed_uses(analysis: Analysis, function: str) -> list[Use]:
         return analysis._computed[key]
     found: list[Use] = []
     for nodes, scope in counted(analysis, function, ()):
-        skip = annotations(nodes) if scope in reach and scope.kind in _FUNCTIONS else set()
+        skip = annotation_nodes(nodes) if scope in reach and scope.kind in _FUNCTIONS else set()
         for node, values in expressions(model, nodes, scope):
             for value in values:
                 if (

@@ -136,7 +136,7 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
             owner = func.rsplit(".", 1)[0]
             if owner in ("builtins.object", "builtins.type") and len(call.args) == 2:
                 target, name = call.args[0], literal(call.args[1])
-                values = model.values(target, scope, depth)
+                values: set[object] | frozenset[object] = model.values(target, scope, depth)
             else:
                 name = literal(call.args[0]) if call.args else None
                 values = (
@@ -169,11 +169,16 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
         elif func.endswith(".__dict__.get") or func.endswith(".__dict__.__getitem__"):
             special = True
             name = literal(call.args[0]) if call.args else None
-            owner = call.func.value.value if isinstance(call.func, ast.Attribute) else None
-            if name is None or not isinstance(owner, ast.expr):
+            holder = (
+                call.func.value.value
+                if isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Attribute)
+                else None
+            )
+            if name is None or not isinstance(holder, ast.expr):
                 result.add(COMPUTED)
             else:
-                result |= model.extend(model.values(owner, scope, depth), [name], scope)
+                result |= model.extend(model.values(holder, scope, depth), [name], scope)
         elif func in GETTERS:
             special = True
             name = literal(call.args[0]) if call.args else None
@@ -224,7 +229,7 @@ def handles(node: ast.AST, model: Model, scope: Scope) -> list[ast.AST]:
         if call_values(model, node, scope, 0) is not None:
             return [node.func]
     elif isinstance(node, ast.Subscript) and subscript_values(model, node, scope, 0) is not None:
-        inner = [node.value]
+        inner: list[ast.AST] = [node.value]
         if isinstance(node.value, ast.Call):
             inner.append(node.value.func)
         return inner

@@ -381,7 +381,7 @@ def _has_attribute_store(tree: ast.Module, shape: str) -> bool:
 
 def _targets(statement: ast.AST) -> list[ast.AST]:
     if isinstance(statement, (ast.Assign, ast.Delete)):
-        return statement.targets
+        return list(statement.targets)
     if isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
         return [statement.target]
     if isinstance(statement, (ast.With, ast.AsyncWith)):

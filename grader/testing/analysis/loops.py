@@ -118,14 +118,14 @@ def _syntax_loops(model: Model, scope: Scope, growth: str) -> list[Loop]:
     found = []
     for node in scope.nodes:
         if isinstance(node, ast.YieldFrom):
-            found.append(Loop("yield from", node.lineno, scope.name))
+            found.append(Loop("yield from", getattr(node, "lineno", 0), scope.name))
             continue
         kind = _KINDS.get(type(node))
         if kind is None:
             continue
         if growth == "logarithmic" and _logarithmic(model, node, scope):
             continue
-        found.append(Loop(kind, node.lineno, scope.name))
+        found.append(Loop(kind, getattr(node, "lineno", 0), scope.name))
     return found
 
 
@@ -136,7 +136,9 @@ def _helper_loops(model: Model, scope: Scope) -> list[Loop]:
             if not isinstance(value, str):
                 continue
             if value in _ITERATION or value.startswith("itertools."):
-                found.append(Loop(value.removeprefix("builtins."), node.lineno, scope.name))
+                found.append(
+                    Loop(value.removeprefix("builtins."), getattr(node, "lineno", 0), scope.name)
+                )
                 break
     for node in scope.nodes:
         if (
@@ -144,7 +146,7 @@ def _helper_loops(model: Model, scope: Scope) -> list[Loop]:
             and len(node.args) == 2
             and "builtins.iter" in model.values(node.func, scope)
         ):
-            found.append(Loop("iter(f, sentinel)", node.lineno, scope.name))
+            found.append(Loop("iter(f, sentinel)", getattr(node, "lineno", 0), scope.name))
     return found
 
 
@@ -174,18 +176,18 @@ def _callees(model: Model, scope: Scope):
         for value in values:
             if isinstance(value, Scope):
                 if value.kind in ("function", "lambda"):
-                    yield value, node.lineno
+                    yield value, getattr(node, "lineno", 0)
                 elif value.kind == "class":
                     for method in ("__init__", "__new__", "__call__", "forward"):
                         for site in model.class_members(value, method):
                             if site.target is not None:
-                                yield site.target, node.lineno
+                                yield site.target, getattr(node, "lineno", 0)
         if owner is not None and isinstance(node, ast.Attribute):
             base, attrs = chain(node)
             if isinstance(base, ast.Name) and base.id == this:
                 for site in model.class_members(owner, attrs[0]):
                     if site.target is not None:
-                        yield site.target, node.lineno
+                        yield site.target, getattr(node, "lineno", 0)
 
 
 def _cycles(functions: list[Scope], edges) -> list[list[Scope]]:
@@ -290,7 +292,7 @@ def _doubling_while(node: ast.While) -> bool:
 
 
 def _assignments(body: list[ast.stmt], name: str) -> list[ast.AST]:
-    found = []
+    found: list[ast.AST] = []
     for statement in body:
         for sub in ast.walk(statement):
             if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):

@@ -216,7 +216,7 @@ def _review(analysis: Analysis) -> list[Finding]:
     own = _own_attributes(model)
     found: dict[tuple[str, int, str], Finding] = {}
 
-    def add(kind: str, node: ast.AST, detail: str) -> None:
+    def add(kind: str, node: ast.AST | _Line, detail: str) -> None:
         line = getattr(node, "lineno", 0)
         en, zh = _MESSAGES[kind]
         found.setdefault(
