@@ -106,11 +106,19 @@ def build_result(
         notes=tuple(notes),
         hints=tuple(h.get(lang) for h in spec.hints),
         source=read_source(job.path),
-        review=tuple(
-            ReviewNote(f.kind, f.line, f.zh if lang == "zh" else f.en) for f in job.review
-        ),
+        review=_review(running, key, lang),
         grader_version=__version__,
         duration_s=running.duration(key),
+    )
+
+
+def _review(running: Running, key: str, lang: str) -> tuple[ReviewNote, ...]:
+    """What the worker's static review of the file found (in the result's language)."""
+    record = running.reviews.get(key)
+    if record is None:
+        return ()
+    return tuple(
+        ReviewNote(kind, line, zh if lang == "zh" else en) for kind, line, en, zh in record.findings
     )
 
 

@@ -41,7 +41,6 @@ from grader.resources import PACKAGE
 from grader.results import Result
 from grader.sandbox.policy import SandboxPolicy, runtime_paths, runtime_readable
 from grader.spec import ExerciseSpec
-from grader.testing.analysis import Finding, analyse, review
 
 _SLACK_S = 15.0  # beyond a group's total limits, for pytest itself and the report
 
@@ -189,7 +188,6 @@ class LocalEngine:
             for index, request in enumerate(requests):
                 spec = specs[request.exercise]
                 path = self._stage(spec, request.source)
-                findings = needs_review(request.source)
                 passes = self._passes(request.devices)
                 plan[index] = passes
                 for selected in passes:
@@ -202,7 +200,6 @@ class LocalEngine:
                             seed=request.seed,
                             lang=request.lang,
                             tag=(index, selected),
-                            review=findings,
                         )
                     )
             parts: dict[int, dict[tuple[str, ...], Result]] = {}
@@ -276,7 +273,6 @@ class LocalEngine:
             seed=first.seed,
             server_pid=self._forkserver.pid,
             names=tuple((str(n), job.filename) for n, job in enumerate(jobs)),
-            reviews=tuple((str(n), job.review) for n, job in enumerate(jobs)),
         )
         parent_pid = os.getpid()
         pid = os.fork()
@@ -332,15 +328,6 @@ class LocalEngine:
                 result = build_result(running, key, status, log, self.catalogue, self.isolation)
                 out.append((key, result))
         return out
-
-
-def needs_review(source: bytes) -> tuple[Finding, ...]:
-    """What in a learner's file reaches into the grader or torch internals (read on this side,
-    never run). A file that does not even parse is not flagged: its grading fails anyway."""
-    problem = analyse(source).problem
-    if problem is not None and problem.kind == "syntax":
-        return ()
-    return tuple(review(source))
 
 
 def _unstage(path: Path) -> None:

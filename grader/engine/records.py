@@ -8,6 +8,7 @@ not parse is never guessed at: :class:`RecordError`, and the grading process tre
 worker's failure for that submission.
 
     env               once, first: Python, torch, platform, CUDA as the worker sees them
+    review            once per submission: what its file's static review found
     test              one per (submission, test, device), as soon as the test ends
     submission_done   when every test of a submission has a record
     grader_error      the worker itself failed (e.g. the hidden tests did not collect)
@@ -231,6 +232,39 @@ class TestRecord:
 
 
 @dataclass(frozen=True)
+class ReviewRecord:
+    """What the static review of a submission's file found reaching into the grader's or
+    torch's internals: (kind, line, English, Chinese) each. Sent once per submission."""
+
+    submission: str
+    findings: tuple[tuple[str, int, str, str], ...]
+
+    type = "review"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "submission": self.submission,
+            "findings": [list(f) for f in self.findings],
+        }
+
+    @classmethod
+    def from_wire(cls, data: Any) -> ReviewRecord:
+        d = _fields(data, "review", ("type", "submission", "findings"))
+        raw = d["findings"]
+        if type(raw) is not list or len(raw) > 1000:
+            raise RecordError("review findings: not a list")
+        findings = []
+        for item in raw:
+            if type(item) is not list or len(item) != 4 or type(item[1]) is not int:
+                raise RecordError("review finding: not (kind, line, en, zh)")
+            findings.append(
+                (_str(item[0], "kind", 100), item[1], _str(item[2], "en"), _str(item[3], "zh"))
+            )
+        return cls(_str(d["submission"], "submission", 200), tuple(findings))
+
+
+@dataclass(frozen=True)
 class SubmissionDone:
     submission: str
 
@@ -260,9 +294,10 @@ class GraderErrorRecord:
         return cls(_str(d["message"], "message"))
 
 
-Record = EnvRecord | TestRecord | SubmissionDone | GraderErrorRecord
+Record = EnvRecord | TestRecord | ReviewRecord | SubmissionDone | GraderErrorRecord
 _TYPES: dict[str, Any] = {
-    kind.type: kind for kind in (EnvRecord, TestRecord, SubmissionDone, GraderErrorRecord)
+    kind.type: kind
+    for kind in (EnvRecord, TestRecord, ReviewRecord, SubmissionDone, GraderErrorRecord)
 }
 
 

@@ -25,6 +25,7 @@ from grader.engine.records import (
     EnvRecord,
     GraderErrorRecord,
     RecordError,
+    ReviewRecord,
     SubmissionDone,
     TestRecord,
     parse_line,
@@ -33,7 +34,6 @@ from grader.engine.scoring import attributable
 from grader.results import Result
 from grader.sandbox.procs import reap
 from grader.spec import ExerciseSpec
-from grader.testing.analysis import Finding
 
 MAX_GROUP = 8  # submissions per worker: enough to share a pytest session, few enough to share out
 
@@ -49,7 +49,6 @@ class Job:
     seed: int
     lang: str
     tag: Any = None  # the caller's label, handed back with the result
-    review: tuple[Finding, ...] = ()  # the file's static review (grader.testing.analysis)
 
 
 @dataclass
@@ -68,6 +67,7 @@ class Running:
     done: dict[str, float] = field(default_factory=dict)  # key -> when it was reported complete
     taken: set[str] = field(default_factory=set)  # keys whose Result was handed out
     env: EnvRecord | None = None
+    reviews: dict[str, ReviewRecord] = field(default_factory=dict)  # key -> its static review
     grader_errors: list[str] = field(default_factory=list)
     killed_for_time: bool = False
     finished: bool = False
@@ -109,6 +109,8 @@ class Running:
                 self.env = record
             elif isinstance(record, TestRecord):
                 self.records.setdefault(record.submission, []).append(record)
+            elif isinstance(record, ReviewRecord):
+                self.reviews[record.submission] = record
             elif isinstance(record, SubmissionDone):
                 self.done[record.submission] = time.monotonic()
             elif isinstance(record, GraderErrorRecord):

@@ -21,14 +21,21 @@ import pytest
 import torch
 
 from grader.engine.plugin import GraderPlugin, GradingSession, Submission
-from grader.engine.records import EnvRecord, GraderErrorRecord, Record, TestRecord, to_line
+from grader.engine.records import (
+    EnvRecord,
+    GraderErrorRecord,
+    Record,
+    ReviewRecord,
+    TestRecord,
+    to_line,
+)
 from grader.i18n import Text
 from grader.results import Status, source_text
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.policy import ChildLimits
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
-from grader.testing.analysis import Finding
+from grader.testing.analysis import Finding, analyse, review
 
 # pytest's own plugins that a grading does not use; each costs time in every worker.
 _UNUSED_PLUGINS = (
@@ -71,7 +78,6 @@ class Group:
     seed: int
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
     names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
-    reviews: tuple[tuple[str, tuple[Finding, ...]], ...] = ()  # key -> its static review
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -175,11 +181,12 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
                 limits=ChildLimits(memory_mb=limits.memory_mb),
             )
 
-        reviews = dict(job.reviews)
-        submissions = [
-            Submission(key, _whole_source(path), reviews.get(key, ()))
-            for key, path in job.submissions
-        ]
+        submissions = []
+        for key, path in job.submissions:
+            source = _whole_source(path)
+            findings = needs_review(source)
+            emit(ReviewRecord(key, tuple((f.kind, f.line, f.en, f.zh) for f in findings)))
+            submissions.append(Submission(key, source, findings))
         session = GradingSession(
             spec=spec,
             selected=job.selected,
@@ -211,6 +218,15 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def needs_review(source: str) -> tuple[Finding, ...]:
+    """What in a learner's file reaches into the grader or torch internals (read here, never
+    run). A file that does not even parse is not flagged: its grading fails anyway."""
+    problem = analyse(source).problem
+    if problem is not None and problem.kind == "syntax":
+        return ()
+    return tuple(review(source))
 
 
 def _whole_source(path: Path) -> str:

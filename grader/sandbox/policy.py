@@ -38,17 +38,24 @@ CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri")
 
 
 def runtime_paths() -> list[str]:
-    """The folders the Python runtime itself lives in (prefixes, stdlib, site-packages, every
-    folder on sys.path), wherever it was installed: a virtualenv under /tmp, a home folder,
-    conda, the system."""
-    candidates = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.__file__),
-        *(p for p in sys.path if p),
+    """The folders the Python runtime itself lives in (prefixes, stdlib, site-packages),
+    wherever it was installed: a virtualenv under /tmp, a home folder, conda, the system.
+
+    Only the runtime's own entries of sys.path count: package folders (``site-packages``,
+    ``dist-packages``) and anything inside a prefix. The folder of the script that started the
+    grader, or the current folder (``python -m``), is not the runtime and is never shown."""
+    prefixes = {
+        os.path.realpath(p)
+        for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)
     }
+    candidates = {*prefixes, os.path.dirname(os.__file__)}
+    for entry in sys.path:
+        if not entry or not os.path.isdir(entry):
+            continue
+        real = os.path.realpath(entry)
+        inside = any(real == p or real.startswith(p.rstrip("/") + "/") for p in prefixes)
+        if inside or os.path.basename(real) in ("site-packages", "dist-packages"):
+            candidates.add(real)
     return outermost(p for p in candidates if os.path.isdir(p))
 
 

@@ -120,7 +120,7 @@ class Analysis:
         return self._reach[function]
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)  # a worker grades up to 8 files; each is read by several checks
 def analyse(source: str | bytes) -> Analysis:
     """The analysis of a learner's file (cached: the checks of one grading share it)."""
     return Analysis(source)
