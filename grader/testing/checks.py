@@ -723,8 +723,11 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
             if use.rule in own:
                 where, _ = _where(function, use.function)
                 hits.append(f"{use.name} (line {use.line}{where})")
-        if record is not None:
-            hits += [name for name in _traced(record) if any(matches(name, n) for n in own)]
+        if record is not None and not hits:
+            # Only what the source does not show: the call's trace, torch functions before the
+            # operators they dispatched to (``aten._softmax.default`` means little to a learner).
+            traced = [name for name in _traced(record) if any(matches(name, n) for n in own)]
+            hits += [n for n in traced if not n.startswith("aten.")] or traced[:1]
         if hits:
             shown = ", ".join(dict.fromkeys(hits))
             fail(
