@@ -105,7 +105,7 @@ class ClusterEngine:
         self.placements: list[tuple[str, str]] = []
         self.startup_s = 0.0
         self.isolation = ""
-        self.workers: list[str] = []
+        self.workers: dict[str, dict[str, Any]] = {}  # address: name, gpu, slots (checked)
 
     # -- the cluster ----------------------------------------------------------------------------
 
@@ -244,12 +244,12 @@ class ClusterEngine:
                     refusals.append(answer["refused"])
                 else:
                     self.isolation = answer["isolation"]
+                    self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
         finally:
             for future in futures:
                 future.release()
         if refusals:
             raise UsageError("; ".join(refusals), hint=HINT)
-        self.workers = workers
 
     def __exit__(self, *exc_info: object) -> None:
         client, cluster, self.client, self.cluster = self.client, self.cluster, None, None

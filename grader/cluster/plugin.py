@@ -86,11 +86,14 @@ class SlotsPlugin(WorkerPlugin):
         self.expected = expected  # the driver's fingerprint
         self.slots: list[SlotProcess] = []
         self.address = ""
+        self.label = ""  # how messages name this worker: its name and address
         self.gpu_worker = False
         self._free: queue.Queue[SlotProcess] | None = None  # made on the worker (unpicklable)
 
     def setup(self, worker: Worker) -> None:
         self.address = worker.address
+        name = str(worker.name)
+        self.label = worker.address if name == worker.address else f"{name} ({worker.address})"
         self.gpu_worker = worker.state.total_resources.get(GPU, 0) > 0
         # A slot keeps the GPUs only on a worker that declares them, in a run that uses them.
         env = slot_env(os.environ, gpu=self.gpu and self.gpu_worker)
@@ -127,8 +130,8 @@ class SlotsPlugin(WorkerPlugin):
         try:
             hello = slot.hello()
         except SlotRefused as exc:
-            return f"worker {self.address} refused: {exc}"
-        return refusal(self.address, self.expected, hello.fingerprint, hello.isolation)
+            return f"worker {self.label} refused: {exc}"
+        return refusal(self.label, self.expected, hello.fingerprint, hello.isolation)
 
 
 def _plugin(run_id: str) -> tuple[SlotsPlugin | None, str]:
@@ -147,13 +150,19 @@ def check_worker(run_id: str) -> dict[str, Any]:
     the worker (``refused``: why not, else "")."""
     plugin, problem = _plugin(run_id)
     if plugin is None:
-        return {"worker": get_worker().address, "refused": problem, "isolation": ""}
+        return {"refused": problem}
     for slot in plugin.slots:
         why = plugin.refused(slot)
         if why:
-            return {"worker": plugin.address, "refused": why, "isolation": ""}
-    isolation = plugin.slots[0].hello().isolation if plugin.slots else ""
-    return {"worker": plugin.address, "refused": "", "isolation": isolation}
+            return {"refused": why}
+    return {
+        "refused": "",
+        "worker": plugin.address,
+        "name": str(get_worker().name),
+        "gpu": plugin.gpu_worker,
+        "slots": len(plugin.slots),
+        "isolation": plugin.slots[0].hello().isolation if plugin.slots else "",
+    }
 
 
 def grade_chunk(
