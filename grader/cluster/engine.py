@@ -84,6 +84,7 @@ class ClusterEngine:
         retries: int = RETRIES,
         connect_timeout_s: float | None = None,
         start_timeout_s: float = START_TIMEOUT_S,
+        slot_command: Sequence[str] | None = None,
     ) -> None:
         self.kind, self.target = parse_cluster(address)
         self.address = address
@@ -97,6 +98,9 @@ class ClusterEngine:
         # default: Dask's own setting (distributed.comm.timeouts.connect, 30 s)
         self.connect_timeout_s = connect_timeout_s
         self.start_timeout_s = start_timeout_s
+        # the grading program each slot runs (default: python -m grader.cluster.slot); a
+        # benchmark replays measured durations through a stand-in that speaks the protocol
+        self.slot_command = list(slot_command) if slot_command is not None else None
         self.run_id = uuid.uuid4().hex
         self.client: Client | None = None
         self.cluster: SpecCluster | None = None
@@ -200,6 +204,7 @@ class ClusterEngine:
                 hidden=self.hidden,
                 gpu=gpus > 0,
                 expected=fingerprint(specs, REQUIRED_TIER),
+                command=self.slot_command,
             )
             try:
                 self.client.register_plugin(plugin, name=PLUGIN_NAME)

@@ -78,12 +78,14 @@ class SlotsPlugin(WorkerPlugin):
         hidden: list[str],
         gpu: bool,
         expected: dict[str, Any],
+        command: list[str] | None = None,
     ) -> None:
         self.run_id = run_id
         self.exercises = exercises
         self.hidden = hidden
         self.gpu = gpu  # whether this run has CUDA passes
         self.expected = expected  # the driver's fingerprint
+        self.command = command  # another grading program (a benchmark's stand-in)
         self.slots: list[SlotProcess] = []
         self.address = ""
         self.label = ""  # how messages name this worker: its name and address
@@ -97,7 +99,7 @@ class SlotsPlugin(WorkerPlugin):
         self.gpu_worker = worker.state.total_resources.get(GPU, 0) > 0
         # A slot keeps the GPUs only on a worker that declares them, in a run that uses them.
         env = slot_env(os.environ, gpu=self.gpu and self.gpu_worker)
-        command = slot_command(self.exercises, self.hidden, private_paths(worker))
+        command = self.command or slot_command(self.exercises, self.hidden, private_paths(worker))
         self.slots = [
             SlotProcess(command, env, name=f"{worker.address} slot {n}")
             for n in range(worker.state.nthreads)
