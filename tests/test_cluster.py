@@ -28,10 +28,11 @@ from pathlib import Path
 import pytest
 
 from grader.cluster.fingerprint import differences, refusal
-from grader.cluster.handle import SlotLost, SlotProcess, outcome, slot_env
+from grader.cluster.handle import SlotLost, SlotProcess, outcome, slot_command, slot_env
 from grader.cluster.protocol import (
     ProtocolError,
     encode,
+    grade_line,
     job_wire,
     parse_grade,
     parse_message,
@@ -465,6 +466,49 @@ def test_a_grading_process_that_dies_mid_chunk_is_lost_and_restarted(a_result):
         slot.close()
 
 
+def _tree(pid: int) -> set[int]:
+    """``pid`` and every live descendant of it."""
+    parents = {p: _parent(p) for p in _processes()}
+    found, frontier = {pid}, {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found & set(parents)
+
+
+@pytest.mark.slow
+def test_a_grading_process_leaves_when_its_stdin_closes_even_mid_chunk():
+    """No parent-death signal: when the worker is gone (its end of the pipe closes), the slot,
+    its fork server and its learner children end, also in the middle of a chunk."""
+    env = slot_env(dict(os.environ, GRADER_HOME=str(PROBE_HOME)), gpu=False)
+    slot = SlotProcess(slot_command(["exercise-90"]), env)
+    try:
+        hello = slot.hello()
+        assert hello.isolation.startswith("namespaces") and hello.gpus == 0
+        source = (SUBMISSIONS / "infinite_loop_function.py").read_bytes()
+        jobs = [
+            job_wire(str(n), GradeRequest("exercise-90", source, f"s{n}/exercise-90.py"))
+            for n in range(6)  # each one runs into its deadlines: several seconds a chunk
+        ]
+        proc = slot._proc
+        assert proc is not None and proc.stdin is not None
+        proc.stdin.write(grade_line(jobs, True))
+        proc.stdin.flush()
+        time.sleep(1.0)
+        family = _tree(proc.pid)
+        assert len(family) > 1  # the fork server, the trusted worker, a learner child
+        started = time.monotonic()
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        assert time.monotonic() - started < 8  # the chunk itself takes over 15 s
+        deadline = time.monotonic() + 10
+        while (family & set(_processes())) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not family & set(_processes())
+    finally:
+        slot.close()
+
+
 def test_the_fingerprint_says_which_part_differs():
     ours = {
         "grader": "0.1.0",
@@ -598,6 +642,7 @@ def driver(submissions: Path, out: Path, home: Path, cluster: str) -> subprocess
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a process group of its own, as a terminal gives a command
     )
 
 
@@ -651,10 +696,11 @@ def test_an_interrupted_driver_resumes_from_the_cache(course, tmp_path):
     out = tmp_path / "out"
     proc = driver(submissions, out, home, "local:2")
     wait_for_keys(out, 1, proc)
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the driver and its local workers get it
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "run the same command again to resume" in stderr
+    assert "Traceback" not in stderr  # the workers leave it to the driver
     assert wait_for_no_cluster_processes(before) == []
     kept = len(list(out.glob("students/*/*.key")))
     assert 0 < kept < GRADINGS

@@ -39,7 +39,7 @@ from typing import Any
 
 import dask.config
 from dask.utils import parse_timedelta
-from distributed import Client, Future, Nanny, Scheduler, SpecCluster, as_completed
+from distributed import Client, Future, Nanny, Scheduler, SpecCluster, as_completed, wait
 
 from grader.catalog import Catalog, project_root
 from grader.cluster.fingerprint import REQUIRED_TIER, fingerprint
@@ -205,6 +205,7 @@ class ClusterEngine:
                 gpu=gpus > 0,
                 expected=fingerprint(specs, REQUIRED_TIER),
                 command=self.slot_command,
+                local=self.kind == "local",
             )
             try:
                 self.client.register_plugin(plugin, name=PLUGIN_NAME)
@@ -236,23 +237,47 @@ class ClusterEngine:
             for n, w in enumerate(workers)
         ]
         refusals = []
+        deadline = time.monotonic() + self.start_timeout_s
+        pending = dict(zip(futures, workers, strict=True))
         try:
-            for worker, future in zip(workers, futures, strict=True):
+            while pending:
                 try:
-                    answer = future.result(timeout=self.start_timeout_s)
-                except Exception as exc:  # noqa: BLE001 - whatever it is, the worker is refused
-                    refusals.append(
-                        f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
-                    )
-                    continue
-                if answer["refused"]:
-                    refusals.append(answer["refused"])
-                else:
-                    self.isolation = answer["isolation"]
-                    self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
+                    done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
+                except TimeoutError:  # nothing finished in those 5 s
+                    done = set()
+                for future in done:
+                    worker = pending.pop(future)
+                    try:
+                        answer = future.result()
+                    except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
+                        refusals.append(
+                            f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
+                        )
+                        continue
+                    if answer["refused"]:
+                        refusals.append(answer["refused"])
+                    else:
+                        self.isolation = answer["isolation"]
+                        self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
+                if pending and not done:
+                    # A worker that left during the check is not waited for (if it comes back,
+                    # its first task checks it); one that never answers is refused.
+                    present = set(self.client.scheduler_info(n_workers=-1)["workers"])
+                    for future, worker in list(pending.items()):
+                        if worker not in present:
+                            del pending[future]
+                    if time.monotonic() > deadline:
+                        refusals += [
+                            f"worker {w} refused: its grading processes were not ready within "
+                            f"{self.start_timeout_s:g} s"
+                            for w in pending.values()
+                        ]
+                        break
         finally:
             for future in futures:
                 future.release()
+        if not refusals and not self.workers:
+            raise UsageError("every worker left the cluster before the run started", hint=HINT)
         if refusals:
             raise UsageError("; ".join(refusals), hint=HINT)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,6 +80,7 @@ class SlotsPlugin(WorkerPlugin):
         gpu: bool,
         expected: dict[str, Any],
         command: list[str] | None = None,
+        local: bool = False,
     ) -> None:
         self.run_id = run_id
         self.exercises = exercises
@@ -86,6 +88,7 @@ class SlotsPlugin(WorkerPlugin):
         self.gpu = gpu  # whether this run has CUDA passes
         self.expected = expected  # the driver's fingerprint
         self.command = command  # another grading program (a benchmark's stand-in)
+        self.local = local  # workers of a local:N cluster, which the driver itself runs
         self.slots: list[SlotProcess] = []
         self.address = ""
         self.label = ""  # how messages name this worker: its name and address
@@ -93,6 +96,11 @@ class SlotsPlugin(WorkerPlugin):
         self._free: queue.Queue[SlotProcess] | None = None  # made on the worker (unpicklable)
 
     def setup(self, worker: Worker) -> None:
+        if self.local:
+            # A terminal's Ctrl-C reaches the whole process group: it is for the driver, which
+            # then closes the cluster. (A worker started with `dask worker` keeps its own.)
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
         self.address = worker.address
         name = str(worker.name)
         self.label = worker.address if name == worker.address else f"{name} ({worker.address})"
