@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import os
@@ -376,14 +377,14 @@ class ClusterEngine:
             assert earlier is not None
             return earlier, made
 
-        pending = list(chunks)
+        pending = collections.deque(chunks)
         window = max(8, 4 * slots)  # chunks in flight: enough to keep every slot busy
         in_flight: dict[Future[Any], tuple[list[int], list[Future[Any]]]] = {}
         completed = as_completed()
 
         def refill() -> None:
             while pending and len(in_flight) < window:
-                members = pending.pop(0)
+                members = pending.popleft()
                 final, made = submit(members)
                 in_flight[final] = (members, made)
                 completed.add(final)
