@@ -48,6 +48,12 @@ def cmd_batch(argv: list[str]) -> int:
         default=DEFAULT_SEED,
         help="seed of the hidden tests' random data (default: the grader's fixed seed)",
     )
+    parser.add_argument(
+        "--cluster",
+        default=None,
+        help="grade on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N "
+        "for N local worker processes (needs torch-grader[cluster])",
+    )
     add_lang(parser)
     args = parser.parse_args(argv)
     positive(args.jobs, "--jobs")
@@ -65,6 +71,7 @@ def cmd_batch(argv: list[str]) -> int:
         seed=args.seed,
         lang=choose_lang(args.lang),
         stream=sys.stderr,
+        cluster=args.cluster,
     )
     elapsed = time.monotonic() - started
     print(

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.catalog import Catalog, project_root
-from grader.engine import GradeRequest, LocalEngine
+from grader.cluster import make_engine
+from grader.engine import GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
@@ -69,6 +70,7 @@ def run_batch(
     seed: int,
     lang: str,
     stream: TextIO,
+    cluster: str | None = None,
 ) -> BatchSummary:
     catalog = Catalog(project_root())
     specs = {spec.id: spec for spec in catalog.all()}
@@ -93,7 +95,8 @@ def run_batch(
                 student.problems.append(f"{exercise}.py: missing")
 
     # Learner children see neither the class's submissions nor what was graded so far.
-    engine = LocalEngine(
+    engine = make_engine(
+        cluster,
         catalog,
         jobs=jobs,
         gpu_jobs=gpu_jobs,
