@@ -10,8 +10,12 @@ ruled out about what it reaches.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from grader.testing.analysis.model import COMPUTED, UNKNOWN, Model, Scope
+from grader.testing.analysis.markers import COMPUTED, UNKNOWN
+
+if TYPE_CHECKING:  # the model calls into this module; these names are for annotations only
+    from grader.testing.analysis.model import Model, Scope
 
 GETATTR = {"builtins.getattr", "inspect.getattr_static"}
 IMPORTERS = {
