@@ -725,7 +725,10 @@ def test_a_worker_that_differs_is_refused(course, tmp_path):
     with dask_cluster(tmp_path, workers) as cluster:
         proc = batch(submissions, out, home, "--cluster", cluster.address)
     assert proc.returncode == 2, proc.stderr
-    error, hint = proc.stderr.strip().splitlines()
+    lines = proc.stderr.strip().splitlines()
+    # what was found comes first; the refusal is one error and its hint, and nothing after it
+    error, hint = lines[-2:]
+    assert not any(line.startswith("Error:") for line in lines[:-2]), lines
     assert error.startswith("Error: worker bad (tcp://127.0.0.1:"), error
     reasons = error.split(" refused: ", 1)[1].split("; ")
     assert reasons[0] == "exercise-90's files (spec, hidden tests or reference)"
