@@ -7,28 +7,22 @@ with the closest matches.
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader import course
 from grader.errors import SpecError, UsageError
-from grader.resources import builtin_course
 from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec, load_exercise
 
-_NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
+NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
 
 
 def project_root() -> Path:
-    """The folder holding ``exercises/`` and ``solutions/``.
-
-    ``GRADER_HOME`` overrides it (tests use this to grade a scratch catalogue); otherwise it is
-    the course that ships with the grader (see :mod:`grader.resources`).
-    """
-    env = os.environ.get("GRADER_HOME")
-    if env:
-        return Path(env).resolve()
-    return builtin_course()
+    """The folder of the course this process works on (``exercises/``, ``solutions/`` and
+    perhaps ``diagnoses.yaml``): the one ``--course`` or ``GRADER_COURSE`` names, else the
+    built-in one (see :mod:`grader.course`)."""
+    return course.current().root
 
 
 @dataclass(frozen=True)
@@ -48,7 +42,8 @@ class Catalog:
         if not self.exercises_dir.is_dir():
             raise UsageError(
                 f"no exercises folder at {self.exercises_dir}",
-                hint="Set GRADER_HOME to a folder that holds exercises/ and solutions/.",
+                hint="A course is a folder holding exercises/ and solutions/: choose one with "
+                "--course DIR or GRADER_COURSE (exercises/README.md).",
             )
         return sorted(p for p in self.exercises_dir.iterdir() if p.is_dir() and ID_RE.match(p.name))
 
@@ -74,7 +69,7 @@ class Catalog:
     def resolve(self, ident: str) -> ExerciseSpec:
         """The exercise an ``ID`` names, or a UsageError that suggests the closest ones."""
         ident = ident.strip()
-        match = _NUMBER_RE.match(ident)
+        match = NUMBER_RE.match(ident)
         if match:
             folder = self.exercises_dir / f"exercise-{int(match.group(1)):02d}"
             if (folder / SPEC_FILE).is_file():

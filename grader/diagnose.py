@@ -6,15 +6,21 @@ English and Chinese, and says when it applies: evidence tags that hidden-test ch
 failure (``shares_memory``, ``op_count_grows``, ...), or patterns of the exception the learner's
 code raised (PyTorch's own messages, such as "view size is not compatible"). Evidence is listed
 from general to specific, and the most specific tag with an entry decides.
+
+A course may hold a ``diagnoses.yaml`` of its own, in the same format (:func:`for_course`): its
+entries come first, so they decide wherever they and a built-in entry name the same tag or
+match the same exception, and an entry with a built-in id replaces that entry.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.course import DIAGNOSES as COURSE_FILE
 from grader.errors import SpecError
 from grader.i18n import Text
 from grader.results import Diagnosis
@@ -67,7 +73,44 @@ class Entry:
 
 @dataclass(frozen=True)
 class DiagnosisCatalog:
+    """The diagnoses in the order they are tried; ``sources`` are the files they came from
+    (the built-in catalogue, then a course's), for messages that name where an id is missing."""
+
     entries: tuple[Entry, ...]
+    sources: tuple[Path, ...] = (CATALOGUE_PATH,)
+
+    @classmethod
+    def for_course(cls, root: Path | None) -> DiagnosisCatalog:
+        """The catalogue a course's gradings use: the built-in one, extended and overridden by
+        ``root/diagnoses.yaml`` when the course has one."""
+        builtin = cls.load()
+        path = root / COURSE_FILE if root is not None else None
+        if path is None or not path.is_file() or path.resolve() == CATALOGUE_PATH.resolve():
+            return builtin
+        return builtin.extended(cls.load(path))
+
+    def extended(self, course: DiagnosisCatalog) -> DiagnosisCatalog:
+        """``course``'s entries first (an id of this catalogue is replaced), then the rest."""
+        replaced = course.ids()
+        return DiagnosisCatalog(
+            course.entries + tuple(e for e in self.entries if e.id not in replaced),
+            self.sources + course.sources,
+        )
+
+    def unknown(self, entry_id: str) -> str | None:
+        """None when ``entry_id`` is defined; else the rest of a sentence about it that names
+        the files read and the closest id: "which neither C/diagnoses.yaml nor the built-in
+        catalogue (grader/diagnoses.yaml) defines; did you mean 'python-loop'?"."""
+        if entry_id in self.ids():
+            return None
+        files = [_file_name(p) for p in reversed(self.sources)]
+        if len(files) == 1:
+            clause = f"which {files[0]} does not define"
+        else:
+            clause = "which neither " + " nor ".join(files) + " defines"
+        close = difflib.get_close_matches(entry_id, sorted(self.ids()), n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else "add it there or fix the id"
+        return f"{clause}; {hint}"
 
     @classmethod
     def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
@@ -122,7 +165,7 @@ class DiagnosisCatalog:
                     exceptions=tuple(patterns),
                 )
             )
-        return cls(tuple(entries))
+        return cls(tuple(entries), (path,))
 
     def ids(self) -> set[str]:
         return {e.id for e in self.entries}
@@ -132,6 +175,12 @@ class DiagnosisCatalog:
             if entry.id == entry_id:
                 return entry
         raise KeyError(entry_id)
+
+
+def _file_name(path: Path) -> str:
+    if path == CATALOGUE_PATH:
+        return "the built-in catalogue (grader/diagnoses.yaml)"
+    return str(path)
 
 
 def _regex(path: Path, where: str, pattern: str | None) -> re.Pattern[str] | None:

@@ -179,6 +179,12 @@ class ExerciseSpec:
         return self.solutions_root / self.id / self.learner_file
 
     @property
+    def course_root(self) -> Path:
+        """The course folder the exercise belongs to (beside ``exercises/``, ``solutions/``
+        and perhaps the course's ``diagnoses.yaml``)."""
+        return self.solutions_root.parent
+
+    @property
     def max_points(self) -> int:
         """The points of the tests, each counted once (authors' view; see graded_points)."""
         return sum(test.points for test in self.tests)
@@ -523,7 +529,12 @@ def _functions(path: Path, top: _Fields) -> tuple[FunctionSpec, ...]:
         fields = _Fields(path, item, where, ("name", "signature", "summary"))
         name = fields.get("name", str)
         if not NAME_RE.match(name):
-            raise SpecError(path, f"{where}.name", f"'{name}' is not a Python name", "fix it")
+            raise SpecError(
+                path,
+                f"{where}.name",
+                f"'{name}' is not a Python name",
+                "write the function's name as the learner's file defines it, e.g. pairwise_distance",
+            )
         summary = fields.text("summary", None)
         result.append(FunctionSpec(name, fields.get("signature", str), summary))
     _unique(path, "functions", [f.name for f in result])
@@ -562,7 +573,7 @@ def _tests(path: Path, top: _Fields, functions: set[str]) -> tuple[TestSpec, ...
                     path,
                     f"{where}.functions",
                     f"'{fn}' is not in `functions`",
-                    f"use one of: {', '.join(sorted(functions))}",
+                    _one_of(fn, functions),
                 )
         result.append(
             TestSpec(
@@ -644,7 +655,10 @@ def _forbidden(path: Path, top: _Fields, functions: set[str]) -> tuple[Forbidden
         for fn in used:
             if fn not in functions:
                 raise SpecError(
-                    path, f"{where}.functions", f"'{fn}' is not in `functions`", "fix it"
+                    path,
+                    f"{where}.functions",
+                    f"'{fn}' is not in `functions`",
+                    _one_of(fn, functions),
                 )
         raw = fields.get(
             "name", (str, list), fix="give `name` as a name, or a list of names sharing one `why`"
@@ -773,6 +787,13 @@ def _requirements(
                     "add it to the tests of the requirement it checks",
                 )
     return tuple(result)
+
+
+def _one_of(name: str, names: set[str]) -> str:
+    """The fix for a name that is not one of ``names``: the closest one, and all of them."""
+    close = difflib.get_close_matches(name, sorted(names), n=1)
+    listed = f"use one of: {', '.join(sorted(names))}"
+    return f"did you mean '{close[0]}'? ({listed})" if close else listed
 
 
 def _unique(path: Path, where: str, names: list[str]) -> None:

@@ -1,6 +1,7 @@
 """What must be identical on the driver and on every worker for a cluster to give the same
-gradebook as one machine: the grader (version and code), Python, torch, and every exercise's
-files (spec, hidden tests, reference). The isolation tier is reported too: cluster mode
+gradebook as one machine: the grader (version and code), Python, torch, every exercise's files
+(spec, hidden tests, reference) and the course's own diagnoses.yaml, which decides the feedback
+of every exercise. The isolation tier is reported too: cluster mode
 requires the namespaces tier on every worker (``docs/CLUSTER.md``, "Security").
 
 A fingerprint is plain JSON data (a slot sends it in its hello line). :func:`refusal` compares
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grader import __version__
+from grader.course import DIAGNOSES
 from grader.lms.cache import digest, exercise_fingerprint
 from grader.resources import PACKAGE
 from grader.spec import ExerciseSpec
@@ -41,8 +43,16 @@ def fingerprint(specs: Sequence[ExerciseSpec], isolation: str = "") -> dict[str,
         "python": platform.python_version(),
         "torch": str(torch.__version__),
         "exercises": {spec.id: exercise_fingerprint(spec) for spec in specs},
+        "diagnoses": course_diagnoses(specs),
         "isolation": isolation,
     }
+
+
+def course_diagnoses(specs: Sequence[ExerciseSpec]) -> str:
+    """A digest of the diagnoses.yaml of the course ``specs`` belong to ("" without one)."""
+    roots = sorted({spec.course_root for spec in specs})
+    files = [root / DIAGNOSES for root in roots if (root / DIAGNOSES).is_file()]
+    return digest(*(part for f in files for part in (str(f.name), f.read_bytes()))) if files else ""
 
 
 def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
@@ -54,6 +64,8 @@ def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
             found.append(f"{what} {theirs.get(part)} there, {ours.get(part)} here")
     if theirs.get("code") != ours.get("code") and theirs.get("grader") == ours.get("grader"):
         found.append("the grader's code (same version, different files)")
+    if theirs.get("diagnoses", "") != ours.get("diagnoses", ""):
+        found.append("the course's diagnoses.yaml")
     mine = ours.get("exercises") or {}
     other = theirs.get("exercises")
     other = other if isinstance(other, dict) else {}

@@ -55,6 +55,7 @@ ENV_KEEP = frozenset(
         "LD_LIBRARY_PATH",
         "CUDA_HOME",
         "CUDA_PATH",
+        "GRADER_COURSE",
         "GRADER_HOME",
         "GRADER_ISOLATION",
         "GRADE_LANG",

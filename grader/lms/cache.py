@@ -1,7 +1,8 @@
 """The batch cache: a result is reused only when nothing that decides it has changed.
 
 A (student, exercise) result is stored beside its key: a digest of the submission's bytes, the
-exercise's files (spec, hidden tests, reference), the grader's own code and torch's version, and
+exercise's files (spec, hidden tests, reference, the course's diagnoses.yaml), the grader's own
+code (the built-in diagnoses with it) and torch's version, and
 the grading options (seed, language, the passes run). The result is written first and its key
 last, so a kill in between means a regrade, never a stale hit.
 """
@@ -12,6 +13,7 @@ import hashlib
 from pathlib import Path
 
 from grader import __version__
+from grader.course import DIAGNOSES
 from grader.fileio import write_atomic
 from grader.resources import PACKAGE
 from grader.results import Result
@@ -40,13 +42,17 @@ def engine_fingerprint() -> str:
 
 
 def exercise_fingerprint(spec: ExerciseSpec) -> str:
-    """Everything that decides a grade of this exercise: spec, hidden tests, reference."""
+    """Everything that decides a grade of this exercise: spec, hidden tests, reference, and the
+    course's own diagnoses.yaml (a changed diagnosis changes the result's feedback)."""
     parts: list[bytes | str] = []
     for path in sorted(
         p for p in spec.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
     ):
         parts += [path.relative_to(spec.folder).as_posix(), path.read_bytes()]
     parts += ["solution", spec.solution_path.read_bytes()]
+    diagnoses = spec.course_root / DIAGNOSES
+    if diagnoses.is_file():
+        parts += ["diagnoses", diagnoses.read_bytes()]
     return digest(*parts)
 
 
