@@ -32,6 +32,7 @@ from grader.catalog import Catalog, project_root
 from grader.diagnose import DiagnosisCatalog
 from grader.engine.api import GradeRequest, OnResult
 from grader.engine.assemble import build_result
+from grader.engine.records import TestRecord
 from grader.engine.scheduler import Job, Running, run_jobs, usable_cores
 from grader.engine.scoring import merge_passes
 from grader.engine.warmup import preloads, warm_up
@@ -76,7 +77,12 @@ class LocalEngine:
     ``jobs``: gradings at a time (default: the usable cores); ``gpu_jobs``: CUDA passes at a
     time (default: one per GPU); ``hidden``: folders learner children must not see beside the
     hidden tests and the solutions (a batch's submissions and outputs); ``preload``: the
-    exercises to warm up for (default: every exercise the catalogue has).
+    exercises to warm up for (default: every exercise the catalogue has); ``debug``: keep every
+    test's record for authors (:meth:`records`), whose ``fault`` is the traceback of an
+    exception raised by the hidden tests' own code, which no Result carries.
+
+    Failures are diagnosed with the course's catalogue: the built-in one with the course's own
+    ``diagnoses.yaml`` (:meth:`DiagnosisCatalog.for_course`).
     """
 
     def __init__(
@@ -87,11 +93,14 @@ class LocalEngine:
         gpu_jobs: int | None = None,
         hidden: Sequence[Path] = (),
         preload: Sequence[ExerciseSpec] | None = None,
+        debug: bool = False,
     ) -> None:
         self.catalog = catalog or Catalog(project_root())
         self.jobs = max(1, jobs or usable_cores())
         self.gpu_jobs = gpu_jobs
-        self.catalogue = DiagnosisCatalog.load()
+        self.catalogue = DiagnosisCatalog.for_course(self.catalog.root)
+        self.debug = debug
+        self._kept: dict[Any, tuple[TestRecord, ...]] = {}
         self.requested_tier = requested_tier()
         for path in hidden:
             _check_hideable(Path(path).resolve())
@@ -181,6 +190,7 @@ class LocalEngine:
         ``on_result`` stand."""
         if self._forkserver is None:
             raise InternalError("LocalEngine used outside `with LocalEngine() as engine:`")
+        self._kept.clear()
         specs = {r.exercise: self.spec(r.exercise) for r in requests}
         work: list[Job] = []
         plan: dict[int, list[tuple[str, ...]]] = {}
@@ -226,6 +236,17 @@ class LocalEngine:
         finally:
             for job in work:
                 _unstage(job.path)
+
+    def records(self, index: int) -> list[TestRecord]:
+        """With ``debug``: the worker's records of request ``index`` of the last
+        ``grade_many`` (every pass; a grading that was run again keeps its last run's). They hold both languages and each hidden-test exception's traceback
+        (``fault``), for authors only: learners' outputs are made from Results."""
+        return [
+            record
+            for tag, records in self._kept.items()
+            if isinstance(tag, tuple) and tag[0] == index
+            for record in records
+        ]
 
     def spec(self, exercise: str) -> ExerciseSpec:
         """The exercise a request names (loaded once per run)."""
@@ -325,6 +346,8 @@ class LocalEngine:
         for key in keys:
             if key not in running.taken:
                 running.taken.add(key)
+                if self.debug:
+                    self._kept[running.jobs[int(key)].tag] = tuple(running.records.get(key, []))
                 result = build_result(running, key, status, log, self.catalogue, self.isolation)
                 out.append((key, result))
         return out

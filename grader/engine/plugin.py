@@ -63,6 +63,7 @@ class Verdict:
     frames: tuple[Frame, ...] = ()
     error: dict[str, str] | None = None
     check_data: dict[str, Any] = field(default_factory=dict)
+    fault: str = ""  # the traceback of the hidden tests' own exception, for authors
 
 
 @dataclass
@@ -289,6 +290,7 @@ class GraderPlugin:
                     time.perf_counter() - self._started.get(item.nodeid, time.perf_counter()), 4
                 ),
                 data=data,
+                fault=verdict.fault,
             )
         )
 
@@ -340,12 +342,12 @@ class GraderPlugin:
         if setup_report is not None and setup_report.skipped:
             return Verdict(Status.SKIPPED, _both(_skip_reason(setup_report)))
         if setup_exc is not None:
-            return _grader_fault(setup_exc, "setting up")
+            return _grader_fault(setup_exc, "setting up", self._own_files())
         call_exc, call_report = phases.get("call", (None, None))
         if call_exc is None:
             teardown_exc, _ = phases.get("teardown", (None, None))
             if teardown_exc is not None:
-                return _grader_fault(teardown_exc, "finishing")
+                return _grader_fault(teardown_exc, "finishing", self._own_files())
             return Verdict(Status.PASSED, _both(""))
         exc = call_exc.value
         if call_report is not None and call_report.skipped:
@@ -371,7 +373,12 @@ class GraderPlugin:
                 Text("Your answer did not pass this check.", "你的答案没有通过这项检查。"),
                 evidence=("check_failed",),
             )
-        return _grader_fault(call_exc, "checking your answer")
+        return _grader_fault(call_exc, "checking your answer", self._own_files())
+
+    def _own_files(self) -> tuple[str, ...]:
+        """The exercise's files whose frames an author's traceback starts at."""
+        spec = self.s.spec
+        return (str(spec.test_path), str(spec.solution_path))
 
 
 def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ...]) -> Verdict:
@@ -419,8 +426,13 @@ def _both(text: str) -> Text:
     return Text(text, text)
 
 
-def _grader_fault(excinfo: Any, stage: str) -> Verdict:
-    """An exception in the hidden test's own code: the grader's fault, never a point lost silently."""
+def _grader_fault(excinfo: Any, stage: str, own: tuple[str, ...] = ()) -> Verdict:
+    """An exception in the hidden test's own code: the grader's fault, never a point lost silently.
+
+    The learner's message names the exception only; its traceback (from the first frame in
+    ``own``, the exercise's tests or reference, else without pytest's frames) goes to the
+    verdict's ``fault``, which reaches authors (``grade validate``, ``grade ID --debug``) and
+    never a Result."""
     exc = excinfo.value
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     print(
@@ -437,7 +449,30 @@ def _grader_fault(excinfo: Any, stage: str) -> Verdict:
             "或你的答案比较特殊；请告诉你的老师。",
         ),
         evidence=(GRADER_FAULT,),
+        fault=author_traceback(exc, own),
     )
+
+
+MAX_FAULT_CHARS = 12_000
+
+
+def author_traceback(exc: BaseException, own: tuple[str, ...] = ()) -> str:
+    """``exc``'s traceback as an author reads it: from the first frame in one of the ``own``
+    files (``tests.py``, with its line), or, when none is there, without pytest's and pluggy's
+    frames; the end is kept when it is long."""
+    details = traceback.TracebackException(type(exc), exc, exc.__traceback__)
+    frames = list(details.stack)
+    start = next((i for i, f in enumerate(frames) if f.filename in own), None)
+    if start is not None:
+        frames = frames[start:]
+    else:
+        frames = [f for f in frames if not any(p in f.filename for p in _RUNNER_PARTS)]
+    details.stack = traceback.StackSummary.from_list(frames)
+    text = "".join(details.format()).rstrip()
+    return text if len(text) <= MAX_FAULT_CHARS else "...\n" + text[-MAX_FAULT_CHARS:]
+
+
+_RUNNER_PARTS = ("/_pytest/", "/pluggy/")
 
 
 _STAGE_ZH = {

@@ -131,7 +131,9 @@ class TestRecord:
     """The verdict of one test instance: ``status`` is a :class:`Status` value; ``evidence``
     tags go from general to specific; ``error`` is the learner's exception (type and message)
     when one decided the outcome; ``data`` is what the test attached for the report (and, under
-    ``check``, what a failed check recorded)."""
+    ``check``, what a failed check recorded); ``fault`` is the traceback of an exception the
+    hidden tests' own code raised (a grader fault), for the exercise's author: the Result
+    never carries it, so no learner sees the tests' code."""
 
     __test__ = False  # not a pytest test class
 
@@ -147,6 +149,7 @@ class TestRecord:
     output_truncated: bool = False
     duration_s: float = 0.0
     data: dict[str, Any] = field(default_factory=dict)
+    fault: str = ""
 
     type = "test"
 
@@ -167,6 +170,7 @@ class TestRecord:
             "output_truncated": self.output_truncated,
             "duration_s": self.duration_s,
             "data": self.data,
+            "fault": self.fault,
         }
 
     @classmethod
@@ -188,6 +192,7 @@ class TestRecord:
                 "output_truncated",
                 "duration_s",
                 "data",
+                "fault",
             ),
         )
         try:
@@ -228,6 +233,7 @@ class TestRecord:
             output_truncated=_bool(d["output_truncated"], "output_truncated"),
             duration_s=_number(d["duration_s"], "duration_s"),
             data=attached,
+            fault=_str(d["fault"], "fault"),
         )
 
 
