@@ -32,6 +32,7 @@ from grader.testing import (
     assert_not_forbidden,
     assert_shape,
     describe,
+    describe_zh,
     expect_tensor,
     fail,
     names,
@@ -193,7 +194,7 @@ def _as_pair(got, x, what):
             f"{what_en} should return two tensors, (values, indices), but yours returned "
             f"{describe(got)}. x.max(dim=1) gives both; x.amax(dim=1) or .values alone give only "
             "the values.",
-            f"{what_zh} 应返回两个张量 (values, indices)，但你的函数返回了 {describe(got)}。"
+            f"{what_zh} 应返回两个张量 (values, indices)，但你的函数返回了 {describe_zh(got)}。"
             "x.max(dim=1) 会同时给出两者；x.amax(dim=1) 或只取 .values 只有最大值。",
             evidence=["wrong_type", "not_a_pair"],
         )

@@ -325,7 +325,7 @@ def _check_heads(got, x, heads, want, what):
                     we, wz = names(what)
                     fail(
                         f"{we}: {en} {_LAYOUT_EN}",
-                        f"{we}：{zh}{_LAYOUT_ZH}",
+                        f"{wz}：{zh}{_LAYOUT_ZH}",
                         evidence=["values_differ", "heads_scrambled"],
                     )
     if got.device.type == "meta" or want.device.type == "meta":

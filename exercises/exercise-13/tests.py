@@ -26,7 +26,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.testing import assert_close, assert_device, assert_dtype, describe, fail
+from grader.testing import assert_close, assert_device, assert_dtype, describe, describe_zh, fail
 from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
@@ -109,7 +109,7 @@ def _number(value, what):
         return float(value.reshape(()))
     fail(
         f"{what} should be a number, but yours is {describe(value)}.",
-        f"{what} 应该是一个数，但你的结果是 {describe(value)}。",
+        f"{what} 应该是一个数，但你的结果是 {describe_zh(value)}。",
         evidence=["wrong_type"],
     )
 
@@ -146,7 +146,7 @@ def _grad_tuple(got, count, call):
     if not isinstance(got, (tuple, list)):
         fail(
             f"{call} should return a tuple of gradients, but yours returned {describe(got)}.",
-            f"{call} 应该返回由梯度组成的元组，但你的结果是 {describe(got)}。",
+            f"{call} 应该返回由梯度组成的元组，但你的结果是 {describe_zh(got)}。",
             evidence=["wrong_type"],
         )
     if len(got) != count:
@@ -281,7 +281,7 @@ def test_derivative_returns_float(learner):
             fail(
                 f"{what} should be a Python float, but yours is {describe(value)}. x.grad is a "
                 "tensor; .item() (or float(...)) gives the number.",
-                f"{what} 应该是 Python 浮点数，但你的结果是 {describe(value)}。x.grad 是张量；"
+                f"{what} 应该是 Python 浮点数，但你的结果是 {describe_zh(value)}。x.grad 是张量；"
                 ".item()（或 float(...)）才会给出数值。",
                 evidence=["wrong_type", "number_returned_as_tensor"],
             )
@@ -289,7 +289,7 @@ def test_derivative_returns_float(learner):
             fail(
                 f"{what} should be a Python float, but yours is {describe(value)}; .item() of "
                 "a one-element tensor gives a Python float.",
-                f"{what} 应该是 Python 浮点数，但你的结果是 {describe(value)}；对单元素张量调用 "
+                f"{what} 应该是 Python 浮点数，但你的结果是 {describe_zh(value)}；对单元素张量调用 "
                 ".item() 就能得到 Python 浮点数。",
                 evidence=["wrong_type"],
             )
@@ -499,7 +499,7 @@ def test_gradients_returns_tuple(learner, rng):
                 f"{call} should return a tuple with one gradient per input (even for a single "
                 f"input), but yours returned {describe(got)}.",
                 f"{call} 应该返回一个元组，每个输入对应一个梯度（只有一个输入时也一样），"
-                f"但你的结果是 {describe(got)}。",
+                f"但你的结果是 {describe_zh(got)}。",
                 evidence=["wrong_type"],
             )
         if len(got) != len(xs) or not all(isinstance(g, torch.Tensor) for g in got):
@@ -507,6 +507,6 @@ def test_gradients_returns_tuple(learner, rng):
                 f"{call} should return a tuple of {len(xs)} tensors, but yours holds "
                 f"{', '.join(describe(g) for g in got) or 'nothing'}.",
                 f"{call} 应该返回包含 {len(xs)} 个张量的元组，但你的结果包含 "
-                f"{', '.join(describe(g) for g in got) or '空'}。",
+                f"{', '.join(describe_zh(g) for g in got) or '空'}。",
                 evidence=["wrong_type"],
             )

@@ -110,7 +110,9 @@ def _mistakes(replay):
     """compare_losses mistakes: each replayed classic mistake, with its story."""
     return [
         (
-            lambda kind=kind: _losses(replay(_Mistake(kind)), "replay"),
+            lambda kind=kind: _losses(
+                replay(_Mistake(kind)), Text("the replayed mistake", "重演的错误")
+            ),
             en,
             zh,
             ["values_differ", evidence],
@@ -182,7 +184,7 @@ def test_losses_match_reference(learner, reference, device, seed, attach):
     args = (device, seed, 32, 3, 0.1, 50)
     what = "train(model, X, y, lr=0.1, epochs=50)"
     got = _losses(learner.run(linear_run, *args), what)
-    want = _losses(linear_run(reference, *args), "reference")
+    want = _losses(linear_run(reference, *args), Text("the reference solution", "参考答案"))
     attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
     compare_losses(
         got,

@@ -34,6 +34,7 @@ from grader.testing import (
     assert_not_forbidden,
     compare_losses,
     describe,
+    describe_zh,
     expect_tensor,
     fail,
 )
@@ -100,7 +101,7 @@ def _unpack(got, what):
     if not isinstance(got, (tuple, list)) or len(got) != 3:
         fail(
             f"{what} should return a tuple (w, b, losses), but yours returned {describe(got)}.",
-            f"{what} 应该返回元组 (w, b, losses)，但你的结果是 {describe(got)}。",
+            f"{what} 应该返回元组 (w, b, losses)，但你的结果是 {describe_zh(got)}。",
             evidence=["wrong_type"],
         )
     return got
@@ -250,7 +251,9 @@ def test_losses_match_reference(learner, reference, device, rng, attach):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, lr, steps)
         got = _losses(learner.fit_linear(X, y, lr, steps), what)
-        want = _losses(reference.fit_linear(X, y, lr, steps), "reference")
+        want = _losses(
+            reference.fit_linear(X, y, lr, steps), Text("the reference solution", "参考答案")
+        )
         if i == 0:
             attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
         _compare_curves(
@@ -298,7 +301,7 @@ def test_starts_at_zero(learner, reference, device, rng):
     if "value" not in run:
         return
     got = _losses(run["value"], what)
-    want = _losses(reference.fit_linear(X, y, 0.1, 1), "reference")
+    want = _losses(reference.fit_linear(X, y, 0.1, 1), Text("the reference solution", "参考答案"))
     if got.numel() != 1 or not torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
         first = f"{got[0]:.6g}" if got.numel() else "nothing"
         fail(
@@ -329,7 +332,7 @@ def _plain(got, d, steps, what):
         fail(
             f"{what} should return a list of {steps} losses, one per step, but yours returned "
             f"{describe(losses)}.",
-            f"{what} 应该返回包含 {steps} 个损失的列表（每一步一个），但你的结果是 {describe(losses)}。",
+            f"{what} 应该返回包含 {steps} 个损失的列表（每一步一个），但你的结果是 {describe_zh(losses)}。",
             evidence=["wrong_length"],
         )
     as_floats(losses, what, tensors="reject", ints=False)

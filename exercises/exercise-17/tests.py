@@ -30,6 +30,7 @@ from grader.testing import (
     assert_close,
     compare_losses,
     describe,
+    describe_zh,
     expect_tensor,
     fail,
     loss_head,
@@ -93,7 +94,7 @@ def _unpack(got, what):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
         fail(
             f"{what} should return a tuple (model, losses), but yours returned {describe(got)}.",
-            f"{what} 应该返回元组 (model, losses)，但你的结果是 {describe(got)}。",
+            f"{what} 应该返回元组 (model, losses)，但你的结果是 {describe_zh(got)}。",
             evidence=["wrong_type"],
         )
     return got
@@ -105,7 +106,7 @@ def _model(got, d, what):
         fail(
             f"{what} should return the trained nn.Linear(d, 1) itself as the model, but yours "
             f"returned {describe(model)}.",
-            f"{what} 应该把训练好的 nn.Linear(d, 1) 本身作为模型返回，但你的结果是 {describe(model)}。",
+            f"{what} 应该把训练好的 nn.Linear(d, 1) 本身作为模型返回，但你的结果是 {describe_zh(model)}。",
             evidence=["wrong_type"],
         )
     if set(model.parameters) != {"weight", "bias"}:
@@ -291,7 +292,10 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, epochs, lr, seed + i)
         got = _losses(learner.train_regressor(X, y, epochs, lr, seed + i), what)
-        want = _losses(reference.train_regressor(X, y, epochs, lr, seed + i), "reference")
+        want = _losses(
+            reference.train_regressor(X, y, epochs, lr, seed + i),
+            Text("the reference solution", "参考答案"),
+        )
         if i == 0:
             attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
         _compare_curves(got, want, what, _replays(X, y, epochs, lr, seed + i))
@@ -302,7 +306,10 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, n, d))
     what = _what(n, d, epochs, lr, seed)
     got = _losses(learner.train_regressor(X, y, epochs, lr, seed), what)
-    want = _losses(reference.train_regressor(X, y, epochs, lr, seed), "reference")
+    want = _losses(
+        reference.train_regressor(X, y, epochs, lr, seed),
+        Text("the reference solution", "参考答案"),
+    )
     _first_loss(got, want, what, _replays(X, y, epochs, lr, seed))
 
 
@@ -366,7 +373,7 @@ def test_returns_model_and_floats(learner, rng, seed):
                 f"{what} should return a list of {epochs} losses, one per epoch, but yours "
                 f"returned {describe(losses)}.",
                 f"{what} 应该返回包含 {epochs} 个损失的列表（每个 epoch 一个），但你的结果是 "
-                f"{describe(losses)}。",
+                f"{describe_zh(losses)}。",
                 evidence=["wrong_length"],
             )
         as_floats(losses, what, tensors="reject", ints=False)

@@ -445,14 +445,14 @@ def test_returns_float(learner, rng, seed):
         fail(
             f"{what} should return the loss as a Python float, but yours is {describe(value)}: "
             "return loss.item(), so the caller does not keep the step's graph alive.",
-            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe(value)}：请返回 "
+            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe_zh(value)}：请返回 "
             "loss.item()，这样调用者就不会让这一步的计算图一直占用内存。",
             evidence=["wrong_type", "tensor_instead_of_float"],
         )
     if not isinstance(value, float):
         fail(
             f"{what} should return the loss as a Python float, but yours is {describe(value)}.",
-            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe(value)}。",
+            f"{what} 应该以 Python 浮点数返回损失，但你的结果是 {describe_zh(value)}。",
             evidence=["wrong_type"],
         )
 
@@ -493,7 +493,7 @@ def test_has_bad_grad_returns_bool(learner, seed):
                 f"has_bad_grad(model) [{en}] should return a Python bool, but yours returned "
                 f"{describe(value)}. torch.isnan(g).any() is a tensor: turn it into a bool with "
                 "bool(...) or .item(), or test it with `if` inside your function.",
-                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe(value)}。"
+                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe_zh(value)}。"
                 "torch.isnan(g).any() 是张量：请用 bool(...) 或 .item() 把它变成 bool，"
                 "或在函数内部用 `if` 判断它。",
                 evidence=["wrong_type", "tensor_instead_of_bool"],
@@ -502,7 +502,7 @@ def test_has_bad_grad_returns_bool(learner, seed):
             fail(
                 f"has_bad_grad(model) [{en}] should return a Python bool, but yours returned "
                 f"{describe(value)}.",
-                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe(value)}。",
+                f"has_bad_grad(model)（{zh}）应该返回 Python bool，但你的结果是 {describe_zh(value)}。",
                 evidence=["wrong_type"],
             )
 

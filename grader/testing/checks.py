@@ -126,13 +126,21 @@ def describe(value: Any) -> str:
 
 
 def describe_zh(value: Any) -> str:
+    """:func:`describe` in Chinese (for the ``zh`` text of a message)."""
     if isinstance(value, torch.Tensor):
         return f"形状为 {_shape(value.shape)}、dtype 为 {_dtype(value.dtype)}、位于 {device_of(value)} 的张量"
     if isinstance(value, np.ndarray):
         return f"形状为 {_shape(value.shape)}、dtype 为 {value.dtype} 的 NumPy 数组"
+    if isinstance(value, Opaque):
+        return f"{value.type_name} 对象（{value.repr}）"
+    if isinstance(value, ModuleValue):
+        return f"{value.class_name} 模块"
     if value is None:
         return "None"
-    return describe(value)
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{type(value).__name__} 类型的值 {text}"
 
 
 def _element(value: torch.Tensor) -> str:
@@ -718,21 +726,27 @@ def assert_not_forbidden(exercise: Any, function: str, source: str, record: Any 
         _not_found(function)
     for r in rules:
         own = set(_rule_names(r))
-        hits = []
+        hits: list[tuple[str, str]] = []
         for use in uses:
             if use.rule in own:
-                where, _ = _where(function, use.function)
-                hits.append(f"{use.name} (line {use.line}{where})")
+                where, where_zh = _where(function, use.function)
+                hits.append(
+                    (
+                        f"{use.name} (line {use.line}{where})",
+                        f"{use.name}（第 {use.line} 行{where_zh}）",
+                    )
+                )
         if record is not None and not hits:
             # Only what the source does not show: the call's trace, torch functions before the
             # operators they dispatched to (``aten._softmax.default`` means little to a learner).
             traced = [name for name in _traced(record) if any(matches(name, n) for n in own)]
-            hits += [n for n in traced if not n.startswith("aten.")] or traced[:1]
+            hits += [(n, n) for n in [n for n in traced if not n.startswith("aten.")] or traced[:1]]
         if hits:
-            shown = ", ".join(dict.fromkeys(hits))
+            shown = ", ".join(dict.fromkeys(en for en, _ in hits))
+            shown_zh = "，".join(dict.fromkeys(zh for _, zh in hits))
             fail(
                 f"{function} must not use {r.name}, but yours does: {shown}. {r.why.en}",
-                f"{function} 不能使用 {r.name}，但你的代码用了：{shown}。{r.why.zh}",
+                f"{function} 不能使用 {r.name}，但你的代码用了：{shown_zh}。{r.why.zh}",
                 evidence=["forbidden_call"],
             )
     computed = [use for use in uses if use.computed]
