@@ -2,8 +2,8 @@
 
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
-    author.py      grade validate [--junit PATH] | grade new ID
-    args.py        the parser every command shares
+    author.py      grade validate [--junit PATH] | grade new ID | grade preview ID --file F
+    args.py        the parser every command shares (--course DIR, --lang, --device, --debug)
 
 Exit codes (DESIGN.md): 0 every graded test passed, 1 some did not, 2 usage or spec error,
 3 internal error, 130 interrupted. Every user mistake is one ``Error: ...`` line, never a
@@ -20,7 +20,19 @@ from collections.abc import Callable
 from grader import __version__
 from grader.errors import ExitCode, GraderError, UsageError
 
-COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "validate", "new", "report")
+COMMANDS = (
+    "list",
+    "show",
+    "hint",
+    "init",
+    "reset",
+    "watch",
+    "batch",
+    "validate",
+    "new",
+    "preview",
+    "report",
+)
 
 OVERVIEW = f"""\
 grade {__version__}: grade PyTorch exercises in a sandbox, on CPU and CUDA.
@@ -38,10 +50,12 @@ Learners:
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
   grade validate            prove every exercise: references pass, starters and mutants fail
-  grade new ID              scaffold a new exercise
+  grade new ID              scaffold a new exercise (--template for a test pattern)
+  grade preview ID --file F what a learner would see for a file (no workspace)
 
-ID is exercise-07, 07, 7 or the exercise's slug. Exit codes: 0 all passed, 1 some failed,
-2 usage or spec error, 3 internal error.
+ID is exercise-07, 07, 7 or the exercise's slug. Every command takes --course DIR (default:
+GRADER_COURSE, else the course folder it runs in, else the built-in course). Exit codes: 0 all
+passed, 1 some failed, 2 usage or spec error, 3 internal error.
 """
 
 
@@ -66,6 +80,7 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
     "validate": _lazy("grader.cli.author", "cmd_validate"),
     "new": _lazy("grader.cli.author", "cmd_new"),
+    "preview": _lazy("grader.cli.author", "cmd_preview"),
 }
 _GRADE = _lazy("grader.cli.learner", "cmd_grade")
 

@@ -1,4 +1,5 @@
-"""What every command's parser shares: errors as UsageErrors, ``--lang``, ``--device``.
+"""What every command's parser shares: errors as UsageErrors, ``--course``, ``--lang``,
+``--device``, ``--debug``.
 
 Public, so that every front end (and an instructor's own script) parses the same way; nothing
 below the CLI imports it.
@@ -7,14 +8,49 @@ below the CLI imports it.
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
+from grader import course
 from grader.errors import UsageError
 from grader.i18n import LANGS
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but its errors are UsageErrors (one line, exit code 2)."""
+    """argparse, but its errors are UsageErrors (one line, exit code 2), and every command
+    takes ``--course DIR``: the course is chosen here, once, before the command runs (see
+    :mod:`grader.course`). Without one (no option, no ``GRADER_COURSE``), a command run inside
+    a course folder uses that folder, and says so on stderr."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--course",
+            type=Path,
+            metavar="DIR",
+            default=None,
+            help="the course folder (exercises/, solutions/, diagnoses.yaml) to work on "
+            "(default: GRADER_COURSE, else the current folder if it is a course, else the "
+            "built-in course)",
+        )
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed = super().parse_args(args, namespace)
+        if parsed.course is not None:
+            course.select(parsed.course)
+        else:
+            here = course.from_here()
+            if here is not None:
+                print(
+                    f"Using the course in {here.root} (this folder holds exercises/ and "
+                    "solutions/; --course DIR chooses another).",
+                    file=sys.stderr,
+                )
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, hint=f"See `{self.prog} --help`.")
@@ -41,3 +77,12 @@ def selected_devices(device: str) -> tuple[str, ...]:
 def positive(value: int | None, option: str) -> None:
     if value is not None and value < 1:
         raise UsageError(f"{option} must be at least 1")
+
+
+def add_debug(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="also show, on stderr, the traceback of any exception the hidden tests' own code "
+        "raised (for exercise authors)",
+    )

@@ -1,19 +1,30 @@
-"""The exercise author's commands: ``grade validate`` (the CI mode) and ``grade new``."""
+"""The exercise author's commands: ``grade validate`` (the CI mode), ``grade new`` and
+``grade preview``.
+
+Each works on the course ``--course DIR`` or ``GRADER_COURSE`` names, or on the course folder
+it is run in (see :mod:`grader.cli.args`).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from grader import course
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_device, positive, selected_devices
+from grader.cli.args import Parser, add_debug, add_device, add_lang, positive, selected_devices
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
 from grader.results import Result
+from grader.spec import ID_RE
+
+if TYPE_CHECKING:
+    from grader.authoring.validate import Check, Report
 
 
 def cmd_validate(argv: list[str]) -> int:
-    from grader.authoring.validate import Check, validate, write_junit
+    from grader.authoring.validate import validate, write_junit
 
     parser = Parser(
         prog="grade validate",
@@ -28,6 +39,12 @@ def cmd_validate(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
     parser.add_argument(
         "--jobs", type=int, default=None, help="gradings at a time (default: cores)"
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also show, for each mutant, what a learner would see: its first failing test, "
+        "diagnosis and message, in English and Chinese",
     )
     args = parser.parse_args(argv)
     positive(args.jobs, "--jobs")
@@ -60,47 +77,127 @@ def cmd_validate(argv: list[str]) -> int:
     )
     if sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    exercises: dict[str, list[Check]] = {}
-    for check in report.checks:
-        exercises.setdefault(check.exercise, []).append(check)
-    for exercise, checks in exercises.items():
-        bad = [c for c in checks if not c.ok]
-        mutants = sum(1 for c in checks if c.name.startswith("mutant"))
-        alternatives = sum(1 for c in checks if c.name.startswith("alternative"))
-        reference = next((c.detail for c in checks if c.name == "reference"), "-")
-        starter = next((c.detail for c in checks if c.name == "starter"), "-")
-        mark = "✗" if bad else "✓"
-        print(
-            f"{mark} {exercise}: reference {reference}, starter {starter}, "
-            f"{mutants} mutants, {alternatives} alternatives"
-        )
-        for check in bad:
-            for problem in check.problems:
-                print(f"    {check.name}: {problem}")
-    failed = sum(not c.ok for c in report.checks)
-    print(
-        f"\n{len(exercises)} exercises, {len(report.checks)} checks, {failed} failed "
-        f"({report.seconds:.1f} s)"
-    )
+    _print_report(report, verbose=args.verbose)
     if args.junit:
         write_junit(report, args.junit)
         print(f"JUnit XML: {args.junit}")
     return ExitCode.OK if report.ok else ExitCode.TESTS_FAILED
 
 
+def _print_report(report: Report, *, verbose: bool) -> None:
+    """One line per exercise, then its findings (indented, a traceback as a block), its
+    warnings and, with ``verbose``, what a learner would see of each mutant."""
+    groups: dict[str, list[Check]] = {}
+    for check in report.checks:
+        groups.setdefault(check.exercise, []).append(check)
+    exercises = 0
+    for name, checks in groups.items():
+        bad = [c for c in checks if not c.ok]
+        mark = "✗" if bad else "✓"
+        if ID_RE.match(name):
+            exercises += 1
+            mutants = sum(1 for c in checks if c.name.startswith("mutant"))
+            alternatives = sum(1 for c in checks if c.name.startswith("alternative"))
+            reference = next((c.detail for c in checks if c.name == "reference"), "-")
+            starter = next((c.detail for c in checks if c.name == "starter"), "-")
+            print(
+                f"{mark} {name}: reference {reference}, starter {starter}, "
+                f"{mutants} mutants, {alternatives} alternatives"
+            )
+        else:
+            print(f"{mark} {name}: {', '.join(c.name for c in checks)}")
+        for check in checks:
+            for problem in check.problems:
+                print(_indented(f"{check.name}: {problem}"))
+        for check in checks:
+            for warning in check.warnings:
+                print(_indented(f"warning: {warning}"))
+        if verbose:
+            for check in checks:
+                for note in check.notes:
+                    print(_indented(note))
+    failed = sum(not c.ok for c in report.checks)
+    warned = sum(len(c.warnings) for c in report.checks)
+    print(
+        f"\n{exercises} exercises, {len(report.checks)} checks, {failed} failed, "
+        f"{warned} warnings ({report.seconds:.1f} s)"
+    )
+
+
+def _indented(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
 def cmd_new(argv: list[str]) -> int:
     from grader.authoring.scaffold import scaffold
+    from grader.authoring.templates import TEMPLATES
 
     parser = Parser(
         prog="grade new", description="Scaffold a new exercise that passes `grade validate`."
     )
     parser.add_argument("id", help="exercise-NN")
     parser.add_argument("--slug", help="the exercise's slug (default: new-<id>)")
+    parser.add_argument(
+        "--template",
+        choices=list(TEMPLATES),
+        default="basic",
+        help="the test pattern to start from (default: basic; exercises/README.md lists them)",
+    )
     args = parser.parse_args(argv)
-    catalog = Catalog(project_root())
-    written = scaffold(catalog, args.id, args.slug)
+    chosen = course.current()
+    if chosen.packaged:
+        raise UsageError(
+            "the built-in course is part of the installed grader: new exercises belong in a "
+            "course folder of your own",
+            hint=f"Run `grade new {args.id} --course DIR` (DIR is created if need be), or run it "
+            "inside your course folder.",
+        )
+    catalog = Catalog(chosen.root)
+    written = scaffold(catalog, args.id, args.slug, args.template)
     for path in written:
         print(f"created {path.relative_to(catalog.root)}")
     print(f"\nNext: edit exercises/{args.id}/exercise.yaml, then run `grade validate {args.id}`.")
     print("The format is documented in exercises/README.md.")
     return 0
+
+
+def cmd_preview(argv: list[str]) -> int:
+    from grader.cli.debug import show_faults
+    from grader.cli.learner import read_submission
+    from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
+    from grader.engine.scoring import exit_code
+    from grader.i18n import choose_lang
+    from grader.render.terminal import print_summary
+
+    parser = Parser(
+        prog="grade preview",
+        description="Show what a learner would see for a file: its grading as the terminal "
+        "summary, without a workspace (nothing is written).",
+    )
+    parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
+    parser.add_argument("--file", type=Path, required=True, help="the file to grade")
+    add_device(parser, "run the tests on this device only (default: all)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
+    add_lang(parser)
+    add_debug(parser)
+    args = parser.parse_args(argv)
+    spec = Catalog(project_root()).resolve(args.id)
+    request = GradeRequest(
+        exercise=spec.id,
+        source=read_submission(args.file),
+        filename=str(args.file),
+        devices=selected_devices(args.device),
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        lang=choose_lang(args.lang),
+    )
+    engine = LocalEngine(preload=[spec], debug=args.debug)
+    if request.devices == ("cuda",) and not engine.gpus:
+        raise UsageError(
+            "--device cuda, but CUDA is not available on this machine: nothing was graded",
+            hint="Use --device cpu or --device all (CUDA cases are then skipped with the reason).",
+        )
+    with engine:
+        result = engine.grade(request)
+    print_summary(result)
+    show_faults(engine, f"file {args.file}")
+    return exit_code(result)

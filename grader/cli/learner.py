@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_device, add_lang, selected_devices
+from grader.cli.args import Parser, add_debug, add_device, add_lang, selected_devices
+from grader.cli.debug import show_faults
 from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
 from grader.engine.api import MAX_SOURCE_BYTES
 from grader.engine.scoring import exit_code
@@ -92,6 +93,11 @@ def cmd_show(argv: list[str]) -> int:
     print(words["functions"])
     for function in spec.functions:
         print(f"  {function.signature}")
+    if spec.forbidden:
+        print()
+        print(words["forbidden"])
+        for rule in spec.forbidden:
+            print(f"  {rule.describe(lang)}")
     print()
     print(f"{words['hints']}: grade hint {spec.id}")
     return 0
@@ -201,6 +207,7 @@ def grade_parser(prog: str, description: str = "Grade your file for an exercise.
     parser.add_argument("--no-report", action="store_true", help="do not write an HTML report")
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
     add_lang(parser)
+    add_debug(parser)
     return parser
 
 
@@ -310,7 +317,7 @@ def cmd_grade(argv: list[str]) -> int:
     path, workspace = _target(args, spec)
     report, json_path = _outputs(args, workspace, spec)
     request = _request(args, spec, path)
-    engine = LocalEngine(preload=[spec])
+    engine = LocalEngine(preload=[spec], debug=args.debug)
     _check_devices(request.devices, engine)
     with engine:
         result = engine.grade(request)
@@ -320,6 +327,7 @@ def cmd_grade(argv: list[str]) -> int:
         report_path=str(report) if report else None,
         json_path=str(json_path) if json_path else None,
     )
+    show_faults(engine, f"file {path}")
     for error in errors:
         print(error.format(), file=sys.stderr)
     return ExitCode.USAGE if errors else exit_code(result)
@@ -347,7 +355,7 @@ def cmd_watch(argv: list[str]) -> int:
     report, json_path = _outputs(args, workspace, spec)
     print(labels(CLI, choose_lang(args.lang))["watching"].format(path=path))
     last = None
-    engine = LocalEngine(preload=[spec])
+    engine = LocalEngine(preload=[spec], debug=args.debug)
     _check_devices(selected_devices(args.device), engine)
     # The warm fork server (kept across re-grades) makes every re-grade fast.
     with engine:
@@ -361,6 +369,7 @@ def cmd_watch(argv: list[str]) -> int:
                     result = engine.grade(_request(args, spec, path))
                     errors, written, _ = _write_outputs(result, report, json_path, workspace)
                     print_summary(result, report_path=str(written) if written else None)
+                    show_faults(engine, f"file {path}")
                     for error in errors:
                         print(error.format(), file=sys.stderr)
                     # the score stays in sight at the bottom, however long the summary
