@@ -214,6 +214,9 @@ def test_logarithmic_growth_allows_doubling_loops():
         "def f(x):\n    s = 1\n    while s < len(x):\n        s = 2 * s\n",
         "def f(x):\n    n = len(x)\n    while n > 1:\n        n //= 2\n",
         "def f(x):\n    for s in (1, 2, 4):\n        x = x + x\n",
+        # the shifted copy written through a slice that reads the step (Hillis-Steele)
+        "def f(x):\n    s = 1\n    while s < x.shape[1]:\n        y = torch.zeros_like(x)\n"
+        "        y[:, s:] = x[:, :-s]\n        x = x + y\n        s *= 2\n    return x\n",
     ]
     for body in allowed:
         assert loops(body, growth="logarithmic") == [], body
@@ -227,6 +230,7 @@ def test_logarithmic_growth_allows_doubling_loops():
         "def f(x):\n    s = 1\n    while s < len(x):\n        s *= 2\n        s -= 1\n",
         "def f(x):\n    while True:\n        break\n",
         "def f(x):\n    s = 1\n    while s < len(x):\n        s, t = s * 2, 0\n",
+        "def f(x):\n    s = 1\n    while s < len(x):\n        [s, *t] = [s + 1]\n",
         "def f(x):\n    return [r for r in x]\n",
         "def f(x):\n    return f(x[1:]) if len(x) > 1 else x\n",
     ],

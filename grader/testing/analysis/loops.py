@@ -299,9 +299,7 @@ def _assignments(body: list[ast.stmt], name: str) -> list[ast.AST]:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
                 if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                     found.append(sub)
-                elif any(
-                    isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)
-                ):
+                elif any(_binds(t, name) for t in targets):
                     found.append(ast.Pass())  # bound in an unpacking: not a plain scaling
             elif isinstance(sub, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
                 targets = (
@@ -309,11 +307,22 @@ def _assignments(body: list[ast.stmt], name: str) -> list[ast.AST]:
                     if isinstance(sub, (ast.For, ast.AsyncFor))
                     else [i.optional_vars for i in sub.items if i.optional_vars is not None]
                 )
-                if any(
-                    isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)
-                ):
+                if any(_binds(t, name) for t in targets):
                     found.append(ast.Pass())
     return found
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    """Whether assigning to ``target`` binds ``name``: the name itself, or inside a tuple,
+    list or starred unpacking. ``out[:, step:] = ...`` only reads ``step`` (a Hillis-Steele
+    scan writes its shifted copy so), and ``obj.step = ...`` binds an attribute."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return any(_binds(e, name) for e in target.elts)
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    return False
 
 
 def _constant(node: ast.AST, minimum: float) -> bool:
