@@ -24,6 +24,7 @@ from grader.cluster.fingerprint import differences, fingerprint
 from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
 from grader.errors import SpecError, UsageError
 from grader.lms.cache import exercise_fingerprint
+from grader.results import Result
 from tests.conftest import FIXTURES, run_cli
 
 PUZZLES = FIXTURES / "course-puzzles"
@@ -354,3 +355,28 @@ def test_text_is_exported_from_grader_testing():
     from grader.i18n import Text
 
     assert testing.Text is Text and "Text" in testing.__all__
+
+
+def test_a_batch_of_a_course_uses_its_diagnoses(puzzles, tmp_path):
+    student = tmp_path / "class" / "ada"
+    student.mkdir(parents=True)
+    shutil.copyfile(
+        puzzles / "exercises/exercise-21/mutants/exclusive.py", student / "exercise-21.py"
+    )
+    out = tmp_path / "out"
+    proc = run_cli(
+        "batch",
+        str(tmp_path / "class"),
+        "--out",
+        str(out),
+        "--exercises",
+        "21",
+        "--jobs",
+        "1",
+        env_extra={"GRADER_COURSE": str(puzzles)},
+        timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    result = Result.from_json((out / "students" / "ada" / "exercise-21.json").read_text())
+    diagnosed = {t.diagnosis.id for t in result.tests if t.diagnosis is not None}
+    assert "prefix-sum-exclusive" in diagnosed
