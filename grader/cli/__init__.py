@@ -2,6 +2,7 @@
 
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
+    gradescope.py  grade gradescope --assignment FILE [-o ZIP] | grade gradescope-run ...
     author.py      grade validate [--junit PATH] | grade new ID
     args.py        the parser every command shares
 
@@ -20,7 +21,8 @@ from collections.abc import Callable
 from grader import __version__
 from grader.errors import ExitCode, GraderError, UsageError
 
-COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "validate", "new", "report")
+COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "gradescope", "validate", "new",
+            "report")
 
 OVERVIEW = f"""\
 grade {__version__}: grade PyTorch exercises in a sandbox, on CPU and CUDA.
@@ -37,6 +39,7 @@ Learners:
 
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
+  grade gradescope          the autograder zip for Gradescope (--assignment FILE -o ZIP)
   grade validate            prove every exercise: references pass, starters and mutants fail
   grade new ID              scaffold a new exercise
 
@@ -64,6 +67,8 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "watch": _lazy("grader.cli.learner", "cmd_watch"),
     "report": _lazy("grader.cli.learner", "cmd_report"),
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
+    "gradescope": _lazy("grader.cli.gradescope", "cmd_gradescope"),
+    "gradescope-run": _lazy("grader.cli.gradescope", "cmd_gradescope_run"),
     "validate": _lazy("grader.cli.author", "cmd_validate"),
     "new": _lazy("grader.cli.author", "cmd_new"),
 }
