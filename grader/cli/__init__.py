@@ -21,8 +21,19 @@ from collections.abc import Callable
 from grader import __version__
 from grader.errors import ExitCode, GraderError, UsageError
 
-COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "gradescope", "validate", "new",
-            "report")
+COMMANDS = (
+    "list",
+    "show",
+    "hint",
+    "init",
+    "reset",
+    "watch",
+    "batch",
+    "gradescope",
+    "validate",
+    "new",
+    "report",
+)
 
 OVERVIEW = f"""\
 grade {__version__}: grade PyTorch exercises in a sandbox, on CPU and CUDA.
