@@ -2,12 +2,14 @@
 
 The fork server forks a *keeper*; the keeper ``unshare``s new PID, network, mount, IPC and UTS
 namespaces (and a user namespace when the host is not root) and forks the learner child, PID 1
-of the new PID namespace. Before any learner code runs, the child mounts a fresh ``/proc``, puts
-empty read-only tmpfs over every hidden folder (the hidden tests, the solutions, the grader's
-outputs, other students' submissions), gives itself private ``/tmp``, ``/var/tmp`` and
-``/dev/shm``, binds its scratch folder at ``/tmp/work``, and (when the host is root) drops to an
-unprivileged uid of its own with a process limit. Nothing is exec'd: the child keeps the fork
-server's warm torch.
+of the new PID namespace. Before any learner code runs, the child builds its whole file system
+from the policy's allowlist on a fresh tmpfs (the system's libraries, the Python runtime and the
+grader's package read-only, private size-limited ``/tmp``, ``/var/tmp`` and ``/dev/shm``, a few
+device nodes, its own ``/proc``, its scratch folder at ``/tmp/work``), pivots into it and drops
+the host's tree, so whatever is not listed (hidden tests, solutions, other students' work, the
+grader's outputs, any other copy of them) does not exist for it; then (when the host is root)
+it drops to an unprivileged uid of its own with a process limit. Nothing is exec'd: the child
+keeps the fork server's warm torch.
 
 When the learner child ends, the kernel kills every process left in its PID namespace (a
 ``setsid()`` grandchild too). When the keeper is killed (a deadline), the child dies with it, and
