@@ -367,3 +367,19 @@ def test_cpu_and_cuda_passes_merge_into_one_result(probe_service):
     assert merged.devices == ("cpu", "cuda")
     assert merged.score == cpu.score  # triple passes once, on the CPU pass
     assert merge_passes(spec, [cpu]) is cpu
+
+
+def test_the_process_tier_says_what_it_cannot_hide(tmp_path):
+    """Batch grading is authoritative: where learner code could read files and use the
+    network (no namespaces), the run's output says so; in the namespaces tier it does not."""
+    submissions = make_class(tmp_path / "class", ["correct"])
+    note = "learner code ran in the process tier here"
+    proc = run_cli("batch", str(submissions), "--out", str(tmp_path / "p"), home=PROBE_HOME,
+                   env_extra={"GRADER_ISOLATION": "process"})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert note in proc.stdout and "docs/SECURITY.md" in proc.stdout
+    default = batch(submissions, tmp_path / "d")
+    result = Result.from_json(
+        next((tmp_path / "d" / "students").rglob("exercise-90.json")).read_text()
+    )
+    assert (note in default.stdout) == result.environment.isolation.startswith("process")

@@ -2,6 +2,7 @@
 
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
+    gradescope.py  grade gradescope --assignment FILE [-o ZIP] | grade gradescope-run ...
     author.py      grade validate [--junit PATH] | grade new ID | grade preview ID --file F
     args.py        the parser every command shares (--course DIR, --lang, --device, --debug)
 
@@ -28,6 +29,7 @@ COMMANDS = (
     "reset",
     "watch",
     "batch",
+    "gradescope",
     "validate",
     "new",
     "preview",
@@ -49,6 +51,7 @@ Learners:
 
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
+  grade gradescope          the autograder zip for Gradescope (--assignment FILE -o ZIP)
   grade validate            prove every exercise: references pass, starters and mutants fail
   grade new ID              scaffold a new exercise (--template for a test pattern)
   grade preview ID --file F what a learner would see for a file (no workspace)
@@ -78,6 +81,8 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "watch": _lazy("grader.cli.learner", "cmd_watch"),
     "report": _lazy("grader.cli.learner", "cmd_report"),
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
+    "gradescope": _lazy("grader.cli.gradescope", "cmd_gradescope"),
+    "gradescope-run": _lazy("grader.cli.gradescope", "cmd_gradescope_run"),
     "validate": _lazy("grader.cli.author", "cmd_validate"),
     "new": _lazy("grader.cli.author", "cmd_new"),
     "preview": _lazy("grader.cli.author", "cmd_preview"),
