@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -33,7 +34,7 @@ from grader.lms.autograder import (
     runtime_requirements,
 )
 from grader.resources import PACKAGE
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli
+from tests.conftest import FIXTURES, PROBE_HOME, ROOT, SUBMISSIONS, run_cli
 
 ASSIGNMENT = """\
 format_version: 1
@@ -309,3 +310,21 @@ def test_requirements_come_from_pyproject_without_installed_metadata(monkeypatch
 
     monkeypatch.setattr(importlib.metadata, "requires", absent)
     assert runtime_requirements() == installed  # pyproject.toml beside the package
+
+
+def test_a_course_of_its_own_ships_its_diagnoses(tmp_path, monkeypatch):
+    """Without its diagnoses.yaml, the course's feedback on Gradescope would name the built-in
+    diagnoses only; run_autograder clears both course variables."""
+    course = tmp_path / "puzzles"
+    shutil.copytree(FIXTURES / "course-puzzles", course)
+    monkeypatch.setenv("GRADER_COURSE", str(course))
+    (tmp_path / "week.yaml").write_text("format_version: 1\nname: p\nexercises: {exercise-21: 1}\n")
+    files = autograder_files(load_assignment(tmp_path / "week.yaml"), course=course)
+    assert files["grader/_data/diagnoses.yaml"][0] == (course / "diagnoses.yaml").read_bytes()
+    assert "unset GRADER_COURSE GRADER_HOME" in files["run_autograder"][0].decode()
+    monkeypatch.delenv("GRADER_COURSE")
+    (tmp_path / "builtin.yaml").write_text(
+        "format_version: 1\nname: b\nexercises: {exercise-01: 1}\n"
+    )
+    builtin = autograder_files(load_assignment(tmp_path / "builtin.yaml"), course=ROOT)
+    assert "grader/_data/diagnoses.yaml" not in builtin

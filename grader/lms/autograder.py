@@ -36,6 +36,8 @@ from pathlib import Path
 import yaml
 
 from grader.catalog import Catalog
+from grader.course import DIAGNOSES
+from grader.diagnose import CATALOGUE_PATH
 from grader.engine import GradeRequest, LocalEngine
 from grader.engine.scheduler import usable_cores
 from grader.errors import UsageError
@@ -97,7 +99,7 @@ ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
 PYTHON="${{GRADER_PYTHON:-{venv}/bin/python}}"
 # The grader is the package shipped in source/, with its course in source/grader/_data.
 export PYTHONPATH="$ROOT/source"
-unset GRADER_HOME
+unset GRADER_COURSE GRADER_HOME
 mkdir -p "$ROOT/results"
 rm -f "$ROOT/results/results.json"
 # Learner code runs as an unprivileged uid: the hidden tests, the reference solutions and the
@@ -133,7 +135,9 @@ def autograder_files(assignment: Assignment, *, course: Path, lang: str = "en") 
       shipped assignment points at it);
     - ``grader/``: the running grader's package, without byte code and without any course it
       carries, plus ``grader/_data/exercises/ID/`` and ``grader/_data/solutions/ID/`` for the
-      assignment's exercises only (from ``course``, the catalog's root) and
+      assignment's exercises only (from ``course``, the catalog's root),
+      ``grader/_data/diagnoses.yaml`` when the course has diagnoses of its own (without it,
+      Gradescope's feedback would name the built-in diagnoses only) and
       ``grader/_data/reports/`` (the report templates).
 
     ``lang`` is the language of the feedback Gradescope shows.
@@ -157,9 +161,13 @@ def autograder_files(assignment: Assignment, *, course: Path, lang: str = "en") 
                 raise UsageError(
                     f"{folder} does not exist",
                     hint=f"{ident} needs its folder in {course / 'exercises'} and "
-                    f"{course / 'solutions'} (GRADER_HOME names the course).",
+                    f"{course / 'solutions'} (--course DIR or GRADER_COURSE names the "
+                    "course).",
                 )
             _add_tree(files, folder, f"grader/_data/{kind}/{ident}")
+    diagnoses = course / DIAGNOSES
+    if diagnoses.is_file() and diagnoses.resolve() != CATALOGUE_PATH.resolve():
+        files[f"grader/_data/{DIAGNOSES}"] = (_read(diagnoses), 0o644)
     reports = data_root() / "reports"
     if not reports.is_dir():
         raise UsageError(f"{reports} does not exist: this grader has no report templates")
