@@ -124,6 +124,21 @@ def test_worker_records_are_strict():
         parse_line(json.dumps(bad).encode())
 
 
+def test_a_records_fault_traceback_round_trips_and_is_strict():
+    """The hidden tests' own traceback (for authors) crosses from the worker as a string."""
+    record = TestRecord(
+        "0", "test_x", "cpu", Status.ERROR, Text("", ""), fault='File "tests.py", line 3'
+    )
+    assert parse_line(json.dumps(record.to_wire()).encode()) == record
+    bad = record.to_wire()
+    bad["fault"] = ["not", "text"]
+    with pytest.raises(RecordError):
+        parse_line(json.dumps(bad).encode())
+    del bad["fault"]
+    with pytest.raises(RecordError):
+        parse_line(json.dumps(bad).encode())
+
+
 # -- the child sees only what it needs ---------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from grader.authoring import faults, language
 from grader.catalog import NUMBER_RE, Catalog
 from grader.course import DIAGNOSES
-from grader.diagnose import DiagnosisCatalog, diagnose
+from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog, diagnose
 from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
 from grader.engine.records import TestRecord
 from grader.engine.scoring import is_grader_fault
@@ -343,7 +343,7 @@ def check_course_diagnoses(root: Path) -> Check | None:
     """A course's own diagnoses.yaml (loaded, and so checked, with the catalogue): texts whose
     zh is English are warnings."""
     path = root / DIAGNOSES
-    if not path.is_file() or path.resolve() == DiagnosisCatalog.load().sources[0].resolve():
+    if not path.is_file() or path.resolve() == CATALOGUE_PATH.resolve():
         return None
     check = Check("course", DIAGNOSES)
     entries: list[tuple[str, Text]] = []
