@@ -119,3 +119,32 @@ def test_batch_from_the_wheel(installed, tmp_path):
     gradebook = (tmp_path / "graded" / "gradebook.csv").read_text(encoding="utf-8")
     assert gradebook.splitlines()[2].startswith("ada,")
     assert (tmp_path / "graded" / "index.html").is_file()
+
+
+def test_a_course_of_its_own_from_the_wheel(installed, tmp_path):
+    """The puzzle course (two exercises, its own diagnoses) outside any checkout: it
+    validates inside its folder, grades with --course and GRADER_COURSE with the course's own
+    diagnoses, and the wheel's built-in course stays read-only."""
+    course = tmp_path / "puzzles"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course-puzzles", course)
+    grade = installed / "grade"
+    proc = run(grade, "validate", cwd=course)
+    assert "✓ exercise-21" in proc.stdout and "✓ exercise-22" in proc.stdout
+    assert "2 exercises," in proc.stdout and "0 failed" in proc.stdout
+    scan = course / "exercises" / "exercise-21" / "alternatives" / "hillis_steele.py"
+    proc = run(grade, "21", "--file", scan, "--no-report", "--course", course, cwd=tmp_path)
+    assert "All tests passed." in proc.stdout
+    exclusive = course / "exercises" / "exercise-21" / "mutants" / "exclusive.py"
+    proc = run(
+        grade,
+        "prefix-sum",
+        "--file",
+        exclusive,
+        "--no-report",
+        cwd=tmp_path,
+        ok=(1,),
+        env={"GRADER_COURSE": str(course)},
+    )
+    assert "An exclusive prefix sum instead of an inclusive one" in proc.stdout
+    proc = run(grade, "new", "exercise-23", cwd=tmp_path, ok=(2,))
+    assert "built-in course is part of the installed grader" in proc.stderr
