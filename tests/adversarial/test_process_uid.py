@@ -49,6 +49,19 @@ def triple(x):
 
 
 @pytest.fixture(scope="module")
+def dropping():
+    """Whether children here can run as another uid: root may change uids, and that uid can
+    read the Python runtime (on a machine whose Python lies in a folder only root may enter,
+    such as a pyenv under /root, children keep the grader's uid so that correct code's lazy
+    imports work: test_children_keep_the_graders_uid_where_another_could_not_read_the_runtime)."""
+    from grader.sandbox.policy import runtime_paths
+    from grader.sandbox.tiers.uids import uid_trial
+
+    if not uid_trial(runtime_paths()):
+        pytest.skip(f"another uid could not read this machine's Python runtime {runtime_paths()}")
+
+
+@pytest.fixture(scope="module")
 def process_service():
     service = GradingService(PROBE_HOME, env={"GRADER_ISOLATION": "process"})
     yield service
@@ -70,14 +83,14 @@ def root_only_file():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_the_tier_names_the_unprivileged_uid(process_service):
+def test_the_tier_names_the_unprivileged_uid(dropping, process_service):
     assert process_service.isolation.startswith("process (")
     assert process_service.isolation.startswith("process (separate process as an unprivileged uid,")
     assert len(process_service.learner_uids) > 0 and 0 not in process_service.learner_uids
 
 
 def test_a_learner_child_cannot_read_root_files_or_signal_the_grader(
-    process_service, root_only_file, tmp_path
+    dropping, process_service, root_only_file, tmp_path
 ):
     submission = tmp_path / "exercise-90.py"
     submission.write_text(PROBE.replace("__SECRET__", str(root_only_file)))
@@ -98,3 +111,34 @@ def test_correct_code_still_passes(process_service):
     result = process_service.grade("exercise-90", SUBMISSIONS / "correct.py", devices=("cpu",))
     assert result.status is Status.PASSED and result.score == result.max_score
     assert result.environment.isolation == process_service.isolation
+
+
+def test_children_keep_the_graders_uid_where_another_could_not_read_the_runtime(tmp_path):
+    """Without namespaces a child reads the runtime through the host's permissions: a
+    virtualenv inside a folder only root may enter would break correct code's first lazy
+    import as another uid (tests/test_wheel.py grades such a case), so there the trial says no
+    and the tier does not claim the unprivileged uid."""
+    from grader.sandbox.tiers.uids import uid_trial
+
+    base = ROOT / "build" / f"runtime-{uuid.uuid4().hex[:12]}"  # a folder anyone may pass
+    try:
+        private = base / "private"
+        (private / "venv").mkdir(parents=True)
+        private.chmod(0o700)
+        shared = base / "shared"
+        shared.mkdir()
+        base.chmod(0o755)
+        base.parent.chmod(0o755)
+        assert uid_trial([str(shared)])
+        assert not uid_trial([str(shared), str(private / "venv")])
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_correct_code_with_lazy_imports_passes(process_service, tmp_path):
+    """A module of the standard library that nothing imported before the learner's file
+    (fractions) loads in the child, whichever uid it runs as."""
+    submission = tmp_path / "exercise-90.py"
+    submission.write_text("import fractions\n\n" + (SUBMISSIONS / "correct.py").read_text())
+    result = process_service.grade("exercise-90", submission, devices=("cpu",))
+    assert result.status is Status.PASSED, [t.message for t in result.tests]

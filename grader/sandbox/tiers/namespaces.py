@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Callable
 from typing import NoReturn
 
-from grader.sandbox.policy import SandboxPolicy, device_nodes
+from grader.sandbox.policy import SandboxPolicy, device_nodes, runtime_paths
 from grader.sandbox.procs import close_all_but, die_with_parent, libc
 from grader.sandbox.tiers import Tier
 from grader.sandbox.tiers.uids import UID_SPAN, drop_privileges, uid_block, uid_trial
@@ -325,8 +325,8 @@ def detect(policy: SandboxPolicy, requested: str | None = None) -> Tier:
             )
     # As root, learner children of the process tier run as an unprivileged uid of their own
     # (a container that refuses namespaces, such as Gradescope's), where the machine lets root
-    # change uids.
-    return Tier("process", own_uid=os.getuid() == 0 and uid_trial())
+    # change uids and that uid can still read the Python runtime.
+    return Tier("process", own_uid=os.getuid() == 0 and uid_trial(runtime_paths()))
 
 
 def _trial(tier: Tier, policy: SandboxPolicy) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import resource
 import secrets
+from collections.abc import Sequence
 
 UID_FLOOR = 200_000
 UID_SPAN = 4096
@@ -36,15 +37,23 @@ def drop_privileges(uid: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
 
 
-def uid_trial() -> bool:
+def uid_trial(runtime: Sequence[str] = ()) -> bool:
     """Whether this process may give a child an unprivileged uid (root may, unless a container
-    took CAP_SETUID away), proven in a short-lived child that does it."""
+    took CAP_SETUID away), proven in a short-lived child that does it.
+
+    ``runtime``: folders the child must still be able to read as that uid (the Python
+    installation and its packages, whose modules torch imports lazily). Without namespaces the
+    child sees them through the host's permissions, and a virtualenv inside a folder only root
+    may enter (a 0700 home or temporary folder) would make correct code fail on its first lazy
+    import; then the answer is no, and children keep the grader's uid."""
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
             drop_privileges(uid_block() + UID_SPAN - 1)
-            code = 0 if os.getuid() != 0 and os.getgroups() == [] else 1
+            dropped = os.getuid() != 0 and os.getgroups() == []
+            readable = all(os.access(p, os.R_OK | os.X_OK) for p in runtime)
+            code = 0 if dropped and readable else 1
         except BaseException:  # noqa: BLE001 - any failure means no: never return into the caller
             code = 1
         finally:
