@@ -1,6 +1,7 @@
 """The ``grade`` command: the thin top layer over the engine. Nothing below imports it.
 
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
+    server.py      grade server status|start|stop, and how the learner's commands reach it
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
     author.py      grade validate [--junit PATH] | grade new ID
     args.py        the parser every command shares
@@ -20,7 +21,19 @@ from collections.abc import Callable
 from grader import __version__
 from grader.errors import ExitCode, GraderError, UsageError
 
-COMMANDS = ("list", "show", "hint", "init", "reset", "watch", "batch", "validate", "new", "report")
+COMMANDS = (
+    "list",
+    "show",
+    "hint",
+    "init",
+    "reset",
+    "watch",
+    "server",
+    "batch",
+    "validate",
+    "new",
+    "report",
+)
 
 OVERVIEW = f"""\
 grade {__version__}: grade PyTorch exercises in a sandbox, on CPU and CUDA.
@@ -34,6 +47,7 @@ Learners:
   grade watch ID            re-grade whenever you save the file
   grade reset ID            restore the starter (your file is backed up)
   grade report              a progress dashboard of your workspace
+  grade server status       the warm grading server (also: start, stop)
 
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
@@ -63,6 +77,7 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "reset": _lazy("grader.cli.learner", "cmd_reset"),
     "watch": _lazy("grader.cli.learner", "cmd_watch"),
     "report": _lazy("grader.cli.learner", "cmd_report"),
+    "server": _lazy("grader.cli.server", "cmd_server"),
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
     "validate": _lazy("grader.cli.author", "cmd_validate"),
     "new": _lazy("grader.cli.author", "cmd_new"),
