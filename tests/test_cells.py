@@ -72,3 +72,10 @@ def test_inline_fragment_is_self_contained():
     rules = [rule.split("{")[0] for rule in style.split("}") if "{" in rule]
     selectors = [part.strip() for rule in rules for part in rule.split(",")]
     assert selectors and all(s.startswith(".tg-inline") for s in selectors), selectors
+
+
+def test_inline_fragment_shows_the_loss_curves_and_the_fix():
+    data = json.loads((FIXTURES / "results" / "failing.json").read_text(encoding="utf-8"))
+    html = render_inline(Result.from_dict(data))
+    assert 'data-chart="' in html and '<polyline data-series="yours"' in html
+    assert "data-fix" in html and "%grade hint 14" in html
