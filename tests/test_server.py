@@ -461,3 +461,49 @@ def test_results_are_identical_with_and_without_the_server(tmp_path):
         assert who.status()["served"] == str(len(CASES))
     finally:
         who.stop()
+
+
+def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
+    submission = tmp_path / "exercise-90.py"
+    shutil.copyfile(SUBMISSIONS / "infinite_loop_function.py", submission)
+    env = dict(
+        os.environ, NO_COLOR="1", GRADE_LANG="en", GRADER_HOME=str(PROBE_HOME), **learner.env
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "watch",
+            "90",
+            "--file",
+            str(submission),
+            "--device",
+            "cpu",
+            "--no-report",
+            "--interval",
+            "0.2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        end = time.monotonic() + 120
+        while (
+            "exercise-90: timeout" not in learner.log and "exercise-90: failed" not in learner.log
+        ):
+            assert time.monotonic() < end, learner.log
+            time.sleep(0.1)
+        shutil.copyfile(CORRECT, submission)
+        while "exercise-90: passed" not in learner.log:
+            assert time.monotonic() < end, learner.log
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "score 4/4" in out and err == ""
+    assert learner.status()["served"] == "2"
