@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Literal
 
 from grader.catalog import project_root
 from grader.cli.args import Parser
@@ -21,8 +21,12 @@ from grader.engine.api import GradeRequest
 from grader.errors import ExitCode, UsageError
 from grader.results import Result
 from grader.serve import client, launch
-from grader.serve.runtime import RuntimeFolderError, disabled, place
+from grader.serve.runtime import Place, RuntimeFolderError, disabled, place
 from grader.spec import ExerciseSpec
+
+# When no server is running: grade here and leave this process behind as the server, start
+# one and grade there, or neither.
+Start = Literal["hand-off", "spawn"] | None
 
 
 def fallback_line(reason: str) -> str:
@@ -38,22 +42,19 @@ class Grader:
     engine stays open for the next (``grade watch``) until :meth:`close`.
     """
 
-    def __init__(self, spec: ExerciseSpec, *, use_server: bool, start: str | None) -> None:
+    def __init__(self, spec: ExerciseSpec, *, use_server: bool, start: Start) -> None:
         self.spec = spec
         self.root = project_root()
         self.use_server = use_server and not disabled()
         self.start = start if self.use_server else None
         self._engine: Any = None
-        self._place: Any = None
+        self._place: Place | None = None
         self._hand_off = False
-        self.used_server = False
 
     def grade(self, request: GradeRequest) -> Result:
         if self.use_server and self._engine is None:
             try:
-                result = self._on_server(request)
-                self.used_server = True
-                return result
+                return self._on_server(request)
             except client.Unavailable as exc:
                 if not exc.quiet:
                     print(fallback_line(exc.reason), file=sys.stderr)
@@ -99,7 +100,7 @@ class Grader:
         if self._engine is not None:
             self._engine.__exit__(None, None, None)
             self._engine = None
-            if completed and self._hand_off:
+            if completed and self._hand_off and self._place is not None:
                 launch.hand_off(self._place, self.root)
 
 
