@@ -49,6 +49,9 @@ class TestSpec:
     functions: tuple[str, ...] = ()  # the learner functions it exercises (for the report)
     takes_device: bool = True  # read from the test's signature: is it run once per device?
     input_check: bool = True  # does every learner call here fail when it modifies its inputs?
+    # does a passed meta case also need the code never to decide by the device? False only where
+    # the function describes the device by design (exercise-02's describe)
+    same_on_every_device: bool = True
 
 
 @dataclass(frozen=True)
@@ -537,7 +540,15 @@ def _tests(path: Path, top: _Fields, functions: set[str]) -> tuple[TestSpec, ...
             path,
             item,
             where,
-            ("name", "points", "description", "devices", "functions", "input_check"),
+            (
+                "name",
+                "points",
+                "description",
+                "devices",
+                "functions",
+                "input_check",
+                "same_on_every_device",
+            ),
         )
         name = fields.get("name", str)
         if not name.startswith("test_") or not NAME_RE.match(name):
@@ -572,6 +583,7 @@ def _tests(path: Path, top: _Fields, functions: set[str]) -> tuple[TestSpec, ...
                 devices,
                 used,
                 input_check=fields.get("input_check", bool, True),
+                same_on_every_device=fields.get("same_on_every_device", bool, True),
             )
         )
     _unique(path, "tests", [t.name for t in result])

@@ -39,6 +39,17 @@ def test_no_findings_on_honest_code(path: Path):
     assert review(path.read_text(encoding="utf-8")) == []
 
 
+@pytest.mark.parametrize(
+    "path", [p for p in HONEST if "solutions" in p.parts], ids=lambda p: p.parent.name
+)
+def test_no_findings_on_honest_code_with_debug_prints(path: Path):
+    # What a learner leaves in (prints of tensors, of every function's arguments, a warning)
+    # must not make correct code "reach into the grader" (tests/differential.py adds it).
+    from tests.differential import with_prints
+
+    assert review(with_prints(path.read_text(encoding="utf-8"))) == []
+
+
 @pytest.mark.parametrize("path", HONEST, ids=lambda p: str(p.relative_to(ROOT)))
 def test_honest_code_never_fails_closed(path: Path):
     # The loop and forbidden checks fail on code they cannot see through (computed names,
@@ -127,6 +138,10 @@ def test_findings_have_lines_and_both_languages():
         ("def f(s):\n    return eval(s)\n", "dynamic_code"),
         ("run = exec\n", "dynamic_code"),
         ("def f():\n    return globals()\n", "dynamic_code"),
+        ("print(locals())\n", "dynamic_code"),  # at module level: the globals
+        ("def f(m):\n    return vars(m)\n", "dynamic_code"),
+        ("import torch\ndef f():\n    vars(torch)['allclose'] = None\n", "monkeypatch"),
+        ("import torch\ntorch.__dict__['allclose'] = None\n", "monkeypatch"),
         ("import builtins\n", "builtins"),
         ("__builtins__.len = None\n", "builtins"),
         ("import torch\ntorch.allclose = None\n", "monkeypatch"),
@@ -168,6 +183,10 @@ def test_each_kind(source, kind):
         "def f(x):\n    _, idx = x.max(1)\n    return idx\n",
         "import random\nrandom.seed(0)\n",
         "import numpy as np\nnp.random.seed(0)\n",
+        # a function's own locals, printed while debugging: nothing it does not already name
+        "def f(x, y):\n    print(list(locals().values()))\n    return x + y\n",
+        "def f(x):\n    print(vars())\n    return x\n",
+        "d = {}\nd['a'] = 1\n",
     ],
 )
 def test_ordinary_code_has_no_findings(source):

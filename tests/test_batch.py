@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 
 from grader.engine.scoring import merge_passes
-from grader.lms.discover import discover
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
+from tests.conftest import FIXTURES, PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
 
 HOSTILE = [
     "infinite_loop_function",
@@ -70,50 +69,6 @@ def load(out: Path, student: str) -> Result:
     return Result.from_json((out / "students" / student / "exercise-90.json").read_text())
 
 
-def test_discovery_of_folders_and_archives(tmp_path):
-    root = tmp_path / "class"
-    (root / "ann" / "week1").mkdir(parents=True)
-    (root / "ann" / "week1" / "exercise-05.py").write_text("x = 1\n")
-    (root / "ann" / "exercise-99.py").write_text("")
-    (root / "ann" / "notes.md").write_text("")
-    (root / "ann" / "__pycache__").mkdir()
-    (root / "ann" / "__pycache__" / "exercise-05.cpython-311.pyc").write_bytes(b"")
-    (root / "README.txt").write_text("")
-    with zipfile.ZipFile(root / "ben.zip", "w") as archive:
-        archive.writestr("ben/exercise-05.py", "y = 2\n")
-        archive.writestr("ben/other/exercise-05.py", "z = 3\n")
-        archive.writestr("../../etc/exercise-01.py", "")
-        archive.writestr("/tmp/exercise-01.py", "")
-        archive.writestr("__MACOSX/ben/._exercise-05.py", "")
-        link = zipfile.ZipInfo("ben/exercise-14.py")
-        link.external_attr = 0o120777 << 16
-        archive.writestr(link, "/etc/passwd")
-    (root / "broken.zip").write_bytes(b"not a zip")
-    (root / "big").mkdir()
-    (root / "big" / "exercise-05.py").write_bytes(b"#" * (5 << 20))
-    students, stray = discover(
-        root, tmp_path / "staging", {"exercise-01", "exercise-05", "exercise-14"}
-    )
-    by_id = {s.id: s for s in students}
-    assert set(by_id) == {"ann", "ben", "broken", "big"}
-    ann = by_id["ann"]
-    assert set(ann.files) == {"exercise-05"}
-    assert any("exercise-99" in p for p in ann.problems) and any(
-        "notes.md" in p for p in ann.problems
-    )
-    ben = by_id["ben"]
-    assert ben.files["exercise-05"].read_text() == "y = 2\n"
-    problems = " | ".join(ben.problems)
-    assert "unsafe path '../../etc/exercise-01.py' rejected" in problems
-    assert "unsafe path '/tmp/exercise-01.py' rejected" in problems
-    assert "symbolic link" in problems and "a second exercise-05.py" in problems
-    assert "exercise-14" not in ben.files and "exercise-01" not in ben.files
-    assert not (tmp_path / "etc").exists()
-    assert any("not a readable zip archive" in p for p in by_id["broken"].problems)
-    assert by_id["big"].unreadable == {"exercise-05"}
-    assert stray == ["README.txt: not a student folder or .zip archive; ignored"]
-
-
 @pytest.fixture(scope="module")
 def hostile_batch(tmp_path_factory):
     """A class mixing honest and hostile submissions, half of them zipped, graded once."""
@@ -154,20 +109,25 @@ def test_nothing_left_running_after_a_batch(hostile_batch):
 def test_gradebook_contents(hostile_batch):
     names, _, out, _, _ = hostile_batch
     rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
-    assert rows[0] == [
+    header = rows[0]
+    assert header == [
         "student",
+        "name",
+        "email",
+        "sid",
         "exercise-90",
-        "total",
-        "max",
         "percent",
+        "days_late",
+        "late_penalty",
+        "final",
         "problems",
         "needs_review",
     ]
-    assert rows[1][0] == "(max)"
+    assert rows[1][0] == "(max)" and rows[1][4] == "4"
     body = {row[0]: row for row in rows[2:]}
     assert len(body) == len(names)
     correct = body["s00-correct"]
-    assert correct[1] == correct[2] == correct[3]
+    assert correct[4] == "4" and correct[5] == correct[8] == "100"
     # honest files need no review; files that reach into the grader do, with the reason
     for i, name in enumerate(names):
         review = body[f"s{i:02d}-{name}"][-1]
@@ -176,18 +136,19 @@ def test_gradebook_contents(hostile_batch):
     flagged = {name for i, name in enumerate(names) if body[f"s{i:02d}-{name}"][-1]}
     assert "replaces_comparisons" in flagged, flagged  # it monkeypatches torch.allclose
     data = json.loads((out / "gradebook.json").read_text())
-    assert data["gradebook_version"] == 1
+    assert data["gradebook_version"] == 2 and data["complete"] is True
     assert [e["id"] for e in data["exercises"]] == ["exercise-90"]
     entry = {s["student"]: s for s in data["students"]}["s01-wrong"]
     assert entry["exercises"]["exercise-90"]["status"] == "failed"
     assert entry["exercises"]["exercise-90"]["report"] == "students/s01-wrong/exercise-90.html"
     gradescope = json.loads((out / "students" / "s01-wrong" / "results.json").read_text())
-    assert gradescope["score"] == entry["total"]
+    assert gradescope["score"] == pytest.approx(entry["final"])  # of 100 points
     assert {t["status"] for t in gradescope["tests"]} == {"passed", "failed"}
     assert all(
         {"name", "score", "max_score", "status", "output"} <= set(t) for t in gradescope["tests"]
     )
     assert (out / "students" / "s01-wrong" / "exercise-90.html").is_file()
+    assert (out / "feedback" / "s01-wrong.html").is_file()
 
 
 def test_class_report(hostile_batch):
@@ -285,10 +246,18 @@ def test_ctrl_c_keeps_what_was_graded_and_resumes(tmp_path):
     assert code == 130
     kept = len(list(out.glob("students/*/exercise-90.key")))
     assert kept >= 2
-    assert (out / "gradebook.csv").is_file()  # written for what is done
+    # written for what is done, and saying in itself that it is not the class's gradebook
+    rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
+    assert rows[1][0] == "(INCOMPLETE)" and "grading was interrupted" in rows[1][-2]
+    ungraded = [r for r in rows[3:] if r[4] == "not graded"]
+    assert ungraded and all(r[5] == r[8] == "not graded" for r in ungraded)
+    assert not (out / "canvas.csv").exists() and not (out / "moodle.csv").exists()
+    assert json.loads((out / "gradebook.json").read_text())["complete"] is False
     proc = batch(submissions, out)
     assert f"{kept} from the cache" in proc.stdout
     assert f"{9 - kept} graded now" in proc.stdout
+    rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
+    assert rows[1][0] == "(max)" and (out / "canvas.csv").is_file()
 
 
 def _grading_processes() -> list[str]:
@@ -332,20 +301,57 @@ def test_exercises_filter_and_missing(tmp_path):
     out = tmp_path / "out"
     proc = batch(submissions, out, "--exercises", "90")
     assert proc.returncode == 1  # a student handed nothing in
+    assert "Exercises: exercise-90, as --exercises gave them" in proc.stderr
     row = next(
         r for r in csv.reader(io.StringIO((out / "gradebook.csv").read_text())) if r[0] == "late"
     )
-    assert row[1] == "" and "exercise-90.py: missing" in row[-2]  # problems, then needs_review
+    assert row[4] == "missing" and row[8] == ""  # nothing handed in: no grade at all
+    assert "late\n    - missing: exercise-90" in proc.stdout
     proc = batch(submissions, out, "--exercises", "nope")
     assert proc.returncode == 2 and "no exercise 'nope'" in proc.stderr
+
+
+def test_without_an_assignment_every_exercise_of_the_course_is_a_column(tmp_path):
+    """One student's run (as an autograder does) has the same columns as the class's, and a
+    stray file adds none."""
+    from tests.lms.builders import code
+
+    submissions = tmp_path / "class"
+    (submissions / "ann").mkdir(parents=True)
+    (submissions / "ann" / "exercise-01.py").write_text(code("ann 1"))
+    (submissions / "exercise-05.py").write_text(code("whose?"))  # stray
+    proc = batch(submissions, tmp_path / "out", home=FIXTURES / "lms-course")
+    assert "Exercises: all 3 of the course (exercise-01, exercise-05, exercise-07)" in proc.stderr
+    rows = list(csv.reader(io.StringIO((tmp_path / "out" / "gradebook.csv").read_text())))
+    assert rows[0][4:7] == ["exercise-01", "exercise-05", "exercise-07"]
+    assert rows[2][4:7] == ["3", "missing", "missing"] and rows[2][-3] == "37.5"  # 3 of 8
+    assert "exercise-05.py: an exercise file at the top" in proc.stdout
+
+
+def test_out_inside_the_submissions_is_no_student(tmp_path):
+    submissions = make_class(tmp_path / "class", ["correct", "wrong"])
+    first = batch(submissions, submissions / "graded")
+    assert "2 students" in first.stdout
+    # and a later run with another --out does not take the earlier output for a student
+    second = batch(submissions, tmp_path / "elsewhere")
+    assert "2 students" in second.stdout, second.stdout
+    assert "graded/: the output of an earlier grade batch; ignored" in second.stdout
 
 
 def test_usage_errors(tmp_path):
     assert batch(tmp_path / "absent", tmp_path / "out").returncode == 2
     (tmp_path / "empty").mkdir()
     proc = batch(tmp_path / "empty", tmp_path / "out")
-    assert proc.returncode == 2 and "no student folders" in proc.stderr
+    assert proc.returncode == 2 and "no student work in" in proc.stderr
     assert run_cli("batch", str(tmp_path), "--jobs", "0").returncode == 2
+    (tmp_path / "a.yaml").write_text("format_version: 1\nname: w\nexercises: {exercise-90: 1}\n")
+    proc = batch(tmp_path / "empty", tmp_path / "out", "--assignment", str(tmp_path / "a.yaml"),
+                 "--exercises", "90")  # fmt: skip
+    assert proc.returncode == 2 and "cannot be combined" in proc.stderr
+    (tmp_path / "b.yaml").write_text("format_version: 1\nname: w\nexercises: {exercise-91: 1}\n")
+    proc = batch(tmp_path / "empty", tmp_path / "out", "--assignment", str(tmp_path / "b.yaml"))
+    assert proc.returncode == 2 and "exercises.exercise-91" in proc.stderr
+    assert "did you mean 'exercise-90'" in proc.stderr
 
 
 def test_cpu_and_cuda_passes_merge_into_one_result(probe_service):

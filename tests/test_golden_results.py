@@ -34,6 +34,8 @@ SCENARIOS: dict[str, tuple[str, str, tuple[str, ...], bool]] = {
     "probe-loop-in-function": ("90", f"{PROBE}/infinite_loop_function.py", (), True),
     "probe-os-exit": ("90", f"{PROBE}/os_exit_function.py", (), True),
     "probe-prints": ("90", f"{PROBE}/prints.py", (), True),
+    # correct answers from a file that patches torch: what its own process measured cannot count
+    "probe-needs-review": ("90", f"{PROBE}/patched_but_correct.py", (), True),
     "probe-mutates-input": ("90", f"{PROBE}/mutates_input.py", (), True),
     "probe-tensor-subclass-zh": ("90", f"{PROBE}/tensor_subclass.py", ("--lang", "zh"), True),
     "ex01-starter": ("1", "exercises/exercise-01/exercise-01.py", (), False),

@@ -3,6 +3,7 @@
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
     server.py      grade server status|start|stop, and how the learner's commands reach it
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
+    gradescope.py  grade gradescope --assignment FILE [-o ZIP] | grade gradescope-run ...
     author.py      grade validate [--junit PATH] | grade new ID
     args.py        the parser every command shares
 
@@ -30,6 +31,7 @@ COMMANDS = (
     "watch",
     "server",
     "batch",
+    "gradescope",
     "validate",
     "new",
     "report",
@@ -51,6 +53,7 @@ Learners:
 
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
+  grade gradescope          the autograder zip for Gradescope (--assignment FILE -o ZIP)
   grade validate            prove every exercise: references pass, starters and mutants fail
   grade new ID              scaffold a new exercise
 
@@ -79,6 +82,8 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "report": _lazy("grader.cli.learner", "cmd_report"),
     "server": _lazy("grader.cli.server", "cmd_server"),
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
+    "gradescope": _lazy("grader.cli.gradescope", "cmd_gradescope"),
+    "gradescope-run": _lazy("grader.cli.gradescope", "cmd_gradescope_run"),
     "validate": _lazy("grader.cli.author", "cmd_validate"),
     "new": _lazy("grader.cli.author", "cmd_new"),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.cli.args import Parser, add_lang, positive
 from grader.engine import DEFAULT_SEED
@@ -12,20 +13,45 @@ from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
 
+if TYPE_CHECKING:
+    from grader.lms.batch import BatchSummary
+
 
 def cmd_batch(argv: list[str]) -> int:
-    from grader.lms.batch import run_batch
+    from grader.lms.batch import BatchOptions, run_batch
+    from grader.lms.intake import LAYOUTS
 
     parser = Parser(
         prog="grade batch",
-        description="Grade a whole class of submissions.",
-        epilog="Exit code 0 when every submitted test passed, 1 when some did not or "
+        description="Grade a whole class of submissions: plain folders and archives, or a "
+        "Gradescope, Canvas or Moodle download, unzipped.",
+        epilog="Exit code 0 when every exercise of every student passed, 1 when some did not or "
         "something is missing, 2 for a usage error, 3 when the grader itself failed in some "
         "grading, 130 when interrupted (rerun to resume).",
     )
-    parser.add_argument("submissions", type=Path, help="a folder of student folders or .zip files")
+    parser.add_argument(
+        "submissions", type=Path, help="the class's work: a folder, or an LMS download unzipped"
+    )
+    parser.add_argument(
+        "--assignment",
+        type=Path,
+        default=None,
+        help="assignment file: exercises and weights, roster, due date, late rule (docs/LMS.md)",
+    )
     parser.add_argument(
         "--out", type=Path, default=Path("graded"), help="output folder (default: graded)"
+    )
+    parser.add_argument(
+        "--layout",
+        choices=list(LAYOUTS),
+        default=None,
+        help="how the download is laid out (default: detected)",
+    )
+    parser.add_argument(
+        "--student",
+        default=None,
+        help="regrade only this student (key, id, SID, e-mail or name) and update the class's "
+        "gradebook",
     )
     parser.add_argument(
         "--jobs",
@@ -40,7 +66,7 @@ def cmd_batch(argv: list[str]) -> int:
         "--exercises",
         action="append",
         default=None,
-        help="only these exercises (comma-separated ids; repeatable)",
+        help="only these exercises, without an assignment file (comma-separated ids; repeatable)",
     )
     parser.add_argument(
         "--seed",
@@ -48,37 +74,38 @@ def cmd_batch(argv: list[str]) -> int:
         default=DEFAULT_SEED,
         help="seed of the hidden tests' random data (default: the grader's fixed seed)",
     )
+    parser.add_argument(
+        "--cluster",
+        default=None,
+        help="grade on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N "
+        "for N local worker processes (needs torch-grader[cluster])",
+    )
     add_lang(parser)
     args = parser.parse_args(argv)
     positive(args.jobs, "--jobs")
     positive(args.gpu_jobs, "--gpu-jobs")
-    exercises = [
+    exercises = tuple(
         e.strip() for group in args.exercises or [] for e in group.split(",") if e.strip()
-    ] or None
+    )
     started = time.monotonic()
     summary = run_batch(
-        args.submissions,
-        args.out,
-        jobs=args.jobs,
-        gpu_jobs=args.gpu_jobs,
-        exercises=exercises,
-        seed=args.seed,
-        lang=choose_lang(args.lang),
-        stream=sys.stderr,
+        BatchOptions(
+            submissions=args.submissions,
+            out=args.out,
+            jobs=args.jobs,
+            gpu_jobs=args.gpu_jobs,
+            assignment=args.assignment,
+            exercises=exercises,
+            layout=args.layout,
+            student=args.student,
+            seed=args.seed,
+            lang=choose_lang(args.lang),
+            cluster=args.cluster,
+        ),
+        sys.stderr,
     )
     elapsed = time.monotonic() - started
-    print(
-        f"{summary.students} students: {summary.graded} graded now, {summary.cached} from the cache "
-        f"({elapsed:.1f} s)."
-    )
-    print(
-        f"Class report: {summary.out / 'index.html'}   Gradebook: {summary.out / 'gradebook.csv'}"
-    )
-    if summary.with_problems:
-        print(
-            f"{summary.with_problems} student(s) handed in something missing, unreadable or "
-            "misnamed: see the class report."
-        )
+    _report(summary, elapsed)
     if summary.interrupted:
         print(
             "Interrupted: everything graded so far is kept; run the same command again to resume.",
@@ -93,3 +120,35 @@ def cmd_batch(argv: list[str]) -> int:
         )
         return ExitCode.INTERNAL
     return ExitCode.OK if summary.all_passed else ExitCode.TESTS_FAILED
+
+
+def _report(summary: BatchSummary, elapsed: float) -> None:
+    """The end of a batch on stdout: counts, what needs a look per student, what was written."""
+    print(
+        f"{summary.students} students: {summary.graded} graded now, {summary.cached} from the cache "
+        f"({elapsed:.1f} s)."
+    )
+    if summary.attention:
+        print(f"\nNeeds a look ({len(summary.attention)} student(s)):")
+        for item in summary.attention:
+            print(f"  {item.student}")
+            for line in item.lines:
+                print(f"    - {line}")
+    if summary.stray:
+        print("\nBelongs to no student:")
+        for line in summary.stray:
+            print(f"  - {line}")
+    print()
+    if summary.incomplete:
+        print(f"INCOMPLETE: {summary.incomplete}.")
+    outputs = summary.outputs
+    if outputs is not None:
+        print(f"Wrote in {summary.out}: {', '.join(outputs.written)}")
+        for line in outputs.withheld + outputs.warnings:
+            print(f"  {line}")
+    print(f"Class report: {summary.out / 'index.html'}")
+    if summary.process_tier:
+        print(
+            "Note: learner code ran in the process tier here (no namespaces): it could read files "
+            "this user can read and use the network. docs/SECURITY.md says what each tier holds."
+        )

@@ -137,9 +137,9 @@ class LocalEngine:
     def learner_uids(self) -> range | None:
         """The uids this run's learner children get (None: they keep the grader's)."""
         tier = self._forkserver.tier if self._forkserver is not None else None
-        if tier is None or tier.name != "namespaces" or tier.user_namespace:
+        if tier is None or not tier.own_uid:
             return None
-        from grader.sandbox.tiers.namespaces import UID_SPAN
+        from grader.sandbox.tiers.uids import UID_SPAN
 
         base = self._forkserver.uid_base
         return range(base, base + UID_SPAN)

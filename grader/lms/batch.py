@@ -1,169 +1,255 @@
 """``grade batch``: grade a whole class, in parallel, resumably, losing nothing.
 
-The orchestration over the engine: find what each student handed in (:mod:`.discover`), grade
-what the cache does not already hold (:mod:`.cache`), storing every result as soon as it is
-whole, and write the class's outputs (:mod:`.gradebook`, :mod:`grader.render`).
+The orchestration, in the order the data flows:
 
-Outputs in DIR: ``students/<student>/<exercise>.json`` and ``.html`` (result and report),
-``students/<student>/results.json`` (Gradescope), ``gradebook.csv``, ``gradebook.json`` and
-``index.html`` (the class report). Every file is written atomically.
+1. the exercises are fixed first (:mod:`.selection`: the assignment, ``--exercises`` or the
+   whole course), so the gradebook's columns never depend on what was handed in;
+2. intake reads the download in whichever LMS layout it is (:mod:`.intake`), leaving the output
+   folder out of it, and the roster is matched (:mod:`.assignment`);
+3. the engine grades what the cache does not already hold (:mod:`.cache`), storing each result
+   as soon as it is whole (``--student`` grades one student's files only);
+4. the rows are built from the stored results (:mod:`.grades`) and every output is written from
+   them (:mod:`.outputs`).
+
+Outputs in DIR (each file written atomically): ``students/<student>/<exercise>.json`` and
+``.html`` (result and report), ``students/<student>/results.json`` (Gradescope),
+``gradebook.csv``, ``gradebook.json``, ``canvas.csv``, ``moodle.csv``,
+``feedback/<student>.html`` and ``index.html`` (the class report).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import difflib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from grader.catalog import Catalog, project_root
-from grader.engine import GradeRequest, LocalEngine
+from grader.cluster import make_engine
+from grader.engine import DEFAULT_SEED, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
-from grader.lms.cache import cached, digest, engine_fingerprint, exercise_fingerprint, store
-from grader.lms.discover import Student, discover
-from grader.lms.gradebook import (
-    Cell,
-    Row,
-    class_stats,
-    exercise_maxima,
-    gradebook_csv,
-    gradebook_json,
-    gradescope_results,
-)
+from grader.lms.assignment import RosterEntry, match_roster, read_roster
+from grader.lms.cache import digest, engine_fingerprint, exercise_fingerprint, load, store
+from grader.lms.grades import ExerciseScore, GradeRow, build_rows
+from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
+from grader.lms.outputs import Outputs, write_outputs
 from grader.lms.progress import Progress
+from grader.lms.selection import choose
+from grader.lms.summary import Attention, attention
 from grader.results import Result
-from grader.spec import ExerciseSpec
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    submissions: Path
+    out: Path
+    jobs: int
+    gpu_jobs: int | None = None
+    assignment: Path | None = None
+    exercises: tuple[str, ...] = ()
+    layout: str | None = None  # None: detect it
+    student: str | None = None  # grade only this student (key, id, SID, e-mail or name)
+    seed: int = DEFAULT_SEED
+    lang: str = "en"
+    cluster: str | None = None
 
 
 @dataclass(frozen=True)
 class Task:
-    """One (student, exercise) to grade, and where its result goes."""
+    """One (student, exercise) file, where its result goes and the key it is cached under."""
 
-    student: Student
-    spec: ExerciseSpec
-    path: Path
+    handin: Handin
+    submitted: Submitted
     key: str
     result_path: Path
 
 
 @dataclass
 class BatchSummary:
-    students: int
-    graded: int
-    cached: int
+    students: int  # gradebook rows
+    graded: int  # graded in this run
+    cached: int  # taken from the cache
     interrupted: bool
     out: Path
     all_passed: bool
-    with_problems: int  # students with something unreadable, missing or ignored
     grader_faults: int  # results the grader itself could not produce properly
+    selection: str  # how the exercises were chosen
+    intake: str  # what the download held (one line)
+    incomplete: str = ""  # why the gradebook is incomplete; "" when complete
+    process_tier: bool = False  # learner code ran with the weakest isolation
+    rows: list[GradeRow] = field(default_factory=list)
+    outputs: Outputs | None = None
+    notes: list[str] = field(default_factory=list)  # how the download was read
+    attention: list[Attention] = field(default_factory=list)  # per student, what to look at
+    stray: list[str] = field(default_factory=list)  # entries of the download that are no one's
 
 
-def run_batch(
-    submissions: Path,
-    out: Path,
-    *,
-    jobs: int,
-    gpu_jobs: int | None,
-    exercises: list[str] | None,
-    seed: int,
-    lang: str,
-    stream: TextIO,
-) -> BatchSummary:
+def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
+    """Grade the class in ``options.submissions`` into ``options.out``; progress on
+    ``stream``. Learner faults are results; bad input and grader faults are UsageErrors."""
     catalog = Catalog(project_root())
-    specs = {spec.id: spec for spec in catalog.all()}
-    wanted = [catalog.resolve(e).id for e in exercises] if exercises else None
-    if not submissions.is_dir():
-        raise UsageError(
-            f"{submissions} is not a folder",
-            hint="Pass the folder that holds one folder or .zip per student.",
-        )
-    _make_folder(out)
-    students, stray = discover(submissions, out / ".staging", set(wanted or specs), out)
-    if not students:
-        raise UsageError(f"no student folders or .zip archives in {submissions}")
-    columns = wanted or sorted(
-        {e for s in students for e in s.files} | {e for s in students for e in s.unreadable}
-    )
-    for student in students:
-        for exercise in columns:
-            if student.archive_error:
-                student.unreadable.add(exercise)
-            elif exercise not in student.files and exercise not in student.unreadable:
-                student.problems.append(f"{exercise}.py: missing")
-
-    # Learner children see neither the class's submissions nor what was graded so far.
-    engine = LocalEngine(
+    out = options.out
+    selection = choose(
         catalog,
-        jobs=jobs,
-        gpu_jobs=gpu_jobs,
-        hidden=(submissions.resolve(), out.resolve()),
-        preload=[specs[e] for e in columns],
+        assignment=options.assignment,
+        exercises=list(options.exercises) or None,
+        name=options.submissions.resolve().name or "batch",
     )
+    assignment = selection.assignment
+    specs = {e: catalog.resolve(e) for e in assignment.ids}
+    roster = read_roster(assignment.roster) if assignment.roster is not None else None
+    engine = make_engine(  # first: a cluster that cannot be used fails before any work
+        options.cluster,
+        catalog,
+        jobs=options.jobs,
+        gpu_jobs=options.gpu_jobs,
+        # learner children see neither the class's submissions nor what was graded so far
+        hidden=(options.submissions.resolve(), out.resolve()),
+        preload=list(specs.values()),
+    )
+    _make_folder(out)
+    print(selection.how, file=stream)
+    intake = read_submissions(
+        options.submissions,
+        staging=out / ".staging",
+        exercises={e: ExerciseInfo.from_spec(spec) for e, spec in specs.items()},
+        layout=options.layout,
+        exclude=(out,),
+    )
+    for note in intake.notes:
+        print(note, file=stream)
+    print(f"Found {intake.summary()}", file=stream)
+    if not intake.handins:
+        raise UsageError(
+            f"no student work in {options.submissions}",
+            hint="Pass the folder that holds one folder or archive per student, or an LMS "
+            "download (Gradescope, Canvas, Moodle), unzipped.",
+        )
+    if roster is not None:
+        _key_by_roster(intake.handins, roster)
+    chosen = _choose_student(intake, roster, options.student) if options.student else None
+
     grader_key = engine_fingerprint()
     # what decides whether CUDA cases run or are skipped: the passes this machine runs
     passes = "cpu,cuda" if engine.gpus else "cpu"
-    fingerprints = {e: exercise_fingerprint(specs[e]) for e in columns}
+    fingerprints = {e: exercise_fingerprint(spec) for e, spec in specs.items()}
+    results: dict[tuple[str, str], Result] = {}
     tasks: list[Task] = []
-    hits: list[Task] = []
     sources: dict[Path, bytes] = {}
-    for student in students:
-        for exercise, path in student.files.items():
-            if exercise not in fingerprints:
-                continue
-            sources[path] = path.read_bytes()
-            key = digest(grader_key, fingerprints[exercise], sources[path], str(seed), lang, passes)
-            result_path = out / "students" / student.id / f"{exercise}.json"
-            task = Task(student, specs[exercise], path, key, result_path)
-            (hits if cached(result_path, key) else tasks).append(task)
-    progress = Progress(len(tasks) + len(hits), stream, already=len(hits))
-    interrupted = False
-    if tasks:
-        requests = [
-            GradeRequest(
-                exercise=task.spec.id,
-                source=sources[task.path],
-                filename=f"{task.student.id}/{task.path.name}",
-                seed=seed,
-                lang=lang,
+    cached = 0
+    for handin in intake.handins:
+        for exercise, submitted in sorted(handin.files.items()):
+            source = _read(submitted.path)
+            sources[submitted.path] = source
+            key = digest(
+                grader_key,
+                fingerprints[exercise],
+                source,
+                str(options.seed),
+                options.lang,
+                passes,
+                "\n".join(submitted.notes),
             )
-            for task in tasks
-        ]
+            task = Task(handin, submitted, key, _result_path(out, handin, exercise))
+            if chosen is not None and handin is not chosen:
+                stored = load(task.result_path, key)
+                if stored is not None:
+                    results[(handin.key, exercise)] = stored
+                continue
+            stored = load(task.result_path, key)
+            if stored is not None:
+                results[(handin.key, exercise)] = stored
+                cached += 1
+            else:
+                tasks.append(task)
+
+    progress = Progress(len(tasks) + cached, stream, already=cached)
+    interrupted = False
+    fresh: list[Result] = []
+    if tasks:
 
         def on_result(index: int, result: Result, report: str | None) -> None:
             task = tasks[index]
-            key = task.key if cacheable(result) else None
-            store(task.result_path, key, result, f"{task.student.id}/{task.path.name}")
-            if report is not None:  # rendered where it was graded
-                write_atomic(task.result_path.with_suffix(".html"), report)
+            result = _with_intake_notes(result, task.submitted)
+            store(task.result_path, task.key if cacheable(result) else None, result)
+            if report is None or task.submitted.notes:  # notes added here: render it again
+                from grader.render.html import render_result
+
+                report = render_result(result)
+            write_atomic(task.result_path.with_suffix(".html"), report)
+            results[(task.handin.key, task.submitted.exercise)] = result
+            fresh.append(result)
             progress.advance(result)
 
+        requests = [
+            GradeRequest(
+                exercise=task.submitted.exercise,
+                source=sources[task.submitted.path],
+                filename=_display_name(task.submitted),
+                seed=options.seed,
+                lang=options.lang,
+            )
+            for task in tasks
+        ]
         with engine:
             try:
                 engine.grade_many(requests, on_result=on_result, reports=True)
             except KeyboardInterrupt:
                 interrupted = True
     progress.show(final=True)
-    rows = _write_outputs(out, students, columns, specs, stray, lang)
-    results = [c.result for r in rows for c in r.cells.values() if c.result is not None]
-    all_passed = all(c.status == "passed" for r in rows for c in r.cells.values()) and all(
-        e in r.cells for r in rows for e in columns
+
+    scores: dict[str, dict[str, ExerciseScore]] = {}
+    times: dict[str, float] = {}
+    for (student, exercise), result in results.items():
+        scores.setdefault(student, {})[exercise] = ExerciseScore.from_result(result)
+        times[student] = times.get(student, 0.0) + result.duration_s
+    rows = build_rows(intake.handins, scores, assignment, roster, execution_times=times)
+    missing = sum(len(h.files) for h in intake.handins) - len(results)
+    incomplete = _incomplete(missing, interrupted, chosen)
+    outputs = write_outputs(
+        out,
+        rows=rows,
+        results=results,
+        assignment=assignment,
+        specs=specs,
+        stray=intake.stray,
+        lang=options.lang,
+        incomplete=incomplete,
+        chosen=selection.how,
+        layout=intake.layout,
     )
     return BatchSummary(
-        students=len(students),
-        graded=len(tasks),
-        cached=len(hits),
+        students=len(rows),
+        graded=len(fresh),
+        cached=cached,
         interrupted=interrupted,
         out=out,
-        all_passed=all_passed,
-        with_problems=sum(1 for s in students if s.problems),
-        grader_faults=sum(1 for r in results if grader_faulted(r)),
+        all_passed=not incomplete
+        and all(s.status == "passed" for r in rows for s in r.scores)
+        and all(r.roster != "unmatched" for r in rows),
+        grader_faults=sum(1 for r in results.values() if grader_faulted(r)),
+        selection=selection.how,
+        intake=intake.summary(),
+        incomplete=incomplete,
+        process_tier=any(r.environment.isolation.startswith("process") for r in fresh),
+        rows=rows,
+        outputs=outputs,
+        notes=list(intake.notes),
+        attention=attention(rows, intake.handins),
+        stray=list(intake.stray),
     )
 
 
 def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
+        marker = out / OUTPUT_MARKER
+        if not marker.is_file():
+            write_atomic(marker, "This folder is the output of `grade batch`.\n")
     except OSError as exc:
         raise UsageError(
             f"cannot create the output folder {out}: {exc.strerror or exc}",
@@ -171,58 +257,100 @@ def _make_folder(out: Path) -> None:
         ) from None
 
 
-def _write_outputs(
-    out: Path,
-    students: list[Student],
-    columns: list[str],
-    specs: dict[str, ExerciseSpec],
-    stray: list[str],
-    lang: str,
-) -> list[Row]:
-    from grader.render.classreport import render_class
-    from grader.render.html import render_result
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:  # the staging folder is the grader's own: a grader fault
+        raise UsageError(f"cannot read the staged file {path}: {exc.strerror or exc}") from None
 
-    rows = []
-    fallback = {e: float(sum(t.points for t, d in specs[e].manifest(("cpu",)))) for e in columns}
-    for student in sorted(students, key=lambda s: s.id):
-        row = Row(student.id, problems=list(student.problems))
-        folder = out / "students" / student.id
-        for exercise in columns:
-            result_path = folder / f"{exercise}.json"
-            if exercise in student.unreadable:
-                row.cells[exercise] = Cell("unreadable")
-                continue
-            if exercise not in student.files:
-                row.cells[exercise] = Cell("missing")
-                continue
-            try:
-                result = Result.from_json(result_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError, KeyError, TypeError):
-                row.cells[exercise] = Cell("not graded")
-                continue
-            report_path = folder / f"{exercise}.html"
-            if not report_path.is_file():  # a result from an older run, without its report
-                write_atomic(report_path, render_result(result))
-            row.cells[exercise] = Cell(
-                result.status.value,
-                result.score,
-                result.max_score,
-                result,
-                f"students/{student.id}/{exercise}.json",
-                f"students/{student.id}/{exercise}.html",
-            )
-        rows.append(row)
-    maxima = exercise_maxima(rows, columns, fallback)
-    titles = {e: specs[e].title.get(lang) for e in columns}
-    for row in rows:
-        write_atomic(
-            out / "students" / row.student / "results.json",
-            gradescope_results(row, columns, maxima),
+
+def _result_path(out: Path, handin: Handin, exercise: str) -> Path:
+    return out / "students" / handin.key / f"{exercise}.json"
+
+
+def _display_name(submitted: Submitted) -> str:
+    """The file as handed in (``alice/exercise-07.py``, ``bob.zip:hw/ex7.py``): what
+    tracebacks and warnings name, and what the learner recognises."""
+    return submitted.shown or submitted.path.name
+
+
+def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
+    """The result names the file as handed in, with what intake did to it (which file was
+    taken for the exercise, a notebook's dropped magics, an unchanged starter)."""
+    notes = list(submitted.notes)
+    if submitted.unchanged_starter:
+        notes.append(f"{submitted.shown} is the exercise's starter file, unchanged.")
+    return dataclasses.replace(result, submission=submitted.shown, notes=(*notes, *result.notes))
+
+
+def _key_by_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> None:
+    """A student on the roster is filed under their roster id, whatever the download called
+    them (a Moodle participant id, a Gradescope SID, a folder's name): the same student has
+    the same folder and gradebook key every week, from every platform."""
+    taken = {h.key for h in handins}
+    for handin, entry, _ in match_roster(handins, roster).pairs:
+        key = safe_name(entry.id)
+        if key != handin.key and key not in taken:
+            taken.discard(handin.key)
+            taken.add(key)
+            handin.key = key
+
+
+def _incomplete(missing: int, interrupted: bool, chosen: Handin | None) -> str:
+    if missing <= 0:
+        return ""
+    what = f"{missing} handed-in file(s) not graded yet"
+    if interrupted:
+        return f"grading was interrupted: {what}; run the same command again to finish"
+    if chosen is not None:
+        return (
+            f"{what} (other students' files changed or were never graded); run without "
+            "--student to grade them"
         )
-    write_atomic(out / "gradebook.csv", gradebook_csv(rows, columns, maxima))
-    write_atomic(out / "gradebook.json", gradebook_json(rows, columns, maxima, titles))
-    stats = class_stats(rows, columns, maxima, titles)
-    write_atomic(
-        out / "index.html", render_class(rows, columns, maxima, titles, stats, stray, lang)
+    return f"{what}; run the same command again"
+
+
+def _choose_student(intake: Intake, roster: tuple[RosterEntry, ...] | None, wanted: str) -> Handin:
+    """The one handin ``--student`` names: by key, platform id, SID, e-mail or name, or by
+    the roster entry it matched."""
+    target = wanted.strip().casefold()
+    cleaned = clean_name(wanted)
+
+    def facts(handin: Handin) -> set[str]:
+        values = {handin.key, handin.lms_id, handin.sid, handin.email}
+        return {v.strip().casefold() for v in values if v}
+
+    pairs = match_roster(intake.handins, roster).pairs if roster else []
+    entry_of = {id(h): e for h, e, _ in pairs}
+    found = []
+    for handin in intake.handins:
+        known = facts(handin)
+        names = {clean_name(handin.name)}
+        entry = entry_of.get(id(handin))
+        if entry is not None:
+            known |= {v.strip().casefold() for v in (entry.id, entry.sid, entry.email) if v}
+            names.add(clean_name(entry.name))
+        if target in known or (cleaned and cleaned in names):
+            found.append(handin)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise UsageError(
+            f"--student {wanted} matches {len(found)} students: {', '.join(h.key for h in found)}",
+            hint="Give the student's key as the gradebook shows it.",
+        )
+    if roster and any(
+        target in {e.id.casefold(), e.sid.casefold(), e.email.casefold()}
+        or (cleaned and cleaned == clean_name(e.name))
+        for e in roster
+    ):
+        raise UsageError(
+            f"{wanted} is on the roster but handed nothing in to {intake.root}",
+            hint="Nothing to grade: their row says so in the gradebook.",
+        )
+    keys = [h.key for h in intake.handins]
+    close = difflib.get_close_matches(wanted, keys, n=3)
+    raise UsageError(
+        f"no student {wanted!r} in {intake.root}",
+        hint=f"Did you mean {', '.join(close)}?" if close else "Give a key from gradebook.csv.",
     )
-    return rows

@@ -8,7 +8,6 @@ last, so a kill in between means a regrade, never a stale hit.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -51,26 +50,28 @@ def exercise_fingerprint(spec: ExerciseSpec) -> str:
     return digest(*parts)
 
 
+def load(result_path: Path, key: str | None) -> Result | None:
+    """The result stored at ``result_path`` if it is readable and was stored under ``key``
+    (``key=None``: whatever is stored, key or not); else None."""
+    try:
+        if key is not None and result_path.with_suffix(".key").read_text() != key:
+            return None
+        return Result.from_json(result_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def cached(result_path: Path, key: str) -> bool:
     """Whether ``result_path`` holds a readable result stored under ``key``."""
-    key_file = result_path.with_suffix(".key")
-    try:
-        if key_file.read_text() != key:
-            return False
-        Result.from_json(result_path.read_text(encoding="utf-8"))
-        return True
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
+    return load(result_path, key) is not None
 
 
-def store(result_path: Path, key: str | None, result: Result, submission: str) -> None:
+def store(result_path: Path, key: str | None, result: Result) -> None:
     """Result first, then its cache key: a kill in between means a regrade, never a stale hit.
-    The stored result names the submission as ``submission`` (relative to the class). Without
-    a key (a result that must not be reused) any old key is removed."""
-    result = dataclasses.replace(result, submission=submission)
+    Without a key (a result that must not be reused) any old key is removed."""
     key_file = result_path.with_suffix(".key")
     if key is None:
         key_file.unlink(missing_ok=True)
-    write_atomic(result_path, result.to_json())
+    write_atomic(result_path, result.to_json(compact=True))
     if key is not None:
         write_atomic(key_file, key)

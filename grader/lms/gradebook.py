@@ -1,8 +1,13 @@
-"""From a class's results to what an instructor files: gradebook, Gradescope results, class stats.
+"""The class's own gradebook (``gradebook.csv``, ``gradebook.json``) and the class statistics.
 
-Pure functions of result JSON and the roster: the same results always give byte-identical
-files (students and exercises sorted, no timestamps, no timings), so grading a class twice gives
-identical gradebooks.
+Pure functions of the grade rows (:mod:`grader.lms.grades`): the same grades always give
+byte-identical files (rows sorted, no timestamps, no timings), so grading a class twice gives
+identical gradebooks. The columns are the assignment's exercises, whatever students handed in.
+
+A cell never looks like a grade when it is not one: an exercise without a result says
+``missing``, ``unreadable`` or ``not graded`` in words, and a gradebook written while some
+files are still ungraded (an interrupted run) carries an ``(INCOMPLETE)`` row right under the
+header, so that nobody uploads it by mistake.
 """
 
 from __future__ import annotations
@@ -10,183 +15,142 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from grader.lms import spreadsheet
-from grader.results import Result, Status, number
+from grader.lms.assignment import Assignment
+from grader.lms.grades import NOT_GRADED, GradeRow, number
+from grader.results import Result, Status
 
-GRADEBOOK_VERSION = 1
-
-
-@dataclass
-class Cell:
-    """One student's outcome on one exercise."""
-
-    status: str  # passed, failed, error, missing, unreadable, not graded
-    score: float = 0.0
-    max_score: float = 0.0
-    result: Result | None = None
-    result_path: str = ""  # relative to the output folder
-    report_path: str = ""
-
-
-@dataclass
-class Row:
-    student: str
-    cells: dict[str, Cell] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
-
-    def total(self, exercises: list[str], maxima: dict[str, float]) -> tuple[float, float]:
-        score = sum(self.cells[e].score for e in exercises if e in self.cells)
-        return score, sum(maxima[e] for e in exercises)
-
-    def review(self) -> list[str]:
-        """What an instructor must look at before trusting this row: reach-ins into the
-        grader's or PyTorch's internals, per exercise (see grader.testing.measured)."""
-        return [
-            f"{exercise} line {note.line}: {note.message}"
-            for exercise, cell in sorted(self.cells.items())
-            if cell.result is not None
-            for note in cell.result.review
-        ]
-
-    def percent(self, exercises: list[str], maxima: dict[str, float]) -> float:
-        total, maximum = self.total(exercises, maxima)
-        return 100 * total / maximum if maximum else 0.0
+GRADEBOOK_VERSION = 2
+INCOMPLETE = "(INCOMPLETE)"
+MAXIMUM = "(max)"
+HEADER = ("student", "name", "email", "sid")
+TAIL = ("percent", "days_late", "late_penalty", "final", "problems", "needs_review")
 
 
 def exercise_maxima(
-    rows: list[Row], exercises: list[str], fallback: dict[str, float]
+    rows: list[GradeRow], assignment: Assignment, fallback: dict[str, float]
 ) -> dict[str, float]:
     """The maximum of each exercise: what graded submissions could score (CUDA cases that were
-    skipped count for nobody), or the spec's CPU points when nobody submitted it."""
+    skipped count for nobody), or the spec's CPU points when nobody's file was graded."""
     maxima = {}
-    for exercise in exercises:
-        graded = [
-            r.cells[exercise].max_score
-            for r in rows
-            if exercise in r.cells and r.cells[exercise].result is not None
-        ]
+    for exercise in assignment.ids:
+        graded = [s.max_score for r in rows if (s := r.score(exercise)) is not None and s.graded]
         maxima[exercise] = max(graded) if graded else fallback.get(exercise, 0.0)
     return maxima
 
 
-def gradebook_csv(rows: list[Row], exercises: list[str], maxima: dict[str, float]) -> str:
+def cell(row: GradeRow, exercise: str) -> str:
+    """One exercise of one row as the CSV shows it: the points, or why there are none."""
+    score = row.score(exercise)
+    if score is None:
+        return "missing"
+    return number(score.score) if score.graded else score.status
+
+
+def _percent(value: float | None) -> str:
+    return "" if value is None else number(value)
+
+
+def gradebook_csv(
+    rows: list[GradeRow], assignment: Assignment, maxima: dict[str, float], *, incomplete: str = ""
+) -> str:
+    """The class's gradebook: who (key, name, e-mail, SID), each exercise's points, the
+    weighted percentage, the days late and the percentage points they cost, the final
+    percentage, the problems and what needs review. ``incomplete`` (why) adds the
+    ``(INCOMPLETE)`` row."""
     out = io.StringIO()
     writer = spreadsheet.writer(out)
-    writer.writerow(["student", *exercises, "total", "max", "percent", "problems", "needs_review"])
+    exercises = list(assignment.ids)
+    writer.writerow([*HEADER, *exercises, *TAIL])
+    blank = [""] * (len(HEADER) - 1)
+    if incomplete:
+        writer.writerow(
+            [INCOMPLETE, *blank, *[""] * len(exercises), "", "", "", "", incomplete, ""]
+        )
     writer.writerow(
-        [
-            "(max)",
-            *[number(maxima[e]) for e in exercises],
-            number(sum(maxima.values())),
-            "",
-            "",
-            "",
-            "",
-        ]
+        [MAXIMUM, *blank, *(number(maxima[e]) for e in exercises), "100", "", "", "100", "", ""]
     )
     for row in rows:
-        total, maximum = row.total(exercises, maxima)
-        cells = []
-        for exercise in exercises:
-            cell = row.cells.get(exercise)
-            cells.append(number(cell.score) if cell is not None and cell.result is not None else "")
-        percent = f"{row.percent(exercises, maxima):.1f}" if maximum else ""
+        student = row.student
         writer.writerow(
             [
-                row.student,
-                *cells,
-                number(total),
-                number(maximum),
-                percent,
+                student.key,
+                student.name,
+                student.email,
+                student.sid,
+                *(cell(row, e) for e in exercises),
+                NOT_GRADED if row.pending else _percent(row.weighted_percent),
+                str(row.days_late) if row.days_late else "",
+                number(row.late_percent) if row.late_percent else "",
+                NOT_GRADED if row.pending else _percent(row.final_percent),
                 "; ".join(row.problems),
-                "; ".join(row.review()),
+                "; ".join(row.review),
             ]
         )
     return out.getvalue()
 
 
 def gradebook_json(
-    rows: list[Row], exercises: list[str], maxima: dict[str, float], titles: dict[str, str]
+    rows: list[GradeRow],
+    assignment: Assignment,
+    maxima: dict[str, float],
+    titles: dict[str, str],
+    *,
+    incomplete: str = "",
+    chosen: str = "",
+    layout: str = "",
 ) -> str:
+    """Everything the CSV holds, plus each exercise's status, weight and the files behind it
+    (paths relative to the output folder), for tools that read the batch's output."""
     students = []
     for row in rows:
-        total, maximum = row.total(exercises, maxima)
         entries = {}
-        for exercise in exercises:
-            cell = row.cells.get(exercise, Cell("missing", max_score=maxima[exercise]))
-            entries[exercise] = {
-                "status": cell.status,
-                "score": cell.score,
-                "max_score": maxima[exercise],
-                "result": cell.result_path,
-                "report": cell.report_path,
+        for score in row.scores:
+            folder = f"students/{row.student.key}"
+            entries[score.exercise] = {
+                "status": score.status,
+                "score": score.score if score.graded else None,
+                "max_score": score.max_score if score.graded else maxima[score.exercise],
+                "result": f"{folder}/{score.exercise}.json" if score.graded else "",
+                "report": f"{folder}/{score.exercise}.html" if score.graded else "",
+                "message": score.message if not score.graded else "",
             }
+        student = row.student
         students.append(
             {
-                "student": row.student,
-                "total": total,
-                "max": maximum,
+                "student": student.key,
+                "name": student.name,
+                "email": student.email,
+                "sid": student.sid,
+                "lms_id": student.lms_id,
+                "roster": row.roster,
                 "exercises": entries,
-                "problems": row.problems,
-                "needs_review": row.review(),
+                "percent": None if row.pending else row.weighted_percent,
+                "days_late": row.days_late,
+                "late_penalty": row.late_percent,
+                "final": None if row.pending else row.final_percent,
+                "pending": row.pending,
+                "submitted_at": row.submitted_at.isoformat() if row.submitted_at else None,
+                "problems": list(row.problems),
+                "needs_review": row.review,
             }
         )
     data = {
         "gradebook_version": GRADEBOOK_VERSION,
+        "assignment": assignment.name,
+        "complete": not incomplete,
+        "incomplete": incomplete,
+        "exercises_chosen": chosen,
+        "layout": layout,
         "exercises": [
-            {"id": e, "title": titles.get(e, ""), "max_score": maxima[e]} for e in exercises
+            {"id": e, "title": titles.get(e, ""), "weight": w, "max_score": maxima[e]}
+            for e, w in assignment.exercises
         ],
         "students": students,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-
-
-def gradescope_results(row: Row, exercises: list[str], maxima: dict[str, float]) -> str:
-    """A Gradescope autograder ``results.json`` for one student (one test per graded case)."""
-    tests = []
-    for exercise in exercises:
-        cell = row.cells.get(exercise)
-        if cell is None or cell.result is None:
-            reason = {
-                "missing": "No file was submitted for this exercise.",
-                "unreadable": "The submitted file could not be read.",
-            }.get(cell.status if cell else "missing", "Not graded.")
-            tests.append(
-                {
-                    "name": f"{exercise}: submission",
-                    "score": 0,
-                    "max_score": maxima[exercise],
-                    "status": "failed",
-                    "output": reason,
-                    "visibility": "visible",
-                }
-            )
-            continue
-        for test in cell.result.tests:
-            if test.status is Status.SKIPPED:
-                continue
-            output = test.message
-            if test.diagnosis is not None:
-                output += f"\n\n{test.diagnosis.title}: {test.diagnosis.fix}"
-            tests.append(
-                {
-                    "name": f"{exercise}: {test.key}",
-                    "score": test.points,
-                    "max_score": test.max_points,
-                    "status": "passed" if test.status is Status.PASSED else "failed",
-                    "output": output,
-                    "visibility": "visible",
-                }
-            )
-    total, _ = row.total(exercises, maxima)
-    data = {"score": total, "tests": tests, "visibility": "visible", "stdout_visibility": "hidden"}
-    notes = row.problems + [f"Needs review: {text}" for text in row.review()]
-    if notes:
-        data["output"] = "\n".join(notes)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,17 +158,25 @@ def gradescope_results(row: Row, exercises: list[str], maxima: dict[str, float])
 
 
 def class_stats(
-    rows: list[Row], exercises: list[str], maxima: dict[str, float], titles: dict[str, str]
+    rows: list[GradeRow],
+    results: dict[tuple[str, str], Result],
+    assignment: Assignment,
+    maxima: dict[str, float],
+    titles: dict[str, str],
 ) -> dict[str, Any]:
-    percents = [row.percent(exercises, maxima) for row in rows]
+    """Per exercise: handed in, graded, passed, mean score, pass rate per test and the most
+    frequent misconceptions (each counted once per student); and every row's final percentage.
+    ``results`` holds the graded results by (student key, exercise)."""
+    percents = [row.final_percent or 0.0 for row in rows]
     per_exercise = []
-    for exercise in exercises:
-        cells = [
-            r.cells[exercise]
-            for r in rows
-            if exercise in r.cells and r.cells[exercise].status != "missing"
+    for exercise in assignment.ids:
+        scores = [(r, s) for r in rows if (s := r.score(exercise)) is not None]
+        handed_in = [s for _, s in scores if s.handed_in]
+        graded = [
+            found
+            for r, s in scores
+            if s.graded and (found := results.get((r.student.key, exercise))) is not None
         ]
-        graded = [c.result for c in cells if c.result is not None]
         passed = [r for r in graded if r.status is Status.PASSED]
         test_stats: dict[str, list[int]] = {}
         diagnoses: Counter[tuple[str, str]] = Counter()
@@ -217,17 +189,17 @@ def class_stats(
                 stat[1] += 1
                 stat[0] += test.status is Status.PASSED
                 if test.diagnosis is not None and test.diagnosis.id not in seen:
-                    seen.add(test.diagnosis.id)  # count each misconception once per student
+                    seen.add(test.diagnosis.id)
                     diagnoses[(test.diagnosis.id, test.diagnosis.title)] += 1
         per_exercise.append(
             {
                 "id": exercise,
                 "title": titles.get(exercise, ""),
-                "submitted": len(cells),
+                "submitted": len(handed_in),
                 "graded": len(graded),
                 "passed": len(passed),
                 "pass_rate": round(100 * len(passed) / len(graded)) if graded else 0,
-                "mean": (sum(c.score for c in graded) / len(graded)) if graded else 0.0,
+                "mean": (sum(r.score for r in graded) / len(graded)) if graded else 0.0,
                 "max": maxima[exercise],
                 "tests": [
                     {"key": k, "passed": p, "graded": n, "rate": round(100 * p / n) if n else 0}

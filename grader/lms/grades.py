@@ -33,6 +33,11 @@ from grader.lms.handin import Handin
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
 NOT_GRADED = "not graded"
+# problems addressed to the instructor only (a student's feedback page leaves them out)
+NOT_ON_ROSTER = "not on the roster: check who this is"
+NO_WORK = "on the roster; nothing handed in"
+LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
+FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class ExerciseScore:
     tests: tuple[TestScore, ...] = ()
     message: str = ""  # why there is no grade (missing, unreadable), or a note on the grading
     grader_fault: bool = False  # the grader itself failed: the score cannot be trusted
+    review: tuple[str, ...] = ()  # reach-ins an instructor must look at ("line 3: ...")
 
     @property
     def fraction(self) -> float:
@@ -63,6 +69,11 @@ class ExerciseScore:
     @property
     def handed_in(self) -> bool:
         return self.status not in (NO_FILE,)
+
+    @property
+    def graded(self) -> bool:
+        """A result stands behind this score (not missing, unreadable or not graded)."""
+        return self.status not in (NO_FILE, UNREADABLE, NOT_GRADED)
 
     @classmethod
     def missing(cls, exercise: str) -> ExerciseScore:
@@ -99,6 +110,7 @@ class ExerciseScore:
             tests=tuple(tests),
             message="\n".join(result.notes),
             grader_fault=grader_faulted(result),
+            review=tuple(f"line {note.line}: {note.message}" for note in result.review),
         )
 
 
@@ -142,9 +154,20 @@ class GradeRow:
     submitted_at: datetime | None = None
     problems: tuple[str, ...] = ()
     execution_time: float = 0.0  # seconds the grading took (Gradescope shows it)
+    roster: str = ""  # "matched", "absent" (no work) or "unmatched" (not on it); "" no roster
+
+    @property
+    def review(self) -> list[str]:
+        """What an instructor must look at before trusting this row, per exercise."""
+        return [f"{s.exercise} {note}" for s in self.scores for note in s.review]
 
     def score(self, exercise: str) -> ExerciseScore | None:
         return next((s for s in self.scores if s.exercise == exercise), None)
+
+    @property
+    def pending(self) -> bool:
+        """Some handed-in file has no result yet: the percentages are not this row's grade."""
+        return any(s.status == NOT_GRADED for s in self.scores)
 
 
 def weighted_percent(scores: list[ExerciseScore], assignment: Assignment) -> float | None:
@@ -166,6 +189,7 @@ def build_row(
     late_flag: bool | None = None,
     problems: tuple[str, ...] | list[str] = (),
     execution_time: float = 0.0,
+    roster: str = "",
 ) -> GradeRow:
     """One student's row: every exercise of the assignment (absent ones missing), the weighted
     percentage, the late penalty for the platform's ``submitted_at``, the final percentage."""
@@ -174,11 +198,11 @@ def build_row(
     days, lost = late_penalty(submitted_at, assignment) if weighted is not None else (0, 0.0)
     notes = list(problems)
     if late_flag and submitted_at is None and assignment.late is not None:
-        notes.append("the platform marks this late but gives no time; no late penalty applied")
+        notes.append(LATE_WITHOUT_TIME)
     for score in ordered:
         if score.grader_fault:
             notes.append(f"{score.exercise}: the grader itself failed; the score cannot be trusted")
-        if score.max_score <= 0 and score.handed_in and score.status not in (UNREADABLE,):
+        if score.max_score <= 0 and score.graded:
             notes.append(f"{score.exercise}: nothing could be graded; counted as 0")
     final = None if weighted is None else max(0.0, weighted - lost)
     return GradeRow(
@@ -191,6 +215,7 @@ def build_row(
         submitted_at=submitted_at,
         problems=tuple(notes),
         execution_time=execution_time,
+        roster=roster,
     )
 
 
@@ -199,21 +224,27 @@ def build_rows(
     scores: dict[str, dict[str, ExerciseScore]],
     assignment: Assignment,
     roster: tuple[RosterEntry, ...] | None = None,
+    *,
+    execution_times: dict[str, float] | None = None,
 ) -> list[GradeRow]:
     """The class's rows: one per roster entry (students without work get a row of missing
     exercises) and one per handin from someone not on the roster (with a problem saying so).
     ``scores`` maps each handin's key to its exercises' scores; exercises a handin has no
-    score for are ``unreadable`` (with intake's reason) or ``missing``. Sorted by name, then key.
+    score for are ``unreadable`` (with intake's reason), ``not graded`` (a file without a
+    result) or ``missing``. Sorted by name, then key.
     """
-    rows = []
+    times = execution_times or {}
 
-    def row(student: Student, handin: Handin | None, extra: list[str]) -> GradeRow:
+    def row(student: Student, handin: Handin | None, extra: list[str], status: str) -> GradeRow:
         found = dict(scores.get(handin.key, {})) if handin else {}
         if handin is not None:
             for exercise, why in handin.unreadable.items():
                 found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
             for exercise in handin.files:
-                found.setdefault(exercise, ExerciseScore(exercise, NOT_GRADED))
+                found.setdefault(
+                    exercise,
+                    ExerciseScore(exercise, NOT_GRADED, message="This file has not been graded."),
+                )
         return build_row(
             student,
             found,
@@ -221,17 +252,18 @@ def build_rows(
             submitted_at=handin.submitted_at if handin else None,
             late_flag=handin.late if handin else None,
             problems=[*extra, *(handin.problems if handin else [])],
+            execution_time=times.get(handin.key, 0.0) if handin else 0.0,
+            roster=status,
         )
 
     if roster is None:
-        rows = [row(Student.from_handin(h), h, []) for h in handins]
+        rows = [row(Student.from_handin(h), h, [], "") for h in handins]
     else:
         matched = match_roster(handins, roster)
-        rows = [row(Student.from_roster(e, h), h, []) for h, e, _ in matched.pairs]
-        rows += [row(Student.from_roster(e), None, []) for e in matched.absent]
+        rows = [row(Student.from_roster(e, h), h, [], "matched") for h, e, _ in matched.pairs]
+        rows += [row(Student.from_roster(e), None, [NO_WORK], "absent") for e in matched.absent]
         rows += [
-            row(Student.from_handin(h), h, ["not on the roster: check who this is"])
-            for h in matched.unmatched
+            row(Student.from_handin(h), h, [NOT_ON_ROSTER], "unmatched") for h in matched.unmatched
         ]
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
 

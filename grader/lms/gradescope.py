@@ -27,19 +27,18 @@ Pointing intake at a single ``submission_NNNN/`` folder (or at an export whose m
 went missing) would grade nameless students; ``check_not_inner`` refuses it and says which folder
 to pass instead.
 
-**The autograder** side (``results_json``, ``autograder_files``, ``autograder_zip``) follows
-Gradescope's autograder specification (https://gradescope-autograders.readthedocs.io/en/latest/
-specs/): a zip with ``setup.sh`` and ``run_autograder`` at its root; the harness puts the
-student's files in ``/autograder/submission`` and reads ``/autograder/results/results.json``.
+**The autograder**'s formats (``read_run_metadata``, ``prepare_run``, ``results_json``,
+``finish_run``, ``fault_json``) follow Gradescope's autograder specification
+(https://gradescope-autograders.readthedocs.io/en/latest/specs/): the harness puts the
+student's files in ``/autograder/submission`` and its metadata in
+``/autograder/submission_metadata.json``, and reads ``/autograder/results/results.json``. The
+zip that holds the autograder, and the grading run inside it, are :mod:`grader.lms.autograder`.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import stat
-import zipfile
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -48,7 +47,7 @@ from typing import Any
 import yaml
 
 from grader.errors import UsageError
-from grader.lms.assignment import Assignment
+from grader.lms.assignment import Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
@@ -238,7 +237,9 @@ def _copy(handin: Handin) -> Handin:
 # The autograder: results.json for one student
 
 
-def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") -> str:
+def results_json(
+    row: GradeRow, assignment: Assignment, *, isolation: str = "", fault: str = ""
+) -> str:
     """Gradescope's ``results.json`` for one student (autograder specification, "Output
     format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
     (late penalty applied); each graded test is a test case whose points are its share of its
@@ -246,7 +247,11 @@ def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") 
     unreadable exercise is one failed, always visible test saying so. Test details take
     ``gradescope.hidden_tests`` as their visibility (``after_published``: learners see them when
     grades are published), the whole result ``gradescope.visibility``, the autograder's own
-    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable."""
+    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable.
+
+    ``fault`` (why the grader itself failed, in some test) makes the score 0 and tells the
+    student to contact the instructor: a grade the grader cannot vouch for must not stand as
+    if it were one. The tests stay, as graded, for the instructor to look at."""
     settings = assignment.gradescope
     weights = assignment.weights
     total = sum(weights.values()) or 1.0
@@ -277,8 +282,8 @@ def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") 
                     "visibility": settings.hidden_tests,
                 }
             )
-    final = points(row.final_percent, settings.points) or 0.0
-    lines = []
+    final = 0.0 if fault else points(row.final_percent, settings.points) or 0.0
+    lines = [contact_line(fault)] if fault else []
     if row.weighted_percent is not None:
         lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
     if row.days_late:
@@ -296,6 +301,34 @@ def results_json(row: GradeRow, assignment: Assignment, *, isolation: str = "") 
         "visibility": settings.visibility,
         "stdout_visibility": settings.stdout_visibility,
         "tests": tests,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def contact_line(why: str) -> str:
+    """What a student is told when the grader, not their code, failed."""
+    return (
+        f"The autograder could not grade this submission ({why}). This is not your code's "
+        "fault: please contact your instructor. Score: 0 until then."
+    )
+
+
+def fault_json(
+    why: str, *, execution_time: float = 0.0, assignment: Assignment | None = None
+) -> str:
+    """results.json for a run that produced no grade at all (the assignment did not load, the
+    engine did not start, a bug): score 0, no tests, and the student told to contact the
+    instructor. Always ``visible``, whatever the assignment says: a student must learn that
+    their submission was not graded (Gradescope shows an error, not a grade, without a
+    results.json)."""
+    settings = assignment.gradescope if assignment is not None else GradescopeSettings()
+    data: dict[str, Any] = {
+        "score": 0.0,
+        "execution_time": round(execution_time),
+        "output": contact_line(why),
+        "visibility": "visible",
+        "stdout_visibility": settings.stdout_visibility,
+        "tests": [],
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
@@ -381,9 +414,11 @@ def finish_run(
     *,
     execution_time: float = 0.0,
     isolation: str = "",
+    fault: str = "",
 ) -> str:
     """The results.json text for a graded run. The late rule uses the assignment's ``due``, or
-    Gradescope's own due date when the assignment file gives none."""
+    Gradescope's own due date when the assignment file gives none. ``fault``: why the grader
+    itself failed in some test (see ``results_json``)."""
     if assignment.due is None and metadata.due_date is not None:
         assignment = replace(assignment, due=metadata.due_date)
     found = dict(scores)
@@ -397,101 +432,4 @@ def finish_run(
         problems=handin.problems,
         execution_time=execution_time,
     )
-    return results_json(row, assignment, isolation=isolation)
-
-
-# ---------------------------------------------------------------------------------------------
-# The autograder: the zip uploaded to Gradescope
-
-RUN_COMMAND = (
-    '"$PYTHON" -m grader gradescope-run --submission "$ROOT/submission" '
-    '--metadata "$ROOT/submission_metadata.json" --assignment "$ROOT/source/assignment.yaml" '
-    '--results "$ROOT/results/results.json"'
-)
-VENV = "/opt/torch-grader"
-CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
-SOURCE = "torch-grader"  # the grader's source tree inside the zip (/autograder/source/...)
-
-SETUP_SH = f"""#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder's image.
-set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get install -y --no-install-recommends python3 python3-venv python3-pip
-python3 -m venv {VENV}
-{VENV}/bin/python -m pip install --upgrade pip
-{VENV}/bin/python -m pip install --index-url {CPU_TORCH_INDEX} "torch>=2.2"
-{VENV}/bin/python -m pip install /autograder/source/{SOURCE}
-"""
-
-RUN_AUTOGRADER = f"""#!/usr/bin/env bash
-# Gradescope runs this for every submission, as root, in /autograder. It always leaves a
-# results.json: Gradescope shows an error instead of a grade without one.
-set -u
-ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
-PYTHON="${{GRADER_PYTHON:-{VENV}/bin/python}}"
-export GRADER_HOME="$ROOT/source/{SOURCE}"
-mkdir -p "$ROOT/results"
-rm -f "$ROOT/results/results.json"
-{RUN_COMMAND}
-status=$?
-if [ ! -s "$ROOT/results/results.json" ]; then
-    printf '{{"score": 0, "stdout_visibility": "hidden", "tests": [], "output": "%s"}}\\n' \\
-        "The autograder could not grade this submission (exit code $status). Please tell your instructor." \\
-        > "$ROOT/results/results.json"
-fi
-exit 0
-"""
-
-
-def autograder_files(assignment: Assignment, *, project: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file of the autograder zip, by its path in the zip, with its mode: ``setup.sh``
-    and ``run_autograder`` at the root (as Gradescope requires), ``assignment.yaml``, and the
-    grader's source tree with only this assignment's exercises and their reference solutions
-    under ``torch-grader/``. ``project`` is the grader's checkout (``grader.catalog.project_root``).
-    """
-    files: dict[str, tuple[bytes, int]] = {
-        "setup.sh": (SETUP_SH.encode(), 0o755),
-        "run_autograder": (RUN_AUTOGRADER.encode(), 0o755),
-        "assignment.yaml": (_read(assignment.path), 0o644),
-    }
-    for name in ("pyproject.toml", "README.md"):
-        files[f"{SOURCE}/{name}"] = (_read(project / name), 0o644)
-    trees = [project / "grader"]
-    trees += [project / "exercises" / e for e in assignment.ids]
-    trees += [project / "solutions" / e for e in assignment.ids]
-    for tree in trees:
-        if not tree.is_dir():
-            raise UsageError(f"{tree} does not exist", hint="Pass the grader's own checkout.")
-        for path in sorted(tree.rglob("*")):
-            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
-                continue
-            relative = path.relative_to(project).as_posix()
-            files[f"{SOURCE}/{relative}"] = (_read(path), 0o644)
-    return files
-
-
-def autograder_zip(target: Path, files: dict[str, tuple[bytes, int]]) -> None:
-    """Write ``files`` as a zip that is the same bytes for the same files: sorted, fixed
-    timestamps, explicit modes (``run_autograder`` must be executable)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(files):
-            data, mode = files[name]
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = (stat.S_IFREG | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3  # Unix, so that the mode is honoured
-            zf.writestr(info, data)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(buffer.getvalue())
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return results_json(row, assignment, isolation=isolation, fault=fault)

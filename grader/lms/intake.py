@@ -32,6 +32,7 @@ LAYOUTS: dict[str, ModuleType] = {
     "folders": folders,
 }
 STRONG = ("lms_id", "participant", "sid", "email")
+OUTPUT_MARKER = ".grade-batch-output"  # written by grade batch into its output folder
 
 
 @dataclass
@@ -94,7 +95,6 @@ def read_submissions(
             f"unknown layout {layout!r}",
             hint=f"Choose one of: {', '.join(LAYOUTS)} (or leave it out to detect it).",
         )
-    excluded = frozenset(p.resolve() for p in (*exclude, staging))
     notes: list[str] = []
     if layout is None:
         root, layout = _detect(root, notes)
@@ -106,6 +106,9 @@ def read_submissions(
                 hint="Pass the folder that holds submission_metadata.yml.",
             )
     stray: list[str] = []
+    earlier = _earlier_outputs(root)
+    stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
+    excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
     module = LAYOUTS[layout]
     try:
         handins = module.read(
@@ -122,6 +125,21 @@ def read_submissions(
         stray=summarise(stray, "entries belong to no student; ignored"),
         notes=notes,
     )
+
+
+def _earlier_outputs(root: Path) -> list[Path]:
+    """Folders at the top of ``root`` that a ``grade batch`` wrote (they hold its marker
+    file): a run with ``--out`` inside the submissions must not make a phantom student of the
+    output of the previous one."""
+    try:
+        found = list_entries(root)
+    except OSError:
+        return []
+    return [
+        Path(e.path)
+        for e in found
+        if e.is_dir(follow_symlinks=False) and (Path(e.path) / OUTPUT_MARKER).is_file()
+    ]
 
 
 def _check_root(root: Path) -> Path:

@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 
 from grader.sandbox.policy import ChildLimits, SandboxPolicy
 from grader.sandbox.procs import become_subreaper, die_with_parent, reap, responsive
-from grader.sandbox.tiers import Tier, namespaces, process
+from grader.sandbox.tiers import Tier, namespaces, process, uids
 
 _LEN = struct.Struct("!I")
 
@@ -166,8 +166,8 @@ class _Server:
         limits = ChildLimits.from_dict(request["limits"])
         kind = request["kind"]
         uid = None
-        if self.tier.name == "namespaces" and not self.tier.user_namespace:
-            uid = self.uid_base + self.next_uid % namespaces.UID_SPAN
+        if self.tier.own_uid:
+            uid = self.uid_base + self.next_uid % uids.UID_SPAN
             self.next_uid += 1
             for path in (scratch, learner_path):
                 os.chown(path, uid, uid)
@@ -189,6 +189,9 @@ class _Server:
                         kind=kind,
                         limits=limits,
                         policy=self.policy,
+                        # in the namespaces tier the keeper's child has dropped it already
+                        uid=uid if self.tier.name == "process" else None,
+                        parent_pid=server_pid,
                     )
                     child.install_streams()
                     child.main(
@@ -306,7 +309,7 @@ class ForkServer:
         self.policy = policy or SandboxPolicy()
         self.requested = requested
         self.tier = Tier("process")
-        self.uid_base = namespaces.uid_block()  # learner uids: [uid_base, uid_base + UID_SPAN)
+        self.uid_base = uids.uid_block()  # learner uids: [uid_base, uid_base + UID_SPAN)
         self._control: socket.socket | None = None
 
     def start(self) -> None:
@@ -326,7 +329,12 @@ class ForkServer:
                     raise
                 _send_json(
                     server_end,
-                    {"ok": True, "tier": tier.name, "user_namespace": tier.user_namespace},
+                    {
+                        "ok": True,
+                        "tier": tier.name,
+                        "user_namespace": tier.user_namespace,
+                        "own_uid": tier.own_uid,
+                    },
                 )
                 _Server(server_end, tier, self.policy, uid_base=self.uid_base).run()
             except BaseException:  # noqa: BLE001
@@ -339,7 +347,9 @@ class ForkServer:
         hello, _ = _recv_json(parent_end)
         if not hello.get("ok"):
             raise SpawnError(hello.get("error", "the fork server did not start"))
-        self.tier = Tier(hello["tier"], bool(hello.get("user_namespace")))
+        self.tier = Tier(
+            hello["tier"], bool(hello.get("user_namespace")), bool(hello.get("own_uid"))
+        )
 
     def alive(self) -> bool:
         """Running and able to answer: a stopped server (SIGSTOP from a learner child of the

@@ -8,6 +8,7 @@ memory of CUDA children (which cannot have an address-space limit).
 
 from __future__ import annotations
 
+import ast
 import errno
 import os
 import re
@@ -224,6 +225,33 @@ def _split_dump(text: str) -> tuple[list[tuple[str, int, str]], str]:
         in_dump = False
         rest.append(line)
     return frames, "".join(rest)
+
+
+def _loop_head(path: str, line: int) -> int:
+    """The line to name for code stopped at ``line``: the header of the innermost loop around
+    it (where it was stuck, whichever line of the body it happened to be on when it was
+    stopped, so the same submission always gets the same message), else the line itself."""
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return line
+    best = None
+    loops = (
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    )
+    for node in ast.walk(tree):
+        if isinstance(node, loops):
+            end = getattr(node, "end_lineno", None) or node.lineno
+            if node.lineno <= line <= end and (best is None or node.lineno >= best.lineno):
+                best = node
+    return best.lineno if best is not None else line
 
 
 def _line_of(path: str, number: int) -> str:
@@ -447,7 +475,7 @@ class ChildPool:
         except OSError:
             return None
         data = bytearray()
-        deadline = time.monotonic() + 0.5
+        deadline = time.monotonic() + 2.0  # a loaded machine may take a while to schedule it
         while time.monotonic() < deadline:
             ready, _, _ = select.select([child.out_fd], [], [], 0.05)
             if not ready:
@@ -468,7 +496,7 @@ class ChildPool:
             self.capture.add(rest.encode())
         for path, line, function in stack:
             if path == self.display:
-                return line, function
+                return _loop_head(self.learner_path, line), function
         return None
 
     def _lost_fault(

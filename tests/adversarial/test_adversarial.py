@@ -165,8 +165,9 @@ CASES = [
     # In the namespaces tier the child is PID 1 of its namespace, which ignores the signals it
     # sends itself: the kill does nothing and `double` returns None.
     Case("kill_self", S("error", "failed"), r"killed|should be a torch\.Tensor"),
-    # In the process tier the fork server dies, and the child with it: the rest of this grading
-    # cannot run (an error, never a point), and the next grading gets a new fork server.
+    # In the process tier under the grader's own uid the fork server dies, and the child with
+    # it: the rest of this grading cannot run (an error, never a point), and the next grading
+    # gets a new fork server. As root the child has a uid of its own and the kill is refused.
     Case(
         "kill_parent",
         S("failed", "error"),

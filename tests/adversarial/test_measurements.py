@@ -168,6 +168,22 @@ ATTACKS = [
         "test_corner_copy_on_input_device",
         r"device",
     ),
+    # the meta device stands in for a GPU: code that honours the device only when it is meta
+    # must not pass the device case (the trusted side reads the branch in the source)
+    Attack(
+        "device_honoured_only_on_meta",
+        3,
+        _replace(
+            3,
+            "corner_copy",
+            "def corner_copy(x, k):\n"
+            "    if x.device.type == 'meta':\n"
+            "        return x[:k, :k].clone()\n"
+            "    return x[:k, :k].cpu().clone()\n",
+        ),
+        "test_corner_copy_on_input_device",
+        r"decides by the device",
+    ),
 ]
 
 
@@ -192,9 +208,13 @@ def test_reaching_in_is_flagged_for_review(curriculum_service, tmp_path):
     submission.write_text(next(a for a in ATTACKS if a.name == "overlap_disabled").source)
     result = curriculum_service.grade("exercise-03", submission, devices=("cpu",))
     assert result.review and any(n.kind in ("sys_modules", "monkeypatch") for n in result.review)
-    # the tests that rest on nothing measured in the learner's process are not affected
-    values = next(t for t in result.tests if t.name == "test_corner_copy_values")
-    assert values.status is Status.FAILED or values.status is Status.PASSED
+    # the values are right (a view holds them), but every call's input check is measured in
+    # the learner's process: those tests fail, saying why and what an instructor will look at
+    values = [t for t in result.tests if t.name == "test_corner_copy_values"]
+    assert values
+    for test in values:
+        assert test.status is Status.FAILED and test.evidence == ("needs_review",), test
+        assert "reviewed" in test.message and f"line {result.review[0].line}" in test.message
 
 
 def test_honest_files_are_never_flagged(curriculum_service, tmp_path):

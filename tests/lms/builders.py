@@ -27,8 +27,18 @@ def exercises() -> dict[str, ExerciseInfo]:
 
 
 def code(tag: str) -> str:
-    """A distinct, plausible learner file."""
-    return f"# {tag}\ndef solution(x):\n    return x * 2\n"
+    """A distinct learner file that solves every exercise of the LMS fixture course
+    (``tests/fixtures/lms-course``); a tag containing "wrong" gets every answer wrong except
+    the shape of ``pairwise``."""
+    if "wrong" in tag:
+        return (
+            f"# {tag}\ndef add(a, b):\n    return a - b\n\n\ndef scale(x):\n    return 3 * x\n"
+            "\n\ndef pairwise(x):\n    return x[None, :] - x[:, None]\n"
+        )
+    return (
+        f"# {tag}\ndef add(a, b):\n    return a + b\n\n\ndef scale(x):\n    return 2 * x\n"
+        "\n\ndef pairwise(x):\n    return x[:, None] - x[None, :]\n"
+    )
 
 
 def write(path: Path, text: str | bytes, mtime: float | None = None) -> Path:

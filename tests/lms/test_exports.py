@@ -9,12 +9,13 @@ import os
 import stat
 import subprocess
 import zipfile
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from grader.lms import canvas, gradescope, moodle
+from grader.lms import autograder, canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
 from grader.lms.grades import ExerciseScore, TestScore, build_rows
 from grader.lms.handin import Handin
@@ -203,6 +204,28 @@ def test_gradescope_results_json(rows, week):
     assert bob["score"] == pytest.approx(50 * (100 / 3 - 20) / 100, abs=0.01)
 
 
+def test_a_grader_fault_gives_score_0_and_says_whom_to_ask(rows, week):
+    jane = next(r for r in rows if r.student.name == "Jane Doe")
+    why = "the grader itself failed in exercise-01"
+    data = json.loads(gradescope.results_json(jane, week, isolation="process", fault=why))
+    assert data["score"] == 0.0
+    assert data["output"].startswith(f"The autograder could not grade this submission ({why}).")
+    assert "contact your instructor" in data["output"]
+    assert len(data["tests"]) == 3  # as graded, for the instructor to look at
+    assert data["visibility"] == "visible"
+    failed = json.loads(
+        gradescope.fault_json("no such exercise", execution_time=2.4, assignment=week)
+    )
+    assert failed == {
+        "score": 0.0,
+        "execution_time": 2,
+        "output": gradescope.contact_line("no such exercise"),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [],
+    }
+
+
 def test_a_gradescope_run_from_metadata_to_results(week, tmp_path, infos):
     metadata = write(
         tmp_path / "submission_metadata.json",
@@ -234,23 +257,49 @@ def test_a_gradescope_run_from_metadata_to_results(week, tmp_path, infos):
 
 
 def test_the_autograder_zip(week, tmp_path):
-    files = gradescope.autograder_files(week, project=ROOT)
-    assert {"setup.sh", "run_autograder", "assignment.yaml"} <= set(files)
+    files = autograder.autograder_files(week, course=ROOT)
+    assert {"setup.sh", "run_autograder", "assignment.yaml", "requirements.txt"} <= set(files)
     assert files["run_autograder"][1] == files["setup.sh"][1] == 0o755
     names = set(files)
-    assert "torch-grader/pyproject.toml" in names and "torch-grader/grader/lms/intake.py" in names
-    assert any(n.startswith("torch-grader/exercises/exercise-05/") for n in names)
-    assert any(n.startswith("torch-grader/solutions/exercise-01/") for n in names)
-    assert not any(n.startswith("torch-grader/exercises/exercise-07/") for n in names)
+    assert "grader/lms/intake.py" in names and "grader/resources.py" in names
+    assert any(n.startswith("grader/_data/exercises/exercise-05/") for n in names)
+    assert any(n.startswith("grader/_data/solutions/exercise-01/") for n in names)
+    assert not any(n.startswith("grader/_data/exercises/exercise-07/") for n in names)
+    assert not any(n.startswith("grader/_data/solutions/exercise-07/") for n in names)
     assert not any("__pycache__" in n for n in names)
+    # the roster beside the shipped assignment, which loads as the same assignment
+    assert files["roster.csv"][0] == week.roster.read_bytes()
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for name in ("assignment.yaml", "roster.csv"):
+        (shipped / name).write_bytes(files[name][0])
+    again = load_assignment(shipped / "assignment.yaml")
+    assert replace(again, path=week.path, roster=week.roster) == week
     first, second = tmp_path / "a.zip", tmp_path / "b.zip"
-    gradescope.autograder_zip(first, files)
-    gradescope.autograder_zip(second, gradescope.autograder_files(week, project=ROOT))
+    autograder.autograder_zip(first, files)
+    autograder.autograder_zip(second, autograder.autograder_files(week, course=ROOT))
     assert first.read_bytes() == second.read_bytes()  # byte-stable
     with zipfile.ZipFile(first) as zf:
         info = zf.getinfo("run_autograder")
         assert stat.S_IMODE(info.external_attr >> 16) == 0o755
         assert zf.read("setup.sh").startswith(b"#!/usr/bin/env bash")
+
+
+def test_a_roster_written_in_a_flow_mapping_is_shipped_too(tmp_path):
+    write(tmp_path / "lists" / "class.csv", ROSTER)
+    path = write(
+        tmp_path / "week.yaml",
+        "{format_version: 1, name: w, exercises: {exercise-01: 1}, roster: lists/class.csv}\n",
+    )
+    week = load_assignment(path)
+    files = autograder.shipped_assignment(week)
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for name in ("assignment.yaml", "roster.csv"):
+        (shipped / name).write_bytes(files[name][0])
+    again = load_assignment(shipped / "assignment.yaml")
+    assert again.roster == shipped / "roster.csv"
+    assert replace(again, path=week.path, roster=week.roster) == week
 
 
 def write_executable(path: Path, text: str) -> Path:
@@ -260,19 +309,27 @@ def write_executable(path: Path, text: str) -> Path:
 
 
 def test_run_autograder_calls_the_documented_command_and_always_leaves_results(week, tmp_path):
-    script = gradescope.autograder_files(week, project=ROOT)["run_autograder"][0].decode()
+    script = autograder.autograder_files(week, course=ROOT)["run_autograder"][0].decode()
     root = tmp_path / "autograder"
-    run = write_executable(tmp_path / "run_autograder", script)
+    (root / "source").mkdir(parents=True)
+    run = write_executable(root / "source" / "run_autograder", script)
     fake = write_executable(
         tmp_path / "python",
-        '#!/usr/bin/env bash\necho "$GRADER_HOME" > "$GRADESCOPE_ROOT/called"\n'
-        'printf "%s\\n" "$@" >> "$GRADESCOPE_ROOT/called"\nexit 3\n',
+        '#!/usr/bin/env bash\n{ echo "$PYTHONPATH"; echo "${GRADER_HOME-unset}"; pwd; } '
+        '> "$GRADESCOPE_ROOT/called"\nprintf "%s\\n" "$@" >> "$GRADESCOPE_ROOT/called"\nexit 3\n',
     )
-    env = {**os.environ, "GRADESCOPE_ROOT": str(root), "GRADER_PYTHON": str(fake)}
+    env = {
+        **os.environ,
+        "GRADESCOPE_ROOT": str(root),
+        "GRADER_PYTHON": str(fake),
+        "GRADER_HOME": "/elsewhere",
+    }
     done = subprocess.run(["bash", str(run)], env=env, capture_output=True, timeout=30)
     assert done.returncode == 0
     assert (root / "called").read_text().splitlines() == [
-        f"{root}/source/torch-grader",
+        f"{root}/source",  # PYTHONPATH: the shipped package
+        "unset",  # GRADER_HOME: the shipped course, never another
+        f"{root}/source",
         "-m",
         "grader",
         "gradescope-run",
@@ -284,6 +341,11 @@ def test_run_autograder_calls_the_documented_command_and_always_leaves_results(w
         f"{root}/source/assignment.yaml",
         "--results",
         f"{root}/results/results.json",
+        "--lang",
+        "en",
     ]
     fallback = json.loads((root / "results" / "results.json").read_text())
     assert fallback["score"] == 0 and "exit code 3" in fallback["output"]
+    assert "execution_time" in fallback and fallback["tests"] == []
+    # the hidden tests are root's alone before any learner code runs
+    assert stat.S_IMODE((root / "source").stat().st_mode) & 0o077 == 0

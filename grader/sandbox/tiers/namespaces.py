@@ -21,7 +21,6 @@ import ctypes
 import os
 import platform
 import resource
-import secrets
 import select
 import shutil
 import signal
@@ -33,6 +32,7 @@ from typing import NoReturn
 from grader.sandbox.policy import SandboxPolicy, device_nodes
 from grader.sandbox.procs import close_all_but, die_with_parent, libc
 from grader.sandbox.tiers import Tier
+from grader.sandbox.tiers.uids import UID_SPAN, drop_privileges, uid_block, uid_trial
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -54,13 +54,6 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(platform.machine(), 155)
-# Learner children run as uids of a block of UID_SPAN that each fork server picks at random in
-# [UID_FLOOR, UID_FLOOR + UID_BLOCKS * UID_SPAN): never a real user's, and never shared with a
-# concurrent grading run (whose children could otherwise signal or trace them).
-UID_FLOOR = 200_000
-UID_SPAN = 4096
-UID_BLOCKS = 4096
-NPROC = 512  # processes and threads per learner uid: generous for torch, fatal to a fork bomb
 
 
 class NamespaceError(OSError):
@@ -245,18 +238,6 @@ def _drop_capabilities() -> None:
     _call(libc().capset(header, data), "capset")
 
 
-def uid_block() -> int:
-    """The first uid of a block of UID_SPAN unused by any concurrent run (chosen at random)."""
-    return UID_FLOOR + secrets.randbelow(UID_BLOCKS) * UID_SPAN
-
-
-def _drop_privileges(uid: int) -> None:
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
-    resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
-
-
 def _mirror(status: int) -> NoReturn:
     """End this process the way the learner child ended."""
     if os.WIFSIGNALED(status):
@@ -303,7 +284,7 @@ def keep(
                 die_with_parent()
                 _build_root(policy, scratch, cuda)
                 if uid is not None:
-                    _drop_privileges(uid)
+                    drop_privileges(uid)
                     die_with_parent()  # a change of uid clears the parent-death signal
                 else:
                     _drop_capabilities()
@@ -329,16 +310,21 @@ def detect(policy: SandboxPolicy, requested: str | None = None) -> Tier:
     ``requested`` (from GRADER_ISOLATION) forces "process", or demands "namespaces" (an error
     when they are not available).
     """
-    if requested == "process" or not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux"):
         return Tier("process")
-    for user_namespace in (False, True) if os.getuid() == 0 else (True,):
-        if _trial(Tier("namespaces", user_namespace), policy):
-            return Tier("namespaces", user_namespace)
-    if requested == "namespaces":
-        raise NamespaceError(
-            0, "GRADER_ISOLATION=namespaces, but this machine allows no namespaces"
-        )
-    return Tier("process")
+    if requested != "process":
+        for user_namespace in (False, True) if os.getuid() == 0 else (True,):
+            tier = Tier("namespaces", user_namespace, own_uid=not user_namespace)
+            if _trial(tier, policy):
+                return tier
+        if requested == "namespaces":
+            raise NamespaceError(
+                0, "GRADER_ISOLATION=namespaces, but this machine allows no namespaces"
+            )
+    # As root, learner children of the process tier run as an unprivileged uid of their own
+    # (a container that refuses namespaces, such as Gradescope's), where the machine lets root
+    # change uids.
+    return Tier("process", own_uid=os.getuid() == 0 and uid_trial())
 
 
 def _trial(tier: Tier, policy: SandboxPolicy) -> bool:

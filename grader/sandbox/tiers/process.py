@@ -2,14 +2,17 @@
 
 Applied before any learner code runs, in this order: a new session and process group (so the
 trusted side can kill everything the child starts), only the answer socket and the output pipe
-left open, a scrubbed environment, resource limits, a scratch working directory holding only the
-learner's file, and torch on one thread.
+left open, a scrubbed environment, resource limits, (when the grader is root) an unprivileged
+uid of the child's own, a scratch working directory holding only the learner's file, and torch
+on one thread.
 
 These apply in every tier. On their own they are the "process" tier: a separate process with
 rlimits and a scrubbed environment, which keeps learner code away from the grader's memory and
-verdicts but not from the file system or the network. Where the OS allows, the namespaces tier
-(:mod:`grader.sandbox.tiers.namespaces`) adds private namespaces and an unprivileged uid around them;
-``docs/SECURITY.md`` says what each tier guarantees.
+verdicts but not from the file system or the network. As root (a container that refuses
+namespaces, such as Gradescope's) the child also gives up root: it can then read only what any
+user may, cannot signal or trace the grader, and is held to a process limit. Where the OS
+allows, the namespaces tier (:mod:`grader.sandbox.tiers.namespaces`) adds private namespaces
+and an unprivileged uid around them; ``docs/SECURITY.md`` says what each tier guarantees.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import sys
 import torch
 
 from grader.sandbox.policy import ChildLimits, SandboxPolicy
-from grader.sandbox.procs import close_all_but
+from grader.sandbox.procs import close_all_but, die_with_parent
+from grader.sandbox.tiers.uids import drop_privileges
 
 
 def _vm_size() -> int:
@@ -52,8 +56,14 @@ def enter(
     kind: str,
     limits: ChildLimits,
     policy: SandboxPolicy,
+    uid: int | None = None,
+    parent_pid: int | None = None,
 ) -> None:
-    """Turn this freshly forked process into a learner child. Runs before any learner code."""
+    """Turn this freshly forked process into a learner child. Runs before any learner code.
+
+    ``uid``: the unprivileged uid to become (the process tier as root; the scratch folder and
+    the learner's file are already its own); ``parent_pid``: the fork server, whose death must
+    still end this child once the uid has changed."""
     os.setsid()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
@@ -93,6 +103,9 @@ def enter(
         # CUDA maps hundreds of GiB of address space, so only CPU children get this limit;
         # CUDA children are watched from the trusted side instead (GPU.md).
         _set_limit(resource.RLIMIT_AS, _vm_size() + (limits.memory_mb << 20))
+    if uid is not None:
+        drop_privileges(uid)
+        die_with_parent(parent_pid)  # a change of uid cleared the parent-death signal
 
     os.chdir(scratch)
     sys.path[:] = [scratch] + [p for p in sys.path if "site-packages" in p or "python3" in p]

@@ -311,6 +311,11 @@ def _module_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Us
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)
     ]
     targets += [(call, call.args[0]) for call in setter_calls(model, nodes, scope)]
+    for node in nodes:  # vars(torch)["allclose"] = ..., torch.__dict__["softmax"] = ...
+        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            held = dynamic.subscript_values(model, node, scope, 0) or set()
+            if any(_module_path(v) for v in held):
+                found.append(_use(node, spelling(node), scope, computed=True))
     for node, target in targets:
         for value in model.values(target, scope):
             if (
@@ -321,6 +326,15 @@ def _module_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Us
                 found.append(_use(node, spelling(node), scope, computed=True))
                 break
     return found
+
+
+def _module_path(value: object) -> bool:
+    """A value the model resolved to a named module or something in it."""
+    return (
+        isinstance(value, str)
+        and value not in (UNKNOWN, COMPUTED, UNDEFINED)
+        and not value.startswith(UNKNOWN)
+    )
 
 
 def _code_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Use]:

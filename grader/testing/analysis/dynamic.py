@@ -10,8 +10,12 @@ ruled out about what it reaches.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from grader.testing.analysis.model import COMPUTED, UNKNOWN, Model, Scope
+from grader.testing.analysis.markers import COMPUTED, UNKNOWN
+
+if TYPE_CHECKING:  # the model calls into this module; these names are for annotations only
+    from grader.testing.analysis.model import Model, Scope
 
 GETATTR = {"builtins.getattr", "inspect.getattr_static"}
 IMPORTERS = {
@@ -159,6 +163,11 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
                 result.add(name.split(".")[0])
             else:
                 result.add(name.replace(":", "."))
+        elif _own_locals(func, call, scope):
+            # a function's own locals (a debug ``print(locals())``): a snapshot of values
+            # the function already names, so nothing new is reached through it
+            special = True
+            result.add(UNKNOWN)
         elif func in CODE or func in NAMESPACES or func in HOOKS:
             special = True
             result.add(COMPUTED)
@@ -184,6 +193,14 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
             name = literal(call.args[0]) if call.args else None
             result.add(COMPUTED if name is None else f"{UNKNOWN}.{name}")
     return result if special else None
+
+
+def _own_locals(func: str, call: ast.Call, scope: Scope) -> bool:
+    """``locals()`` or ``vars()`` without arguments inside a function or lambda (at module
+    level they are the module's globals, which hold ``__builtins__``)."""
+    if scope.kind not in ("function", "lambda") or call.args or call.keywords:
+        return False
+    return func in ("builtins.locals", "builtins.vars")
 
 
 def _has_fromlist(call: ast.Call) -> bool:

@@ -30,9 +30,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from grader.testing.analysis import intake
+from grader.testing.analysis.markers import COMPUTED, UNKNOWN
 
-UNKNOWN = "?"
-COMPUTED = "<computed>"  # a name or module computed at run time
 UNDEFINED = "<undefined>"  # a global the file never binds (it could only be injected)
 _MAX_VALUES = 64
 _MAX_DEPTH = 60

@@ -1,0 +1,444 @@
+"""ClusterEngine: the :class:`~grader.engine.api.Engine` interface over a Dask cluster.
+
+    driver (this process)                      each Dask worker
+    ─────────────────────                      ────────────────
+    ClusterEngine.grade_many                   SlotsPlugin: one warm grading process per thread
+      chunks of 8-32 submissions ──submit──►   grade_chunk ──line protocol──► python -m
+      of one exercise and one pass               (a Dask task)                 grader.cluster.slot
+      as_completed ◄── outcomes ─────────────                                   (LocalEngine)
+      on_result(index, result, report)
+
+- **Start**: ``local:N`` starts a local cluster of N single-threaded worker processes (on a GPU
+  machine the first ones, one per GPU, declare ``GPU=1`` and see only their GPU); an address
+  connects to a running scheduler. The plugin is registered; every worker's slots warm up and
+  report their fingerprint; a worker that differs from the driver (grader, Python, torch, an
+  exercise's files) or that does not grade in the namespaces tier is refused, with what
+  differs, and the run does not start.
+- **Passes**: when the cluster has GPU workers, every submission is graded in two passes, as
+  on a GPU machine: a CPU pass anywhere, then a CUDA pass only on a worker with the ``GPU``
+  resource, which merges the two and renders the report. Without GPU workers, one pass in
+  which the CUDA cases are skipped. ``gpus`` (GPU workers) is what the batch's cache key
+  names, so a run's key says which passes it ran.
+- **Results** come back per chunk as tasks complete and go to ``on_result`` at once, so the
+  batch's cache keeps them and a killed run resumes. Reports are rendered on the workers.
+- **Retry**: a worker lost mid-chunk makes Dask run the chunk again elsewhere (gradings are
+  deterministic, so at-least-once is harmless); a slot that dies mid-chunk is retried twice; a
+  chunk that still fails becomes results that say the grader failed (never cached).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import os
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import dask.config
+from dask.utils import parse_timedelta
+from distributed import Client, Future, Nanny, Scheduler, SpecCluster, as_completed, wait
+
+from grader.catalog import Catalog, project_root
+from grader.cluster.fingerprint import REQUIRED_TIER, fingerprint
+from grader.cluster.plan import chunk_size, fault_result, parse_cluster
+from grader.cluster.plugin import GPU, PLUGIN_NAME, SlotsPlugin, check_worker, grade_chunk
+from grader.cluster.protocol import job_wire
+from grader.engine.api import GradeRequest, OnResult
+from grader.engine.local import _check_hideable, count_gpus
+from grader.errors import InternalError, UsageError
+from grader.results import Result
+from grader.spec import ExerciseSpec
+
+RETRIES = 2  # a chunk whose grading process died is graded again this many times
+WORKERS_TIMEOUT_S = 60.0  # for a first worker to join a scheduler that has none
+START_TIMEOUT_S = 900.0  # every worker's slots warm (imports, fork server, tier detection)
+HINT = (
+    "Give every worker the same torch-grader, Python, torch and course as this machine, "
+    "grading in the namespaces tier (docs/CLUSTER.md)."
+)
+
+
+class ClusterEngine:
+    """Grades :class:`GradeRequest` s on a Dask cluster. Use as a context manager::
+
+        with ClusterEngine("tcp://scheduler:8786") as engine:
+            results = engine.grade_many(requests, on_result, reports=True)
+
+    ``hidden``: folders learner children must not see (on a worker that shares the driver's
+    file system); ``preload``: the exercises the run grades (default: every exercise).
+    After a run, ``placements`` lists (pass, worker) for every chunk graded and
+    ``startup_s`` how long the cluster took to be ready.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        catalog: Catalog | None = None,
+        *,
+        hidden: Sequence[Path] = (),
+        preload: Sequence[ExerciseSpec] | None = None,
+        chunk: int | None = None,
+        retries: int = RETRIES,
+        connect_timeout_s: float | None = None,
+        start_timeout_s: float = START_TIMEOUT_S,
+        slot_command: Sequence[str] | None = None,
+    ) -> None:
+        self.kind, self.target = parse_cluster(address)
+        self.address = address
+        self.catalog = catalog or Catalog(project_root())
+        for path in hidden:
+            _check_hideable(Path(path).resolve())
+        self.hidden = [str(Path(p).resolve()) for p in hidden]
+        self._preload = list(preload) if preload is not None else None
+        self.chunk = chunk
+        self.retries = retries
+        # default: Dask's own setting (distributed.comm.timeouts.connect, 30 s)
+        self.connect_timeout_s = connect_timeout_s
+        self.start_timeout_s = start_timeout_s
+        # the grading program each slot runs (default: python -m grader.cluster.slot); a
+        # benchmark replays measured durations through a stand-in that speaks the protocol
+        self.slot_command = list(slot_command) if slot_command is not None else None
+        self.run_id = uuid.uuid4().hex
+        self.client: Client | None = None
+        self.cluster: SpecCluster | None = None
+        self._gpus: int | None = None
+        self._specs: dict[str, ExerciseSpec] = {}
+        self.placements: list[tuple[str, str]] = []
+        self.startup_s = 0.0
+        self.isolation = ""
+        self.workers: dict[str, dict[str, Any]] = {}  # address: name, gpu, slots (checked)
+
+    # -- the cluster ----------------------------------------------------------------------------
+
+    @property
+    def gpus(self) -> int:
+        """GPU workers of the cluster (those that declare the ``GPU`` resource): with any,
+        submissions are graded in a CPU and a CUDA pass. Decided once per run."""
+        if self._gpus is None:
+            if self.kind == "local":
+                assert isinstance(self.target, int)
+                self._gpus = min(self.target, count_gpus())
+            elif self.client is not None:
+                self._gpus = self._gpu_workers(self.client)
+            else:
+                client = self._connect()
+                try:
+                    self._gpus = self._gpu_workers(client)
+                finally:
+                    client.close()
+        return self._gpus
+
+    def _connect(self) -> Client:
+        try:
+            timeout = self.connect_timeout_s or parse_timedelta(
+                dask.config.get("distributed.comm.timeouts.connect")
+            )
+            client = Client(str(self.target), timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(
+                f"cannot reach the Dask scheduler at {self.target}: {exc}",
+                hint="Start it with `dask scheduler` and its workers with `dask worker "
+                "ADDRESS` (docs/CLUSTER.md).",
+            ) from None
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
+        except (OSError, TimeoutError):
+            client.close()
+            raise UsageError(
+                f"no Dask worker joined the scheduler at {self.target} within "
+                f"{WORKERS_TIMEOUT_S:g} s",
+                hint="Start workers with `dask worker ADDRESS` (docs/CLUSTER.md).",
+            ) from None
+        return client
+
+    @staticmethod
+    def _gpu_workers(client: Client) -> int:
+        workers = client.scheduler_info(n_workers=-1)["workers"]
+        return sum(1 for w in workers.values() if (w.get("resources") or {}).get(GPU, 0) > 0)
+
+    def _local_cluster(self, workers: int, gpus: int) -> SpecCluster:
+        """N single-threaded worker processes on this machine (what ``LocalCluster(n_workers=N,
+        threads_per_worker=1)`` starts), the first ``gpus`` of them pinned to one GPU each."""
+        visible = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")]
+        visible = [d for d in visible if d] or [str(n) for n in range(gpus)]
+        spec: dict[str, Any] = {}
+        for n in range(workers):
+            options: dict[str, Any] = {
+                "nthreads": 1,
+                "host": "127.0.0.1",
+                "dashboard": False,
+                "silence_logs": logging.ERROR,
+            }
+            if n < gpus:
+                options["resources"] = {GPU: 1}
+                options["env"] = {"CUDA_VISIBLE_DEVICES": visible[n]}
+            spec[f"grader-{n}"] = {"cls": Nanny, "options": options}
+        scheduler = {
+            "cls": Scheduler,
+            "options": {"host": "127.0.0.1", "dashboard": False, "port": 0},
+        }
+        return SpecCluster(
+            workers=spec, scheduler=scheduler, silence_logs=logging.ERROR, name="grade-batch"
+        )
+
+    def __enter__(self) -> ClusterEngine:
+        started = time.monotonic()
+        try:
+            gpus = self.gpus  # decided before the cluster starts: the batch's key names it
+            if self.kind == "local":
+                assert isinstance(self.target, int)
+                self.cluster = self._local_cluster(self.target, gpus)
+                self.client = Client(self.cluster)
+            else:
+                self.client = self._connect()
+            if gpus and not self._gpu_workers(self.client):
+                raise UsageError("the cluster's GPU workers left before the run started")
+            specs = self._preload if self._preload is not None else self.catalog.all()
+            self._specs.update({spec.id: spec for spec in specs})
+            plugin = SlotsPlugin(
+                run_id=self.run_id,
+                exercises=[spec.id for spec in specs],
+                hidden=self.hidden,
+                gpu=gpus > 0,
+                expected=fingerprint(specs, REQUIRED_TIER),
+                command=self.slot_command,
+                local=self.kind == "local",
+            )
+            try:
+                self.client.register_plugin(plugin, name=PLUGIN_NAME)
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker without the grader
+                raise UsageError(
+                    f"a worker could not load the grader's plugin: {type(exc).__name__}: {exc}",
+                    hint=HINT,
+                ) from None
+            self._check_workers()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        self.startup_s = time.monotonic() - started
+        return self
+
+    def _check_workers(self) -> None:
+        """Wait for every worker's slots; refuse the run if any worker differs."""
+        assert self.client is not None
+        workers = sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+        futures = [
+            self.client.submit(
+                check_worker,
+                self.run_id,
+                workers=[w],
+                allow_other_workers=False,
+                pure=False,
+                key=f"grader-check-{n}-{self.run_id}",
+            )
+            for n, w in enumerate(workers)
+        ]
+        refusals = []
+        deadline = time.monotonic() + self.start_timeout_s
+        pending = dict(zip(futures, workers, strict=True))
+        try:
+            while pending:
+                try:
+                    done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
+                except TimeoutError:  # nothing finished in those 5 s
+                    done = set()
+                for future in done:
+                    worker = pending.pop(future)
+                    try:
+                        answer = future.result()
+                    except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
+                        refusals.append(
+                            f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
+                        )
+                        continue
+                    if answer["refused"]:
+                        refusals.append(answer["refused"])
+                    else:
+                        self.isolation = answer["isolation"]
+                        self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
+                if pending and not done:
+                    # A worker that left during the check is not waited for (if it comes back,
+                    # its first task checks it); one that never answers is refused.
+                    present = set(self.client.scheduler_info(n_workers=-1)["workers"])
+                    for future, worker in list(pending.items()):
+                        if worker not in present:
+                            del pending[future]
+                    if time.monotonic() > deadline:
+                        refusals += [
+                            f"worker {w} refused: its grading processes were not ready within "
+                            f"{self.start_timeout_s:g} s"
+                            for w in pending.values()
+                        ]
+                        break
+        finally:
+            for future in futures:
+                future.release()
+        if not refusals and not self.workers:
+            raise UsageError("every worker left the cluster before the run started", hint=HINT)
+        if refusals:
+            raise UsageError("; ".join(refusals), hint=HINT)
+
+    def __exit__(self, *exc_info: object) -> None:
+        client, cluster, self.client, self.cluster = self.client, self.cluster, None, None
+        if client is not None:
+            if cluster is None:  # a cluster that lives on: give its workers their memory back
+                try:
+                    client.unregister_worker_plugin(PLUGIN_NAME)
+                except Exception:  # noqa: BLE001 - it may never have been registered
+                    pass
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+    # -- the engine API -----------------------------------------------------------------------
+
+    def grade(self, request: GradeRequest) -> Result:
+        return self.grade_many([request])[0]
+
+    def spec(self, exercise: str) -> ExerciseSpec:
+        if exercise not in self._specs:
+            self._specs[exercise] = self.catalog.resolve(exercise)
+        return self._specs[exercise]
+
+    def _passes(self, devices: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """As on one machine: with GPUs, CPU and CUDA apart; otherwise one pass."""
+        if "cpu" in devices and "cuda" in devices and self.gpus:
+            return [("cpu",), ("cuda",)]
+        return [tuple(devices)]
+
+    def grade_many(
+        self,
+        requests: Sequence[GradeRequest],
+        on_result: OnResult | None = None,
+        *,
+        reports: bool = False,
+    ) -> list[Result]:
+        """Grade every request on the cluster; ``on_result(index, result, report)`` as each
+        chunk completes. On KeyboardInterrupt the chunks in flight are cancelled; results
+        already handed to ``on_result`` stand."""
+        client = self.client
+        if client is None:
+            raise InternalError("ClusterEngine used outside `with ClusterEngine(...) as engine:`")
+        specs = [self.spec(r.exercise) for r in requests]
+        slots = max(1, sum(client.nthreads().values()))
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for index, request in enumerate(requests):
+            key = (specs[index].id, request.seed, request.lang, request.devices)
+            groups.setdefault(key, []).append(index)
+        size = self.chunk or chunk_size(len(requests), slots)
+        chunks = [m[i : i + size] for m in groups.values() for i in range(0, len(m), size)]
+        results: dict[int, Result] = {}
+
+        def deliver(index: int, result: Result, report: str | None) -> None:
+            if index in results:  # at-least-once: a chunk graded twice is delivered once
+                return
+            results[index] = result
+            if on_result is not None:
+                on_result(index, result, report)
+
+        def fail(members: list[int], why: str) -> None:
+            from grader.render.html import render_result
+
+            for index in members:
+                result = fault_result(specs[index], requests[index], why)
+                deliver(index, result, render_result(result) if reports else None)
+
+        def submit(members: list[int]) -> tuple[Future[Any], list[Future[Any]]]:
+            devices = requests[members[0]].devices
+            passes = self._passes(devices)
+            budget = sum(specs[i].limits.total_timeout_s for i in members) + 120.0
+            earlier: Future[Any] | None = None
+            made: list[Future[Any]] = []
+            for n, selected in enumerate(passes):
+                jobs = [
+                    job_wire(str(i), dataclasses.replace(requests[i], devices=selected))
+                    for i in members
+                ]
+                last = n == len(passes) - 1
+                label = "all" if len(selected) > 1 else selected[0]
+                earlier = client.submit(
+                    grade_chunk,
+                    self.run_id,
+                    label,
+                    jobs,
+                    reports and last,
+                    budget,
+                    earlier,
+                    resources={GPU: 1} if "cuda" in selected and self.gpus else None,
+                    retries=self.retries,
+                    pure=False,
+                    key=f"grade-{label}-{specs[members[0]].id}-{members[0]}-{self.run_id}",
+                )
+                made.append(earlier)
+            assert earlier is not None
+            return earlier, made
+
+        pending = collections.deque(chunks)
+        window = max(8, 4 * slots)  # chunks in flight: enough to keep every slot busy
+        in_flight: dict[Future[Any], tuple[list[int], list[Future[Any]]]] = {}
+        completed = as_completed()
+
+        def refill() -> None:
+            while pending and len(in_flight) < window:
+                members = pending.popleft()
+                final, made = submit(members)
+                in_flight[final] = (members, made)
+                completed.add(final)
+
+        try:
+            refill()
+            for future in completed:
+                members, made = in_flight.pop(future)
+                try:
+                    answer = future.result()
+                except Exception as exc:  # noqa: BLE001 - the chunk's results say so
+                    answer = {"error": f"{type(exc).__name__}: {exc}"}
+                for f in made:
+                    f.release()
+                if answer.get("refused"):
+                    raise UsageError(answer["refused"], hint=HINT)
+                if "error" in answer:
+                    fail(members, f"the cluster could not grade this chunk: {answer['error']}")
+                else:
+                    self._take(answer, members, specs, requests, deliver, fail)
+                refill()
+        except BaseException:
+            running = [f for _, made in in_flight.values() for f in made]
+            if running:
+                client.cancel(running)
+            raise
+        return [results[i] for i in range(len(requests))]
+
+    def _take(
+        self,
+        answer: dict[str, Any],
+        members: list[int],
+        specs: list[ExerciseSpec],
+        requests: Sequence[GradeRequest],
+        deliver: Any,
+        fail: Any,
+    ) -> None:
+        self.placements += [(str(p), str(w)) for p, w in answer.get("placements", [])]
+        answered = set()
+        for item in answer.get("outcomes", []):
+            key = item.get("key")
+            index = int(key) if isinstance(key, str) and key.isdigit() else -1
+            if index not in members or index in answered:
+                continue
+            answered.add(index)
+            if item.get("result") is None:
+                fail([index], str(item.get("error") or "no answer"))
+                continue
+            try:
+                result = Result.from_dict(item["result"])
+            except (KeyError, TypeError, ValueError) as exc:
+                fail([index], f"a result that does not load ({type(exc).__name__})")
+                continue
+            deliver(index, result, item.get("report"))
+        missing = [i for i in members if i not in answered]
+        if missing:
+            fail(missing, "the worker gave no answer for this grading")

@@ -1,0 +1,337 @@
+"""Gradescope's autograder: the zip uploaded once per assignment, and the grading run inside it.
+
+Gradescope's autograder specification (https://gradescope-autograders.readthedocs.io/en/latest/
+specs/): the zip holds ``setup.sh`` and ``run_autograder`` at its root and is unpacked into
+``/autograder/source``; ``setup.sh`` runs once, as root, when Gradescope builds the image;
+``run_autograder`` runs as root for every submission, in a fresh container, with the student's
+files in ``/autograder/submission`` and ``/autograder/submission_metadata.json``, and must
+leave ``/autograder/results/results.json``.
+
+The zip is self-contained: ``grader/`` is the running grader's own package, with the
+assignment's exercises and reference solutions and the report templates under
+``grader/_data/`` (where :mod:`grader.resources` finds a course), so nothing is built or
+installed from it: ``run_autograder`` puts ``/autograder/source`` on ``PYTHONPATH``. Only the
+grader's requirements are installed, CPU torch first. No exercise outside the assignment is in
+the zip: its hidden tests and solutions never reach Gradescope.
+
+``grade_submission`` is what ``grade gradescope-run`` (``run_autograder``'s command) does:
+read the metadata, read the submission as one student, grade every file, and build the
+results.json (``grader.lms.gradescope``'s formats).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import yaml
+
+from grader.catalog import Catalog
+from grader.engine import GradeRequest, LocalEngine
+from grader.engine.scheduler import usable_cores
+from grader.errors import UsageError
+from grader.lms.assignment import Assignment, load_assignment
+from grader.lms.grades import ExerciseScore
+from grader.lms.gradescope import finish_run, prepare_run, read_run_metadata
+from grader.lms.handin import ExerciseInfo
+from grader.resources import PACKAGE, data_root
+from grader.spec import read_yaml
+
+DISTRIBUTION = "torch-grader"
+VENV = "/opt/torch-grader"
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
+ROSTER = "roster.csv"  # the roster's name next to the shipped assignment.yaml
+_SKIPPED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image. It needs Python
+# 3.10 or newer: choose the Ubuntu 22.04 base image (or a later one).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+SOURCE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
+VENV={venv}
+
+install_python() {{
+    apt-get update
+    apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+}}
+
+command -v python3 >/dev/null 2>&1 || install_python
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    echo "torch-grader needs Python 3.10 or newer: choose the Ubuntu 22.04 base image" >&2
+    exit 1
+fi
+rm -rf "$VENV"
+if ! python3 -m venv "$VENV"; then
+    install_python
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --upgrade pip
+# CPU torch first, from PyTorch's CPU index: the requirements then find torch installed and
+# never pull the CUDA build (gigabytes that Gradescope's machines cannot use).
+"$VENV/bin/python" -m pip install --index-url {index} "{torch}"
+"$VENV/bin/python" -m pip install -r "$SOURCE/requirements.txt"
+# Learner code runs as an unprivileged uid: Python and its packages must stay readable to it.
+chmod -R go+rX "$VENV"
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission, as root, in a fresh container. It always leaves a
+# results.json: Gradescope shows an error instead of a grade without one.
+# GRADESCOPE_ROOT (default /autograder) and GRADER_PYTHON (default the set-up's virtualenv) let
+# CI run it against a fake root.
+set -u
+ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
+PYTHON="${{GRADER_PYTHON:-{venv}/bin/python}}"
+# The grader is the package shipped in source/, with its course in source/grader/_data.
+export PYTHONPATH="$ROOT/source"
+unset GRADER_HOME
+mkdir -p "$ROOT/results"
+rm -f "$ROOT/results/results.json"
+# Learner code runs as an unprivileged uid: the hidden tests, the reference solutions and the
+# roster are root's alone, and so is the folder the results go to.
+chmod -R go-rwx "$ROOT/source"
+chmod go-w "$ROOT/results"
+cd "$ROOT/source" && "$PYTHON" -m grader gradescope-run --submission "$ROOT/submission" \\
+    --metadata "$ROOT/submission_metadata.json" --assignment "$ROOT/source/assignment.yaml" \\
+    --results "$ROOT/results/results.json" --lang {lang}
+status=$?
+if [ ! -s "$ROOT/results/results.json" ]; then
+    printf '{{"score": 0, "execution_time": 0, "visibility": "visible", "stdout_visibility": "hidden", "tests": [], "output": "%s"}}\\n' \\
+        "The autograder could not grade this submission (exit code $status). This is not your code's fault: please contact your instructor." \\
+        > "$ROOT/results/results.json"
+fi
+exit 0
+"""
+
+Files = dict[str, tuple[bytes, int]]  # path in the zip: (content, mode)
+
+
+# ---------------------------------------------------------------------------------------------
+# The zip
+
+
+def autograder_files(assignment: Assignment, *, course: Path, lang: str = "en") -> Files:
+    """Every file of the autograder zip, by its path in the zip (which Gradescope unpacks into
+    ``/autograder/source``), with its mode:
+
+    - ``setup.sh`` and ``run_autograder`` (executable), ``requirements.txt`` (the grader's
+      runtime requirements, extras left out);
+    - ``assignment.yaml``, and ``roster.csv`` where the assignment names a roster (the
+      shipped assignment points at it);
+    - ``grader/``: the running grader's package, without byte code and without any course it
+      carries, plus ``grader/_data/exercises/ID/`` and ``grader/_data/solutions/ID/`` for the
+      assignment's exercises only (from ``course``, the catalog's root) and
+      ``grader/_data/reports/`` (the report templates).
+
+    ``lang`` is the language of the feedback Gradescope shows.
+    """
+    requirements = runtime_requirements()
+    torch = next((r for r in requirements if _name(r) == "torch"), "torch")
+    files: Files = {
+        "setup.sh": (
+            SETUP_SH.format(venv=VENV, index=CPU_TORCH_INDEX, torch=torch).encode(),
+            0o755,
+        ),
+        "run_autograder": (RUN_AUTOGRADER.format(venv=VENV, lang=lang).encode(), 0o755),
+        "requirements.txt": ("".join(f"{r}\n" for r in requirements).encode(), 0o644),
+    }
+    files.update(shipped_assignment(assignment))
+    _add_tree(files, PACKAGE, "grader", skip_data=True)
+    for ident in assignment.ids:
+        for kind in ("exercises", "solutions"):
+            folder = course / kind / ident
+            if not folder.is_dir():
+                raise UsageError(
+                    f"{folder} does not exist",
+                    hint=f"{ident} needs its folder in {course / 'exercises'} and "
+                    f"{course / 'solutions'} (GRADER_HOME names the course).",
+                )
+            _add_tree(files, folder, f"grader/_data/{kind}/{ident}")
+    reports = data_root() / "reports"
+    if not reports.is_dir():
+        raise UsageError(f"{reports} does not exist: this grader has no report templates")
+    _add_tree(files, reports, "grader/_data/reports")
+    return files
+
+
+def _add_tree(files: Files, folder: Path, prefix: str, *, skip_data: bool = False) -> None:
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if skip_data and relative.parts[0] == "_data":
+            continue
+        if any(p in _SKIPPED_PARTS for p in relative.parts) or path.suffix in (".pyc", ".pyo"):
+            continue
+        if path.is_file() and not path.is_symlink():
+            files[f"{prefix}/{relative.as_posix()}"] = (_read(path), 0o644)
+
+
+def shipped_assignment(assignment: Assignment) -> Files:
+    """``assignment.yaml`` as shipped, with its roster (if it names one) as ``roster.csv``
+    beside it, so that the shipped file loads where Gradescope unpacks it. The file is shipped
+    as written, only its ``roster:`` line rewritten; the result is proven to load to the same
+    assignment."""
+    text = _read(assignment.path)
+    if assignment.roster is None:
+        shipped: Files = {"assignment.yaml": (text, 0o644)}
+    else:
+        lines = re.findall(rb"^roster[ \t]*:.*$", text, re.M)
+        if len(lines) == 1:
+            text = re.sub(rb"^roster[ \t]*:.*$", f"roster: {ROSTER}".encode(), text, flags=re.M)
+        else:  # written some other way: the same mapping, written anew
+            data = read_yaml(assignment.path)
+            data["roster"] = ROSTER
+            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode()
+        shipped = {"assignment.yaml": (text, 0o644), ROSTER: (_read(assignment.roster), 0o644)}
+    with tempfile.TemporaryDirectory(prefix="grader-assignment-") as folder:
+        for name, (data, _) in shipped.items():
+            (Path(folder) / name).write_bytes(data)
+        loaded = load_assignment(Path(folder) / "assignment.yaml")
+        same = replace(loaded, path=assignment.path, roster=assignment.roster) == assignment
+    if not same:
+        raise UsageError(
+            f"{assignment.path}: its roster line could not be rewritten for the autograder",
+            hint="Write `roster: FILE` on a line of its own.",
+        )
+    return shipped
+
+
+def runtime_requirements() -> list[str]:
+    """The grader's runtime requirements (``torch>=2.2``, ...), extras left out: from the
+    installed distribution's metadata, else from the ``pyproject.toml`` beside the package (a
+    checkout that was never installed)."""
+    try:
+        found = importlib.metadata.requires(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        found = None
+    if found is None:
+        found = _pyproject_requirements(PACKAGE.parent / "pyproject.toml")
+    return [r.strip() for r in found if "extra" not in r.partition(";")[2]]
+
+
+def _pyproject_requirements(path: Path) -> list[str]:
+    if sys.version_info >= (3, 11) and path.is_file():
+        import tomllib
+
+        try:
+            project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
+            return [str(r) for r in project["dependencies"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{path}: cannot read the grader's requirements ({exc})") from None
+    raise UsageError(
+        f"cannot tell the grader's requirements: {DISTRIBUTION} is not installed",
+        hint="Install the grader (pip install -e .) and build the autograder again.",
+    )
+
+
+def _name(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return match.group(1).lower().replace("_", "-") if match else ""
+
+
+def autograder_zip(target: Path, files: Files) -> None:
+    """Write ``files`` as a zip that is the same bytes for the same files: sorted, fixed
+    timestamps, explicit modes (``run_autograder`` must be executable)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            data, mode = files[name]
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so that the mode is honoured
+            zf.writestr(info, data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(buffer.getvalue())
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The run: one submission graded inside the autograder
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What grading one Gradescope submission gave: the results.json text, whether every
+    exercise of the assignment passed, and why the grader itself failed ("" if it did not)."""
+
+    results: str
+    passed: bool
+    fault: str = ""
+
+
+def grade_submission(
+    submission: Path,
+    metadata_path: Path,
+    assignment: Assignment,
+    *,
+    catalog: Catalog,
+    lang: str = "en",
+) -> RunOutcome:
+    """Grade the one submission in ``submission`` (``/autograder/submission``) against the
+    assignment's exercises, on this machine. Learner faults (a syntax error, a crash, a file
+    not handed in) are results like any other; the grader failing in some test makes the
+    outcome a ``fault``, with score 0 (``gradescope.results_json``). ``execution_time`` is the
+    wall time of the whole run."""
+    started = time.monotonic()
+    metadata = read_run_metadata(metadata_path)
+    specs = {ident: catalog.resolve(ident) for ident in assignment.ids}
+    infos = {ident: ExerciseInfo.from_spec(spec) for ident, spec in specs.items()}
+    staging = Path(tempfile.mkdtemp(prefix="grader-gradescope-"))
+    try:
+        handin = prepare_run(submission, metadata, staging=staging, exercises=infos)
+        handed_in = [handin.files[e] for e in assignment.ids if e in handin.files]
+        requests = [
+            GradeRequest(
+                exercise=item.exercise,
+                source=item.path.read_bytes(),
+                filename=item.shown,
+                lang=lang,
+            )
+            for item in handed_in
+        ]
+        results = []
+        if requests:
+            preload = [specs[r.exercise] for r in requests]
+            jobs = min(len(requests), usable_cores())
+            with LocalEngine(catalog, jobs=jobs, preload=preload) as engine:
+                results = engine.grade_many(requests)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    scores = {r.exercise_id: ExerciseScore.from_result(r) for r in results}
+    faulted = [s.exercise for s in scores.values() if s.grader_fault]
+    fault = f"the grader itself failed in {', '.join(faulted)}" if faulted else ""
+    # the tier's name: the first word of its description ("process (...; runs as ...)")
+    isolation = results[0].environment.isolation.split(" ", 1)[0] if results else ""
+    text = finish_run(
+        handin,
+        metadata,
+        scores,
+        assignment,
+        execution_time=time.monotonic() - started,
+        isolation=isolation,
+        fault=fault,
+    )
+    passed = all(e in scores and scores[e].status == "passed" for e in assignment.ids)
+    return RunOutcome(results=text, passed=passed and not fault, fault=fault)

@@ -1,0 +1,124 @@
+"""Every file a batch leaves in its output folder, written from the class's grade rows.
+
+What goes where, and when:
+
+- always: ``gradebook.csv`` and ``gradebook.json`` (:mod:`.gradebook`), ``index.html`` (the
+  class report), ``feedback/<student>.html`` for every student who handed something in, and
+  ``students/<student>/results.json`` (Gradescope's format) beside their results;
+- only when the gradebook is complete: ``canvas.csv`` and ``moodle.csv``, the files an
+  instructor uploads. An incomplete gradebook is marked as such in the CSV itself, and the
+  upload files of an earlier run are removed rather than left looking current.
+
+Students who are not on the roster are in the gradebook (with a problem saying so) but never
+in an upload file: their grade would go to whoever the LMS matched by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.fileio import write_atomic
+from grader.lms import canvas, gradescope, moodle
+from grader.lms.assignment import Assignment
+from grader.lms.gradebook import class_stats, exercise_maxima, gradebook_csv, gradebook_json
+from grader.lms.grades import GradeRow
+from grader.results import Result
+from grader.spec import ExerciseSpec
+
+UPLOADS = ("canvas.csv", "moodle.csv")
+
+
+@dataclass
+class Outputs:
+    written: list[str] = field(default_factory=list)  # relative to the output folder
+    withheld: list[str] = field(default_factory=list)  # upload files not written, and why
+    warnings: list[str] = field(default_factory=list)  # for the instructor, before uploading
+
+
+def write_outputs(
+    out: Path,
+    *,
+    rows: list[GradeRow],
+    results: dict[tuple[str, str], Result],
+    assignment: Assignment,
+    specs: dict[str, ExerciseSpec],
+    stray: list[str],
+    lang: str,
+    incomplete: str,
+    chosen: str,
+    layout: str,
+) -> Outputs:
+    from grader.render.classreport import render_class
+    from grader.render.feedback import render_feedback
+    from grader.render.html import render_result
+
+    outputs = Outputs()
+    fallback = {
+        e: float(sum(t.points for t, _ in spec.manifest(("cpu",)))) for e, spec in specs.items()
+    }
+    maxima = exercise_maxima(rows, assignment, fallback)
+    titles = {e: spec.title.get(lang) for e, spec in specs.items()}
+
+    def write(name: str, text: str) -> None:
+        write_atomic(out / name, text)
+        outputs.written.append(name)
+
+    feedback = 0
+    for row in rows:
+        if row.roster == "absent":
+            continue
+        key = row.student.key
+        mine = {e: r for (k, e), r in results.items() if k == key}
+        for exercise, result in mine.items():
+            report = out / "students" / key / f"{exercise}.html"
+            if not report.is_file():  # a result from an older run, without its report
+                write_atomic(report, render_result(result))
+        write_atomic(
+            out / "students" / key / "results.json", gradescope.results_json(row, assignment)
+        )
+        write_atomic(out / "feedback" / f"{key}.html", render_feedback(row, mine, assignment, lang))
+        feedback += 1
+    write("gradebook.csv", gradebook_csv(rows, assignment, maxima, incomplete=incomplete))
+    write(
+        "gradebook.json",
+        gradebook_json(
+            rows, assignment, maxima, titles, incomplete=incomplete, chosen=chosen, layout=layout
+        ),
+    )
+    stats = class_stats(rows, results, assignment, maxima, titles)
+    write(
+        "index.html",
+        render_class(rows, assignment, maxima, titles, stats, stray, lang, incomplete=incomplete),
+    )
+    if feedback:
+        outputs.written.append(f"feedback/ ({feedback} page{'s' if feedback != 1 else ''})")
+    if incomplete:
+        for name in UPLOADS:
+            (out / name).unlink(missing_ok=True)
+            outputs.withheld.append(f"{name}: not written, the gradebook is incomplete")
+        return outputs
+    uploads = [r for r in rows if r.roster != "unmatched"]
+    left_out = len(rows) - len(uploads)
+    if left_out:
+        outputs.warnings.append(
+            f"{left_out} student(s) not on the roster are left out of {' and '.join(UPLOADS)}: "
+            "match them by hand (gradebook.csv has their grades)"
+        )
+    write("canvas.csv", canvas.gradebook_csv(uploads, assignment))
+    unidentified = [r for r in uploads if not (r.student.lms_id or r.student.sid)]
+    if unidentified:
+        outputs.warnings.append(
+            f"canvas.csv: {len(unidentified)} student(s) have no Canvas ID or SIS User ID, so "
+            "Canvas can match them only by name (a roster with their ids fixes this)"
+        )
+    write("moodle.csv", moodle.grades_csv(uploads, assignment))
+    key = assignment.moodle_settings().key
+    unkeyed = [r for r in uploads if not (r.student.email if key == "email" else r.student.sid)]
+    if unkeyed:
+        what = "e-mail address" if key == "email" else "ID number"
+        outputs.warnings.append(
+            f"moodle.csv: {len(unkeyed)} student(s) have no {what}, and Moodle skips such "
+            "rows (a roster with it fixes this)"
+        )
+    return outputs

@@ -1,0 +1,59 @@
+"""What the instructor reads at the end of a batch: per student, everything that was not a
+plain "one file per exercise, named as asked": missing and unreadable work, files ignored or
+refused, duplicates and which one was graded, liberal name matches, unchanged starters,
+lateness, and students on the roster without work or off the roster with work.
+
+Every line here is also in the gradebook (problems) or the student's results (notes); this is
+the short list to act on before publishing, so nothing needs to be found by scrolling a CSV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.lms.grades import NO_FILE, UNREADABLE, GradeRow, number
+from grader.lms.handin import Handin
+
+MAX_LINES = 8  # per student; the rest are counted (all of them are in gradebook.csv)
+
+
+@dataclass(frozen=True)
+class Attention:
+    student: str  # "key (Name)"
+    lines: tuple[str, ...]
+
+
+def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
+    by_key = {h.key: h for h in handins}
+    found = []
+    for row in rows:
+        handin = by_key.get(row.student.key) if row.roster != "absent" else None
+        lines: list[str] = []
+        if row.roster == "absent":
+            lines.append("on the roster, nothing handed in")
+        else:
+            missing = [s.exercise for s in row.scores if s.status == NO_FILE]
+            if missing:
+                lines.append(f"missing: {', '.join(missing)}")
+            unreadable = [s.exercise for s in row.scores if s.status == UNREADABLE]
+            if unreadable:  # the problems below say why
+                lines.append(f"unreadable: {', '.join(unreadable)}")
+            lines += [p for p in row.problems if not p.startswith(tuple(missing))]
+            if handin is not None:
+                lines += handin.notes
+            if row.days_late:
+                lines.append(
+                    f"{row.days_late} day(s) late: -{number(row.late_percent)} percentage points"
+                )
+        lines = list(dict.fromkeys(lines))  # a problem noted twice is said once
+        if not lines:
+            continue
+        if len(lines) > MAX_LINES:
+            rest = len(lines) - MAX_LINES + 1
+            lines = [*lines[: MAX_LINES - 1], f"… and {rest} more (see gradebook.csv)"]
+        name = row.student.name
+        label = (
+            f"{row.student.key} ({name})" if name and name != row.student.key else row.student.key
+        )
+        found.append(Attention(label, tuple(lines)))
+    return found
