@@ -8,8 +8,10 @@ import os
 import time
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from grader.errors import UsageError
 from grader.notebook.display import GradeOutput
 from grader.notebook.magics import cell_submission
 from grader.results import Result
@@ -113,3 +115,15 @@ def test_the_plain_text_of_a_notebook_output_is_the_terminal_summary():
     assert repr(output).startswith("exercise-14")
     assert "Report: .grade/reports/exercise-14.html" in repr(output)
     assert output._repr_html_().lstrip().startswith('<div class="tg-inline"')
+
+
+def test_a_magics_bad_option_is_one_usage_error_with_its_usage_line():
+    from grader.notebook.magics import _parser
+
+    with pytest.raises(UsageError) as caught:
+        _parser(cell=True).parse_args(["7", "--device", "tpu"])
+    text = caught.value.format()
+    assert text.startswith("Error: argument --device: invalid choice: 'tpu'")
+    assert text.endswith(
+        "\nUsage: %%grade [--device {cpu,cuda,all}] [--seed SEED] [--lang {en,zh}] id"
+    )

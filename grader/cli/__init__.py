@@ -5,7 +5,8 @@
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
     gradescope.py  grade gradescope --assignment FILE [-o ZIP] | grade gradescope-run ...
     author.py      grade validate [--junit PATH] | grade new ID
-    args.py        the parser every command shares
+
+The options every command shares are in :mod:`grader.options` (the notebook uses them too).
 
 Exit codes (DESIGN.md): 0 every graded test passed, 1 some did not, 2 usage or spec error,
 3 internal error, 130 interrupted. Every user mistake is one ``Error: ...`` line, never a

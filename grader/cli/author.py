@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_device, positive, selected_devices
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
+from grader.options import Parser, add_device, positive, selected_devices
 from grader.results import Result
 
 

@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_device, add_lang, selected_devices
 from grader.cli.server import Grader
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
 from grader.fileio import write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad
+from grader.options import Parser, add_device, add_lang, selected_devices
 from grader.results import Result
 from grader.spec import ExerciseSpec
 from grader.submission import Submission, load, locate, write_outputs

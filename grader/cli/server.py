@@ -16,9 +16,9 @@ import time
 from typing import Any, Literal
 
 from grader.catalog import project_root
-from grader.cli.args import Parser
 from grader.engine.api import GradeRequest
 from grader.errors import ExitCode, UsageError
+from grader.options import Parser
 from grader.results import Result
 from grader.serve import client, launch
 from grader.serve.runtime import Place, RuntimeFolderError, disabled, place

@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
@@ -28,9 +28,10 @@ from IPython.display import display
 from grader.catalog import Catalog, project_root
 from grader.engine.api import GradeRequest
 from grader.errors import GraderError, InternalError, UsageError
-from grader.i18n import CLI, LANGS, choose_lang, labels
+from grader.i18n import CLI, choose_lang, labels
 from grader.notebook.display import GradeOutput
 from grader.notebooks import extract
+from grader.options import Parser, add_device, add_lang, selected_devices
 from grader.results import Result
 from grader.serve import client, launch, protocol
 from grader.serve.runtime import RuntimeFolderError, disabled, place
@@ -41,32 +42,23 @@ from grader.workspace import Workspace, find_workspace
 ONCE_TIMEOUT_S = 600.0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message, hint=f"Usage: {self.format_usage().strip()}")
-
-
-def _parser(cell: bool) -> _Parser:
-    parser = _Parser(prog="%%grade" if cell else "%grade", add_help=False)
+def _parser(cell: bool) -> Parser:
+    parser = Parser(prog="%%grade" if cell else "%grade", add_help=False)
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
-    parser.add_argument("--device", choices=("cpu", "cuda", "all"), default="all")
+    add_device(parser, help="the devices to grade on")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--lang", choices=LANGS, default=None)
+    add_lang(parser)
     if not cell:
         parser.add_argument("--file", type=Path, default=None)
     return parser
 
 
-def _hint_parser() -> _Parser:
-    parser = _Parser(prog="%grade hint", add_help=False)
+def _hint_parser() -> Parser:
+    parser = Parser(prog="%grade hint", add_help=False)
     parser.add_argument("id")
     parser.add_argument("--all", action="store_true")
-    parser.add_argument("--lang", choices=LANGS, default=None)
+    add_lang(parser)
     return parser
-
-
-def _devices(device: str) -> tuple[str, ...]:
-    return ("cpu", "cuda") if device == "all" else (device,)
 
 
 @magics_class
@@ -119,7 +111,7 @@ def _grade_and_show(
     workspace: Workspace | None,
 ) -> Result:
     lang = choose_lang(args.lang)
-    request = submission.request(spec, _devices(args.device), args.seed, lang)
+    request = submission.request(spec, selected_devices(args.device), args.seed, lang)
     result = submission.finish(grade_request(spec, request))
     report = workspace.report_path(spec.id) if workspace is not None else None
     errors, written, _ = write_outputs(result, report, None, workspace)

@@ -1,7 +1,8 @@
-"""What every command's parser shares: errors as UsageErrors, ``--lang``, ``--device``.
+"""The options every front end parses the same way: errors as UsageErrors, ``--lang``,
+``--device``.
 
-Public, so that every front end (and an instructor's own script) parses the same way; nothing
-below the CLI imports it.
+The ``grade`` command and the notebook magics (``%%grade 7 --device cpu``) both read them, so
+they live here, below both front ends, and not in the CLI: nothing below the CLI may import it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from grader.i18n import LANGS
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but its errors are UsageErrors (one line, exit code 2)."""
+    """argparse, but its errors are UsageErrors (one line, exit code 2). A parser without
+    ``--help`` (a magic's) shows its usage line instead of pointing at the help."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message, hint=f"See `{self.prog} --help`.")
+        if self.add_help:
+            raise UsageError(message, hint=f"See `{self.prog} --help`.")
+        usage = self.format_usage().strip().removeprefix("usage: ")
+        raise UsageError(message, hint=f"Usage: {usage}")
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
