@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 
 import nbformat
@@ -127,3 +129,32 @@ def test_a_magics_bad_option_is_one_usage_error_with_its_usage_line():
     assert text.endswith(
         "\nUsage: %%grade [--device {cpu,cuda,all}] [--seed SEED] [--lang {en,zh}] id"
     )
+
+
+LOADS = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+
+shell = InteractiveShell.instance()
+if sys.argv[1] == "import":
+    shell.run_cell("import grader.notebook", store_history=False)
+else:
+    shell.run_line_magic("load_ext", "grader")
+magics = shell.magics_manager.magics
+print("grade" in magics["cell"], "grade" in magics["line"])
+"""
+
+
+@pytest.mark.parametrize("how", ["import", "load_ext"])
+def test_import_grader_notebook_and_load_ext_add_the_magics(how):
+    proc = subprocess.run(
+        [sys.executable, "-c", LOADS, how], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "True"]
+
+
+def test_import_grader_notebook_outside_ipython_does_nothing():
+    code = "import sys, grader.notebook; print('IPython' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "False", proc.stderr

@@ -130,6 +130,51 @@ def test_no_server_options_keep_the_grading_here(learner):
     assert learner.grade("server", "status").returncode == 1
 
 
+def test_server_stop_ends_the_server_and_says_so(learner):
+    assert learner.grade("server", "start").returncode == 0
+    pid = learner.status()["pid"]
+    stop = learner.grade("server", "stop")
+    assert stop.returncode == 0 and stop.stdout == "The grading server stopped.\n"
+    end = time.monotonic() + 10
+    while alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not alive(pid) and not learner.socket.exists()
+    again = learner.grade("server", "stop")
+    assert again.returncode == 0 and again.stdout == "No grading server is running.\n"
+    status = learner.grade("server", "status")
+    assert status.returncode == 1 and status.stdout.startswith("No grading server is running")
+
+
+def test_a_server_started_without_a_setting_waits_15_minutes(tmp_path):
+    who = Learner(tmp_path)
+    who.env.pop("GRADE_SERVER_IDLE")
+    try:
+        assert who.grade("server", "start").returncode == 0
+        status = who.grade("server", "status")
+        assert "it exits after 15 min idle" in status.stdout, status.stdout
+    finally:
+        who.stop()
+
+
+def test_batch_and_validate_grade_in_their_own_process(learner, tmp_path):
+    # neither uses the learner's server, nor leaves one behind
+    class_folder = tmp_path / "class"
+    (class_folder / "alice").mkdir(parents=True)
+    shutil.copyfile(CORRECT, class_folder / "alice" / "exercise-90.py")
+    batch = learner.grade("batch", str(class_folder), "--out", str(tmp_path / "out"))
+    assert batch.returncode == 0, batch.stderr
+    validate = learner.grade("validate", "90")  # the probe has no mutant: validate says so
+    assert validate.returncode == 1 and "1 exercises, 5 checks" in validate.stdout
+    assert not learner.socket.exists()
+    assert learner.grade("server", "start").returncode == 0
+    assert (
+        learner.grade("batch", str(class_folder), "--out", str(tmp_path / "again")).returncode == 0
+    )
+    assert learner.grade("validate", "90").returncode == 1
+    assert learner.status()["served"] == "0"
+    assert "grading" not in learner.log.replace("grading server", "")
+
+
 def test_an_idle_server_exits(tmp_path):
     who = Learner(tmp_path, idle=1.5)
     try:
