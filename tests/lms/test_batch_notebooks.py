@@ -91,3 +91,23 @@ def test_the_gradebooks_review_column_names_cell_and_line(graded):
     }
     assert "exercise-01 cell 4 (In [3]), line 1:" in rows["alice"]["needs_review"]
     assert "exercise-01 line 9:" in rows["bob"]["needs_review"]
+
+
+def test_a_notebook_run_again_with_new_counts_is_regraded(graded, tmp_path):
+    # the same code, so the same extracted source: only the In [n] the learner sees differ
+    import shutil
+
+    import nbformat
+
+    download, out = tmp_path / "download", tmp_path / "out"
+    shutil.copytree(graded, out)
+    rerun = nbformat.reads(notebook(*CELLS).decode(), as_version=4)
+    for cell in rerun.cells:
+        if cell.cell_type == "code":
+            cell.execution_count += 10
+    write(download / "alice" / "exercise-01.ipynb", nbformat.writes(rerun))
+    write(download / "bob" / "exercise-01.py", PLAIN)
+    args = ("batch", str(download), "--exercises", "exercise-01", "--out", str(out))
+    proc = run_cli(*args, "--jobs", "1", home=COURSE, timeout=300)
+    assert "2 students: 1 graded now, 1 from the cache" in proc.stdout, proc.stdout
+    assert "at cell 3 (In [12]), line 3 in add" in render(result_of(out, "alice"))
