@@ -340,7 +340,10 @@ os.setgid(65534)
 os.setuid(65534)  # from here on, another user
 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 sock.connect(sys.argv[1])
-protocol.send(sock, protocol.StatusCall())
+try:
+    protocol.send(sock, protocol.StatusCall())
+except BrokenPipeError:
+    pass  # the server may refuse before reading anything: its answer is still there to read
 try:
     reply = protocol.receive(sock, protocol.REPLIES, deadline=time.monotonic() + 30)
 except protocol.ProtocolError as exc:
