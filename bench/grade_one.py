@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -61,8 +60,9 @@ def main() -> int:
         exercises = sorted(p.name for p in (ROOT / "exercises").glob("exercise-[0-9][0-9]"))
     else:
         exercises = args.exercise or ["exercise-01"]
-    grade = shutil.which("grade")
-    base = [grade] if grade else [sys.executable, "-m", "grader"]
+    # the `grade` of this interpreter's environment (not whichever one PATH finds first)
+    grade = Path(sys.executable).with_name("grade")
+    base = [str(grade)] if grade.is_file() else [sys.executable, "-m", "grader"]
     modes = {"both": ["cold", "warm"], "cold": ["cold"], "warm": ["warm"], "here": ["here"]}
     modes = modes[args.mode]
     torch_cmd = [sys.executable, "-c", "import torch"]
