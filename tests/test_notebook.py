@@ -14,6 +14,8 @@ import re
 import sys
 from pathlib import Path
 
+import ipykernel  # noqa: F401 - the kernel (a dev dependency: CI runs this, never skips)
+import nbclient
 import nbformat
 import pytest
 
@@ -21,9 +23,6 @@ from grader.catalog import Catalog
 from grader.notebook.workspace import init_notebooks
 from tests.browser import find_chromium, render
 from tests.conftest import ROOT, run_cli
-
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
 
 REFERENCE_05 = (ROOT / "solutions" / "exercise-05" / "exercise-05.py").read_text(encoding="utf-8")
 ARTIFACTS = ROOT / "test-artifacts"
