@@ -19,7 +19,7 @@ from grader.notebook.magics import cell_submission
 from grader.results import Result
 from grader.submission import find_target
 from grader.workspace import find_workspace
-from tests.conftest import FIXTURES, PROBE_HOME, run_cli
+from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, run_cli
 
 
 def probe_notebook(double: str) -> str:
@@ -158,3 +158,56 @@ def test_import_grader_notebook_outside_ipython_does_nothing():
     code = "import sys, grader.notebook; print('IPython' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "False", proc.stderr
+
+
+@pytest.fixture
+def probe_env(monkeypatch, tmp_path):
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("GRADE_SERVER_IDLE", "60")
+    monkeypatch.setenv("GRADE_NO_SERVER", "")
+
+    def in_the_kernel(self):
+        raise AssertionError("graded in the kernel's own process")
+
+    # the test's process stands for the kernel: nothing may grade in it
+    monkeypatch.setattr("grader.engine.local.LocalEngine.__enter__", in_the_kernel)
+    return runtime / "torch-grader"
+
+
+def probe_request():
+    from grader.catalog import Catalog
+    from grader.submission import load
+
+    spec = Catalog(PROBE_HOME).resolve("90")
+    return spec, load(SUBMISSIONS / "correct.py").request(spec, ("cpu",))
+
+
+def test_the_magics_grade_in_a_fresh_process_when_no_server_can_be_had(probe_env, capsys):
+    # a runtime folder others can open is never used: one line says so, and the grading runs
+    # in a process of its own, never in the kernel
+    from grader.notebook.magics import grade_request
+
+    probe_env.mkdir(mode=0o700)
+    probe_env.chmod(0o755)
+    spec, request = probe_request()
+    result = grade_request(spec, request)
+    assert (result.score, result.max_score) == (4, 4)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "open to other users" in lines[0]
+    assert lines[0].endswith("grading in a separate process instead.")
+    assert not any(probe_env.glob("*.sock"))  # no server was started in that folder
+
+
+def test_the_magics_with_no_server_asked_grade_in_a_fresh_process_and_say_nothing(
+    probe_env, capsys, monkeypatch
+):
+    from grader.notebook.magics import grade_request
+
+    monkeypatch.setenv("GRADE_NO_SERVER", "1")
+    spec, request = probe_request()
+    assert grade_request(spec, request).score == 4
+    assert capsys.readouterr().err == ""
+    assert not probe_env.exists()
