@@ -111,3 +111,58 @@ def test_any_other_attribute_loads_the_real_module(attribute):
         """
     )
     assert out.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("meta", [True, False])
+def test_after_the_warm_up_printing_tensors_imports_nothing(meta):
+    # a learner child may be unable to read the Python installation (the process tier as root,
+    # a virtualenv in a private folder): whatever printing tensors imports must be imported
+    # before the fork (the real torch._dynamo used to bring it in)
+    out = run(
+        f"""
+        from grader.engine.warmup import warm_up
+        warm_up(dynamo={meta})
+        before = set(sys.modules)
+        print(torch.ones(3), torch.ones(2, 2, device="meta"), torch.ones(2, requires_grad=True) * 2)
+        print(repr(torch.randn(3, 3)), torch.tensor(3.5), torch.zeros(0), torch.ones(2) > 0)
+        print("NEW", sorted(set(sys.modules) - before))
+        """
+    )
+    assert out.splitlines()[-1] == "NEW []"
+
+
+def test_children_that_cannot_read_torch_get_the_real_module(tmp_path, monkeypatch):
+    # As root, learner children run as a uid of their own: a torch only root can read (a
+    # virtualenv in a private folder) leaves them unable to load the real module on demand
+    # (a learner's torch.func), so the warm-up loads it before the fork instead.
+    import torch
+
+    from grader.engine import warmup
+
+    private = tmp_path / "private" / "site-packages" / "torch"
+    private.mkdir(parents=True)
+    (tmp_path / "private").chmod(0o700)
+    monkeypatch.setattr(torch, "__file__", str(private / "__init__.py"))
+    monkeypatch.setattr(warmup.os, "geteuid", lambda: 0)
+    assert warmup.children_can_import() is False
+    (tmp_path / "private").chmod(0o755)
+    tmp_path.chmod(0o755)
+    opened = all(p.stat().st_mode & 0o001 for p in tmp_path.parents)
+    assert warmup.children_can_import() is opened
+    monkeypatch.setattr(warmup.os, "geteuid", lambda: 1000)
+    (tmp_path / "private").chmod(0o700)
+    assert warmup.children_can_import() is True  # children run as this user: they can read it
+
+
+def test_the_warm_up_loads_the_real_module_where_children_could_not():
+    out = run(
+        """
+        sys.modules.pop("torch._dynamo")  # the prelude's stand-in: the warm-up decides
+        del torch._dynamo
+        from grader.engine import warmup
+        warmup.children_can_import = lambda: False
+        warmup.warm_up(dynamo=True)
+        print(stand_in(), "torch._dynamo.convert_frame" in sys.modules)
+        """
+    )
+    assert out.split() == ["False", "True"]

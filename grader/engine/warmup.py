@@ -9,6 +9,9 @@ optimizer steps and dispatch modes make torch import it (about half a second bey
 need anyway, most of it before today's cold ``grade ID`` could fork) for two calls that have
 plain answers outside of tracing. What meta ops do need, the symbolic-shapes module behind
 ``torch._check`` and the sympy it imports, is imported for real.
+Where learner children could not load the real module on demand (as root they run as a uid of
+their own, and a Python installation only root can read is closed to them) it is imported for
+real, as before the stand-in.
 
 The heap is frozen, not collected first: whatever garbage the imports left is a few megabytes
 kept for the process's life, and a full collection over everything torch and sympy allocated
@@ -20,7 +23,10 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
+import os
 import re
+import stat
+from pathlib import Path
 
 from grader.engine import dynamo as dynamo_stand_in
 from grader.spec import ExerciseSpec
@@ -78,15 +84,44 @@ def import_common() -> None:
         if name not in _UNUSED_PLUGINS:
             with contextlib.suppress(ImportError):
                 importlib.import_module(f"_pytest.{name}")
+    # What children import lazily in every grading: printing a tensor (through
+    # _disable_current_modes) and an optimizer step (record_function's CUPTI monitor). A child
+    # that cannot read the Python installation (as root, learner children run as a uid of their
+    # own) could not, and the monitor's failed import is a warning in the learner's output.
+    importlib.import_module("torch._subclasses.schema_check_mode")
+    importlib.import_module("torch.profiler._cupti_monitor")
     for module in _MODULES:
         importlib.import_module(module)
+
+
+def children_can_import() -> bool:
+    """Whether learner children can still import torch's modules after the fork. As root they
+    run as an unprivileged uid of their own, which reads only what others may read: the
+    torch._dynamo stand-in, which loads the real module when learner code asks for more (a
+    ``torch.func`` call), is used only where that load can succeed."""
+    if os.geteuid() != 0:
+        return True
+    import torch
+
+    folder = Path(torch.__file__).resolve().parent
+    for path in (folder, *folder.parents):
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return False
+        if not mode & stat.S_IXOTH:
+            return False
+    return bool(folder.stat().st_mode & stat.S_IROTH)
 
 
 def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     """Import everything a worker or a learner child will need, once, before any fork."""
     import_common()
     if dynamo:
-        dynamo_stand_in.install()
+        if children_can_import():
+            dynamo_stand_in.install()
+        else:  # a child could never load the real module on demand (torch.func): load it now
+            importlib.import_module("torch._dynamo")
         # what torch._check imports on first use (sympy): imports only, no CUDA, no threads
         importlib.import_module("torch.fx.experimental.symbolic_shapes")
     if hypothesis:
