@@ -11,7 +11,21 @@ The data flow, one package or module each:
     render             terminal summary, HTML report, dashboard, class report
     lms                submissions in, grades out (batch, cache, gradebook)
     authoring          validate and scaffold exercises
+    serve              the warm grading server the learner's commands and the notebook use
+    notebook           the Jupyter magics (``%load_ext grader``)
     cli                the ``grade`` command, on top of everything; nothing imports it
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext grader``: the notebook magics (imported only now: ``import grader`` stays
+    cheap for everything else)."""
+    from grader.notebook import load_ipython_extension as load
+
+    load(ipython)

@@ -101,6 +101,7 @@ CLI: dict[str, dict[str, str]] = {
         "init_created": "  created: {files}",
         "init_kept": "  kept as they were: {files}",
         "init_next": "Next: `grade list`, then `grade show 1`.",
+        "init_next_notebooks": "Next: open exercise-01.ipynb in Jupyter (`jupyter lab`).",
         "reset_done": "Restored {file} from the starter.",
         "reset_backup": "Your previous file is saved as {backup}",
         "points_note": "\nPoints: what grading gives; each test counts once per device it runs on "
@@ -136,6 +137,7 @@ CLI: dict[str, dict[str, str]] = {
         "init_created": "  已创建：{files}",
         "init_kept": "  保持原样：{files}",
         "init_next": "下一步：`grade list`，然后 `grade show 1`。",
+        "init_next_notebooks": "下一步：在 Jupyter 中打开 exercise-01.ipynb（`jupyter lab`）。",
         "reset_done": "已从初始文件恢复 {file}。",
         "reset_backup": "你之前的文件已保存为 {backup}",
         "points_note": "\n总分：评分实际给出的分数；每个测试在它运行的每个设备上各计一次"
@@ -158,6 +160,8 @@ TERMINAL: dict[str, dict[str, str]] = {
         "test": "test",
         "failures": "What to fix",
         "at": "at line {line} in {function}",
+        "at_cell": "at cell {cell}{count}, line {line} in {function}",
+        "count": " (In [{count}])",
         "output": "output",
         "fix": "Fix",
         "report": "Report",
@@ -172,6 +176,7 @@ TERMINAL: dict[str, dict[str, str]] = {
         "rest on what your own process measures cannot count until your instructor has reviewed "
         "it; remove such code if you do not need it.",
         "review_line": "line {line}: {message}",
+        "review_cell_line": "cell {cell}{count}, line {line}: {message}",
     },
     "zh": {
         "passed": "通过",
@@ -183,6 +188,8 @@ TERMINAL: dict[str, dict[str, str]] = {
         "test": "测试",
         "failures": "需要修改的地方",
         "at": "位于第 {line} 行，函数 {function}",
+        "at_cell": "位于第 {cell} 个单元格{count}第 {line} 行，函数 {function}",
+        "count": "（In [{count}]）",
         "output": "输出",
         "fix": "修改方法",
         "report": "报告",
@@ -196,6 +203,7 @@ TERMINAL: dict[str, dict[str, str]] = {
         "review_note": "你的文件触及了评分器或 PyTorch 的内部。依赖你自己进程测量结果的检查，在老师审阅之前"
         "都不能计分；如果不需要这样的代码，请删掉它。",
         "review_line": "第 {line} 行：{message}",
+        "review_cell_line": "第 {cell} 个单元格{count}第 {line} 行：{message}",
     },
 }
 
@@ -224,6 +232,10 @@ REPORT: dict[str, dict[str, str]] = {
         "code": "Your code",
         "line": "line ",
         "line_after": "",
+        "cell": "cell ",
+        "cell_after": "",
+        "cell_sep": ", ",
+        "report_saved": "Full report",
         "output": "Output",
         "output_cut": "Output (cut: too long)",
         "environment": "Environment",
@@ -340,6 +352,10 @@ REPORT: dict[str, dict[str, str]] = {
         "code": "你的代码",
         "line": "第 ",
         "line_after": " 行",
+        "cell": "第 ",
+        "cell_after": " 个单元格",
+        "cell_sep": "，",
+        "report_saved": "完整报告",
         "output": "输出",
         "output_cut": "输出（过长，已截断）",
         "environment": "运行环境",

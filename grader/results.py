@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.notebooks import CellMap
+
 SCHEMA_VERSION = 1
 
 
@@ -170,6 +172,9 @@ class Result:
     hints: tuple[str, ...] = ()  # the exercise's hints, in order, in the report's language
     source: str = ""  # the learner's file, for the report's code view
     review: tuple[ReviewNote, ...] = ()  # reach-ins found in the file: needs an instructor's look
+    # A notebook's graded code is its code cells joined: where each line of ``source`` (and so
+    # every frame's and review note's line) lies in the notebook. None for a .py file.
+    cells: CellMap | None = None
     grader_version: str = ""
     duration_s: float = 0.0
     schema_version: int = SCHEMA_VERSION
@@ -186,6 +191,18 @@ class Result:
     @property
     def percent(self) -> float:
         return 100.0 * self.score / self.max_score if self.max_score else 0.0
+
+    def where(self, line: int) -> tuple[int, int, int | None] | None:
+        """A line of the graded source as the learner finds it in their notebook: (cell, line
+        in the cell, the cell's saved ``In [n]`` or None); None for a .py file, or for a line
+        the joining added."""
+        if self.cells is None:
+            return None
+        found = self.cells.locate(line)
+        if found is None:
+            return None
+        cell, cell_line = found
+        return cell, cell_line, self.cells.execution_count(cell)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -207,7 +224,7 @@ class Result:
             "tests": [t.to_dict() for t in self.tests],
             "source": self.source,
             "review": [asdict(note) for note in self.review],
-        }
+        } | ({"cells": self.cells.to_dict()} if self.cells is not None else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Result:
@@ -233,6 +250,7 @@ class Result:
             hints=tuple(data.get("hints", ())),
             source=data.get("source", ""),
             review=tuple(ReviewNote.from_dict(n) for n in data.get("review", ())),
+            cells=CellMap.from_dict(data["cells"]) if data.get("cells") is not None else None,
             grader_version=data.get("grader_version", ""),
             duration_s=float(data.get("duration_s", 0.0)),
         )

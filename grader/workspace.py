@@ -180,6 +180,11 @@ def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, li
     if not readme.exists():
         readme.write_text(README, encoding="utf-8")
         created.append("README.md")
+    return mark_workspace(root), created, kept
+
+
+def mark_workspace(root: Path) -> Workspace:
+    """Make ``root`` (an existing folder) a workspace, if it is not one already."""
     marker = root / MARKER / "workspace.json"
     if not marker.exists():
         write_atomic(
@@ -187,4 +192,4 @@ def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, li
             json.dumps({"format_version": FORMAT_VERSION, "created_with": __version__}, indent=2)
             + "\n",
         )
-    return Workspace(root.resolve()), created, kept
+    return Workspace(root.resolve())

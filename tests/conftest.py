@@ -14,6 +14,11 @@ from grader.results import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+# Every grading in the suite runs in the process that asked for it, as it did before the warm
+# server existed, and no test leaves a server behind; the server's own tests
+# (tests/test_server.py) turn it on, with a runtime folder and an idle timeout of their own.
+os.environ["GRADE_NO_SERVER"] = "1"
 PROBE_HOME = FIXTURES / "home"
 SUBMISSIONS = FIXTURES / "submissions"
 

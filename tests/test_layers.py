@@ -102,3 +102,46 @@ def test_nothing_below_the_cli_imports_it():
         if target == "grader.cli" or target.startswith("grader.cli.")
     )
     assert not offenders, offenders
+
+
+def test_every_front_end_parses_with_the_shared_options():
+    # The CLI and the notebook magics read the same options (--lang, --device) the same way:
+    # from grader.options, below both; no front end keeps a parser of its own.
+    graph = imports()
+    assert "grader.options" in graph["grader.notebook.magics"]
+    assert not any(t.startswith("grader.cli") for t in graph["grader.options"])
+    parsers = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                ast.unparse(base).endswith("ArgumentParser") for base in node.bases
+            ):
+                parsers.append(f"{module_name(path)}.{node.name}")
+    assert parsers == ["grader.options.Parser"]
+
+
+def test_the_learner_proxy_and_the_checks_do_not_import_each_other():
+    # the proxy fails a test through the checks' fail(); the checks never reach back for it
+    graph = imports()
+    assert "grader.testing.checks" in graph["grader.testing.proxy"]
+    assert "grader.testing.proxy" not in graph["grader.testing.checks"]
+
+
+def test_notebook_files_are_read_in_one_place():
+    # `grade 7 --file x.ipynb`, the magics and batch intake read notebooks with the same code
+    graph = imports()
+    for reader in ("grader.submission", "grader.notebook.magics", "grader.lms.collect"):
+        assert "grader.notebooks" in graph[reader], reader
+    readers = sorted(
+        module_name(path)
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        and any(
+            name.split(".")[0] == "nbformat"
+            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            + [a.name for a in node.names if isinstance(node, ast.Import)]
+        )
+    )
+    # grader.notebook.workspace writes the workspace's notebooks; only grader.notebooks reads them
+    assert sorted(set(readers)) == ["grader.notebook.workspace", "grader.notebooks"]

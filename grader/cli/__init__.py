@@ -1,10 +1,14 @@
 """The ``grade`` command: the thin top layer over the engine. Nothing below imports it.
 
     learner.py     grade list | show ID | hint ID | init [DIR] | reset ID | report | ID | watch ID
+    server.py      grade server status|start|stop, and how the learner's commands reach it
     instructor.py  grade batch SUBMISSIONS [--out DIR] [--jobs N] [--exercises IDS]
     gradescope.py  grade gradescope --assignment FILE [-o ZIP] | grade gradescope-run ...
     author.py      grade validate [--junit PATH] | grade new ID | grade preview ID --file F
-    args.py        the parser every command shares (--course DIR, --lang, --device, --debug)
+    debug.py       --debug: the hidden tests' own exceptions, for the exercise's author
+
+The options every command shares (--course DIR, --lang, --device, --debug) are in
+:mod:`grader.options` (the notebook uses them too).
 
 Exit codes (DESIGN.md): 0 every graded test passed, 1 some did not, 2 usage or spec error,
 3 internal error, 130 interrupted. Every user mistake is one ``Error: ...`` line, never a
@@ -28,6 +32,7 @@ COMMANDS = (
     "init",
     "reset",
     "watch",
+    "server",
     "batch",
     "gradescope",
     "validate",
@@ -48,6 +53,7 @@ Learners:
   grade watch ID            re-grade whenever you save the file
   grade reset ID            restore the starter (your file is backed up)
   grade report              a progress dashboard of your workspace
+  grade server status       the warm grading server (also: start, stop)
 
 Instructors and CI:
   grade batch SUBMISSIONS   grade a whole class (folders or .zip files per student)
@@ -80,6 +86,7 @@ HANDLERS: dict[str, Callable[[list[str]], int]] = {
     "reset": _lazy("grader.cli.learner", "cmd_reset"),
     "watch": _lazy("grader.cli.learner", "cmd_watch"),
     "report": _lazy("grader.cli.learner", "cmd_report"),
+    "server": _lazy("grader.cli.server", "cmd_server"),
     "batch": _lazy("grader.cli.instructor", "cmd_batch"),
     "gradescope": _lazy("grader.cli.gradescope", "cmd_gradescope"),
     "gradescope-run": _lazy("grader.cli.gradescope", "cmd_gradescope_run"),

@@ -2,7 +2,7 @@
 ``grade preview``.
 
 Each works on the course ``--course DIR`` or ``GRADER_COURSE`` names, or on the course folder
-it is run in (see :mod:`grader.cli.args`).
+it is run in (see :mod:`grader.options`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from grader import course
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_debug, add_device, add_lang, positive, selected_devices
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
+from grader.options import Parser, add_debug, add_device, add_lang, positive, selected_devices
 from grader.results import Result
 from grader.spec import ID_RE
 
@@ -163,11 +163,11 @@ def cmd_new(argv: list[str]) -> int:
 
 def cmd_preview(argv: list[str]) -> int:
     from grader.cli.debug import show_faults
-    from grader.cli.learner import read_submission
-    from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
+    from grader.engine import LocalEngine
     from grader.engine.scoring import exit_code
     from grader.i18n import choose_lang
     from grader.render.terminal import print_summary
+    from grader.submission import check_devices, load
 
     parser = Parser(
         prog="grade preview",
@@ -175,29 +175,23 @@ def cmd_preview(argv: list[str]) -> int:
         "summary, without a workspace (nothing is written).",
     )
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
-    parser.add_argument("--file", type=Path, required=True, help="the file to grade")
+    parser.add_argument(
+        "--file", type=Path, required=True, help="the file to grade, a .py file or a notebook"
+    )
     add_device(parser, "run the tests on this device only (default: all)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
     add_lang(parser)
     add_debug(parser)
     args = parser.parse_args(argv)
     spec = Catalog(project_root()).resolve(args.id)
-    request = GradeRequest(
-        exercise=spec.id,
-        source=read_submission(args.file),
-        filename=str(args.file),
-        devices=selected_devices(args.device),
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
-        lang=choose_lang(args.lang),
+    submission = load(args.file)
+    request = submission.request(
+        spec, selected_devices(args.device), args.seed, choose_lang(args.lang)
     )
     engine = LocalEngine(preload=[spec], debug=args.debug)
-    if request.devices == ("cuda",) and not engine.gpus:
-        raise UsageError(
-            "--device cuda, but CUDA is not available on this machine: nothing was graded",
-            hint="Use --device cpu or --device all (CUDA cases are then skipped with the reason).",
-        )
+    check_devices(request.devices, engine.gpus)
     with engine:
-        result = engine.grade(request)
+        result = submission.finish(engine.grade(request))
     print_summary(result)
     show_faults(engine, f"file {args.file}")
     return exit_code(result)

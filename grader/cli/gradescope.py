@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_lang
 from grader.errors import ExitCode, GraderError
 from grader.fileio import check_writable, write_atomic
 from grader.i18n import choose_lang
 from grader.lms.assignment import Assignment, load_assignment
+from grader.options import Parser, add_lang
 
 UPLOAD = (
     "Upload it in Gradescope: the assignment's Settings, Configure Autograder, Zip file upload; "

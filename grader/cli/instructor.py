@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.cli.args import Parser, add_lang, positive
 from grader.engine import DEFAULT_SEED
 from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
+from grader.options import Parser, add_lang, positive
 
 if TYPE_CHECKING:
     from grader.lms.batch import BatchSummary

@@ -1,8 +1,12 @@
 """The learner's commands: a workspace, the exercises, grading one's own file.
 
-grade init [DIR] | list | show ID | hint ID | reset ID | report
+grade init [DIR] [--notebooks] | list | show ID | hint ID | reset ID | report
 grade ID [--file PATH] [--device cpu|cuda|all] [--json PATH] [--report PATH] [--lang en|zh]
+         [--no-server]
 grade watch ID
+
+Grading goes through the warm server when one answers (:mod:`grader.cli.server`); what is
+graded and what is written afterwards is :mod:`grader.submission`, shared with the notebook.
 """
 
 from __future__ import annotations
@@ -10,20 +14,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.args import Parser, add_debug, add_device, add_lang, selected_devices
-from grader.cli.debug import show_faults
-from grader.engine import DEFAULT_SEED, GradeRequest, LocalEngine
-from grader.engine.api import MAX_SOURCE_BYTES
+from grader.cli.server import Grader
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
-from grader.fileio import check_writable, write_atomic
+from grader.fileio import write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad
+from grader.options import Parser, add_debug, add_device, add_lang, selected_devices
 from grader.results import Result
 from grader.spec import ExerciseSpec
+from grader.submission import Submission, load, locate, write_outputs
 from grader.workspace import Workspace, find_workspace
 
 
@@ -132,16 +134,27 @@ def cmd_init(argv: list[str]) -> int:
     parser.add_argument(
         "dir", nargs="?", default=".", help="folder to create it in (default: here)"
     )
+    parser.add_argument(
+        "--notebooks",
+        action="store_true",
+        help="one Jupyter notebook per exercise (instructions, starter, hints) instead of .py files",
+    )
     add_lang(parser)
     args = parser.parse_args(argv)
-    words = labels(CLI, choose_lang(args.lang))
-    workspace, created, kept = init_workspace(Path(args.dir), _catalog().all())
+    lang = choose_lang(args.lang)
+    words = labels(CLI, lang)
+    if args.notebooks:
+        from grader.notebook.workspace import init_notebooks
+
+        workspace, created, kept = init_notebooks(Path(args.dir), _catalog().all(), lang)
+    else:
+        workspace, created, kept = init_workspace(Path(args.dir), _catalog().all())
     print(words["init_ready"].format(root=workspace.root))
     if created:
         print(words["init_created"].format(files=", ".join(created)))
     if kept:
         print(words["init_kept"].format(files=", ".join(kept)))
-    print(words["init_next"])
+    print(words["init_next_notebooks"] if args.notebooks else words["init_next"])
     return 0
 
 
@@ -199,57 +212,23 @@ def grade_parser(prog: str, description: str = "Grade your file for an exercise.
     parser = Parser(prog=prog, description=description)
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     parser.add_argument(
-        "--file", type=Path, help="the file to grade (default: the workspace's file)"
+        "--file",
+        type=Path,
+        help="the file to grade, a .py file or a notebook (default: the workspace's file)",
     )
     add_device(parser, "run the tests on this device only (default: all)")
     parser.add_argument("--json", type=Path, help="also write the result JSON here")
     parser.add_argument("--report", type=Path, help="write the HTML report here")
     parser.add_argument("--no-report", action="store_true", help="do not write an HTML report")
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
+    parser.add_argument(
+        "--no-server",
+        action="store_true",
+        help="grade in this process, not through the warm server (also: GRADE_NO_SERVER=1)",
+    )
     add_lang(parser)
     add_debug(parser)
     return parser
-
-
-def read_submission(path: Path) -> bytes:
-    """A user-given submission: an existing, readable, regular file (else a UsageError)."""
-    if not path.exists():
-        raise UsageError(f"{path} does not exist")
-    if not path.is_file():
-        raise UsageError(f"{path} is not a file")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SOURCE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_SOURCE_BYTES >> 20} MiB")
-    return data
-
-
-def _target(args: argparse.Namespace, spec: ExerciseSpec) -> tuple[Path, Workspace | None]:
-    """The file to grade, and the workspace whose state it updates (if any)."""
-    workspace = find_workspace()
-    if args.file is not None:
-        path = args.file
-        if workspace is not None and path.resolve() != workspace.file_for(spec).resolve():
-            workspace = None
-        return path, workspace
-    if workspace is not None:
-        path = workspace.file_for(spec)
-        if not path.exists():
-            raise UsageError(
-                f"{path} does not exist",
-                hint=f"Run `grade reset {spec.id}` to get the starter back.",
-            )
-        return path, workspace
-    local = Path(spec.learner_file)
-    if local.exists():
-        return local, None
-    raise UsageError(
-        f"no {spec.learner_file} here",
-        hint="Run `grade init` to create a workspace, or pass --file PATH.",
-    )
 
 
 def _outputs(
@@ -261,52 +240,13 @@ def _outputs(
     return report, args.json
 
 
-def _write_outputs(
-    result: Result, report: Path | None, json_path: Path | None, workspace: Workspace | None
-) -> tuple[list[UsageError], Path | None, Path | None]:
-    """Write every output that can be written; what cannot is an error for the user to fix,
-    after the summary (the grading itself is not lost). Returns the errors and the report and
-    JSON paths that were written."""
-    from grader.render.html import render_result
-
-    errors: list[UsageError] = []
-
-    def attempt(path: Path | None, make: Callable[[], str]) -> Path | None:
-        if path is None:
-            return None
-        try:
-            check_writable(path)
-            write_atomic(path, make())
-        except UsageError as exc:
-            errors.append(exc)
-            return None
-        return path
-
-    if workspace is not None:
-        try:
-            workspace.record(result)
-        except UsageError as exc:
-            errors.append(exc)
-    written_json = attempt(json_path, result.to_json)
-    # In a learner's own workspace the hidden tests are on their disk: the report says the
-    # verdict is for practice.
-    shown = int(workspace.entry(result.exercise_id).get("hints_shown", 0) or 0) if workspace else 0
-    written_report = attempt(
-        report,
-        lambda: render_result(result, advisory=workspace is not None, hints_shown=shown),
+def _grade_one(
+    args: argparse.Namespace, spec: ExerciseSpec, submission: Submission, grader: Grader
+) -> Result:
+    request = submission.request(
+        spec, selected_devices(args.device), args.seed, choose_lang(args.lang)
     )
-    return errors, written_report, written_json
-
-
-def _request(args: argparse.Namespace, spec: ExerciseSpec, path: Path) -> GradeRequest:
-    return GradeRequest(
-        exercise=spec.id,
-        source=read_submission(path),
-        filename=str(path),
-        devices=selected_devices(args.device),
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
-        lang=choose_lang(args.lang),
-    )
+    return submission.finish(grader.grade(request))
 
 
 def cmd_grade(argv: list[str]) -> int:
@@ -314,32 +254,26 @@ def cmd_grade(argv: list[str]) -> int:
 
     args = grade_parser("grade").parse_args(argv)
     spec = _catalog().resolve(args.id)
-    path, workspace = _target(args, spec)
+    path, workspace = locate(spec, args.file)
     report, json_path = _outputs(args, workspace, spec)
-    request = _request(args, spec, path)
-    engine = LocalEngine(preload=[spec], debug=args.debug)
-    _check_devices(request.devices, engine)
-    with engine:
-        result = engine.grade(request)
-    errors, report, json_path = _write_outputs(result, report, json_path, workspace)
-    print_summary(
-        result,
-        report_path=str(report) if report else None,
-        json_path=str(json_path) if json_path else None,
-    )
-    show_faults(engine, f"file {path}")
-    for error in errors:
-        print(error.format(), file=sys.stderr)
-    return ExitCode.USAGE if errors else exit_code(result)
-
-
-def _check_devices(devices: tuple[str, ...], engine: LocalEngine) -> None:
-    """``--device cuda`` where there is no GPU grades nothing: say so before grading."""
-    if devices == ("cuda",) and not engine.gpus:
-        raise UsageError(
-            "--device cuda, but CUDA is not available on this machine: nothing was graded",
-            hint="Use --device cpu or --device all (CUDA cases are then skipped with the reason).",
+    submission = load(path)
+    grader = Grader(spec, use_server=not args.no_server, start="hand-off", debug=args.debug)
+    completed = False
+    try:
+        result = _grade_one(args, spec, submission, grader)
+        errors, report, json_path = write_outputs(result, report, json_path, workspace)
+        print_summary(
+            result,
+            report_path=str(report) if report else None,
+            json_path=str(json_path) if json_path else None,
         )
+        grader.show_faults(f"file {path}")
+        for error in errors:
+            print(error.format(), file=sys.stderr)
+        completed = True
+    finally:
+        grader.close(completed=completed)
+    return ExitCode.USAGE if errors else exit_code(result)
 
 
 def cmd_watch(argv: list[str]) -> int:
@@ -351,32 +285,32 @@ def cmd_watch(argv: list[str]) -> int:
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
     args = parser.parse_args(argv)
     spec = _catalog().resolve(args.id)
-    path, workspace = _target(args, spec)
+    path, workspace = locate(spec, args.file)
     report, json_path = _outputs(args, workspace, spec)
     print(labels(CLI, choose_lang(args.lang))["watching"].format(path=path))
     last = None
-    engine = LocalEngine(preload=[spec], debug=args.debug)
-    _check_devices(selected_devices(args.device), engine)
-    # The warm fork server (kept across re-grades) makes every re-grade fast.
-    with engine:
-        try:
-            while True:
-                stamp = _stamp(path)
-                if stamp is not None and stamp != last:
-                    last = stamp
-                    print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
-                    print(time.strftime("[%H:%M:%S]"))
-                    result = engine.grade(_request(args, spec, path))
-                    errors, written, _ = _write_outputs(result, report, json_path, workspace)
-                    print_summary(result, report_path=str(written) if written else None)
-                    show_faults(engine, f"file {path}")
-                    for error in errors:
-                        print(error.format(), file=sys.stderr)
-                    # the score stays in sight at the bottom, however long the summary
-                    print(_score_line(result))
-                time.sleep(args.interval)
-        except KeyboardInterrupt:
-            print()
+    # A warm grading process (the server, or this one's own) makes every re-grade fast.
+    grader = Grader(spec, use_server=not args.no_server, start="spawn", debug=args.debug)
+    try:
+        while True:
+            stamp = _stamp(path)
+            if stamp is not None and stamp != last:
+                last = stamp
+                print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
+                print(time.strftime("[%H:%M:%S]"))
+                result = _grade_one(args, spec, load(path), grader)
+                errors, written, _ = write_outputs(result, report, json_path, workspace)
+                print_summary(result, report_path=str(written) if written else None)
+                grader.show_faults(f"file {path}")
+                for error in errors:
+                    print(error.format(), file=sys.stderr)
+                # the score stays in sight at the bottom, however long the summary
+                print(_score_line(result))
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        print()
+    finally:
+        grader.close(completed=False)
     return 0
 
 

@@ -3,6 +3,19 @@
 A forked worker or learner child re-pays every import its parent did not do (PERFORMANCE.md), so
 the grading process imports torch, NumPy, pytest's plugins and the grader's own worker- and
 learner-side modules first, then freezes its heap so that every fork shares those pages.
+
+torch._dynamo is not imported but stood in for (:mod:`grader.engine.dynamo`): meta-device ops,
+optimizer steps and dispatch modes make torch import it (about half a second beyond what they
+need anyway, most of it before today's cold ``grade ID`` could fork) for two calls that have
+plain answers outside of tracing. What meta ops do need, the symbolic-shapes module behind
+``torch._check`` and the sympy it imports, is imported for real.
+Where learner children could not load the real module on demand (as root they run as a uid of
+their own, and a Python installation only root can read is closed to them) it is imported for
+real, as before the stand-in.
+
+The heap is frozen, not collected first: whatever garbage the imports left is a few megabytes
+kept for the process's life, and a full collection over everything torch and sympy allocated
+costs a tenth of a second in every grading process.
 """
 
 from __future__ import annotations
@@ -10,15 +23,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
+import os
 import re
+import stat
+from pathlib import Path
 
+from grader.engine import dynamo as dynamo_stand_in
 from grader.spec import ExerciseSpec
 
-# torch imports torch._dynamo (about 1 s) the first time a process steps an optimizer, traces
-# with a dispatch mode (op counting), or runs a meta-device op that has a Python decomposition
-# (torch.arange). Imported once here before forking, it costs neither the trusted worker nor any
-# learner child, and never shows up as test time.
-_DYNAMO_WORDS = re.compile(r"\boptim\b|\bmeta\b|trace=True")
+# Where exercises need torch._dynamo (its stand-in) and sympy: an optimizer step, a dispatch
+# mode (op counting, trace=True) or a meta-device op with a Python decomposition (arange).
+_META_WORDS = re.compile(r"\boptim\b|\bmeta\b|trace=True")
 
 _MODULES = (
     "grader.sandbox.child",
@@ -38,8 +53,8 @@ _MODULES = (
 
 
 def preloads(specs: list[ExerciseSpec]) -> dict[str, bool]:
-    """What to import before forking for gradings of ``specs``: torch._dynamo (see above) and
-    hypothesis, each only where some exercise will need it (each costs about a second)."""
+    """What to prepare before forking for gradings of ``specs``: the stand-ins that meta-device
+    ops need, and hypothesis (about a second), each only where some exercise will need it."""
     dynamo = hypothesis = False
     for spec in specs:
         dynamo = dynamo or any("meta" in spec.test_devices(t) for t in spec.tests)
@@ -48,13 +63,13 @@ def preloads(specs: list[ExerciseSpec]) -> dict[str, bool]:
                 text = path.read_text(encoding="utf-8")
             except OSError:
                 continue
-            dynamo = dynamo or bool(_DYNAMO_WORDS.search(text))
+            dynamo = dynamo or bool(_META_WORDS.search(text))
             hypothesis = hypothesis or (path == spec.test_path and "hypothesis" in text)
     return {"dynamo": dynamo, "hypothesis": hypothesis}
 
 
-def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
-    """Import everything a worker or a learner child will need, once, before any fork."""
+def import_common() -> None:
+    """torch, NumPy, pytest and the grader's own modules: what every grading needs."""
     import numpy
     import numpy.random  # noqa: F401 - numpy imports it lazily, on first use in every child
     import torch
@@ -63,16 +78,54 @@ def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     import torch.utils._python_dispatch  # noqa: F401
     from _pytest.config import default_plugins, essential_plugins
 
+    from grader.engine.worker import _UNUSED_PLUGINS  # the worker turns these off: not needed
+
     for name in (*essential_plugins, *default_plugins):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(f"_pytest.{name}")
+        if name not in _UNUSED_PLUGINS:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(f"_pytest.{name}")
+    # What children import lazily in every grading: printing a tensor (through
+    # _disable_current_modes) and an optimizer step (record_function's CUPTI monitor). A child
+    # that cannot read the Python installation (as root, learner children run as a uid of their
+    # own) could not, and the monitor's failed import is a warning in the learner's output.
+    importlib.import_module("torch._subclasses.schema_check_mode")
+    importlib.import_module("torch.profiler._cupti_monitor")
     for module in _MODULES:
         importlib.import_module(module)
+
+
+def children_can_import() -> bool:
+    """Whether learner children can still import torch's modules after the fork. As root they
+    run as an unprivileged uid of their own, which reads only what others may read: the
+    torch._dynamo stand-in, which loads the real module when learner code asks for more (a
+    ``torch.func`` call), is used only where that load can succeed."""
+    if os.geteuid() != 0:
+        return True
+    import torch
+
+    folder = Path(torch.__file__).resolve().parent
+    for path in (folder, *folder.parents):
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return False
+        if not mode & stat.S_IXOTH:
+            return False
+    return bool(folder.stat().st_mode & stat.S_IROTH)
+
+
+def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
+    """Import everything a worker or a learner child will need, once, before any fork."""
+    import_common()
     if dynamo:
-        importlib.import_module("torch._dynamo")  # imports only: no CUDA, no threads
+        if children_can_import():
+            dynamo_stand_in.install()
+        else:  # a child could never load the real module on demand (torch.func): load it now
+            importlib.import_module("torch._dynamo")
+        # what torch._check imports on first use (sympy): imports only, no CUDA, no threads
+        importlib.import_module("torch.fx.experimental.symbolic_shapes")
     if hypothesis:
         importlib.import_module("grader.testing.properties")
     # Objects that exist now live as long as the process: freezing them keeps every fork's
     # copy-on-write pages shared and makes pytest's gc.collect() in each worker cheap.
-    gc.collect()
     gc.freeze()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -152,7 +153,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
                 str(options.seed),
                 options.lang,
                 passes,
-                "\n".join(submitted.notes),
+                "\n".join(submitted.notes) + _cells_key(submitted),
             )
             task = Task(handin, submitted, key, _result_path(out, handin, exercise))
             if chosen is not None and handin is not chosen:
@@ -176,7 +177,8 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
             task = tasks[index]
             result = _with_intake_notes(result, task.submitted)
             store(task.result_path, task.key if cacheable(result) else None, result)
-            if report is None or task.submitted.notes:  # notes added here: render it again
+            if report is None or task.submitted.notes or task.submitted.notebook is not None:
+                # notes or a notebook's cells added here: render it again
                 from grader.render.html import render_result
 
                 report = render_result(result)
@@ -268,6 +270,14 @@ def _result_path(out: Path, handin: Handin, exercise: str) -> Path:
     return out / "students" / handin.key / f"{exercise}.json"
 
 
+def _cells_key(submitted: Submitted) -> str:
+    """A notebook's cell map is part of its result (the saved ``In [n]`` can change while the
+    code stays the same), so it is part of the cache key; a ``.py`` file's key is unchanged."""
+    if submitted.notebook is None:
+        return ""
+    return "\n" + json.dumps(submitted.notebook.to_dict(), sort_keys=True)
+
+
 def _display_name(submitted: Submitted) -> str:
     """The file as handed in (``alice/exercise-07.py``, ``bob.zip:hw/ex7.py``): what
     tracebacks and warnings name, and what the learner recognises."""
@@ -276,11 +286,19 @@ def _display_name(submitted: Submitted) -> str:
 
 def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
     """The result names the file as handed in, with what intake did to it (which file was
-    taken for the exercise, a notebook's dropped magics, an unchanged starter)."""
+    taken for the exercise, a notebook's dropped magics, an unchanged starter). A notebook's
+    result carries its cell map, so that its report, the student's feedback page and the
+    gradebook say "cell 4, line 2" as the learner's own ``grade`` does, not a line of the
+    joined code the student never saw."""
     notes = list(submitted.notes)
     if submitted.unchanged_starter:
         notes.append(f"{submitted.shown} is the exercise's starter file, unchanged.")
-    return dataclasses.replace(result, submission=submitted.shown, notes=(*notes, *result.notes))
+    return dataclasses.replace(
+        result,
+        submission=submitted.shown,
+        notes=(*notes, *result.notes),
+        cells=submitted.notebook,
+    )
 
 
 def _key_by_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> None:

@@ -110,8 +110,14 @@ class ExerciseScore:
             tests=tuple(tests),
             message="\n".join(result.notes),
             grader_fault=grader_faulted(result),
-            review=tuple(f"line {note.line}: {note.message}" for note in result.review),
+            review=tuple(f"{_line(result, note.line)}: {note.message}" for note in result.review),
         )
+
+
+def _line(result: Any, line: int) -> str:
+    """A line of the graded code as the student finds it: in a notebook, its cell's line."""
+    cells = result.cells
+    return (cells.describe(line) if cells is not None else None) or f"line {line}"
 
 
 @dataclass(frozen=True)

@@ -122,16 +122,17 @@ def _exercise(
     view["notes"] = [
         n for n in result.notes if not (reasons and all(r and r in n for r in reasons))
     ]
-    view["failures"] = [_failure(group, lang) for group in failure_groups(result.tests)]
+    view["failures"] = [_failure(result, group, lang) for group in failure_groups(result.tests)]
     view["passed"] = [test.key for test in result.tests if test.status is Status.PASSED]
     view["not_run"] = _not_run(skipped, result.environment.cuda_available, t)
     return view
 
 
-def _failure(group: list[TestResult], lang: str) -> dict[str, Any]:
+def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, Any]:
     """One distinct failure (the same message on several tests or devices is one thing to fix)."""
     first = group[0]
     frame = first.frames[-1] if first.frames else None
+    cell = result.where(frame.line) if frame and frame.line else None
     d = first.diagnosis
     output, cut = _cap(first.output)
     return {
@@ -140,7 +141,15 @@ def _failure(group: list[TestResult], lang: str) -> dict[str, Any]:
         "status": first.status.value,
         "description": first.description if len({t.name for t in group}) == 1 else "",
         "message": _cap(first.message)[0],
-        "where": {"line": frame.line, "function": frame.function, "code": frame.code}
+        # in a notebook, the cell and its line (what where.html.j2 shows), as in the report
+        "where": {
+            "line": frame.line,
+            "function": frame.function,
+            "code": frame.code,
+            "cell": cell[0] if cell else None,
+            "cell_line": cell[1] if cell else None,
+            "count": cell[2] if cell else None,
+        }
         if frame
         else None,
         "diagnosis": None

@@ -2,12 +2,17 @@
 
 One self-contained page (inline CSS and SVG, no script, a Content-Security-Policy that forbids
 every external load): the score, a verdict per test and device, each distinct failure with its
-diagnosis and the line of the learner's file it happened on, their output, the loss curves of
-training exercises, the hints and the environment.
+diagnosis and the line of the learner's file it happened on (in a notebook: the cell and its
+line), their output, the loss curves of training exercises, the hints and the environment.
+
+:func:`render_inline` is the same result in a compact fragment for a notebook's output area
+(the ``%%grade`` magic): no page around it, its style scoped to itself, still no script and
+nothing loaded from anywhere.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from grader.render.charts import loss_chart
@@ -37,6 +42,18 @@ def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 
         result.exercise_id.removeprefix("exercise-").lstrip("0") or result.exercise_id
     )
     return render("result.html.j2", view, result.lang)
+
+
+def render_inline(result: Result, *, report_path: str | None = None) -> str:
+    """The result as an HTML fragment for a notebook cell's output (``%%grade``): the score,
+    the verdicts, each failure with its diagnosis and fix, the loss curves. ``report_path``:
+    where the full report was written, named at the bottom."""
+    view = result_view(result)
+    view["report_path"] = report_path or ""
+    view["short_id"] = (
+        result.exercise_id.removeprefix("exercise-").lstrip("0") or result.exercise_id
+    )
+    return render("inline.html.j2", view, result.lang)
 
 
 def render_result_data(data: dict[str, Any], *, advisory: bool = False) -> str:
@@ -92,7 +109,7 @@ def result_view(result: Result) -> dict[str, Any]:
         if failure["line"]:
             marked.setdefault(failure["line"], []).append(failure["anchor"])
     code = [
-        {"number": i, "text": text, "anchors": marked.get(i, [])}
+        {"number": i, "text": text, "anchors": marked.get(i, []), **_cell_of(result, i, text)}
         for i, text in enumerate(result.source.splitlines(), start=1)
     ]
     curves = []
@@ -119,6 +136,7 @@ def result_view(result: Result) -> dict[str, Any]:
         "rows": rows,
         "failures": failures,
         "code": code,
+        "notebook": result.cells is not None,
         "curves": curves,
         "hints": list(result.hints),
         "all_passed": result.status is Status.PASSED,
@@ -165,6 +183,7 @@ def _failures(result: Result) -> list[dict[str, Any]]:
                 "message": first.message,
                 "diagnosis": diagnosis,
                 "line": frame.line if frame else None,
+                **_where(result, frame.line if frame else None),
                 "function": frame.function if frame else "",
                 "code": frame.code if frame else "",
                 "output": first.output,
@@ -173,3 +192,27 @@ def _failures(result: Result) -> list[dict[str, Any]]:
             }
         )
     return failures
+
+
+_CELL_MARKER = re.compile(r"^# %% cell (\d+)$")  # what grader.notebooks puts before each cell
+
+
+def _where(result: Result, line: int | None) -> dict[str, Any]:
+    """A failure's line as the learner finds it in a notebook: the cell and its line."""
+    where = result.where(line) if line else None
+    if where is None:
+        return {"cell": None, "cell_line": None, "count": None}
+    cell, cell_line, count = where
+    return {"cell": cell, "cell_line": cell_line, "count": count}
+
+
+def _cell_of(result: Result, line: int, text: str) -> dict[str, Any]:
+    """For a notebook's code view: the line's number in its cell, or the cell it starts."""
+    if result.cells is None:
+        return {}
+    where = result.where(line)
+    marker = _CELL_MARKER.match(text) if where is None else None
+    return {
+        "cell_line": where[1] if where else None,
+        "cell_head": int(marker.group(1)) if marker else None,
+    }

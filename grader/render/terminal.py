@@ -2,7 +2,8 @@
 
 Score first, then a test-by-device matrix, then one block per distinct failure: the learner-
 facing message, the diagnosis title and fix in a line or two, and where in the learner's file it
-happened. The same failure on several devices is shown once.
+happened (in a notebook: the cell and the line in it). The same failure on several devices is
+shown once.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def render(
     if failures:
         lines += ["", style(w["failures"], "1")]
         for group in failures:
-            lines += _failure_block(group, style, w, width)
+            lines += _failure_block(result, group, style, w, width)
     elif result.graded:
         lines += ["", style(w["all_passed"], "32")]
 
@@ -108,7 +109,14 @@ def render(
         lines += ["", style(f"⚠ {w['review_title']}", "1;33")]
         lines += [f"    {text}" for text in _wrap(w["review_note"], width - 4)]
         for finding in result.review:
-            shown = w["review_line"].format(line=finding.line, message=finding.message)
+            where = result.where(finding.line)
+            if where is None:
+                shown = w["review_line"].format(line=finding.line, message=finding.message)
+            else:
+                cell_no, cell_line, count = where
+                shown = w["review_cell_line"].format(
+                    cell=cell_no, count=_count(w, count), line=cell_line, message=finding.message
+                )
             lines.append(f"    - {shown}")
     for note in result.notes:
         lines += ["", style(f"* {note}", "2")]
@@ -122,8 +130,21 @@ def render(
     return "\n".join(lines) + "\n"
 
 
+def _count(w: dict[str, str], count: int | None) -> str:
+    return w["count"].format(count=count) if count is not None else ""
+
+
+def _at(result: Result, w: dict[str, str], line: int, function: str) -> str:
+    """Where a frame is, as the learner finds it: a line of their file, or a cell's line."""
+    where = result.where(line)
+    if where is None:
+        return w["at"].format(line=line, function=function)
+    cell, cell_line, count = where
+    return w["at_cell"].format(cell=cell, count=_count(w, count), line=cell_line, function=function)
+
+
 def _failure_block(
-    group: list[TestResult], style: _Style, w: dict[str, str], width: int
+    result: Result, group: list[TestResult], style: _Style, w: dict[str, str], width: int
 ) -> list[str]:
     first = group[0]
     mark, code = _MARK[first.status]
@@ -143,12 +164,7 @@ def _failure_block(
             lines.append(f"      {text}")
     if first.frames:
         frame = first.frames[-1]
-        lines.append(
-            style(
-                f"    {w['at'].format(line=frame.line, function=frame.function)}:  {frame.code}",
-                "2",
-            )
-        )
+        lines.append(style(f"    {_at(result, w, frame.line, frame.function)}:  {frame.code}", "2"))
     if first.output.strip():
         shown = first.output.strip().splitlines()
         cut = first.output_truncated or len(shown) > 6

@@ -1,8 +1,8 @@
-"""What every command's parser shares: errors as UsageErrors, ``--course``, ``--lang``,
-``--device``, ``--debug``.
+"""The options every front end parses the same way: errors as UsageErrors, ``--course``,
+``--lang``, ``--device``, ``--debug``.
 
-Public, so that every front end (and an instructor's own script) parses the same way; nothing
-below the CLI imports it.
+The ``grade`` command and the notebook magics (``%%grade 7 --device cpu``) both read them, so
+they live here, below both front ends, and not in the CLI: nothing below the CLI may import it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ class Parser(argparse.ArgumentParser):
     """argparse, but its errors are UsageErrors (one line, exit code 2), and every command
     takes ``--course DIR``: the course is chosen here, once, before the command runs (see
     :mod:`grader.course`). Without one (no option, no ``GRADER_COURSE``), a command run inside
-    a course folder uses that folder, and says so on stderr."""
+    a course folder uses that folder, and says so on stderr. A parser without ``--help`` (a
+    magic's) shows its usage line instead of pointing at the help."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -53,7 +54,10 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message, hint=f"See `{self.prog} --help`.")
+        if self.add_help:
+            raise UsageError(message, hint=f"See `{self.prog} --help`.")
+        usage = self.format_usage().strip().removeprefix("usage: ")
+        raise UsageError(message, hint=f"Usage: {usage}")
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +73,15 @@ def add_device(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--device", choices=("cpu", "cuda", "all"), default="all", help=help)
 
 
+def add_debug(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="also show, on stderr, the traceback of any exception the hidden tests' own code "
+        "raised (for exercise authors)",
+    )
+
+
 def selected_devices(device: str) -> tuple[str, ...]:
     """``--device`` as the devices a grading asks for."""
     return ("cpu", "cuda") if device == "all" else (device,)
@@ -77,12 +90,3 @@ def selected_devices(device: str) -> tuple[str, ...]:
 def positive(value: int | None, option: str) -> None:
     if value is not None and value < 1:
         raise UsageError(f"{option} must be at least 1")
-
-
-def add_debug(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--debug",
-        action="store_true",
-        help="also show, on stderr, the traceback of any exception the hidden tests' own code "
-        "raised (for exercise authors)",
-    )

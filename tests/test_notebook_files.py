@@ -1,0 +1,213 @@
+"""Notebooks as the learner's files: `grade ID --file x.ipynb`, notebook workspaces, and what a
+`%%grade` cell is graded as (no kernel needed here; tests/test_notebook.py runs a real one)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from grader.errors import UsageError
+from grader.notebook.display import GradeOutput
+from grader.notebook.magics import cell_submission
+from grader.results import Result
+from grader.submission import find_target
+from grader.workspace import find_workspace
+from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, run_cli
+
+
+def probe_notebook(double: str) -> str:
+    return nbformat.writes(
+        new_notebook(
+            cells=[
+                new_markdown_cell("# exercise-90"),
+                new_code_cell("%load_ext grader\n%matplotlib inline"),
+                new_code_cell(f"%%grade 90\nimport torch\n\n\ndef double(x):\n    {double}\n"),
+                new_code_cell("!pip install nothing\ndef triple(x):\n    return x * 3\n"),
+            ]
+        )
+    )
+
+
+def test_grading_a_notebook_names_cells_and_lines(tmp_path):
+    path = tmp_path / "exercise-90.ipynb"
+    path.write_text(probe_notebook("raise ValueError('not yet')"))
+    out = tmp_path / "r.json"
+    proc = run_cli("90", "--file", str(path), "--json", str(out), "--no-report", home=PROBE_HOME)
+    assert proc.returncode == 1, proc.stderr
+    assert "at cell 3, line 6 in double" in proc.stdout
+    data = json.loads(out.read_text())
+    assert data["submission"] == str(path)
+    assert data["cells"]["map_version"] == 1
+    assert data["score"] == 1  # triple, from the fourth cell, passes
+    # what was left out is said, but not the grader's own magics
+    notes = " ".join(data["notes"])
+    assert "%matplotlib inline left out" in notes and "!pip install" in notes
+    assert "%load_ext" not in notes and "%%grade" not in notes
+
+
+def test_a_broken_notebook_is_a_usage_error(tmp_path):
+    path = tmp_path / "exercise-90.ipynb"
+    path.write_text("{not a notebook")
+    proc = run_cli("90", "--file", str(path), home=PROBE_HOME)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("Error: not a notebook") and "Traceback" not in proc.stderr
+
+
+def test_init_notebooks_writes_one_notebook_per_exercise(tmp_path):
+    workspace = tmp_path / "ws"
+    proc = run_cli("init", str(workspace), "--notebooks", "--lang", "zh", home=PROBE_HOME)
+    assert proc.returncode == 0, proc.stderr
+    nb = nbformat.read(workspace / "exercise-90.ipynb", as_version=4)
+    nbformat.validate(nb)
+    kinds = [(c.cell_type, c.source.splitlines()[0]) for c in nb.cells]
+    assert kinds[0] == ("markdown", "# exercise-90 · 引擎探针")
+    assert "把张量乘以二和三。" in nb.cells[0].source  # the instructions in the learner's language
+    assert ("code", "%load_ext grader") in kinds
+    assert ("code", "%%grade 90") in kinds and ("code", "%grade hint 90") in kinds
+    assert not (workspace / "exercise-90.py").exists()
+    assert find_workspace(workspace) is not None
+    # never overwritten
+    (workspace / "exercise-90.ipynb").write_text("mine")
+    again = run_cli("init", str(workspace), "--notebooks", home=PROBE_HOME)
+    assert "kept as they were: exercise-90.ipynb" in again.stdout
+    assert (workspace / "exercise-90.ipynb").read_text() == "mine"
+
+
+def test_the_workspace_grades_the_file_saved_last(tmp_path):
+    from grader.catalog import Catalog
+
+    spec = Catalog(PROBE_HOME).resolve("90")
+    workspace = tmp_path / "ws"
+    run_cli("init", str(workspace), home=PROBE_HOME)
+    ws = find_workspace(workspace)
+    script, notebook = workspace / "exercise-90.py", workspace / "exercise-90.ipynb"
+    assert find_target(spec, None, ws)[0] == script
+    notebook.write_text(probe_notebook("return x * 2"))
+    later = time.time() + 5
+    os.utime(notebook, (later, later))
+    assert find_target(spec, None, ws) == (notebook, ws)
+    # --file naming the workspace's own notebook keeps the workspace's record
+    assert find_target(spec, notebook, ws) == (notebook, ws)
+    assert find_target(spec, tmp_path / "elsewhere.ipynb", ws)[1] is None
+
+
+def test_a_grade_cell_is_graded_with_the_cells_own_line_numbers():
+    cell = "import torch\n%time x = 1\n\ndef double(x):\n    !echo hi\n    return x * 2\n"
+    submission = cell_submission("%%grade 90", cell, 7)
+    lines = submission.source.decode().splitlines()
+    assert lines[0] == ""  # the %%grade line
+    assert lines[1] == "import torch" and lines[2] == ""  # %time left out, line kept
+    assert (
+        lines[4] == "def double(x):" and lines[5] == "    pass" and lines[6] == "    return x * 2"
+    )
+    assert submission.filename == "In [7]" and submission.cells is None
+    assert any("%time x = 1 left out" in n for n in submission.notes)
+
+
+def test_the_plain_text_of_a_notebook_output_is_the_terminal_summary():
+    data = json.loads((FIXTURES / "results" / "failing.json").read_text(encoding="utf-8"))
+    output = GradeOutput(Result.from_dict(data), ".grade/reports/exercise-14.html")
+    assert repr(output).startswith("exercise-14")
+    assert "Report: .grade/reports/exercise-14.html" in repr(output)
+    assert output._repr_html_().lstrip().startswith('<div class="tg-inline"')
+
+
+def test_a_magics_bad_option_is_one_usage_error_with_its_usage_line():
+    from grader.notebook.magics import _parser
+
+    with pytest.raises(UsageError) as caught:
+        _parser(cell=True).parse_args(["7", "--device", "tpu"])
+    text = caught.value.format()
+    assert text.startswith("Error: argument --device: invalid choice: 'tpu'")
+    assert text.endswith(
+        "\nUsage: %%grade [--device {cpu,cuda,all}] [--seed SEED] [--lang {en,zh}] id"
+    )
+
+
+LOADS = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+
+shell = InteractiveShell.instance()
+if sys.argv[1] == "import":
+    shell.run_cell("import grader.notebook", store_history=False)
+else:
+    shell.run_line_magic("load_ext", "grader")
+magics = shell.magics_manager.magics
+print("grade" in magics["cell"], "grade" in magics["line"])
+"""
+
+
+@pytest.mark.parametrize("how", ["import", "load_ext"])
+def test_import_grader_notebook_and_load_ext_add_the_magics(how):
+    proc = subprocess.run(
+        [sys.executable, "-c", LOADS, how], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "True"]
+
+
+def test_import_grader_notebook_outside_ipython_does_nothing():
+    code = "import sys, grader.notebook; print('IPython' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "False", proc.stderr
+
+
+@pytest.fixture
+def probe_env(monkeypatch, tmp_path):
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("GRADE_SERVER_IDLE", "60")
+    monkeypatch.setenv("GRADE_NO_SERVER", "")
+
+    def in_the_kernel(self):
+        raise AssertionError("graded in the kernel's own process")
+
+    # the test's process stands for the kernel: nothing may grade in it
+    monkeypatch.setattr("grader.engine.local.LocalEngine.__enter__", in_the_kernel)
+    return runtime / "torch-grader"
+
+
+def probe_request():
+    from grader.catalog import Catalog
+    from grader.submission import load
+
+    spec = Catalog(PROBE_HOME).resolve("90")
+    return spec, load(SUBMISSIONS / "correct.py").request(spec, ("cpu",))
+
+
+def test_the_magics_grade_in_a_fresh_process_when_no_server_can_be_had(probe_env, capsys):
+    # a runtime folder others can open is never used: one line says so, and the grading runs
+    # in a process of its own, never in the kernel
+    from grader.notebook.magics import grade_request
+
+    probe_env.mkdir(mode=0o700)
+    probe_env.chmod(0o755)
+    spec, request = probe_request()
+    result = grade_request(spec, request)
+    assert (result.score, result.max_score) == (4, 4)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "open to other users" in lines[0]
+    assert lines[0].endswith("grading in a separate process instead.")
+    assert not any(probe_env.glob("*.sock"))  # no server was started in that folder
+
+
+def test_the_magics_with_no_server_asked_grade_in_a_fresh_process_and_say_nothing(
+    probe_env, capsys, monkeypatch
+):
+    from grader.notebook.magics import grade_request
+
+    monkeypatch.setenv("GRADE_NO_SERVER", "1")
+    spec, request = probe_request()
+    assert grade_request(spec, request).score == 4
+    assert capsys.readouterr().err == ""
+    assert not probe_env.exists()

@@ -1,0 +1,191 @@
+"""The warm server's wire format: every message round-trips, and every way a message can be
+malformed is a ProtocolError that says what was wrong (never a traceback, never a guess)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import stat
+import struct
+
+import pytest
+
+from grader.engine.api import GradeRequest
+from grader.results import Result
+from grader.serve import protocol
+from grader.serve.runtime import RuntimeFolderError, check_private, peer_uid, same_user
+from tests.conftest import FIXTURES
+
+REQUEST = GradeRequest("exercise-90", b"def double(x):\n    return 2 * x\n", "my file.py")
+RESULT = Result.from_dict(
+    json.loads((FIXTURES / "results" / "failing.json").read_text(encoding="utf-8"))
+)
+
+
+def frame(data: object) -> bytes:
+    payload = json.dumps(data).encode()
+    return struct.pack("!I", len(payload)) + payload
+
+
+def envelope(kind: str, body: object, version: object = protocol.PROTOCOL) -> dict:
+    return {"protocol": version, "kind": kind, "body": body}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        protocol.GradeCall(REQUEST),
+        protocol.StatusCall(),
+        protocol.StopCall(),
+        protocol.Accepted(),
+        protocol.ResultReply(RESULT),
+        protocol.ErrorReply(protocol.USAGE, "no exercise 'x'", "Run `grade list`."),
+        protocol.StatusReply(1, "0.1.0", "/course", 1.5, 900.0, 3.25, 2, "process"),
+        protocol.Stopping(),
+    ],
+)
+def test_every_message_round_trips(message):
+    expected = protocol.REQUESTS if isinstance(message, protocol.REQUESTS) else protocol.REPLIES
+    data = protocol.encode(message)
+    assert protocol.read_stream(io.BytesIO(data), expected) == message
+
+
+def test_the_request_keeps_bytes_and_the_name_as_given():
+    data = protocol.encode(protocol.GradeCall(REQUEST))
+    got = protocol.read_stream(io.BytesIO(data), protocol.REQUESTS)
+    assert got.request.source == REQUEST.source and got.request.filename == "my file.py"
+
+
+@pytest.mark.parametrize(
+    ("payload", "says"),
+    [
+        (b"\xff\xfe", "not UTF-8"),
+        (b"{not json", "not JSON"),
+        (b"[1, 2]", "an object with protocol, kind and body"),
+        (json.dumps({"kind": "status", "body": {}}).encode(), "protocol, kind and body"),
+        (json.dumps(envelope("status", {}, 99)).encode(), "speaks protocol 99"),
+        (json.dumps(envelope("status", {}, True)).encode(), "speaks protocol True"),
+        (json.dumps(envelope("launch", {})).encode(), "unexpected message kind 'launch'"),
+        (json.dumps(envelope("status", [])).encode(), "body must be an object"),
+        (json.dumps(envelope("status", {"x": 1})).encode(), "unexpected x"),
+        (json.dumps(envelope("grade", {})).encode(), "missing request"),
+        (json.dumps(envelope("grade", {"request": "x"})).encode(), "request must be an object"),
+        (
+            json.dumps(
+                envelope("grade", {"request": {**REQUEST.to_wire(), "path": "/etc"}})
+            ).encode(),
+            "a malformed grading request: a request has exactly the fields",
+        ),
+        (
+            json.dumps(
+                envelope("grade", {"request": {**REQUEST.to_wire(), "source": "%%"}})
+            ).encode(),
+            "source must be base64",
+        ),
+    ],
+)
+def test_malformed_requests_say_what_is_wrong(payload, says):
+    with pytest.raises(protocol.ProtocolError) as caught:
+        protocol.decode(payload, protocol.REQUESTS)
+    assert says in str(caught.value)
+
+
+def test_a_reply_is_not_accepted_as_a_request():
+    data = protocol.encode(protocol.Stopping())
+    with pytest.raises(protocol.ProtocolError, match="unexpected message kind 'stopping'"):
+        protocol.read_stream(io.BytesIO(data), protocol.REQUESTS)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"result": {**RESULT.to_dict(), "verdict": "A+"}}, "unknown fields: verdict"),
+        (
+            {"result": {k: v for k, v in RESULT.to_dict().items() if k != "tests"}},
+            "missing 'tests'",
+        ),
+        ({"result": {**RESULT.to_dict(), "schema_version": 7}}, "schema_version 7"),
+        ({"result": {**RESULT.to_dict(), "status": "great"}}, "malformed result"),
+        ({"result": {**RESULT.to_dict(), "score": "lots"}}, "malformed result"),
+        ({"result": {**RESULT.to_dict(), "tests": [{"name": 1}]}}, "malformed result"),
+    ],
+)
+def test_malformed_results_are_refused(body, says):
+    with pytest.raises(protocol.ProtocolError) as caught:
+        protocol.decode(json.dumps(envelope("result", body)).encode(), protocol.REPLIES)
+    assert says in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"error": "oops", "message": "m", "hint": ""}, "unknown error kind 'oops'"),
+        ({"error": "usage", "message": 3, "hint": ""}, "message must be a string"),
+        (
+            {
+                "pid": True,
+                "version": "",
+                "root": "",
+                "started": 0,
+                "idle_timeout_s": 1,
+                "idle_s": 0,
+                "served": 0,
+                "isolation": "",
+            },
+            "pid must be a whole number, not a boolean",
+        ),
+    ],
+)
+def test_malformed_replies_are_refused(body, says):
+    kind = "error" if "error" in body else "status"
+    with pytest.raises(protocol.ProtocolError) as caught:
+        protocol.decode(json.dumps(envelope(kind, body)).encode(), protocol.REPLIES)
+    assert says in str(caught.value)
+
+
+def test_frames_are_checked_before_anything_is_read():
+    too_long = struct.pack("!I", protocol.MAX_MESSAGE + 1)
+    with pytest.raises(protocol.ProtocolError, match="over"):
+        protocol.read_stream(io.BytesIO(too_long), protocol.REQUESTS)
+    with pytest.raises(protocol.Closed):
+        protocol.read_stream(io.BytesIO(b"\0\0"), protocol.REQUESTS)
+    with pytest.raises(protocol.Closed, match="middle"):
+        protocol.read_stream(io.BytesIO(struct.pack("!I", 10) + b"{}"), protocol.REQUESTS)
+
+
+def test_a_socket_that_says_nothing_times_out_and_one_that_closes_is_closed():
+    mine, theirs = socket.socketpair()
+    with mine, theirs:
+        with pytest.raises(protocol.ProtocolError, match="no answer in time"):
+            protocol.receive(mine, protocol.REPLIES, deadline=0.0)
+        theirs.sendall(frame(envelope("accepted", {}))[:5])
+        theirs.close()
+        with pytest.raises(protocol.Closed, match="middle of a message"):
+            protocol.receive(mine, protocol.REPLIES, deadline=None)
+
+
+def test_peer_credentials_come_from_the_kernel(monkeypatch):
+    mine, theirs = socket.socketpair()
+    with mine, theirs:
+        assert peer_uid(mine) == os.getuid()
+        assert same_user(mine)
+        # seen from a server run by someone else, the same peer is another user
+        real = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: real + 1)
+        assert not same_user(mine)
+
+
+def test_the_runtime_folder_must_be_private(tmp_path):
+    folder = tmp_path / "rt"
+    folder.mkdir(mode=0o700)
+    check_private(folder)
+    folder.chmod(0o755)
+    with pytest.raises(RuntimeFolderError, match=r"open to other users \(mode 755\)"):
+        check_private(folder)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    with pytest.raises(RuntimeFolderError, match="not a folder"):
+        check_private(link)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
