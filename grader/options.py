@@ -22,11 +22,15 @@ class Parser(argparse.ArgumentParser):
     """argparse, but its errors are UsageErrors (one line, exit code 2), and every command
     takes ``--course DIR``: the course is chosen here, once, before the command runs (see
     :mod:`grader.course`). Without one (no option, no ``GRADER_COURSE``), a command run inside
-    a course folder uses that folder, and says so on stderr. A parser without ``--help`` (a
-    magic's) shows its usage line instead of pointing at the help."""
+    a course folder uses that folder, and says so on stderr. A magic's parser
+    (``course=False``, no ``--help``) takes no ``--course`` and shows its usage line instead of
+    pointing at the help."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, course: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.takes_course = course
+        if not course:
+            return  # a magic: the kernel's course is GRADER_COURSE's, else the built-in one
         self.add_argument(
             "--course",
             type=Path,
@@ -41,6 +45,8 @@ class Parser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         parsed = super().parse_args(args, namespace)
+        if not self.takes_course:
+            return parsed
         if parsed.course is not None:
             course.select(parsed.course)
         else:

@@ -43,7 +43,7 @@ ONCE_TIMEOUT_S = 600.0
 
 
 def _parser(cell: bool) -> Parser:
-    parser = Parser(prog="%%grade" if cell else "%grade", add_help=False)
+    parser = Parser(prog="%%grade" if cell else "%grade", add_help=False, course=False)
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     add_device(parser, help="the devices to grade on")
     parser.add_argument("--seed", type=int, default=None)
@@ -54,7 +54,7 @@ def _parser(cell: bool) -> Parser:
 
 
 def _hint_parser() -> Parser:
-    parser = Parser(prog="%grade hint", add_help=False)
+    parser = Parser(prog="%grade hint", add_help=False, course=False)
     parser.add_argument("id")
     parser.add_argument("--all", action="store_true")
     add_lang(parser)
