@@ -279,6 +279,27 @@ def test_preview_renders_the_learners_view_without_a_workspace(puzzles, tmp_path
     assert not (tmp_path / ".grade").exists() and not (puzzles / ".grade").exists()
 
 
+def test_preview_of_a_notebook_and_device_cuda_without_cuda(puzzles, tmp_path):
+    """Preview reads a file as `grade ID --file` does (a notebook too), and `--device cuda`
+    without CUDA is a usage error, not a preview of nothing."""
+    import nbformat
+
+    scan = (puzzles / "exercises/exercise-21/alternatives/hillis_steele.py").read_text()
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_markdown_cell("# scan"), nbformat.v4.new_code_cell(scan)]
+    path = tmp_path / "exercise-21.ipynb"
+    nbformat.write(book, path)
+    proc = run_cli("preview", "21", "--file", str(path), "--course", str(puzzles), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "6/6" in proc.stdout
+    if torch.cuda.is_available():
+        return
+    proc = run_cli("preview", "21", "--file", str(path), "--device", "cuda",
+                   "--course", str(puzzles), cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "CUDA is not available on this machine" in proc.stderr
+
+
 def test_show_lists_the_forbidden_apis_in_the_learners_language(puzzles):
     en = run_cli("show", "22", "--course", str(puzzles))
     assert "Restrictions:" in en.stdout
