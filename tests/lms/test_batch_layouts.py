@@ -234,3 +234,26 @@ def test_notes_in_the_result_say_what_was_matched(graded):
     assert "bob.tar.gz:Exercise05.py taken as exercise-05" in result.notes
     carol = Result.from_json((out / "students" / "s003" / "exercise-07.json").read_text())
     assert any("a notebook; its code cells are graded" in n for n in carol.notes)
+
+
+@pytest.mark.slow
+def test_an_assignment_graded_on_a_cluster_gives_the_same_gradebook(tmp_path):
+    """`--assignment` and a roster work on a cluster as on one machine: the same rows, scores,
+    late penalties and LMS imports (`--cluster local:2`, on this machine)."""
+    download = gradescope(tmp_path / "download")
+    write(tmp_path / "roster.csv", roster_csv(PEOPLE))
+    write(tmp_path / "week-3.yaml", ASSIGNMENT)
+    outs = {}
+    for how in (["--cluster", "local:2"], ["--jobs", "2"]):
+        out = tmp_path / how[0].strip("-")
+        proc = run_cli("batch", str(download), "--assignment", str(tmp_path / "week-3.yaml"),
+                       "--out", str(out), *how, home=COURSE, timeout=600)  # fmt: skip
+        assert proc.returncode == 1, proc.stderr
+        outs[how[0]] = out
+    cluster, one = outs["--cluster"], outs["--jobs"]
+    rows = table(cluster / "gradebook.csv")
+    header = rows[0]
+    got = {r[0]: (r[4], r[5], r[6], r[header.index("final")]) for r in rows[2:]}
+    assert got == EXPECTED["gradescope"]
+    for name in ("gradebook.csv", "canvas.csv", "moodle.csv"):
+        assert (cluster / name).read_bytes() == (one / name).read_bytes(), name
