@@ -33,31 +33,9 @@ from grader.testing import (
     fail,
     names,
     shares,
+    view_difference,
 )
 from grader.testing.properties import PROPERTY
-
-
-def _difference(got, fresh):
-    """How the answer for a view differs from the answer for its contiguous copy, in English
-    and Chinese: the shape or dtype, else the first differing element."""
-    a, b = got.detach().cpu(), fresh.detach().cpu()
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return (
-            f"{describe(got)} instead of {describe(fresh)}",
-            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
-        )
-    differ = a != b
-    if a.dtype.is_floating_point:
-        differ &= ~(a.isnan() & b.isnan())
-    if not bool(differ.any()):
-        return describe(got), describe_zh(got)
-    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
-    where = "[" + ", ".join(map(str, index)) + "]"
-    yours, copy = a[index].item(), b[index].item()
-    return (
-        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
-        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
-    )
 
 
 def _on(device):
@@ -159,7 +137,7 @@ def _same_as_contiguous(got, fresh, what):
     if got.shape == fresh.shape and got.dtype == fresh.dtype and _same(got, fresh):
         return
     we, wz = what.en, what.zh
-    diff_en, diff_zh = _difference(got, fresh)
+    diff_en, diff_zh = view_difference(got, fresh)
     fail(
         f"{we} differs from your own answer for contiguous copies of the same inputs "
         f"(.contiguous()): {diff_en}. The memory layout "

@@ -20,39 +20,15 @@ from grader.spec import Text
 from grader.testing import (
     assert_close,
     assert_device,
-    describe,
-    describe_zh,
     expect_tensor,
     fail,
     names,
     on_meta,
+    view_difference,
 )
 
 MATRICES = [(3, 4), (1, 5), (5, 1), (2, 2), (6, 7)]
 IMAGES = [(2, 3, 4, 5), (1, 1, 3, 3), (3, 2, 1, 6), (2, 4, 6, 2)]
-
-
-def _difference(got, fresh):
-    """How the answer for a view differs from the answer for its contiguous copy, in English
-    and Chinese: the shape or dtype, else the first differing element."""
-    a, b = got.detach().cpu(), fresh.detach().cpu()
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return (
-            f"{describe(got)} instead of {describe(fresh)}",
-            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
-        )
-    differ = a != b
-    if a.dtype.is_floating_point:
-        differ &= ~(a.isnan() & b.isnan())
-    if not bool(differ.any()):
-        return describe(got), describe_zh(got)
-    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
-    where = "[" + ", ".join(map(str, index)) + "]"
-    yours, copy = a[index].item(), b[index].item()
-    return (
-        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
-        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
-    )
 
 
 def _layouts(shape, rng, device):
@@ -116,7 +92,7 @@ def _same_as_contiguous(got, fresh, what):
     a, b = got.detach().cpu(), fresh.detach().cpu()
     if a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b):
         return
-    diff_en, diff_zh = _difference(got, fresh)
+    diff_en, diff_zh = view_difference(got, fresh)
     fail(
         f"{what.en} differs from your own answer for a contiguous copy of the same values "
         f"(.contiguous()): {diff_en}. The memory layout of "

@@ -23,38 +23,14 @@ from grader.testing import (
     assert_device,
     assert_equal,
     assert_shape,
-    describe,
-    describe_zh,
     expect_raises,
     expect_tensor,
     fail,
     names,
     on_meta,
+    view_difference,
 )
 from grader.testing.properties import PROPERTY
-
-
-def _difference(got, fresh):
-    """How the answer for a view differs from the answer for its contiguous copy, in English
-    and Chinese: the shape or dtype, else the first differing element."""
-    a, b = got.detach().cpu(), fresh.detach().cpu()
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return (
-            f"{describe(got)} instead of {describe(fresh)}",
-            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
-        )
-    differ = a != b
-    if a.dtype.is_floating_point:
-        differ &= ~(a.isnan() & b.isnan())
-    if not bool(differ.any()):
-        return describe(got), describe_zh(got)
-    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
-    where = "[" + ", ".join(map(str, index)) + "]"
-    yours, copy = a[index].item(), b[index].item()
-    return (
-        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
-        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
-    )
 
 
 def _on(device):
@@ -307,7 +283,7 @@ def test_hwc_to_chw_any_layout(learner, device, rng):
         fresh = expect_tensor(learner.hwc_to_chw(img.contiguous()), what)
         if _same(got, fresh) and got.dtype == fresh.dtype:
             continue
-        diff_en, diff_zh = _difference(got, fresh)
+        diff_en, diff_zh = view_difference(got, fresh)
         fail(
             f"{what} differs from your own answer for a contiguous copy of img (img.contiguous()):"
             f" {diff_en}. The memory layout of the image must "

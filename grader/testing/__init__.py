@@ -43,6 +43,7 @@ from grader.testing.checks import (
     names,
     shares,
     skip,
+    view_difference,
 )
 from grader.testing.devices import (
     assert_device_follows,
@@ -97,4 +98,5 @@ __all__ = [
     "shares",
     "skip",
     "tensor_info",
+    "view_difference",
 ]

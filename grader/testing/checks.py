@@ -143,6 +143,30 @@ def describe_zh(value: Any) -> str:
     return f"{type(value).__name__} 类型的值 {text}"
 
 
+def view_difference(got: torch.Tensor, fresh: torch.Tensor) -> tuple[str, str]:
+    """How the answer for a view differs from the answer for its contiguous copy, in English
+    and Chinese: the shape or dtype, else the first differing element (NaN equals NaN). For
+    the layout tests that compare a learner with itself on a view and on ``.contiguous()``."""
+    a, b = got.detach().cpu(), fresh.detach().cpu()
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return (
+            f"{describe(got)} instead of {describe(fresh)}",
+            f"得到的是 {describe_zh(got)}，而不是 {describe_zh(fresh)}",
+        )
+    differ = a != b
+    if a.dtype.is_floating_point:
+        differ &= ~(a.isnan() & b.isnan())
+    if not bool(differ.any()):
+        return describe(got), describe_zh(got)
+    index = tuple(int(i) for i in differ.nonzero()[0]) if a.dim() else ()
+    where = "[" + ", ".join(map(str, index)) + "]"
+    yours, copy = a[index].item(), b[index].item()
+    return (
+        f"at index {where} it gives {yours:.6g} for the view, {copy:.6g} for the copy",
+        f"在下标 {where} 处，对视图的结果是 {yours:.6g}，对副本的结果是 {copy:.6g}",
+    )
+
+
 def _element(value: torch.Tensor) -> str:
     item = value.item()
     if isinstance(item, float):
