@@ -115,8 +115,7 @@ class DiagnosisCatalog:
     @classmethod
     def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
         top = _Fields(path, read_yaml(path), "", ("format_version", "diagnoses"))
-        if top.get("format_version", int) != FORMAT_VERSION:
-            raise SpecError(path, "format_version", "unsupported version", f"use {FORMAT_VERSION}")
+        top.check_version(FORMAT_VERSION)
         entries = []
         seen: set[str] = set()
         for i, raw in enumerate(top.get("diagnoses", list)):

@@ -114,14 +114,7 @@ def load(path: Path = SECTIONS_PATH) -> SectionCatalog:
     """Read ``path`` strictly (every problem is a SpecError naming the file and the field);
     the result is cached per path."""
     top = _Fields(path, read_yaml(path), "", ("format_version", "tutorials", "sections"))
-    version = top.get("format_version", int, fix=f"add `format_version: {FORMAT_VERSION}`")
-    if version != FORMAT_VERSION:
-        raise SpecError(
-            path,
-            "format_version",
-            f"unsupported version {version}",
-            f"this grader reads format_version {FORMAT_VERSION}",
-        )
+    top.check_version(FORMAT_VERSION)
 
     tutorials: dict[str, Text] = {}
     for key, value in top.get("tutorials", dict).items():

@@ -320,6 +320,17 @@ class _Fields:
             )
         return value
 
+    def check_version(self, expected: int) -> None:
+        """Every YAML file the grader reads starts with ``format_version``: refuse any other."""
+        version = self.get("format_version", int, fix=f"add `format_version: {expected}`")
+        if version != expected:
+            raise SpecError(
+                self.path,
+                "format_version",
+                f"unsupported version {version}",
+                f"this grader reads format_version {expected}",
+            )
+
     def text(self, key: str, default: Any = ...) -> Any:  # a Text, or the default
         value = self.get(key, dict, default, fix=f"give `{key}` as `en:` and `zh:` texts")
         if value is None or isinstance(value, Text):
@@ -423,14 +434,7 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
     path = folder / SPEC_FILE
     top = _Fields(path, read_yaml(path), "", _TOP_KEYS)
 
-    version = top.get("format_version", int, fix=f"add `format_version: {FORMAT_VERSION}`")
-    if version != FORMAT_VERSION:
-        raise SpecError(
-            path,
-            "format_version",
-            f"unsupported version {version}",
-            f"this grader reads format_version {FORMAT_VERSION}",
-        )
+    top.check_version(FORMAT_VERSION)
 
     ex_id = top.get("id", str)
     if not ID_RE.match(ex_id):

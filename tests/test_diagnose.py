@@ -121,3 +121,16 @@ def test_every_diagnosis_an_exercise_declares_exists(catalogue):
         for mutant in spec.mutants:
             if mutant.diagnosis:
                 assert mutant.diagnosis in catalogue.ids(), (spec.id, mutant.file)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("format_version: 2", "unsupported version 2"), ("", "missing")],
+)
+def test_a_catalogue_of_another_format_is_refused_naming_its_file(tmp_path, line, message):
+    path = tmp_path / "diagnoses.yaml"
+    path.write_text(f"{line}\ndiagnoses: []\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        DiagnosisCatalog.load(path)
+    text = info.value.format()
+    assert str(path) in text and "format_version" in text and message in text

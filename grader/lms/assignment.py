@@ -134,14 +134,7 @@ class Assignment:
 def load_assignment(path: Path) -> Assignment:
     """Read and check an assignment file; every problem is a SpecError naming the field."""
     top = _Fields(path, read_yaml(path), "", _TOP)
-    version = top.get("format_version", int, fix=f"add `format_version: {FORMAT_VERSION}`")
-    if version != FORMAT_VERSION:
-        raise SpecError(
-            path,
-            "format_version",
-            f"unsupported version {version}",
-            f"this grader reads format_version {FORMAT_VERSION}",
-        )
+    top.check_version(FORMAT_VERSION)
     name = top.get("name", str)
     if not _NAME.match(name):
         raise SpecError(path, "name", f"'{name}' is not a plain name", "e.g. week-3")
