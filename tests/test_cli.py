@@ -413,6 +413,30 @@ def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
     assert "at line 2 in double:  while True:" in proc.stdout
 
 
+def test_a_timeout_in_a_loop_that_floods_its_output_names_its_line(tmp_path):
+    """The stack snapshot is read from a pipe the loop never stops filling: it is found there,
+    and the grading goes on (no read of the learner's output waits for it to pause)."""
+    out = tmp_path / "r.json"
+    proc = run_cli(
+        "90",
+        "--file",
+        str(SUBMISSIONS / "flooding_loop_function.py"),
+        "--device",
+        "cpu",
+        "--no-report",
+        "--json",
+        str(out),
+        home=PROBE_HOME,
+    )
+    tests = Result.from_json(out.read_text()).tests
+    double = next(t for t in tests if t.name == "test_double_values")
+    assert "did not return within 1.5 s" in double.message
+    assert "It was at line 5 (in double) when it was stopped." in double.message
+    assert "most recent call first" not in proc.stdout + double.output
+    assert double.output_truncated and len(double.output) < 64 * 1024
+    assert next(t for t in tests if t.name == "test_triple").status is Status.PASSED
+
+
 def test_one_failure_is_shown_once_whatever_it_spoiled():
     proc = run_cli(
         "90",

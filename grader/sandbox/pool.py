@@ -27,6 +27,12 @@ from grader.sandbox.policy import ChildLimits
 from grader.sandbox.protocol import SNAPSHOT_SIGNAL
 
 _READ = 1 << 16
+# The most one drain reads. A child that writes as fast as it is read never leaves its pipe
+# empty: without a bound, draining it would last as long as the learner likes.
+_DRAIN_BYTES = 16 << 20
+# What the snapshot keeps while it looks for the stack dump in a flood of output: a dump of at
+# most a hundred frames (faulthandler's own cap) fits well within it.
+_DUMP_WINDOW = 256 << 10
 
 
 class OutputCapture:
@@ -95,9 +101,10 @@ class LearnerChild:
         self.sock.setblocking(False)
         os.set_blocking(self.out_fd, False)
 
-    def drain(self, capture: OutputCapture) -> None:
-        """Read whatever output is waiting, without blocking."""
-        while True:
+    def drain(self, capture: OutputCapture, budget: int = _DRAIN_BYTES) -> None:
+        """Read whatever output is waiting, without blocking, up to ``budget`` bytes (a child
+        still writing is read again by the next exchange, or killed)."""
+        while budget > 0:
             try:
                 data = os.read(self.out_fd, _READ)
             except BlockingIOError:
@@ -106,6 +113,7 @@ class LearnerChild:
                 return
             if not data:
                 return
+            budget -= len(data)
             capture.add(data)
 
     def exchange(
@@ -201,20 +209,27 @@ class LearnerChild:
 
 
 _DUMP_HEAD = re.compile(
-    r"^(Stack|(Current thread|Thread) 0x[0-9a-f]+.*) \(most recent call first\):$"
+    r"(Stack|(Current thread|Thread) 0x[0-9a-f]+[^\n]*?) \(most recent call first\):$"
 )
 _DUMP_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.*)$')
+_FRAME_START = b'  File "'
 
 
 def _split_dump(text: str) -> tuple[list[tuple[str, int, str]], str]:
-    """A faulthandler stack dump's frames (innermost first), and the rest of the output."""
+    """A faulthandler stack dump's frames (innermost first), and the rest of the output.
+
+    The dump is written from a signal handler, so it can start in the middle of a line the
+    learner's code was writing: what precedes its header on that line is the learner's."""
     frames: list[tuple[str, int, str]] = []
     rest: list[str] = []
     in_dump = False
     for line in text.splitlines(keepends=True):
         bare = line.rstrip("\n")
-        if _DUMP_HEAD.match(bare):
+        head = _DUMP_HEAD.search(bare)
+        if head:
             in_dump = True
+            if head.start():
+                rest.append(bare[: head.start()])
             continue
         match = _DUMP_FRAME.match(bare) if in_dump else None
         if match:
@@ -225,6 +240,20 @@ def _split_dump(text: str) -> tuple[list[tuple[str, int, str]], str]:
         in_dump = False
         rest.append(line)
     return frames, "".join(rest)
+
+
+def _dump_complete(data: bytes | bytearray) -> bool:
+    """Whether a whole dump has arrived: its header, then frame lines, then something else (a
+    child that keeps writing never pauses for the end to be told by silence)."""
+    at = data.rfind(b"most recent call first):\n")
+    if at < 0:
+        return False
+    lines = bytes(data[data.index(b"\n", at) + 1 :]).split(b"\n")
+    for line in lines[:-1]:
+        if not line.startswith(_FRAME_START):
+            return True
+    tail = lines[-1]
+    return bool(tail) and not _FRAME_START.startswith(tail[: len(_FRAME_START)])
 
 
 def _loop_head(path: str, line: int) -> int:
@@ -491,6 +520,13 @@ class ChildPool:
             if not chunk:
                 break
             data += chunk
+            if _dump_complete(data):
+                break
+            if len(data) > _DUMP_WINDOW:
+                # A flood of output and no whole dump yet: what cannot hold its start is output.
+                keep = len(data) - _DUMP_WINDOW // 2
+                self.capture.add(bytes(data[:keep]))
+                del data[:keep]
         stack, rest = _split_dump(data.decode("utf-8", "replace"))
         if rest:
             self.capture.add(rest.encode())

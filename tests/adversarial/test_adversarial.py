@@ -195,6 +195,10 @@ CASES = [
         label="gpu_alloc_huge-cuda",
     ),
     Case("stdout_gigabytes", S("timeout", "failed"), r"did not return|differ", after=output_capped),
+    # Output that never stops, from a thread and a forked process: every read of it is bounded,
+    # so the grading ends. The fork flags the file for review (double's inputs are checked in
+    # the child's own process); triple, checked from the trusted side alone, still counts.
+    Case("stdout_flood", S("failed"), r"reviewed", after=output_capped),
     Case("fake_protocol_lines", S("failed"), r"differ"),
     Case("fake_result_files", S("failed"), r"differ"),
     Case(
