@@ -150,6 +150,22 @@ class _Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+def _started(binary: str, attempts: int = 2) -> tuple[_Browser, str]:
+    """A fresh Chromium and its first tab. On a loaded machine Chromium now and then never
+    answers its first command (it hangs while it starts, before any page is involved): that
+    browser is replaced once by another, with a profile of its own."""
+    for attempt in range(attempts):
+        browser = _Browser(binary)
+        try:
+            reply = browser.send("Target.createTarget", {"url": "about:blank"}, timeout=20)
+            return browser, reply["targetId"]
+        except TimeoutError:
+            browser.close()
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def render(
     path: Path,
     *,
@@ -162,9 +178,8 @@ def render(
     binary = find_chromium()
     if binary is None:
         raise FileNotFoundError("Chromium is not installed (apt-get install chromium)")
-    browser = _Browser(binary)
+    browser, target = _started(binary)
     try:
-        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
             "sessionId"
         ]
