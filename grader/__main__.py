@@ -1,5 +1,5 @@
 """``python -m grader`` is the same as the ``grade`` command."""
 
-from grader.cli import main
+from grader.cli import run
 
-raise SystemExit(main())
+run()

@@ -479,3 +479,30 @@ def test_the_chinese_cli_speaks_chinese(tmp_path):
     assert "工作区已在" in proc.stdout and "Workspace" not in proc.stdout
     proc = run_cli("report", "--lang", "zh", cwd=tmp_path / "ws")
     assert "个练习" in proc.stdout and "exercises passed" not in proc.stdout
+
+
+def test_the_grade_process_skips_the_interpreters_teardown_but_not_its_exit_handlers():
+    """After a cold grading the learner would wait a quarter of a second for Python to free
+    torch's objects one by one: `grade` ends without that teardown, its exit code, output and
+    exit handlers intact."""
+    script = (
+        "import atexit, sys\n"
+        "class Teardown:\n"
+        "    def __del__(self):\n"
+        "        print('teardown ran', flush=True)\n"
+        "KEEP = Teardown()\n"
+        "atexit.register(lambda: print('exit handler ran'))\n"
+        "sys.argv = ['grade', *sys.argv[1:]]\n"
+        "from grader.cli import run\n"
+        "run()\n"
+    )
+    ok = subprocess.run(
+        [sys.executable, "-c", script, "--version"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert ok.returncode == 0
+    assert ok.stdout.splitlines() == [f"grade {cli.__version__}", "exit handler ran"]
+    usage = subprocess.run(
+        [sys.executable, "-c", script, "--no-such-option"], capture_output=True, text=True
+    )
+    assert usage.returncode == 2 and "unknown option --no-such-option" in usage.stderr
+    assert "teardown ran" not in usage.stdout
