@@ -32,10 +32,12 @@ notebook; where the notebook was saved with one, ``CellMap.describe`` adds it: "
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +93,16 @@ class CellMap:
         shown = f"cell {cell}" + (f" (In [{count}])" if count is not None else "")
         return f"{shown}, line {cell_line}"
 
+    def describe_zh(self, line: int) -> str | None:
+        """The same in Chinese: "第 4 个单元格（In [7]）第 2 行"."""
+        where = self.locate(line)
+        if where is None:
+            return None
+        cell, cell_line = where
+        count = self.execution_count(cell)
+        shown = f"第 {cell} 个单元格" + (f"（In [{count}]）" if count is not None else "")
+        return f"{shown}第 {cell_line} 行"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "map_version": MAP_VERSION,
@@ -110,6 +122,36 @@ class CellMap:
             tuple(_ints(item, 2, "execution count")) for item in data["execution_counts"]
         )
         return cls(runs, counts)  # type: ignore[arg-type]
+
+
+# The notebook whose lines the grading's messages name: set by the trusted worker around each
+# submission's tests (its faults, static checks and timeouts are worded there).
+_naming: CellMap | None = None
+
+
+@contextlib.contextmanager
+def naming_lines_of(cells: CellMap | None) -> Iterator[None]:
+    """Within: :func:`line_en` and :func:`line_zh` name the lines of this notebook (None: of a
+    plain file). A learner who reads "line 7" of a notebook finds nothing there."""
+    global _naming
+    saved, _naming = _naming, cells
+    try:
+        yield
+    finally:
+        _naming = saved
+
+
+def line_en(line: int) -> str:
+    """A line of the learner's file as a message names it: "line 7", or in a notebook "cell 3,
+    line 2" (a line the joining added has no cell: its number in the joined file is kept)."""
+    described = _naming.describe(line) if _naming is not None else None
+    return described or f"line {line}"
+
+
+def line_zh(line: int) -> str:
+    """:func:`line_en` in Chinese: "第 7 行", or "第 3 个单元格第 2 行"."""
+    described = _naming.describe_zh(line) if _naming is not None else None
+    return described or f"第 {line} 行"
 
 
 def _list(value: Any) -> list:

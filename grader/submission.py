@@ -54,6 +54,7 @@ class Submission:
             devices=devices,
             seed=DEFAULT_SEED if seed is None else seed,
             lang=lang,
+            cells=self.cells,
         )
 
     def finish(self, result: Result) -> Result:

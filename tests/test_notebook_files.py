@@ -52,6 +52,47 @@ def test_grading_a_notebook_names_cells_and_lines(tmp_path):
     assert "%load_ext" not in notes and "%%grade" not in notes
 
 
+@pytest.mark.parametrize(
+    ("double", "says_en", "says_zh"),
+    [
+        (
+            "while True:\n        pass",
+            "It was at cell 3, line 6 (in double) when it was stopped.",
+            "它被停止时正在执行第 3 个单元格第 6 行（double 中）。",
+        ),
+        ("return x *", "syntax error at cell 3, line 6", "你的文件第 3 个单元格第 6 行有语法错误"),
+    ],
+    ids=["timeout", "syntax-error"],
+)
+def test_the_engines_own_messages_name_the_cell_and_its_line(tmp_path, double, says_en, says_zh):
+    """A message worded by the engine (where a loop was stopped, where the syntax error is)
+    names the line as the learner finds it in the notebook, in both languages, as the frame
+    shown under it does."""
+    path = tmp_path / "exercise-90.ipynb"
+    path.write_text(probe_notebook(double))
+    for lang, says in (("en", says_en), ("zh", says_zh)):
+        out = tmp_path / f"{lang}.json"
+        proc = run_cli(
+            "90",
+            "--file",
+            str(path),
+            "--device",
+            "cpu",
+            "--json",
+            str(out),
+            "--no-report",
+            "--lang",
+            lang,
+            home=PROBE_HOME,
+        )
+        assert proc.returncode == 1, proc.stderr
+        double_test = next(
+            t for t in Result.from_json(out.read_text()).tests if t.name == "test_double_values"
+        )
+        assert says in double_test.message, double_test.message
+        assert " at line " not in double_test.message  # no line of the joined file
+
+
 def test_a_broken_notebook_is_a_usage_error(tmp_path):
     path = tmp_path / "exercise-90.ipynb"
     path.write_text("{not a notebook")

@@ -3,6 +3,7 @@ malformed is a ProtocolError that says what was wrong (never a traceback, never 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import struct
 import pytest
 
 from grader.engine.api import GradeRequest
+from grader.notebooks import CellMap, Run
 from grader.results import Result
 from grader.serve import protocol
 from grader.serve.runtime import RuntimeFolderError, check_private, peer_uid, same_user
@@ -37,6 +39,12 @@ def envelope(kind: str, body: object, version: object = protocol.PROTOCOL) -> di
     "message",
     [
         protocol.GradeCall(REQUEST),
+        # a notebook's request carries its cell map: the engine's messages name cells
+        protocol.GradeCall(
+            dataclasses.replace(
+                REQUEST, cells=CellMap((Run(2, 3, 1, 4),), ((3, 7),)), filename="nb.ipynb"
+            )
+        ),
         protocol.StatusCall(),
         protocol.StopCall(),
         protocol.Accepted(),
@@ -83,6 +91,12 @@ def test_the_request_keeps_bytes_and_the_name_as_given():
                 envelope("grade", {"request": {**REQUEST.to_wire(), "source": "%%"}})
             ).encode(),
             "source must be base64",
+        ),
+        (
+            json.dumps(
+                envelope("grade", {"request": {**REQUEST.to_wire(), "cells": {"runs": []}}})
+            ).encode(),
+            "cells: a cell map has exactly map_version, runs and execution_counts",
         ),
     ],
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.i18n import LANGS
+from grader.notebooks import CellMap
 from grader.results import Result
 
 DEFAULT_SEED = 20261129
@@ -33,7 +34,9 @@ class GradeRequest:
 
     ``filename`` is how the caller names the submission (the path as the learner typed it, or
     ``student/exercise-07.py`` in a batch); the result shows it and nothing else of where the
-    file came from. ``tag`` is the caller's own label, handed back untouched.
+    file came from. ``tag`` is the caller's own label, handed back untouched. ``cells``: for a
+    notebook, where each line of ``source`` (its joined code cells) is in the notebook, so that
+    every message names "cell 3, line 2" rather than a line of a file the learner never saw.
     """
 
     exercise: str
@@ -43,6 +46,7 @@ class GradeRequest:
     seed: int = DEFAULT_SEED
     lang: str = "en"
     tag: str = ""
+    cells: CellMap | None = None
 
     def __post_init__(self) -> None:
         if not self.devices or any(d not in DEVICES for d in self.devices):
@@ -63,11 +67,12 @@ class GradeRequest:
             "seed": self.seed,
             "lang": self.lang,
             "tag": self.tag,
+            "cells": self.cells.to_dict() if self.cells is not None else None,
         }
 
     @classmethod
     def from_wire(cls, data: Any) -> GradeRequest:
-        keys = ("exercise", "source", "filename", "devices", "seed", "lang", "tag")
+        keys = ("exercise", "source", "filename", "devices", "seed", "lang", "tag", "cells")
         if type(data) is not dict or set(data) != set(keys):
             raise RequestError(f"a request has exactly the fields {', '.join(keys)}")
         for key in ("exercise", "source", "filename", "lang", "tag"):
@@ -81,6 +86,10 @@ class GradeRequest:
             source = base64.b64decode(data["source"], validate=True)
         except (binascii.Error, ValueError):
             raise RequestError("source must be base64") from None
+        try:
+            cells = CellMap.from_dict(data["cells"]) if data["cells"] is not None else None
+        except ValueError as exc:
+            raise RequestError(f"cells: {exc}") from None
         return cls(
             exercise=data["exercise"],
             source=source,
@@ -89,6 +98,7 @@ class GradeRequest:
             seed=data["seed"],
             lang=data["lang"],
             tag=data["tag"],
+            cells=cells,
         )
 
 

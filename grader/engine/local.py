@@ -210,6 +210,7 @@ class LocalEngine:
                             seed=request.seed,
                             lang=request.lang,
                             tag=(index, selected),
+                            cells=request.cells,
                         )
                     )
             parts: dict[int, dict[tuple[str, ...], Result]] = {}
@@ -294,6 +295,7 @@ class LocalEngine:
             seed=first.seed,
             server_pid=self._forkserver.pid,
             names=tuple((str(n), job.filename) for n, job in enumerate(jobs)),
+            cells=tuple((str(n), job.cells) for n, job in enumerate(jobs) if job.cells),
         )
         parent_pid = os.getpid()
         pid = os.fork()

@@ -34,6 +34,7 @@ import torch
 from grader.engine.records import GraderErrorRecord, Record, SubmissionDone, TestRecord
 from grader.engine.scoring import GRADER_FAULT
 from grader.i18n import Text
+from grader.notebooks import CellMap, line_en, line_zh, naming_lines_of
 from grader.results import Frame, Status
 from grader.sandbox import codec, faults
 from grader.sandbox.pool import ChildPool
@@ -51,6 +52,7 @@ class Submission:
     # what its static review found reaching into the grader or torch internals (kind, line,
     # message in English and Chinese): its in-process measurements cannot be believed
     review: tuple[Finding, ...] = ()
+    cells: CellMap | None = None  # a notebook's: its messages name cells and their lines
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ class GradingSession:
 
     def source(self, key: str) -> str:
         return next(s.source for s in self.submissions if s.key == key)
+
+    def cells(self, key: str) -> CellMap | None:
+        return next((s.cells for s in self.submissions if s.key == key), None)
 
     def review(self, key: str) -> tuple[Finding, ...]:
         return next(s.review for s in self.submissions if s.key == key)
@@ -167,8 +172,9 @@ class GraderPlugin:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
-        yield
         key = _submission(item)
+        with naming_lines_of(self.s.cells(key) if key is not None else None):
+            yield
         if key is not None and (nextitem is None or _submission(nextitem) != key):
             self.s.finish(key)
 
@@ -328,11 +334,11 @@ class GraderPlugin:
                 return Verdict(
                     Status.FAILED,
                     Text(
-                        f"{function} decides by the device it runs on (line {line}). The meta "
+                        f"{function} decides by the device it runs on ({line_en(line)}). The meta "
                         "device stands in for a GPU here, which only works for code that runs "
                         "the same way on every device; create tensors on the inputs' device "
                         "(device=x.device, torch.zeros_like) and never test which device it is.",
-                        f"{function} 根据运行的设备做了判断（第 {line} 行）。这里用 meta 设备代替 "
+                        f"{function} 根据运行的设备做了判断（{line_zh(line)}）。这里用 meta 设备代替 "
                         "GPU，而这只适用于在任何设备上都以同样方式运行的代码；请在输入所在的设备上"
                         "创建张量（device=x.device、torch.zeros_like），并且不要判断当前是哪个设备。",
                     ),
@@ -395,11 +401,11 @@ def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ..
         Status.FAILED,
         Text(
             f"This check rests on what your code's own process measured ({', '.join(used)}), and "
-            f"your file reaches into the grader's or PyTorch's internals (line {first.line}: "
+            f"your file reaches into the grader's or PyTorch's internals ({line_en(first.line)}: "
             f"{first.en}), which could change such measurements. It cannot count until your "
             "instructor has reviewed the file; remove that code if it is not needed.",
             f"这项检查依赖你的代码所在进程自己的测量（{'、'.join(used)}），而你的文件触及了评分器或 "
-            f"PyTorch 的内部（第 {first.line} 行：{first.zh}），这可能改变这些测量。在老师审阅你的"
+            f"PyTorch 的内部（{line_zh(first.line)}：{first.zh}），这可能改变这些测量。在老师审阅你的"
             "文件之前它不能计分；如果不需要那段代码，请删掉它。",
         ),
         evidence=("needs_review",),

@@ -31,6 +31,7 @@ from grader.engine.records import (
     parse_line,
 )
 from grader.engine.scoring import attributable
+from grader.notebooks import CellMap
 from grader.results import Result
 from grader.sandbox.procs import reap
 from grader.spec import ExerciseSpec
@@ -49,6 +50,7 @@ class Job:
     seed: int
     lang: str
     tag: Any = None  # the caller's label, handed back with the result
+    cells: CellMap | None = None  # a notebook's: the lines its messages name
 
 
 @dataclass

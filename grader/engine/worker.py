@@ -30,6 +30,7 @@ from grader.engine.records import (
     to_line,
 )
 from grader.i18n import Text
+from grader.notebooks import CellMap
 from grader.results import Status, source_text
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.policy import ChildLimits
@@ -78,6 +79,7 @@ class Group:
     seed: int
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
     names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
+    cells: tuple[tuple[str, CellMap], ...] = ()  # key -> a notebook's cell map
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -186,7 +188,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             source = _whole_source(path)
             findings = needs_review(source)
             emit(ReviewRecord(key, tuple((f.kind, f.line, f.en, f.zh) for f in findings)))
-            submissions.append(Submission(key, source, findings))
+            submissions.append(Submission(key, source, findings, dict(job.cells).get(key)))
         session = GradingSession(
             spec=spec,
             selected=job.selected,

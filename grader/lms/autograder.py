@@ -316,6 +316,7 @@ def grade_submission(
                 source=item.path.read_bytes(),
                 filename=item.shown,
                 lang=lang,
+                cells=item.notebook,
             )
             for item in handed_in
         ]

@@ -194,6 +194,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
                 filename=_display_name(task.submitted),
                 seed=options.seed,
                 lang=options.lang,
+                cells=task.submitted.notebook,
             )
             for task in tasks
         ]

@@ -11,6 +11,7 @@ import os
 import signal
 
 from grader.i18n import Text
+from grader.notebooks import line_en, line_zh
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
 
 
@@ -77,11 +78,12 @@ def raised(error: ErrorInfo, function: str, during_import: bool = False) -> Lear
     shown = error.shown
     if during_import or error.kind == "import":
         if type_name == "SyntaxError" or "SyntaxError" in error.classes:
-            line = error.frames[0].line if error.frames else "?"
+            line = error.frames[0].line if error.frames else None
             return LearnerUnavailable(
                 Text(
-                    f"Your file has a syntax error at line {line}: {text}",
-                    f"你的文件第 {line} 行有语法错误：{text}",
+                    f"Your file has a syntax error at {line_en(line) if line else 'line ?'}: "
+                    f"{text}",
+                    f"你的文件{line_zh(line) if line else '第 ? 行'}有语法错误：{text}",
                 ),
                 evidence=("syntax_error",),
                 error=error,

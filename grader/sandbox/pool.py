@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.i18n import Text
+from grader.notebooks import line_en, line_zh
 from grader.sandbox import faults, protocol
 from grader.sandbox.forkserver import ForkServerClient, SpawnError
 from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, MessageError
@@ -460,8 +461,10 @@ class ChildPool:
         if where is not None:
             frame = ErrorFrame(where[0], where[1], _line_of(self.learner_path, where[0]))
             error = ErrorInfo("call", "TimeoutError", ("TimeoutError",), "", (frame,))
-        at_en = f" It was at line {where[0]} (in {where[1]}) when it was stopped." if where else ""
-        at_zh = f"它被停止时正在执行第 {where[0]} 行（{where[1]} 中）。" if where else ""
+        at_en = (
+            f" It was at {line_en(where[0])} (in {where[1]}) when it was stopped." if where else ""
+        )
+        at_zh = f"它被停止时正在执行{line_zh(where[0])}（{where[1]} 中）。" if where else ""
         if total:
             return faults.LearnerTimeout(
                 Text(

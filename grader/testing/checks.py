@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 import numpy as np
 import torch
 
+from grader.notebooks import line_en, line_zh
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
 from grader.spec import Text
 from grader.testing import measured
@@ -636,8 +637,8 @@ def assert_no_loops(source: str, function: str, *, growth: str = "constant") -> 
         return
     computed = [loop for loop in loops if loop.kind == "computed name"]
     if computed and len(computed) == len(loops):
-        shown = ", ".join(f"line {c.line}: {c.detail}" for c in computed[:5])
-        shown_zh = "，".join(f"第 {c.line} 行：{c.detail}" for c in computed[:5])
+        shown = ", ".join(f"{line_en(c.line)}: {c.detail}" for c in computed[:5])
+        shown_zh = "，".join(f"{line_zh(c.line)}：{c.detail}" for c in computed[:5])
         fail(
             f"{function} reaches names through strings or changes what code runs ({shown}), so "
             "the grader cannot check that it does not loop in Python. Write the names out and "

@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 
+from grader.notebooks import line_en, line_zh
 from grader.spec import Text
 from grader.testing.checks import fail, names
 
@@ -215,9 +216,9 @@ def assert_device_follows(
             evidence=["wrong_device", "source_unanalysable"],
         )
     if slips:
-        lines = ", ".join(f"line {line} {why}" for line, why in slips)
+        lines = ", ".join(f"{line_en(line)} {why}" for line, why in slips)
         lines_zh = ", ".join(
-            f"第 {line} 行{'根据设备做判断' if why.startswith('decides') else '在 CPU 上创建张量'}"
+            f"{line_zh(line)}{'根据设备做判断' if why.startswith('decides') else '在 CPU 上创建张量'}"
             for line, why in slips
         )
         fail(

@@ -111,3 +111,29 @@ def test_a_notebook_run_again_with_new_counts_is_regraded(graded, tmp_path):
     proc = run_cli(*args, "--jobs", "1", home=COURSE, timeout=300)
     assert "2 students: 1 graded now, 1 from the cache" in proc.stdout, proc.stdout
     assert "at cell 3 (In [12]), line 3 in add" in render(result_of(out, "alice"))
+
+
+def test_the_engines_messages_in_a_batch_name_cell_and_line(tmp_path):
+    """A message worded by the engine (here: where the syntax error is) names the cell in a
+    batch too, as the frame under it and the gradebook do."""
+    download = tmp_path / "download"
+    write(
+        download / "carol" / "exercise-01.ipynb",
+        notebook("import torch", "def add(a, b):\n    return a +\n"),
+    )
+    out = tmp_path / "out"
+    proc = run_cli(
+        "batch",
+        str(download),
+        "--exercises",
+        "exercise-01",
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+        home=COURSE,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    messages = {t.message for t in result_of(out, "carol").tests}
+    assert messages == {"Your file has a syntax error at cell 3 (In [2]), line 2: invalid syntax"}

@@ -34,6 +34,8 @@ import tokenize
 import warnings
 from dataclasses import dataclass
 
+from grader.notebooks import line_en, line_zh
+
 BLOCK_CHARS = 8192
 _MERGE_LIMIT = 32  # blocks merged onto one that does not parse before parsing the whole file
 
@@ -174,10 +176,11 @@ def decode(source: str | bytes) -> str:
                 Problem(
                     "encoding",
                     number,
-                    f"Line {number} of your file declares the encoding {match.group(1)!r}; "
+                    f"{_capital(line_en(number))} of your file declares the encoding "
+                    f"{match.group(1)!r}; "
                     "the grader reads files as UTF-8. Save the file as UTF-8 and remove that "
                     "line.",
-                    f"你的文件第 {number} 行声明了编码 {match.group(1)!r}；评分器按 UTF-8 读取文件。"
+                    f"你的文件{line_zh(number)}声明了编码 {match.group(1)!r}；评分器按 UTF-8 读取文件。"
                     "请以 UTF-8 保存文件并删除这一行。",
                 )
             )
@@ -211,9 +214,9 @@ def parse(text: str, line: int = 1, shift: bool = True) -> list[ast.stmt]:
             Problem(
                 "syntax",
                 where,
-                f"Your file has a syntax error at line {where} ({exc.msg}), so the grader "
+                f"Your file has a syntax error at {line_en(where)} ({exc.msg}), so the grader "
                 "cannot check it.",
-                f"你的文件第 {where} 行有语法错误（{exc.msg}），评分器无法检查它。",
+                f"你的文件{line_zh(where)}有语法错误（{exc.msg}），评分器无法检查它。",
             )
         ) from None
     except (RecursionError, MemoryError):
@@ -423,8 +426,8 @@ def split(text: str) -> list[Block]:
             Problem(
                 "null_bytes",
                 line,
-                f"Your file contains a null byte (line {line}); Python cannot run it.",
-                f"你的文件包含空字节（第 {line} 行）；Python 无法运行它。",
+                f"Your file contains a null byte ({line_en(line)}); Python cannot run it.",
+                f"你的文件包含空字节（{line_zh(line)}）；Python 无法运行它。",
             )
         )
     if "barry_as_FLUFL" in text:  # a __future__ import that changes the grammar of later blocks
@@ -474,3 +477,7 @@ def _whole(text: str) -> list[Block]:
     tree = parse(text)
     _, words = _shape(_Literals(text).code)
     return [Block(0, 0, len(text), 1, words, text.isascii(), True, True, tree)]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

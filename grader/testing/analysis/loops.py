@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from grader.notebooks import line_en, line_zh
 from grader.testing.analysis.core import Analysis, analyse, computed_uses, expressions
 from grader.testing.analysis.model import Model, Scope, chain
 
@@ -78,11 +79,11 @@ class Loop:
         kind = self.kind
         if lang == "zh":
             kind = _KINDS_ZH.get(kind, kind)
-            where = f"第 {self.line} 行，{self.function} 中"
+            where = f"{line_zh(self.line)}，{self.function} 中"
             detail = f"：{self.detail}" if self.detail else ""
             return f"{where}的{kind}{detail}"
         detail = f": {self.detail}" if self.detail else ""
-        return f"line {self.line}, a {kind} in {self.function}{detail}"
+        return f"{line_en(self.line)}, a {kind} in {self.function}{detail}"
 
 
 def loops_in(source: str | bytes | Analysis, function: str, growth: str = "constant") -> list[Loop]:
