@@ -54,13 +54,15 @@ class Entry:
     evidence: tuple[str, ...]
     exceptions: tuple[Pattern, ...]
 
-    def localized(self, lang: str, exercise: str = "") -> Diagnosis:
+    def localized(self, lang: str, exercise: str = "", file: str = "") -> Diagnosis:
         """The diagnosis in ``lang``; ``{exercise}`` in its texts becomes the exercise's short
-        id, so that a fix names a command the learner can type (``grade hint 7``)."""
+        id and ``{file}`` its learner file, so that a fix names a command the learner can type
+        (``grade hint 7``, ``python exercise-07.py``)."""
         short = exercise.removeprefix("exercise-").lstrip("0") or exercise or "ID"
+        named = file or (f"{exercise}.py" if exercise else "your_file.py")
 
         def text(value: Text) -> str:
-            return value.get(lang).replace("{exercise}", short)
+            return value.get(lang).replace("{exercise}", short).replace("{file}", named)
 
         return Diagnosis(
             id=self.id,
@@ -217,9 +219,10 @@ def diagnose(
     lang: str,
     fallback: str | None = None,
     exercise: str = "",
+    file: str = "",
 ) -> Diagnosis | None:
     """The diagnosis for a failure, in ``lang``; ``fallback`` is a test's declared diagnosis."""
     entry = match(catalogue, evidence, error)
     if entry is None and fallback:
         entry = catalogue.get(fallback)
-    return entry.localized(lang, exercise) if entry is not None else None
+    return entry.localized(lang, exercise, file) if entry is not None else None

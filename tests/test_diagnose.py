@@ -104,6 +104,24 @@ def test_localized(catalogue):
     assert en.title != zh.title and "循环" in zh.title
 
 
+def test_a_fix_names_the_learners_own_file_and_no_placeholder(catalogue):
+    """The fix for code that fails at import says which file to run, in both languages."""
+    for lang in ("en", "zh"):
+        found = diagnose(
+            catalogue, ("import_error",), None, lang, exercise="exercise-07", file="exercise-07.py"
+        )
+        assert found.id == "import-failed"
+        assert "`python exercise-07.py`" in found.fix and "NN" not in found.fix
+    assert (
+        "`python exercise-07.py`"
+        in diagnose(catalogue, ("import_error",), None, "en", exercise="exercise-07").fix
+    )
+    for entry in catalogue.entries:  # no fix of the built-in catalogue shows a placeholder
+        for lang in ("en", "zh"):
+            fix = entry.localized(lang, "exercise-07", "exercise-07.py").fix
+            assert "exercise-NN" not in fix and "{" not in fix, (entry.id, fix)
+
+
 def test_declared_fallback(catalogue):
     assert diagnose(catalogue, (), None, "en", fallback="grad-accumulates").id == "grad-accumulates"
 

@@ -431,7 +431,9 @@ def learner_view(
     key = f"{first.name}[{first.device}]" if first.device else first.name
     lines = [f"mutant {file}: {key} {first.status.value}"]
     for lang in ("en", "zh"):
-        found = diagnose(catalogue, first.evidence, first.error, lang, exercise=spec.id)
+        found = diagnose(
+            catalogue, first.evidence, first.error, lang, exercise=spec.id, file=spec.learner_file
+        )
         title = f"[{found.id}] {found.title}" if found else "(no diagnosis)"
         message = " ".join(first.message.get(lang).split())
         if len(message) > 300:

@@ -44,7 +44,7 @@ def build_result(
         if record is None:
             missing += 1
             record = _missing_record(running, key, test, device)
-        tests.append(_test_result(test, record, lang, catalogue, spec.id))
+        tests.append(_test_result(test, record, lang, catalogue, spec.id, spec.learner_file))
 
     if running.grader_errors or (missing and not running.killed_for_time and not complete):
         detail = "; ".join(running.grader_errors) or _exit_text(worker_status)
@@ -157,12 +157,19 @@ def _missing_record(running: Running, key: str, test: TestSpec, device: str | No
 
 
 def _test_result(
-    test: TestSpec, record: TestRecord, lang: str, catalogue: DiagnosisCatalog, exercise: str
+    test: TestSpec,
+    record: TestRecord,
+    lang: str,
+    catalogue: DiagnosisCatalog,
+    exercise: str,
+    file: str,
 ) -> TestResult:
     status = record.status
     diagnosis = None
     if status in (Status.FAILED, Status.ERROR, Status.TIMEOUT):
-        diagnosis = diagnose(catalogue, record.evidence, record.error, lang, exercise=exercise)
+        diagnosis = diagnose(
+            catalogue, record.evidence, record.error, lang, exercise=exercise, file=file
+        )
     return TestResult(
         name=test.name,
         device=record.device,
