@@ -93,6 +93,20 @@ def curriculum_service():
     service.close()
 
 
+def run_fresh(code: str, timeout: float = 180) -> str:
+    """Run ``code`` in a fresh interpreter from the checkout and return its stdout (it must
+    succeed): for what replaces modules of torch's, which this process must keep as they are."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def run_cli(
     *args: str,
     cwd: Path | None = None,

@@ -7,13 +7,11 @@ process must keep its own torch as it is.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_fresh
 
 PRELUDE = """
 import sys
@@ -26,15 +24,7 @@ def stand_in():
 
 
 def run(code: str) -> str:
-    proc = subprocess.run(
-        [sys.executable, "-c", PRELUDE + textwrap.dedent(code)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
+    return run_fresh(PRELUDE + textwrap.dedent(code), timeout=120)
 
 
 def test_eager_work_never_loads_the_real_module():

@@ -71,17 +71,28 @@ def install() -> bool:
         return isinstance(current, DynamoStandIn)
     import torch
 
-    spec = importlib.util.find_spec(NAME)
-    if spec is None or spec.submodule_search_locations is None:
+    stand_in = package_stand_in(DynamoStandIn, NAME, load_real)
+    if stand_in is None:
         return False
-    stand_in = DynamoStandIn(NAME, "torch._dynamo, loaded when something needs more than eager")
-    stand_in.__path__ = list(spec.submodule_search_locations)
-    stand_in.__package__ = NAME
-    if not any(isinstance(f, _Submodules) for f in sys.meta_path):
-        sys.meta_path.insert(0, _Submodules())
     sys.modules[NAME] = stand_in
     torch._dynamo = stand_in
     return True
+
+
+def package_stand_in(
+    cls: type[types.ModuleType], name: str, load: Callable[[], types.ModuleType]
+) -> types.ModuleType | None:
+    """A stand-in of class ``cls`` for the package ``name``, with the package's path (for the
+    submodules its real ``__init__`` would import) and a :class:`SubmoduleFinder` that loads
+    the real package first; None when there is no such package."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.submodule_search_locations is None:
+        return None
+    stand_in = cls(name, f"{name}, loaded when something needs more than eager")
+    stand_in.__path__ = list(spec.submodule_search_locations)
+    stand_in.__package__ = name
+    SubmoduleFinder.add(name, cls, load)
+    return stand_in
 
 
 def load_real() -> types.ModuleType:
@@ -105,23 +116,34 @@ def load_real() -> types.ModuleType:
     return real
 
 
-class _Submodules(importlib.abc.MetaPathFinder):
-    """``import torch._dynamo.X`` while the stand-in is in place: load the real package first
+class SubmoduleFinder(importlib.abc.MetaPathFinder):
+    """``import PACKAGE.X`` while a stand-in is ``PACKAGE``: load the real package first
     (which may import X itself), then let the import go on as if the package had always been
     real. Without this the package's ``__init__`` and the import of X would each run X."""
+
+    def __init__(self, package: str, stand_in: type, load: Callable[[], types.ModuleType]) -> None:
+        self.package = package
+        self.stand_in = stand_in
+        self.load = load
 
     def find_spec(
         self, fullname: str, path: Any = None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith(NAME + ".") or not isinstance(
-            sys.modules.get(NAME), DynamoStandIn
+        if not fullname.startswith(self.package + ".") or not isinstance(
+            sys.modules.get(self.package), self.stand_in
         ):
             return None
-        load_real()
+        self.load()
         existing = sys.modules.get(fullname)
         if existing is None:
             return None  # the real package did not import it: the usual finders will
         return importlib.machinery.ModuleSpec(fullname, _Loaded(existing))
+
+    @classmethod
+    def add(cls, package: str, stand_in: type, load: Callable[[], types.ModuleType]) -> None:
+        """Put a finder for ``package`` first on ``sys.meta_path`` (once)."""
+        if not any(isinstance(f, cls) and f.package == package for f in sys.meta_path):
+            sys.meta_path.insert(0, cls(package, stand_in, load))
 
 
 class _Loaded(importlib.abc.Loader):

@@ -7,11 +7,11 @@ learner-side modules first, then freezes its heap so that every fork shares thos
 torch._dynamo is not imported but stood in for (:mod:`grader.engine.dynamo`): meta-device ops,
 optimizer steps and dispatch modes make torch import it (about half a second beyond what they
 need anyway, most of it before today's cold ``grade ID`` could fork) for two calls that have
-plain answers outside of tracing. What meta ops do need, the symbolic-shapes module behind
-``torch._check`` and the sympy it imports, is imported for real.
-Where learner children could not load the real module on demand (as root they run as a uid of
-their own, and a Python installation only root can read is closed to them) it is imported for
-real, as before the stand-in.
+plain answers outside of tracing. What meta ops call next, the symbolic-shapes helpers and
+``sympy.Basic`` (another third of a second of imports, sympy mostly), is stood in for too
+(:mod:`grader.engine.symbolic`). Where learner children could not load the real modules on
+demand (as root they run as a uid of their own, and a Python installation only root can read
+is closed to them) they are imported for real, as before the stand-ins.
 
 The heap is frozen, not collected first: whatever garbage the imports left is a few megabytes
 kept for the process's life, and a full collection over everything torch and sympy allocated
@@ -29,6 +29,7 @@ import stat
 from pathlib import Path
 
 from grader.engine import dynamo as dynamo_stand_in
+from grader.engine import symbolic as symbolic_stand_in
 from grader.spec import ExerciseSpec
 
 # Where exercises need torch._dynamo (its stand-in) and sympy: an optimizer step, a dispatch
@@ -119,11 +120,12 @@ def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     import_common()
     if dynamo:
         if children_can_import():
+            # what meta ops import for answers that are plain outside tracing: stand-ins
             dynamo_stand_in.install()
-        else:  # a child could never load the real module on demand (torch.func): load it now
+            symbolic_stand_in.install()
+        else:  # a child could never load the real modules on demand (torch.func): load them now
             importlib.import_module("torch._dynamo")
-        # what torch._check imports on first use (sympy): imports only, no CUDA, no threads
-        importlib.import_module("torch.fx.experimental.symbolic_shapes")
+            importlib.import_module("torch.fx.experimental.symbolic_shapes")
     if hypothesis:
         importlib.import_module("grader.testing.properties")
     # Objects that exist now live as long as the process: freezing them keeps every fork's
