@@ -10,7 +10,12 @@ here can lean on the checkout's own course.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -252,6 +257,40 @@ def test_debug_shows_the_traceback_and_learners_never_see_it(puzzles, tmp_path):
     assert "Traceback (most recent call last)" in debug.stderr
     assert "exercises/exercise-22/tests.py" in debug.stderr and "NameError" in debug.stderr
     assert "Traceback" not in debug.stdout
+
+
+def test_watch_with_debug_shows_the_traceback_of_each_grading(puzzles, tmp_path):
+    """`grade watch --debug` grades in its own process and shows the hidden tests' traceback
+    on stderr after each grading, as `grade ID --debug` does; the summary stays clean."""
+    _break_tests(puzzles)
+    answer = tmp_path / "exercise-22.py"
+    shutil.copyfile(puzzles / "solutions/exercise-22/exercise-22.py", answer)
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "grader", "watch", "22", "--file", str(answer)]
+            + ["--no-report", "--debug", "--interval", "0.2", "--course", str(puzzles)],
+            stdout=stdout,
+            stderr=stderr,
+            env=env,
+            cwd=tmp_path,
+        )
+        try:
+            end = time.monotonic() + 120
+            while err.read_text().count("Traceback (most recent call last)") < 1:
+                assert proc.poll() is None and time.monotonic() < end, err.read_text()
+                time.sleep(0.2)
+            answer.write_text(answer.read_text() + "\n# saved again\n")
+            while err.read_text().count("Traceback (most recent call last)") < 2:
+                assert proc.poll() is None and time.monotonic() < end, err.read_text()
+                time.sleep(0.2)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+    shown = err.read_text()
+    assert "exercises/exercise-22/tests.py" in shown and "NameError" in shown
+    assert "Traceback" not in out.read_text() and "score" in out.read_text()
 
 
 # -- preview, show, new -------------------------------------------------------------------------
