@@ -83,23 +83,30 @@ class CellMap:
     def execution_count(self, cell: int) -> int | None:
         return dict(self.execution_counts).get(cell)
 
+    def where(self, line: int) -> tuple[int, int, int | None] | None:
+        """(cell, line in the cell, the cell's saved ``In [n]`` or None) of a line of the
+        joined source; None for a line the joining added."""
+        found = self.locate(line)
+        if found is None:
+            return None
+        cell, cell_line = found
+        return cell, cell_line, self.execution_count(cell)
+
     def describe(self, line: int) -> str | None:
         """A line of the joined source as the learner finds it: "cell 4 (In [7]), line 2"."""
-        where = self.locate(line)
+        where = self.where(line)
         if where is None:
             return None
-        cell, cell_line = where
-        count = self.execution_count(cell)
+        cell, cell_line, count = where
         shown = f"cell {cell}" + (f" (In [{count}])" if count is not None else "")
         return f"{shown}, line {cell_line}"
 
     def describe_zh(self, line: int) -> str | None:
         """The same in Chinese: "第 4 个单元格（In [7]）第 2 行"."""
-        where = self.locate(line)
+        where = self.where(line)
         if where is None:
             return None
-        cell, cell_line = where
-        count = self.execution_count(cell)
+        cell, cell_line, count = where
         shown = f"第 {cell} 个单元格" + (f"（In [{count}]）" if count is not None else "")
         return f"{shown}第 {cell_line} 行"
 
@@ -119,7 +126,7 @@ class CellMap:
             raise ValueError(f"cell map version {data['map_version']!r} is not {MAP_VERSION}")
         runs = tuple(Run(*_ints(item, 4, "run")) for item in _list(data["runs"]))
         counts = tuple(
-            tuple(_ints(item, 2, "execution count")) for item in data["execution_counts"]
+            tuple(_ints(item, 2, "execution count")) for item in _list(data["execution_counts"])
         )
         return cls(runs, counts)  # type: ignore[arg-type]
 

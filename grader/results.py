@@ -196,13 +196,7 @@ class Result:
         """A line of the graded source as the learner finds it in their notebook: (cell, line
         in the cell, the cell's saved ``In [n]`` or None); None for a .py file, or for a line
         the joining added."""
-        if self.cells is None:
-            return None
-        found = self.cells.locate(line)
-        if found is None:
-            return None
-        cell, cell_line = found
-        return cell, cell_line, self.cells.execution_count(cell)
+        return self.cells.where(line) if self.cells is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         return {

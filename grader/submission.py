@@ -58,11 +58,11 @@ class Submission:
         )
 
     def finish(self, result: Result) -> Result:
-        """The engine's result, with the notebook's cell map and notes (the engine graded the
-        joined code; the learner knows cells)."""
-        if self.cells is None and not self.notes:
+        """The engine's result (which carries the request's cell map), with what reading the
+        file noted (a notebook's dropped magics)."""
+        if not self.notes:
             return result
-        return dataclasses.replace(result, cells=self.cells, notes=(*result.notes, *self.notes))
+        return dataclasses.replace(result, notes=(*result.notes, *self.notes))
 
 
 def read_file(path: Path) -> bytes:

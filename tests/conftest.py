@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,6 +106,14 @@ def run_fresh(code: str, timeout: float = 180) -> str:
     )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
+
+
+def watch_cli(*args: str, env: dict[str, str], cwd: Path, **popen: Any) -> subprocess.Popen:
+    """``grade watch ARGS`` started in the background, as a learner starts it (stop it with
+    SIGINT, as Ctrl-C does)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "grader", "watch", *args], env=env, cwd=cwd, **popen
+    )
 
 
 def run_cli(

@@ -16,7 +16,7 @@ import pytest
 
 from grader import cli
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, watch_cli
 
 SOLUTION_05 = ROOT / "solutions" / "exercise-05" / "exercise-05.py"
 STARTER_05 = ROOT / "exercises" / "exercise-05" / "exercise-05.py"
@@ -267,21 +267,8 @@ def test_watch_regrades_on_save(tmp_path):
     env = dict(
         os.environ, GRADER_HOME=str(PROBE_HOME), NO_COLOR="1", GRADE_LANG="en", PYTHONUNBUFFERED="1"
     )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "watch",
-            "90",
-            "--file",
-            str(submission),
-            "--device",
-            "cpu",
-            "--no-report",
-            "--interval",
-            "0.2",
-        ],
+    proc = watch_cli(
+        *("90", "--file", str(submission), "--device", "cpu", "--no-report", "--interval", "0.2"),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -393,12 +380,11 @@ def test_fix_lines_name_real_commands():
     assert "grade hint ID" not in proc.stdout and "grade reset ID" not in proc.stdout
 
 
-def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
-    out = tmp_path / "r.json"
-    proc = run_cli(
+def _grade_probe_on_cpu(submission: Path, out: Path) -> subprocess.CompletedProcess:
+    return run_cli(
         "90",
         "--file",
-        str(SUBMISSIONS / "infinite_loop_function.py"),
+        str(submission),
         "--device",
         "cpu",
         "--no-report",
@@ -406,6 +392,11 @@ def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
         str(out),
         home=PROBE_HOME,
     )
+
+
+def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
+    out = tmp_path / "r.json"
+    proc = _grade_probe_on_cpu(SUBMISSIONS / "infinite_loop_function.py", out)
     double = next(t for t in Result.from_json(out.read_text()).tests if t.device == "cpu")
     assert "did not return within 1.5 s" in double.message
     assert "It was at line 2 (in double) when it was stopped." in double.message
@@ -417,17 +408,7 @@ def test_a_timeout_in_a_loop_that_floods_its_output_names_its_line(tmp_path):
     """The stack snapshot is read from a pipe the loop never stops filling: it is found there,
     and the grading goes on (no read of the learner's output waits for it to pause)."""
     out = tmp_path / "r.json"
-    proc = run_cli(
-        "90",
-        "--file",
-        str(SUBMISSIONS / "flooding_loop_function.py"),
-        "--device",
-        "cpu",
-        "--no-report",
-        "--json",
-        str(out),
-        home=PROBE_HOME,
-    )
+    proc = _grade_probe_on_cpu(SUBMISSIONS / "flooding_loop_function.py", out)
     tests = Result.from_json(out.read_text()).tests
     double = next(t for t in tests if t.name == "test_double_values")
     assert "did not return within 1.5 s" in double.message

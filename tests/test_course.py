@@ -13,8 +13,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -30,7 +28,7 @@ from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
 from grader.errors import SpecError, UsageError
 from grader.lms.cache import exercise_fingerprint
 from grader.results import Result
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, run_cli, watch_cli
 
 PUZZLES = FIXTURES / "course-puzzles"
 
@@ -268,9 +266,9 @@ def test_watch_with_debug_shows_the_traceback_of_each_grading(puzzles, tmp_path)
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
     with out.open("w") as stdout, err.open("w") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "grader", "watch", "22", "--file", str(answer)]
-            + ["--no-report", "--debug", "--interval", "0.2", "--course", str(puzzles)],
+        proc = watch_cli(
+            *("22", "--file", str(answer), "--no-report", "--debug", "--interval", "0.2"),
+            *("--course", str(puzzles)),
             stdout=stdout,
             stderr=stderr,
             env=env,

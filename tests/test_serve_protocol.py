@@ -98,6 +98,20 @@ def test_the_request_keeps_bytes_and_the_name_as_given():
             ).encode(),
             "cells: a cell map has exactly map_version, runs and execution_counts",
         ),
+        (
+            json.dumps(
+                envelope(
+                    "grade",
+                    {
+                        "request": {
+                            **REQUEST.to_wire(),
+                            "cells": {"map_version": 1, "runs": [], "execution_counts": 5},
+                        }
+                    },
+                )
+            ).encode(),
+            "cells: expected a list",
+        ),
     ],
 )
 def test_malformed_requests_say_what_is_wrong(payload, says):

@@ -24,7 +24,7 @@ import pytest
 
 from grader.serve import protocol
 from grader.serve.runtime import server_key
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable, watch_cli
 
 CORRECT = SUBMISSIONS / "correct.py"
 
@@ -517,21 +517,8 @@ def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
     env = dict(
         os.environ, NO_COLOR="1", GRADE_LANG="en", GRADER_HOME=str(PROBE_HOME), **learner.env
     )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "watch",
-            "90",
-            "--file",
-            str(submission),
-            "--device",
-            "cpu",
-            "--no-report",
-            "--interval",
-            "0.2",
-        ],
+    proc = watch_cli(
+        *("90", "--file", str(submission), "--device", "cpu", "--no-report", "--interval", "0.2"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

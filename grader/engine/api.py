@@ -36,7 +36,8 @@ class GradeRequest:
     ``student/exercise-07.py`` in a batch); the result shows it and nothing else of where the
     file came from. ``tag`` is the caller's own label, handed back untouched. ``cells``: for a
     notebook, where each line of ``source`` (its joined code cells) is in the notebook, so that
-    every message names "cell 3, line 2" rather than a line of a file the learner never saw.
+    every message names "cell 3, line 2" rather than a line of a file the learner never saw;
+    the Result carries it on.
     """
 
     exercise: str

@@ -106,6 +106,7 @@ def build_result(
         notes=tuple(notes),
         hints=tuple(h.get(lang) for h in spec.hints),
         source=read_source(job.path),
+        cells=job.cells,
         review=_review(running, key, lang),
         grader_version=__version__,
         duration_s=running.duration(key),

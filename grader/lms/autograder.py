@@ -326,10 +326,6 @@ def grade_submission(
             jobs = min(len(requests), usable_cores())
             with LocalEngine(catalog, jobs=jobs, preload=preload) as engine:
                 results = engine.grade_many(requests)
-            # a notebook's review notes name its cells, as the student sees them
-            results = [
-                replace(r, cells=item.notebook) for r, item in zip(results, handed_in, strict=True)
-            ]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     scores = {r.exercise_id: ExerciseScore.from_result(r) for r in results}

@@ -288,9 +288,9 @@ def _display_name(submitted: Submitted) -> str:
 def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
     """The result names the file as handed in, with what intake did to it (which file was
     taken for the exercise, a notebook's dropped magics, an unchanged starter). A notebook's
-    result carries its cell map, so that its report, the student's feedback page and the
-    gradebook say "cell 4, line 2" as the learner's own ``grade`` does, not a line of the
-    joined code the student never saw."""
+    result carries its cell map from the request (the engine names its lines), so that its
+    report, the student's feedback page and the gradebook say "cell 4, line 2" as the
+    learner's own ``grade`` does, not a line of the joined code the student never saw."""
     notes = list(submitted.notes)
     if submitted.unchanged_starter:
         notes.append(f"{submitted.shown} is the exercise's starter file, unchanged.")
@@ -298,7 +298,6 @@ def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
         result,
         submission=submitted.shown,
         notes=(*notes, *result.notes),
-        cells=submitted.notebook,
     )
 
 

@@ -102,9 +102,10 @@ class LearnerChild:
         self.sock.setblocking(False)
         os.set_blocking(self.out_fd, False)
 
-    def drain(self, capture: OutputCapture, budget: int = _DRAIN_BYTES) -> None:
-        """Read whatever output is waiting, without blocking, up to ``budget`` bytes (a child
+    def drain(self, capture: OutputCapture) -> None:
+        """Read whatever output is waiting, without blocking, up to ``_DRAIN_BYTES`` (a child
         still writing is read again by the next exchange, or killed)."""
+        budget = _DRAIN_BYTES
         while budget > 0:
             try:
                 data = os.read(self.out_fd, _READ)
