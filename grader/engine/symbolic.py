@@ -14,8 +14,8 @@ So :func:`install` puts :class:`ShapesStandIn` and :class:`SympyStandIn` in ``sy
 The shapes stand-in answers the helpers listed in ``_PLAIN`` itself where every argument is a
 plain value, exactly as the real function would (including the AssertionError the real one
 raises for a wrong type: that case goes to the real function); anything else (another
-attribute, a symbolic argument, a submodule import, a learner's own ``import sympy``) loads the
-real modules, which answer from then on. ``sympy.Basic`` before sympy is loaded is a class no
+attribute, a symbolic argument, a submodule import, anything of sympy's beyond ``Basic``, such
+as a learner's ``sympy.Symbol``) loads the real modules, which answer from then on. ``sympy.Basic`` before sympy is loaded is a class no
 object is an instance of: no sympy object can exist before sympy is loaded. A stand-in can be
 slower than the real module, never different. ``grader.engine.dynamo`` does the same for
 ``torch._dynamo``.
