@@ -35,6 +35,8 @@ from grader.sandbox.procs import become_subreaper, die_with_parent, reap, respon
 from grader.sandbox.tiers import Tier, namespaces, process, uids
 
 _LEN = struct.Struct("!I")
+# The longest a child's exit status waits for the processes it left behind to be gone.
+SETTLE_S = 10.0
 
 
 def _send_json(sock: socket.socket, data: dict[str, Any], fds: Sequence[int] = ()) -> None:
@@ -66,6 +68,15 @@ def _recv_json(sock: socket.socket, max_fds: int = 0) -> tuple[dict[str, Any], l
     return json.loads(data[_LEN.size : _LEN.size + length]), fds
 
 
+def _children_of(pid: int) -> list[int]:
+    """The live children of one of this server's children (empty where /proc cannot say)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
 @dataclass
 class _Child:
     owner: int  # fd of the worker connection that asked for it
@@ -83,6 +94,10 @@ class _Server:
     children: dict[int, _Child] = field(default_factory=dict)
     statuses: dict[int, int] = field(default_factory=dict)
     waiting: dict[int, list[tuple[socket.socket, float]]] = field(default_factory=dict)
+    # Processes a child left behind, killed and not yet reaped, and the exit statuses held
+    # back until they are gone (with the time by which a status is published regardless).
+    dying: set[int] = field(default_factory=set)
+    held: dict[int, tuple[int, float]] = field(default_factory=dict)
 
     def run(self) -> None:
         become_subreaper()
@@ -94,8 +109,10 @@ class _Server:
         try:
             while True:
                 self._reap()
+                self._settle()
                 self._expire_waits()
                 deadlines = [d for waits in self.waiting.values() for _, d in waits]
+                deadlines += [d for _, d in self.held.values()]
                 timeout = min([1.0] + [max(d - time.monotonic(), 0.0) for d in deadlines])
                 sockets: list[socket.socket] = [self.control, *self.clients.values()]
                 watched: list[Any] = [wake_r, *sockets]
@@ -140,7 +157,7 @@ class _Server:
             self._spawn(sock, request)
         elif op == "wait":
             pid = int(request["pid"])
-            if pid in self.statuses or pid not in self.children:
+            if pid in self.statuses or (pid not in self.children and pid not in self.held):
                 self._answer_wait(sock, pid)
             else:
                 timeout = request.get("timeout")
@@ -240,6 +257,14 @@ class _Server:
 
     def _kill(self, pid: int) -> None:
         if pid in self.children:
+            # The learner child under a keeper (the namespaces tier) first, and its group:
+            # killed at once, its PID namespace goes with it, where a fork bomb would otherwise
+            # go on forking until this server, starved of CPU by it, finds it as an orphan.
+            for inner in _children_of(pid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(inner, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(inner, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -256,6 +281,8 @@ class _Server:
         sock.close()
 
     def _kill_orphans(self) -> None:
+        """Kill every process re-parented to this server (it is a subreaper) and remember it
+        as dying until it is reaped."""
         me = str(os.getpid())
         for name in os.listdir("/proc"):
             if not name.isdigit() or int(name) in self.children:
@@ -268,9 +295,34 @@ class _Server:
             if ppid == me:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(int(name), signal.SIGKILL)
+                self.dying.add(int(name))
+
+    def _settle(self) -> None:
+        """Publish the held exit statuses once nothing a child left behind is still dying.
+
+        A child's end is reported only when what it started is gone too. Hundreds of processes
+        of a fork bomb, each with torch's address space, take seconds of both cores to tear
+        down (in the namespaces tier the kernel reaps the PID namespace's init last): the next
+        child, started at once, would import under that load and lose its time limit for it.
+        Whatever is stuck past ``SETTLE_S`` no longer holds the status back.
+        """
+        if not self.held:
+            return
+        if not self.dying:
+            self._kill_orphans()  # anything re-parented here since (a grandchild's children)
+        now = time.monotonic()
+        for pid, (status, deadline) in list(self.held.items()):
+            if not self.dying or deadline <= now:
+                del self.held[pid]
+                self._publish(pid, status)
+
+    def _publish(self, pid: int, status: int) -> None:
+        self.statuses[pid] = status
+        for waiter, _ in self.waiting.pop(pid, []):
+            self._answer_wait(waiter, pid)
 
     def _reap(self, block: bool = False) -> None:
-        while self.children:
+        while self.children or self.dying:
             try:
                 pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
             except ChildProcessError:
@@ -283,6 +335,7 @@ class _Server:
                 return
             child = self.children.pop(pid, None)
             if child is None:
+                self.dying.discard(pid)
                 continue
             # Whatever the child left running in its group goes with it, and so does anything
             # it started that was re-parented here (this process is a subreaper). In the
@@ -292,9 +345,7 @@ class _Server:
                 os.killpg(pid, signal.SIGKILL)
             self._kill_orphans()
             shutil.rmtree(child.scratch, ignore_errors=True)
-            self.statuses[pid] = status
-            for waiter, _ in self.waiting.pop(pid, []):
-                self._answer_wait(waiter, pid)
+            self.held[pid] = (status, time.monotonic() + SETTLE_S)
 
 
 class ForkServer:

@@ -10,6 +10,7 @@ namespaces tier (where the machine allows it) and the process tier.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -400,3 +401,34 @@ def test_the_grader_survives_the_whole_suite(tier_service):
         "exercise-90", PROBE_HOME.parent / "submissions" / "correct.py", devices=("cpu",)
     )
     assert result.status is Status.PASSED and result.score == result.max_score
+
+
+def test_a_child_is_reported_ended_only_when_what_it_started_is_gone(tier_service, tmp_path):
+    """Hundreds of busy processes take a while to tear down; the next child must not import
+    under that load. So a discarded child's end is reported (and the next test's child
+    started) only once everything it started is gone: when the grading returns, nothing of
+    it is left, not even a zombie, with no grace period."""
+    _, service = tier_service
+    marker = f"gr{uuid.uuid4().hex[:12]}"  # a process name (at most 15 characters)
+    submission = tmp_path / "exercise-90.py"
+    submission.write_text(
+        "import ctypes, os\n"
+        "def double(x):\n"
+        "    for _ in range(8):  # 256 processes, each busy\n"
+        "        os.fork()\n"
+        f"    ctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)  # PR_SET_NAME\n"
+        "    while True:\n"
+        "        pass\n"
+        "def triple(x):\n"
+        "    return x * 3\n"
+    )
+    result = service.grade("exercise-90", submission, devices=("cpu",))
+    statuses = {t.name: t.status for t in result.tests}
+    assert statuses.pop("test_triple") is Status.PASSED, result.tests
+    assert set(statuses.values()) == {Status.TIMEOUT}, result.tests
+    left = []
+    for name in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{name}/comm").read_text().strip() == marker:
+                left.append(name)
+    assert left == []
