@@ -195,10 +195,18 @@ class GraderPlugin:
 
     @pytest.fixture(autouse=True)
     def _reseed(self, seed: int, submission: str) -> None:
-        """The trusted side's global random state, the same before every test instance."""
+        """The trusted side's global random state, the same before every test instance.
+
+        Without a usable GPU the CPU generator is all ``torch.manual_seed`` changes here; it
+        would also capture a formatted stack for each lazily seeded accelerator (a few ms at
+        pytest's depth, on every test instance), so only a worker with CUDA pays for that.
+        """
         random.seed(seed)
         np.random.seed(seed % (2**32))
-        torch.manual_seed(seed)
+        if self.s.cuda_available:
+            torch.manual_seed(seed)
+        else:
+            torch.default_generator.manual_seed(seed)
 
     @pytest.fixture
     def learner(self, request: pytest.FixtureRequest, submission: str, seed: int) -> LearnerProxy:

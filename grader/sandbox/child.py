@@ -107,8 +107,11 @@ def _function_name(func: Any) -> str:
 class LearnerSide:
     """State of one child: the learner's module and the scenarios it was sent."""
 
-    def __init__(self, learner_path: str, max_answer_bytes: int, display: str = "") -> None:
+    def __init__(
+        self, learner_path: str, max_answer_bytes: int, display: str = "", cuda: bool = True
+    ) -> None:
         self.learner_path = learner_path
+        self.cuda = cuda  # a CUDA child (a CPU child cannot see a GPU)
         # the name tracebacks and warnings show: the file as the learner named it, never the
         # sandbox's path to its copy
         self.display = display or os.path.basename(learner_path)
@@ -161,7 +164,7 @@ class LearnerSide:
         if op not in ("call", "run"):
             error = ErrorInfo("protocol", "ProtocolError", (), f"unknown op {op!r}")
             return Answer(request_id, ok=False, error=error), []
-        _seed(int(header.get("seed", 0)))
+        _seed(int(header.get("seed", 0)), self.cuda)
         try:
             args, kwargs = _decode(header["payload"], blobs, scenario_loader=self.load_scenario)
         except _BaseException as exc:
@@ -289,16 +292,28 @@ def _input_paths(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
-def _seed(seed: int) -> None:
-    """The same seed before every call: results never depend on the order tests ran in."""
+def _seed(seed: int, cuda: bool) -> None:
+    """The same seed before every call: results never depend on the order tests ran in.
+
+    A CPU child seeds torch's CPU generator alone: it cannot see a GPU, so that is all
+    ``torch.manual_seed`` changes there. ``torch.manual_seed`` also queues a seed for every
+    accelerator not yet initialised, capturing a formatted stack for each (about 1 ms a call,
+    and an exercise makes dozens of calls); a CUDA child still needs that queue, which seeds
+    CUDA when the learner's code first uses it.
+    """
     random.seed(seed)
     np.random.seed(seed % (2**32))
-    torch.manual_seed(seed)
+    if cuda:
+        torch.manual_seed(seed)
+    else:
+        torch.default_generator.manual_seed(seed)
 
 
-def serve(sock: socket.socket, learner_path: str, max_answer_bytes: int, display: str) -> None:
+def serve(
+    sock: socket.socket, learner_path: str, max_answer_bytes: int, display: str, cuda: bool
+) -> None:
     """The child's main loop; returns when the trusted side closes the connection."""
-    side = LearnerSide(learner_path, max_answer_bytes, display)
+    side = LearnerSide(learner_path, max_answer_bytes, display, cuda)
     hello = side.import_learner()
     _flush()
     _send(sock, hello.to_wire())
@@ -349,7 +364,9 @@ def _flush() -> None:
             pass
 
 
-def main(sock_fd: int, learner_path: str, max_answer_bytes: int, display: str = "") -> NoReturn:
+def main(
+    sock_fd: int, learner_path: str, max_answer_bytes: int, display: str = "", cuda: bool = True
+) -> NoReturn:
     """Entry point inside the forked child; never returns."""
     code = 0
     try:
@@ -358,7 +375,7 @@ def main(sock_fd: int, learner_path: str, max_answer_bytes: int, display: str = 
         # the trusted side reads and takes out again (grader.sandbox.pool).
         faulthandler.register(SNAPSHOT_SIGNAL, all_threads=False, chain=False)
         sock = socket.socket(fileno=sock_fd)
-        serve(sock, learner_path, max_answer_bytes, display)
+        serve(sock, learner_path, max_answer_bytes, display, cuda)
     except _BaseException:
         code = 70
         try:  # a failure of this loop is the grader's: leave a trace in the captured output

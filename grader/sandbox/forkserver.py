@@ -216,6 +216,7 @@ class _Server:
                         os.path.join(workdir, learner_name),
                         limits.max_answer_mb << 20,
                         display,
+                        cuda=kind == "cuda",
                     )
 
                 if self.tier.name == "namespaces":

@@ -1,0 +1,77 @@
+"""The learner side of a call (grader.sandbox.child.LearnerSide), outside any sandbox.
+
+Each case runs in a fresh interpreter: the learner side seeds torch's global generators, which
+this process must keep as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from tests.conftest import run_fresh
+
+_DRAWS = textwrap.dedent(
+    """
+    import json, random, sys, tempfile
+    from pathlib import Path
+    import numpy as np
+    import torch
+    from grader.sandbox import child, codec
+
+    folder = Path(tempfile.mkdtemp())
+    learner = folder / "exercise-99.py"
+    learner.write_text(
+        "import random\\n"
+        "import numpy as np\\n"
+        "import torch\\n"
+        "def draw():\\n"
+        "    return [torch.rand(4).tolist(), torch.randn(2, 2).tolist(),\\n"
+        "            random.random(), np.random.rand(3).tolist()]\\n"
+    )
+    side = child.LearnerSide(str(learner), 1 << 20, cuda=sys.argv[1] == "cuda")
+    assert side.import_learner().ok
+    payload, blobs = codec.encode([[], {}])
+    draws = []
+    for seed in (11, 2**40 + 3, 11):
+        answer, _ = side.handle({"id": "x", "op": "call", "name": "draw", "seed": seed,
+                                 "payload": payload}, [bytearray(b) for b in blobs])
+        assert answer.ok, answer.error
+        draws.append(codec.decode({"value": answer.value, "storages": []}, []))
+    print(json.dumps(draws))
+    """
+)
+
+
+def _expected(seed: int) -> list:
+    import random
+
+    import numpy as np
+    import torch
+
+    state = torch.get_rng_state(), random.getstate(), np.random.get_state()
+    try:
+        random.seed(seed)
+        np.random.seed(seed % (2**32))
+        torch.manual_seed(seed)
+        return [
+            torch.rand(4).tolist(),
+            torch.randn(2, 2).tolist(),
+            random.random(),
+            np.random.rand(3).tolist(),
+        ]
+    finally:
+        torch.set_rng_state(state[0])
+        random.setstate(state[1])
+        np.random.set_state(state[2])
+
+
+@pytest.mark.parametrize("kind", ["cpu", "cuda"])
+def test_every_call_draws_what_torch_manual_seed_gives(kind):
+    """A CPU child seeds only the CPU generator (the one it can use): the learner's draws are
+    those after random.seed, np.random.seed and torch.manual_seed, on every call alike."""
+    code = _DRAWS.replace("sys.argv[1]", repr(kind))
+    draws = json.loads(run_fresh(code).strip().splitlines()[-1])
+    assert draws == [_expected(11), _expected(2**40 + 3), _expected(11)]
