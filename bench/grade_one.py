@@ -9,8 +9,10 @@ of medians. Usage:
     python bench/grade_one.py [--rounds 5] [--exercise exercise-01 ...] [--all] [--mode MODE]
 
 The default grades exercise-01's reference solution, CPU only (as a learner without a GPU
-does). ``--mode cold|warm|both`` (default both); ``--mode here`` times ``--no-server`` instead
-of cold (a grading in its own process that leaves nothing behind).
+does), in a learner's workspace: each grading also records the score and writes the HTML
+report, as a plain ``grade ID`` does (``--no-report`` times the grading and the summary alone).
+``--mode cold|warm|both`` (default both); ``--mode here`` times ``--no-server`` instead of cold
+(a grading in its own process that leaves nothing behind).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main() -> int:
     parser.add_argument("--file", type=Path, default=None, help="default: the reference solution")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--mode", choices=("both", "cold", "warm", "here"), default="both")
+    parser.add_argument("--no-report", action="store_true", help="grade with --no-report")
     args = parser.parse_args()
     if args.all:
         exercises = sorted(p.name for p in (ROOT / "exercises").glob("exercise-[0-9][0-9]"))
@@ -67,12 +70,12 @@ def main() -> int:
     modes = modes[args.mode]
     torch_cmd = [sys.executable, "-c", "import torch"]
     with tempfile.TemporaryDirectory() as scratch:
-        cwd = Path(scratch) / "cwd"
-        cwd.mkdir()
+        cwd = Path(scratch) / "workspace"
         runtime = Path(scratch) / "runtime"
         runtime.mkdir(mode=0o700)
         env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
         env.pop("GRADE_NO_SERVER", None)
+        subprocess.run([*base, "init", str(cwd)], env=env, check=True, stdout=subprocess.DEVNULL)
         stop = [*base, "server", "stop"]
         status = [*base, "server", "status"]
         print(
@@ -86,7 +89,8 @@ def main() -> int:
                 f"exercise-{number:02d}.py"
             )
             cmd = [*base, exercise, "--file", str(submission), "--device", args.device]
-            cmd.append("--no-report")
+            if args.no_report:
+                cmd.append("--no-report")
             ok = (0, 1)  # a --file that fails some tests still times a grading
             times: dict[str, list[float]] = {"torch": [], **{m: [] for m in modes}}
             timed(torch_cmd, cwd, env)  # warm the page cache for all
@@ -107,7 +111,8 @@ def main() -> int:
             quiet(stop, cwd, env)
             rows.append((exercise, times))
         print(
-            f"rounds: {args.rounds}, --device {args.device}, reference solutions; "
+            f"rounds: {args.rounds}, --device {args.device}, reference solutions, "
+            f"{'--no-report' if args.no_report else 'report written'}; "
             f"load now {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         )
         header = f"{'exercise':<12} {'import torch':>12}" + "".join(

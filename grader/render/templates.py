@@ -2,7 +2,8 @@
 
 Templates live in ``reports/templates`` (packaged inside the wheel: :mod:`grader.resources`).
 Autoescaping is on and undefined names are errors; renderers hand templates plain values only,
-never markup built in Python, so nothing learner-controlled is ever marked safe.
+never markup built in Python, so nothing learner-controlled is ever marked safe. Compiled
+templates are kept between commands (:mod:`grader.render.template_cache`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from grader.resources import templates_dir
 def environment() -> Any:
     import jinja2
 
+    from grader.render.template_cache import cache
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        bytecode_cache=cache(),
     )
 
 
