@@ -35,7 +35,12 @@ from grader.engine.assemble import build_result
 from grader.engine.records import TestRecord
 from grader.engine.scheduler import Job, Running, run_jobs, usable_cores
 from grader.engine.scoring import merge_passes
-from grader.engine.warmup import preloads, warm_up
+from grader.engine.warmup import (
+    preloads,
+    warm_sandbox_side,
+    warm_worker_side,
+    worker_side_can_wait,
+)
 from grader.errors import InternalError, UsageError
 from grader.render.html import render_result
 from grader.resources import PACKAGE
@@ -126,13 +131,20 @@ class LocalEngine:
 
     def __enter__(self) -> LocalEngine:
         specs = self._preload if self._preload is not None else self.catalog.all()
-        warm_up(**preloads(specs))
+        wants = preloads(specs)
+        later = worker_side_can_wait()
+        warm_sandbox_side(wants["dynamo"])
+        if not later:
+            warm_worker_side(wants["hypothesis"])
         from grader.sandbox.forkserver import ForkServer, SpawnError
 
         self._staging = Path(tempfile.mkdtemp(prefix="grader-staging-"))
         self._forkserver = ForkServer(self.policy, self.requested_tier)
         try:
-            self._forkserver.start()
+            self._forkserver.start(wait=False)
+            if later:  # while the fork server tries out its tier
+                warm_worker_side(wants["hypothesis"])
+            self._forkserver.ready()
         except SpawnError as exc:
             self._forkserver = None
             self._cleanup()

@@ -1,8 +1,10 @@
 """What the grading process imports once, before it forks anything.
 
 A forked worker or learner child re-pays every import its parent did not do (PERFORMANCE.md), so
-the grading process imports torch, NumPy, pytest's plugins and the grader's own worker- and
-learner-side modules first, then freezes its heap so that every fork shares those pages.
+the grading process imports torch, NumPy and the sandbox's modules, forks the fork server, and
+imports pytest's plugins and the grader's worker modules while the fork server tries out its
+tier; then it freezes its heap so that every fork shares those pages. Where learner children
+could not import pytest themselves, the worker side comes first, as they had it before.
 
 torch._dynamo is not imported but stood in for (:mod:`grader.engine.dynamo`): meta-device ops,
 optimizer steps and dispatch modes make torch import it (about half a second beyond what they
@@ -36,7 +38,8 @@ from grader.spec import ExerciseSpec
 # mode (op counting, trace=True) or a meta-device op with a Python decomposition (arange).
 _META_WORDS = re.compile(r"\boptim\b|\bmeta\b|trace=True")
 
-_MODULES = (
+# What the fork server and the learner children use.
+_SANDBOX_MODULES = (
     "grader.sandbox.child",
     "grader.sandbox.codec",
     "grader.sandbox.faults",
@@ -46,6 +49,9 @@ _MODULES = (
     "grader.sandbox.protocol",
     "grader.sandbox.tiers.namespaces",
     "grader.sandbox.tiers.process",
+)
+# What only the trusted workers use.
+_WORKER_MODULES = (
     "grader.engine.plugin",
     "grader.engine.records",
     "grader.engine.worker",
@@ -70,13 +76,26 @@ def preloads(specs: list[ExerciseSpec]) -> dict[str, bool]:
 
 
 def import_common() -> None:
-    """torch, NumPy, pytest and the grader's own modules: what every grading needs."""
+    """torch, NumPy and the sandbox's modules: what the fork server and every child need."""
     import numpy
     import numpy.random  # noqa: F401 - numpy imports it lazily, on first use in every child
     import torch
     import torch.nn.functional
     import torch.overrides
     import torch.utils._python_dispatch  # noqa: F401
+
+    # What children import lazily in every grading: printing a tensor (through
+    # _disable_current_modes) and an optimizer step (record_function's CUPTI monitor). A child
+    # that cannot read the Python installation (as root, learner children run as a uid of their
+    # own) could not, and the monitor's failed import is a warning in the learner's output.
+    importlib.import_module("torch._subclasses.schema_check_mode")
+    importlib.import_module("torch.profiler._cupti_monitor")
+    for module in _SANDBOX_MODULES:
+        importlib.import_module(module)
+
+
+def import_worker_side() -> None:
+    """pytest's plugins and the grader's worker modules: what every trusted worker needs."""
     from _pytest.config import default_plugins, essential_plugins
 
     from grader.engine.worker import _UNUSED_PLUGINS  # the worker turns these off: not needed
@@ -85,13 +104,7 @@ def import_common() -> None:
         if name not in _UNUSED_PLUGINS:
             with contextlib.suppress(ImportError):
                 importlib.import_module(f"_pytest.{name}")
-    # What children import lazily in every grading: printing a tensor (through
-    # _disable_current_modes) and an optimizer step (record_function's CUPTI monitor). A child
-    # that cannot read the Python installation (as root, learner children run as a uid of their
-    # own) could not, and the monitor's failed import is a warning in the learner's output.
-    importlib.import_module("torch._subclasses.schema_check_mode")
-    importlib.import_module("torch.profiler._cupti_monitor")
-    for module in _MODULES:
+    for module in _WORKER_MODULES:
         importlib.import_module(module)
 
 
@@ -100,23 +113,46 @@ def children_can_import() -> bool:
     run as an unprivileged uid of their own, which reads only what others may read: the
     torch._dynamo stand-in, which loads the real module when learner code asks for more (a
     ``torch.func`` call), is used only where that load can succeed."""
-    if os.geteuid() != 0:
-        return True
     import torch
 
-    folder = Path(torch.__file__).resolve().parent
-    for path in (folder, *folder.parents):
-        try:
-            mode = path.stat().st_mode
-        except OSError:
-            return False
-        if not mode & stat.S_IXOTH:
-            return False
-    return bool(folder.stat().st_mode & stat.S_IROTH)
+    return os.geteuid() != 0 or _open_to_others(Path(torch.__file__).resolve().parent)
+
+
+def _open_to_others(folder: Path) -> bool:
+    """Whether a uid other than the owner's can list ``folder`` and read what it holds."""
+    try:
+        for path in (folder, *folder.parents):
+            if not path.stat().st_mode & stat.S_IXOTH:
+                return False
+        return bool(folder.stat().st_mode & stat.S_IROTH)
+    except OSError:
+        return False
 
 
 def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
     """Import everything a worker or a learner child will need, once, before any fork."""
+    warm_sandbox_side(dynamo)
+    warm_worker_side(hypothesis)
+
+
+def worker_side_can_wait() -> bool:
+    """Whether the worker side may be imported after the fork server is forked (it then detects
+    its tier, a trial run of about 0.1 s, on the other core meanwhile). The learner children
+    then lack pytest and hypothesis, as under plain ``python``, and import them if they ask:
+    except where they could not read them (see :func:`children_can_import`), so there they are
+    imported first, as before."""
+    if os.geteuid() != 0:
+        return True
+    import _pytest
+
+    runtime = Path(os.__file__).resolve().parent  # the standard library pytest imports from
+    return children_can_import() and all(
+        _open_to_others(p) for p in (runtime, Path(_pytest.__file__).resolve().parent)
+    )
+
+
+def warm_sandbox_side(dynamo: bool = False) -> None:
+    """What the fork server and the learner children need, imported before it is forked."""
     import_common()
     if dynamo:
         if children_can_import():
@@ -126,8 +162,14 @@ def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
         else:  # a child could never load the real modules on demand (torch.func): load them now
             importlib.import_module("torch._dynamo")
             importlib.import_module("torch.fx.experimental.symbolic_shapes")
-    if hypothesis:
-        importlib.import_module("grader.testing.properties")
     # Objects that exist now live as long as the process: freezing them keeps every fork's
     # copy-on-write pages shared and makes pytest's gc.collect() in each worker cheap.
+    gc.freeze()
+
+
+def warm_worker_side(hypothesis: bool = False) -> None:
+    """What every trusted worker needs, imported before the first worker is forked."""
+    import_worker_side()
+    if hypothesis:
+        importlib.import_module("grader.testing.properties")
     gc.freeze()

@@ -363,8 +363,11 @@ class ForkServer:
         self.tier = Tier("process")
         self.uid_base = uids.uid_block()  # learner uids: [uid_base, uid_base + UID_SPAN)
         self._control: socket.socket | None = None
+        self._answered = False
 
-    def start(self) -> None:
+    def start(self, wait: bool = True) -> None:
+        """Fork the server. It first tries out its tier (about 0.1 s); ``wait=False`` lets this
+        process go on meanwhile and leaves the server's answer to :meth:`ready`."""
         parent_end, server_end = socket.socketpair()
         parent_pid = os.getpid()
         pid = os.fork()
@@ -396,7 +399,16 @@ class ForkServer:
         server_end.close()
         self.pid = pid
         self._control = parent_end
-        hello, _ = _recv_json(parent_end)
+        self._answered = False
+        if wait:
+            self.ready()
+
+    def ready(self) -> None:
+        """Wait for a started server's answer: its tier, or why it could not start."""
+        if self._answered or self._control is None:
+            return
+        self._answered = True
+        hello, _ = _recv_json(self._control)
         if not hello.get("ok"):
             raise SpawnError(hello.get("error", "the fork server did not start"))
         self.tier = Tier(
@@ -418,6 +430,7 @@ class ForkServer:
         """A new connection for one trusted worker; give the worker this socket."""
         if self._control is None:
             self.start()
+        self.ready()
         assert self._control is not None
         mine, theirs = socket.socketpair()
         _send_json(self._control, {"op": "client"}, [theirs.fileno()])

@@ -1,0 +1,73 @@
+"""What the grading process imports before it forks (grader.engine.warmup, LocalEngine)."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PROBE_HOME, run_fresh
+
+_GRADE = textwrap.dedent(
+    """
+    import sys, tempfile
+    from pathlib import Path
+    from grader.catalog import Catalog
+    from grader.engine import GradeRequest, LocalEngine
+    import grader.engine.local as local
+
+    local.worker_side_can_wait = lambda: WAITS
+    learner = Path(tempfile.mkdtemp()) / "exercise-90.py"
+    learner.write_text(
+        "import sys\\n"
+        "LOADED = [m for m in ('pytest', 'hypothesis', 'grader.engine.worker') if m in sys.modules]\\n"
+        "def double(x):\\n"
+        "    return x * 2\\n"
+        "def triple(x):\\n"
+        "    return x * 3 if not LOADED else x * 0\\n"
+    )
+    with LocalEngine(Catalog(Path(HOME))) as engine:
+        result = engine.grade(
+            GradeRequest(exercise="exercise-90", source=learner.read_bytes(),
+                         filename=str(learner), devices=("cpu",))
+        )
+    print({t.name: t.status.value for t in result.tests}["test_triple"])
+    """
+)
+
+
+@pytest.mark.parametrize("waits", [True, False])
+def test_the_worker_side_is_imported_after_the_fork_server_only_where_it_may_wait(waits):
+    """Where it may wait, the fork server is forked before pytest and the grader's worker
+    modules are imported: learner children have none of them, as under plain python (triple
+    fails for a submission that sees them). Where it may not, they have them all."""
+    code = _GRADE.replace("WAITS", repr(waits)).replace("HOME", repr(str(PROBE_HOME)))
+    assert run_fresh(code).split()[-1] == ("passed" if waits else "failed")
+
+
+def test_the_worker_side_waits_only_where_children_could_import_it(tmp_path, monkeypatch):
+    """As root, learner children run as a uid of their own: they can import pytest for a
+    learner's ``import pytest`` only where the standard library and pytest are open to others."""
+    import _pytest
+
+    from grader.engine import warmup
+
+    monkeypatch.setattr(warmup, "children_can_import", lambda: True)
+    monkeypatch.setattr(warmup.os, "geteuid", lambda: 1000)
+    assert warmup.worker_side_can_wait() is True  # children run as this user
+
+    monkeypatch.setattr(warmup.os, "geteuid", lambda: 0)
+    private = tmp_path / "private" / "lib"
+    private.mkdir(parents=True)
+    (tmp_path / "private").chmod(0o700)
+    monkeypatch.setattr(os, "__file__", str(private / "os.py"))
+    assert warmup.worker_side_can_wait() is False
+    (tmp_path / "private").chmod(0o755)
+    tmp_path.chmod(0o755)
+    opened = all(p.stat().st_mode & 0o001 for p in tmp_path.parents)
+    pytest_open = warmup._open_to_others(Path(_pytest.__file__).resolve().parent)
+    assert warmup.worker_side_can_wait() is (opened and pytest_open)
+    monkeypatch.setattr(warmup, "children_can_import", lambda: False)
+    assert warmup.worker_side_can_wait() is False
