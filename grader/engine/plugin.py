@@ -86,7 +86,8 @@ class GradingSession:
     pools: dict[str, ChildPool] = field(default_factory=dict)
 
     def pool(self, key: str) -> ChildPool:
-        """The submission's learner children (its time limit starts with its first test)."""
+        """The submission's learner children (its time limit starts with its first child,
+        which the worker starts as pytest starts up)."""
         if key not in self.pools:
             self.pools[key] = self.make_pool(key)
         return self.pools[key]

@@ -199,6 +199,10 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             cuda_available=available,
             cuda_reason=reason,
         )
+        if submissions:
+            # Nearly every grading has tests for the CPU child (CPU, meta and device-free
+            # tests): the first submission's is started while pytest starts up.
+            session.pool(submissions[0].key).prestart("cpu")
         try:
             # Every test's verdict is reported as it ends; the grading process finds any that
             # is missing, so pytest's own exit status tells nothing more.

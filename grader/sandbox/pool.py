@@ -361,6 +361,8 @@ class ChildPool:
         self.capture = OutputCapture(output_bytes)
         self.children: dict[str, LearnerChild] = {}
         self.import_failures: dict[str, faults.LearnerFault] = {}
+        # children started ahead of their first test, with the deadline of their import
+        self.starting: dict[str, tuple[LearnerChild, tuple[float, bool]]] = {}
 
     # -- children ---------------------------------------------------------------------------
 
@@ -374,6 +376,21 @@ class ChildPool:
             return self.total_deadline, True
         return call, False
 
+    def prestart(self, kind: str) -> None:
+        """Start a child of this kind now, for the first test that needs one: its fork and the
+        import of the learner's file then run while pytest starts up. Its import's time limit
+        counts from now, as it would from its first test. A child that cannot be started now
+        is tried again by that test, which meets the fault."""
+        if kind in self.children or kind in self.import_failures or kind in self.starting:
+            return
+        try:
+            pid, sock, out_fd = self.client.spawn(
+                self.learner_path, self.learner_name, kind, self.limits, self.display
+            )
+        except (SpawnError, OSError, EOFError, ValueError):
+            return
+        self.starting[kind] = (LearnerChild(pid, sock, out_fd, kind), self._deadline())
+
     def child(self, kind: str) -> LearnerChild:
         """A live child of this kind whose import succeeded (raises the import's fault)."""
         if kind in self.import_failures:
@@ -381,6 +398,10 @@ class ChildPool:
         live = self.children.get(kind)
         if live is not None:
             return live
+        started = self.starting.pop(kind, None)
+        if started is not None:
+            child, (deadline, total) = started
+            return self._meet(kind, child, deadline, total)
         try:
             pid, sock, out_fd = self.client.spawn(
                 self.learner_path, self.learner_name, kind, self.limits, self.display
@@ -403,6 +424,10 @@ class ChildPool:
             raise self._import_failed(kind, lost) from None
         child = LearnerChild(pid, sock, out_fd, kind)
         deadline, total = self._deadline()
+        return self._meet(kind, child, deadline, total)
+
+    def _meet(self, kind: str, child: LearnerChild, deadline: float, total: bool) -> LearnerChild:
+        """Wait for a new child's hello: its import's outcome."""
         try:
             header, _ = child.exchange(
                 None, [], deadline, self.capture, 1 << 20, self._rss_limit(kind)
@@ -608,7 +633,9 @@ class ChildPool:
 
     def close(self) -> None:
         """End every child; their exit status is of no interest any more, so nobody waits."""
-        for child in list(self.children.values()):
+        started = [child for child, _ in self.starting.values()]
+        self.starting = {}
+        for child in [*self.children.values(), *started]:
             try:
                 self.client.kill(child.pid)
             except (OSError, EOFError, ValueError):
