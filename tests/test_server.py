@@ -515,30 +515,41 @@ def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
     submission = tmp_path / "exercise-90.py"
     shutil.copyfile(SUBMISSIONS / "infinite_loop_function.py", submission)
     env = dict(
-        os.environ, NO_COLOR="1", GRADE_LANG="en", GRADER_HOME=str(PROBE_HOME), **learner.env
+        os.environ,
+        NO_COLOR="1",
+        GRADE_LANG="en",
+        GRADER_HOME=str(PROBE_HOME),
+        PYTHONUNBUFFERED="1",
+        **learner.env,
     )
-    proc = watch_cli(
-        *("90", "--file", str(submission), "--device", "cpu", "--no-report", "--interval", "0.2"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-    )
-    try:
-        end = time.monotonic() + 120
-        while (
-            "exercise-90: timeout" not in learner.log and "exercise-90: failed" not in learner.log
-        ):
-            assert time.monotonic() < end, learner.log
-            time.sleep(0.1)
-        shutil.copyfile(CORRECT, submission)
-        while "exercise-90: passed" not in learner.log:
-            assert time.monotonic() < end, learner.log
-            time.sleep(0.1)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
-    assert "score 4/4" in out and err == ""
+    out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out_file.open("w") as stdout, err_file.open("w") as stderr:
+        proc = watch_cli(
+            *("90", "--file", str(submission), "--device", "cpu", "--no-report"),
+            *("--interval", "0.2"),
+            stdout=stdout,
+            stderr=stderr,
+            env=env,
+            cwd=tmp_path,
+        )
+        try:
+            end = time.monotonic() + 120
+            while (
+                "exercise-90: timeout" not in learner.log
+                and "exercise-90: failed" not in learner.log
+            ):
+                assert time.monotonic() < end, learner.log
+                time.sleep(0.1)
+            shutil.copyfile(CORRECT, submission)
+            # the server logs a grading before its answer reaches the command: wait for both
+            while "exercise-90: passed" not in learner.log or "score 4/4" not in (
+                out_file.read_text()
+            ):
+                assert proc.poll() is None and time.monotonic() < end, learner.log
+                time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+    assert proc.returncode == 0, err_file.read_text()
+    assert err_file.read_text() == ""
     assert learner.status()["served"] == "2"
