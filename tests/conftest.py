@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,12 +98,21 @@ def curriculum_service():
     service.close()
 
 
-def run_fresh(code: str, timeout: float = 180) -> str:
-    """Run ``code`` in a fresh interpreter from the checkout and return its stdout (it must
-    succeed): for what replaces modules of torch's, which this process must keep as they are."""
+def run_fresh(
+    code: str,
+    timeout: float = 180,
+    *,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+    cwd: Path = ROOT,
+) -> str:
+    """Run ``code`` in a fresh interpreter (from the checkout unless ``cwd`` says otherwise)
+    and return its stdout (it must succeed): for what replaces modules of torch's or sets
+    process-wide state, which this process must keep as they are."""
     proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -114,6 +127,30 @@ def watch_cli(*args: str, env: dict[str, str], cwd: Path, **popen: Any) -> subpr
     return subprocess.Popen(
         [sys.executable, "-m", "grader", "watch", *args], env=env, cwd=cwd, **popen
     )
+
+
+@contextlib.contextmanager
+def watching(
+    *args: str, env: dict[str, str], cwd: Path
+) -> Iterator[tuple[subprocess.Popen, Path, Path]]:
+    """``grade watch ARGS`` with its stdout and stderr in files of ``cwd`` (read them while it
+    runs); on leaving, it gets SIGINT, as Ctrl-C sends, and is waited for."""
+    out, err = cwd / "watch-out.txt", cwd / "watch-err.txt"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = watch_cli(*args, env=env, cwd=cwd, stdout=stdout, stderr=stderr)
+        try:
+            yield proc, out, err
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+
+
+def wait_until(done: Callable[[], bool], shown: Callable[[], str], timeout: float = 120) -> None:
+    """Poll ``done`` until it holds; fail with ``shown()`` after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, shown()
+        time.sleep(0.1)
 
 
 def run_cli(

@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
 from grader.errors import SpecError, UsageError
 from grader.lms.cache import exercise_fingerprint
 from grader.results import Result
-from tests.conftest import FIXTURES, run_cli, watch_cli
+from tests.conftest import FIXTURES, run_cli, wait_until, watching
 
 PUZZLES = FIXTURES / "course-puzzles"
 
@@ -263,29 +262,23 @@ def test_watch_with_debug_shows_the_traceback_of_each_grading(puzzles, tmp_path)
     _break_tests(puzzles)
     answer = tmp_path / "exercise-22.py"
     shutil.copyfile(puzzles / "solutions/exercise-22/exercise-22.py", answer)
-    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
-    with out.open("w") as stdout, err.open("w") as stderr:
-        proc = watch_cli(
-            *("22", "--file", str(answer), "--no-report", "--debug", "--interval", "0.2"),
-            *("--course", str(puzzles)),
-            stdout=stdout,
-            stderr=stderr,
-            env=env,
-            cwd=tmp_path,
-        )
-        try:
-            end = time.monotonic() + 120
-            while err.read_text().count("Traceback (most recent call last)") < 1:
-                assert proc.poll() is None and time.monotonic() < end, err.read_text()
-                time.sleep(0.2)
-            answer.write_text(answer.read_text() + "\n# saved again\n")
-            while err.read_text().count("Traceback (most recent call last)") < 2:
-                assert proc.poll() is None and time.monotonic() < end, err.read_text()
-                time.sleep(0.2)
-        finally:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=30)
+    with watching(
+        *("22", "--file", str(answer), "--no-report", "--debug", "--interval", "0.2"),
+        *("--course", str(puzzles)),
+        env=env,
+        cwd=tmp_path,
+    ) as (proc, out, err):
+
+        def tracebacks(n: int) -> Callable[[], bool]:
+            return lambda: (
+                proc.poll() is None
+                and err.read_text().count("Traceback (most recent call last)") >= n
+            )
+
+        wait_until(tracebacks(1), err.read_text)
+        answer.write_text(answer.read_text() + "\n# saved again\n")
+        wait_until(tracebacks(2), err.read_text)
     shown = err.read_text()
     assert "exercises/exercise-22/tests.py" in shown and "NameError" in shown
     assert "Traceback" not in out.read_text() and "score" in out.read_text()

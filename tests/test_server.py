@@ -24,7 +24,7 @@ import pytest
 
 from grader.serve import protocol
 from grader.serve.runtime import server_key
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable, watch_cli
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable, wait_until, watching
 
 CORRECT = SUBMISSIONS / "correct.py"
 
@@ -522,34 +522,21 @@ def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
         PYTHONUNBUFFERED="1",
         **learner.env,
     )
-    out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
-    with out_file.open("w") as stdout, err_file.open("w") as stderr:
-        proc = watch_cli(
-            *("90", "--file", str(submission), "--device", "cpu", "--no-report"),
-            *("--interval", "0.2"),
-            stdout=stdout,
-            stderr=stderr,
-            env=env,
-            cwd=tmp_path,
+    with watching(
+        *("90", "--file", str(submission), "--device", "cpu", "--no-report", "--interval", "0.2"),
+        env=env,
+        cwd=tmp_path,
+    ) as (proc, out, err):
+        wait_until(
+            lambda: "exercise-90: timeout" in learner.log or "exercise-90: failed" in learner.log,
+            lambda: learner.log,
         )
-        try:
-            end = time.monotonic() + 120
-            while (
-                "exercise-90: timeout" not in learner.log
-                and "exercise-90: failed" not in learner.log
-            ):
-                assert time.monotonic() < end, learner.log
-                time.sleep(0.1)
-            shutil.copyfile(CORRECT, submission)
-            # the server logs a grading before its answer reaches the command: wait for both
-            while "exercise-90: passed" not in learner.log or "score 4/4" not in (
-                out_file.read_text()
-            ):
-                assert proc.poll() is None and time.monotonic() < end, learner.log
-                time.sleep(0.1)
-        finally:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=30)
-    assert proc.returncode == 0, err_file.read_text()
-    assert err_file.read_text() == ""
+        shutil.copyfile(CORRECT, submission)
+        # the server logs a grading before its answer reaches the command: wait for both
+        wait_until(
+            lambda: "exercise-90: passed" in learner.log and "score 4/4" in out.read_text(),
+            lambda: learner.log + out.read_text(),
+        )
+    assert proc.returncode == 0, err.read_text()
+    assert err.read_text() == ""
     assert learner.status()["served"] == "2"

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_fresh
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "failing.json"
 
@@ -33,16 +31,7 @@ print(json.dumps({"page": page, "compiled": len(compiled)}))
 
 def _render(cache_home: Path) -> dict:
     env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
-    proc = subprocess.run(
-        [sys.executable, "-c", _RENDER, str(FIXTURE)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return json.loads(run_fresh(_RENDER, args=(str(FIXTURE),), env=env))
 
 
 def test_the_second_command_loads_the_templates_compiled(tmp_path):

@@ -6,7 +6,6 @@ import json
 import math
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -20,7 +19,7 @@ from grader.results import Status
 from grader.sandbox import codec, protocol
 from grader.sandbox.messages import Answer, ErrorInfo, Hello, MessageError
 from grader.sandbox.procs import reap, responsive
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_fresh
 
 # -- every byte from a child is data -----------------------------------------------------------
 
@@ -147,15 +146,7 @@ def test_the_folder_the_grader_was_started_from_is_not_the_runtime(tmp_path):
     children may read (it may hold anything of the instructor's)."""
     code = "import json; from grader.sandbox.policy import runtime_readable; print(json.dumps(runtime_readable('x')))"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    readable = json.loads(out.stdout)
+    readable = json.loads(run_fresh(code, env=env, cwd=tmp_path))
     assert str(tmp_path) not in readable and str(ROOT) not in readable
     assert os.path.realpath(sys.prefix) in readable
 

@@ -136,8 +136,8 @@ def warm_up(dynamo: bool = False, hypothesis: bool = False) -> None:
 
 
 def worker_side_can_wait() -> bool:
-    """Whether the worker side may be imported after the fork server is forked (it then detects
-    its tier, a trial run of about 0.1 s, on the other core meanwhile). The learner children
+    """Whether the worker side may be imported after the fork server is forked (it then tries
+    out its tier, a trial run of 35-45 ms here, on the other core meanwhile). The learner children
     then lack pytest and hypothesis, as under plain ``python``, and import them if they ask:
     except where they could not read them (see :func:`children_can_import`), so there they are
     imported first, as before."""

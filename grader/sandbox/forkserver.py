@@ -98,6 +98,8 @@ class _Server:
     # back until they are gone (with the time by which a status is published regardless).
     dying: set[int] = field(default_factory=set)
     held: dict[int, tuple[int, float]] = field(default_factory=dict)
+    # a dying process was reaped: its own children may have been re-parented here since
+    recheck: bool = False
 
     def run(self) -> None:
         become_subreaper()
@@ -309,8 +311,9 @@ class _Server:
         """
         if not self.held:
             return
-        if not self.dying:
-            self._kill_orphans()  # anything re-parented here since (a grandchild's children)
+        if not self.dying and self.recheck:
+            self.recheck = False
+            self._kill_orphans()  # what the dying left behind (their children), if anything
         now = time.monotonic()
         for pid, (status, deadline) in list(self.held.items()):
             if not self.dying or deadline <= now:
@@ -336,7 +339,9 @@ class _Server:
                 return
             child = self.children.pop(pid, None)
             if child is None:
-                self.dying.discard(pid)
+                if pid in self.dying:
+                    self.dying.discard(pid)
+                    self.recheck = True
                 continue
             # Whatever the child left running in its group goes with it, and so does anything
             # it started that was re-parented here (this process is a subreaper). In the

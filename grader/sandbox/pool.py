@@ -384,12 +384,15 @@ class ChildPool:
         if kind in self.children or kind in self.import_failures or kind in self.starting:
             return
         try:
-            pid, sock, out_fd = self.client.spawn(
-                self.learner_path, self.learner_name, kind, self.limits, self.display
-            )
+            self.starting[kind] = (self._spawn(kind), self._deadline())
         except (SpawnError, OSError, EOFError, ValueError):
             return
-        self.starting[kind] = (LearnerChild(pid, sock, out_fd, kind), self._deadline())
+
+    def _spawn(self, kind: str) -> LearnerChild:
+        pid, sock, out_fd = self.client.spawn(
+            self.learner_path, self.learner_name, kind, self.limits, self.display
+        )
+        return LearnerChild(pid, sock, out_fd, kind)
 
     def child(self, kind: str) -> LearnerChild:
         """A live child of this kind whose import succeeded (raises the import's fault)."""
@@ -403,9 +406,7 @@ class ChildPool:
             child, (deadline, total) = started
             return self._meet(kind, child, deadline, total)
         try:
-            pid, sock, out_fd = self.client.spawn(
-                self.learner_path, self.learner_name, kind, self.limits, self.display
-            )
+            child = self._spawn(kind)
         except SpawnError as exc:
             unreadable = faults.LearnerUnavailable(
                 Text(str(exc), str(exc)), evidence=("unreadable_file",)
@@ -422,7 +423,6 @@ class ChildPool:
                 evidence=("process_died", "sandbox_lost"),
             )
             raise self._import_failed(kind, lost) from None
-        child = LearnerChild(pid, sock, out_fd, kind)
         deadline, total = self._deadline()
         return self._meet(kind, child, deadline, total)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.render import template_cache
 from grader.render.html import render_result
 from grader.results import Result, Status
 from tests.conftest import PROBE_HOME, ROOT, GradingService
@@ -35,6 +36,9 @@ HIDDEN_TEXT = "def test_double_values"
 # A copy of the probe's solutions outside every folder the grader knows about, as an
 # instructor's second checkout or a course repository would be (world-readable, not under /tmp).
 OTHER_COPY = ROOT / "build" / f"other-copy-{uuid.uuid4().hex[:12]}"
+# Where the grader keeps compiled report templates (grader.render.template_cache): the grading
+# service runs with this process's environment, so it is the same folder.
+TEMPLATE_CACHE = template_cache.folder() or Path("/nonexistent-template-cache")
 
 
 @dataclass
@@ -116,6 +120,7 @@ def no_startup_files(ctx: Context, result: Result) -> None:
         for name in ("zz_grader_evil.pth", "sitecustomize.py", "usercustomize.py")
     ]
     planted.append(PROBE_HOME / "exercises" / "exercise-90" / "conftest.py")
+    planted += list(TEMPLATE_CACHE.iterdir()) if TEMPLATE_CACHE.is_dir() else []
     found = [p for p in planted if p.exists() and "startup-ran" in p.read_text(errors="replace")]
     for path in found:  # never leave a poisoned interpreter behind, even when the check fails
         path.unlink()
@@ -350,6 +355,7 @@ def test_hostile_submission(case: Case, tier_service, tmp_path):
         "__CANARY_DIR__": str(canary_dir),
         "__CANARY__": str(canary),
         "__OTHER_COPY__": str(OTHER_COPY),
+        "__TEMPLATE_CACHE__": str(TEMPLATE_CACHE),
     }.items():
         source = source.replace(key, value)
     submission = tmp_path / "exercise-90.py"
