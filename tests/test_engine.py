@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from grader.results import Result, Status
-from tests.conftest import SUBMISSIONS
+from tests.conftest import SUBMISSIONS, GradingService
 
 CUDA_NOTE = "CUDA is not available"
 
@@ -249,12 +249,12 @@ def test_chinese_messages(grade):
     assert result.lang == "zh"
 
 
-def test_no_learner_process_is_left_behind(grade, probe_service):
-    grade("infinite_loop_function")
-    grade("os_exit_function")
-    service = probe_service.proc.pid
-    leftovers = []
+def _left_behind(service: GradingService) -> tuple[list[int], list[int]]:
+    """What still runs under the service's process (its fork server should be all), and what
+    runs as one of its learner uids anywhere. Zombies do not count: they run nothing and hold
+    no memory."""
     parents: dict[int, int] = {}
+    leftovers = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -265,18 +265,33 @@ def test_no_learner_process_is_left_behind(grade, probe_service):
             continue
         if stat[0] != "Z":
             parents[int(pid)] = int(stat[1])
-            if uid in probe_service.learner_uids:
+            if uid in service.learner_uids:
                 leftovers.append(int(pid))
 
     def descends(pid: int) -> bool:
         while pid > 1:
             pid = parents.get(pid, 0)
-            if pid == service:
+            if pid == service.proc.pid:
                 return True
         return False
 
+    return [pid for pid in parents if descends(pid)], leftovers
+
+
+def test_no_learner_process_is_left_behind(grade, probe_service):
+    grade("infinite_loop_function")
+    grade("os_exit_function")
     # under the service only its fork server remains (no worker, no learner child); and no
     # process runs as one of its learner uids
-    below = [pid for pid in parents if descends(pid)]
+    below, leftovers = _left_behind(probe_service)
     assert len(below) <= 1, below
     assert leftovers == []
+
+
+def test_a_grading_returns_only_once_its_killed_children_are_gone(grade, probe_service):
+    # a child holding a large heap takes a moment to be torn down after its SIGKILL
+    for _ in range(3):
+        assert grade("large_heap").score == 4
+        below, leftovers = _left_behind(probe_service)
+        assert len(below) <= 1, below
+        assert leftovers == []

@@ -37,12 +37,17 @@ from grader.i18n import Text
 from grader.notebooks import CellMap, line_en, line_zh, naming_lines_of
 from grader.results import Frame, Status
 from grader.sandbox import codec, faults
+from grader.sandbox.forkserver import SETTLE_S
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
 from grader.testing import measured
 from grader.testing.analysis import Finding
 from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 from grader.testing.proxy import LearnerProxy
+
+# How long a worker waits, at its end, for the learner children it killed to be gone: the fork
+# server reports each once it and what it started are reaped, or after SETTLE_S regardless.
+ENDED_WAIT_S = SETTLE_S + 5.0
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class GradingSession:
     reference_module: Any = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
     pools: dict[str, ChildPool] = field(default_factory=dict)
+    closed: list[ChildPool] = field(default_factory=list)  # their children killed, maybe not gone
 
     def pool(self, key: str) -> ChildPool:
         """The submission's learner children (its time limit starts with its first child,
@@ -106,11 +112,21 @@ class GradingSession:
         pool = self.pools.pop(key, None)
         if pool is not None:
             pool.close()
+            self.closed.append(pool)
         self.emit(SubmissionDone(key))
 
     def close(self) -> None:
+        """End every submission's children, and wait until they are gone: the grading is over
+        only when no learner process of it is left. The waits come last, so that a group's
+        next submission never waits for the last one's teardown."""
         for key in list(self.pools):
-            self.pools.pop(key).close()
+            pool = self.pools.pop(key)
+            pool.close()
+            self.closed.append(pool)
+        deadline = time.monotonic() + ENDED_WAIT_S
+        for pool in self.closed:
+            pool.wait_ended(deadline)
+        self.closed = []
 
 
 class Attachments:

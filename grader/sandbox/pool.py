@@ -363,6 +363,8 @@ class ChildPool:
         self.import_failures: dict[str, faults.LearnerFault] = {}
         # children started ahead of their first test, with the deadline of their import
         self.starting: dict[str, tuple[LearnerChild, tuple[float, bool]]] = {}
+        # children killed by close() whose end nobody has waited for yet
+        self.killed: list[int] = []
 
     # -- children ---------------------------------------------------------------------------
 
@@ -632,14 +634,31 @@ class ChildPool:
         return clean_output(text, self.learner_name, self.display), truncated
 
     def close(self) -> None:
-        """End every child; their exit status is of no interest any more, so nobody waits."""
+        """Kill every child. Their exit status is of no interest any more, but their end is:
+        see :meth:`wait_ended`, which the worker calls before it exits."""
         started = [child for child, _ in self.starting.values()]
         self.starting = {}
         for child in [*self.children.values(), *started]:
             try:
                 self.client.kill(child.pid)
+                self.killed.append(child.pid)
             except (OSError, EOFError, ValueError):
                 pass
             child.drain(self.capture)
             child.close()
         self.children = {}
+
+    def wait_ended(self, deadline: float) -> None:
+        """Wait (until ``deadline`` at most) for the children :meth:`close` killed to be gone.
+
+        A SIGKILL is not an end: a child holding a large heap takes a moment of CPU to be torn
+        down, and the fork server reports it ended only once it and whatever it started are
+        reaped. Once the grading has returned, no learner process may still run; and the next
+        grading's children should not import while these are torn down.
+        """
+        killed, self.killed = self.killed, []
+        for pid in killed:
+            try:
+                self.client.wait(pid, timeout=max(deadline - time.monotonic(), 0.0))
+            except (OSError, EOFError, ValueError):
+                return
