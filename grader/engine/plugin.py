@@ -46,8 +46,9 @@ from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 from grader.testing.proxy import LearnerProxy
 
 # How long a worker waits, at its end, for the learner children it killed to be gone: the fork
-# server reports each once it and what it started are reaped, or after SETTLE_S regardless.
-ENDED_WAIT_S = SETTLE_S + 5.0
+# server reports each once it and what it started are reaped, or after SETTLE_S regardless. It
+# stays within the slack a worker has beyond its gradings' time limits (engine/local.py).
+ENDED_WAIT_S = SETTLE_S + 1.0
 
 
 @dataclass(frozen=True)
