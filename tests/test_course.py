@@ -122,6 +122,17 @@ def test_a_broken_course_catalogue_is_an_error_naming_its_file(puzzles):
     assert str(puzzles / "diagnoses.yaml") in proc.stderr
 
 
+def test_an_engine_over_a_broken_course_catalogue_stops_what_it_started(puzzles):
+    from grader.engine import LocalEngine
+
+    edit(puzzles / "diagnoses.yaml", "    evidence: [prefix_sum_exclusive]\n", "    evidense: []\n")
+    engine = LocalEngine(Catalog(puzzles))  # the catalogue is read as the engine starts
+    with pytest.raises(SpecError) as raised, engine:
+        pass
+    assert str(puzzles / "diagnoses.yaml") in raised.value.format()
+    assert engine._forkserver is None and engine._staging is None
+
+
 def test_the_course_diagnoses_are_in_the_cache_key_and_the_cluster_fingerprint(puzzles):
     spec = Catalog(puzzles).resolve("21")
     key, ours = exercise_fingerprint(spec), fingerprint([spec])

@@ -103,7 +103,7 @@ class LocalEngine:
         self.catalog = catalog or Catalog(project_root())
         self.jobs = max(1, jobs or usable_cores())
         self.gpu_jobs = gpu_jobs
-        self.catalogue = DiagnosisCatalog.for_course(self.catalog.root)
+        self._catalogue: DiagnosisCatalog | None = None
         self.debug = debug
         self._kept: dict[Any, tuple[TestRecord, ...]] = {}
         self.requested_tier = requested_tier()
@@ -142,8 +142,11 @@ class LocalEngine:
         self._forkserver = ForkServer(self.policy, self.requested_tier)
         try:
             self._forkserver.start(wait=False)
-            if later:  # while the fork server tries out its tier
+            # while the fork server tries out its tier: what this process needs and its forks
+            # do not (the learner children come from the fork server)
+            if later:
                 warm_worker_side(wants["hypothesis"])
+            self.catalogue  # noqa: B018 - read now, where it costs no time of its own
             self._forkserver.ready()
         except SpawnError as exc:
             self._forkserver = None
@@ -151,8 +154,18 @@ class LocalEngine:
             raise UsageError(
                 str(exc), hint="Unset GRADER_ISOLATION to use the strongest tier available."
             ) from None
+        except BaseException:  # a course's broken diagnoses.yaml: a SpecError, as it was
+            self.__exit__(None, None, None)
+            raise
         self.isolation = self._forkserver.tier.description
         return self
+
+    @property
+    def catalogue(self) -> DiagnosisCatalog:
+        """What failures are diagnosed with: the built-in catalogue and the course's own."""
+        if self._catalogue is None:
+            self._catalogue = DiagnosisCatalog.for_course(self.catalog.root)
+        return self._catalogue
 
     @property
     def learner_uids(self) -> range | None:
