@@ -7,12 +7,15 @@ without an undeserved point, with a learner-facing message that says what happen
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import uuid
 from pathlib import Path
 
 import pytest
 
 from grader.results import Result, Status
-from tests.conftest import SUBMISSIONS, GradingService
+from tests.conftest import SUBMISSIONS, GradingService, wait_until
 
 CUDA_NOTE = "CUDA is not available"
 
@@ -295,3 +298,83 @@ def test_a_grading_returns_only_once_its_killed_children_are_gone(grade, probe_s
         below, leftovers = _left_behind(probe_service)
         assert len(below) <= 1, below
         assert leftovers == []
+
+
+def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_path):
+    """A trusted worker that dies mid-grading (killed, crashed) cannot wait for its learner
+    children: the engine waits, until the fork server has killed and reaped them."""
+    marker = f"gr{uuid.uuid4().hex[:12]}"  # a process name (at most 15 characters)
+    submission = tmp_path / "exercise-90.py"
+    submission.write_text(
+        "import ctypes\n"
+        "HEAP = bytearray(b'\\x01') * (600 << 20)  # a while to tear down\n"
+        f"ctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)  # PR_SET_NAME\n"
+        "def double(x):\n"
+        "    while True:\n"
+        "        pass\n"
+        "def triple(x):\n"
+        "    return x * 3\n"
+    )
+    results: list[Result] = []
+    grading = threading.Thread(
+        target=lambda: results.append(
+            probe_service.grade("exercise-90", submission, devices=("cpu",))
+        )
+    )
+    grading.start()
+    service = probe_service.proc.pid
+    found: list[int] = []
+
+    def fork_server() -> bool:
+        """The service's child above a live learner child of this submission."""
+        parents = _parents()
+        for pid in _named(marker):
+            while parents.get(pid, service) != service:
+                pid = parents[pid]
+            if parents.get(pid) == service:
+                found[:] = [pid]
+                return True
+        return False
+
+    try:
+        wait_until(fork_server, lambda: "no learner child held its heap", timeout=60)
+        # the service's other children are its trusted workers, one grading this submission
+        workers = [p for p, parent in _parents().items() if parent == service and p != found[0]]
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+    finally:
+        grading.join(timeout=120)
+    assert results and results[0].score < results[0].max_score
+    assert _named(marker) == []
+    below, leftovers = _left_behind(probe_service)
+    assert len(below) <= 1, below
+    assert leftovers == []
+
+
+def _parents() -> dict[int, int]:
+    parents = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat[0] != "Z":
+                parents[int(pid)] = int(stat[1])
+    return parents
+
+
+def _named(name: str) -> list[int]:
+    """The live processes called ``name``."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                comm = Path(f"/proc/{pid}/comm").read_text().strip()
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if comm == name and state != "Z":
+                found.append(int(pid))
+    return found

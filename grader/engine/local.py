@@ -19,6 +19,7 @@ Use as a context manager::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -364,7 +365,22 @@ class LocalEngine:
     def finish(self, running: Running) -> list[tuple[str, Result]]:
         """The remaining results of a worker that has finished (or was killed)."""
         status, log = running.discard()
+        if status != 0:
+            self._settle_abandoned()
         return self._take(running, [str(n) for n in range(len(running.jobs))], status, log)
+
+    def _settle_abandoned(self) -> None:
+        """After a worker that did not end by itself (killed, crashed): wait until the learner
+        children it left are gone, as a worker that ends waits for its own. The fork server
+        kills them when the worker's connection closes; the grading is over only when they
+        are gone."""
+        from grader.sandbox.forkserver import ENDED_WAIT_S, ForkServerClient
+
+        server = self._forkserver
+        if server is None or not server.alive():
+            return  # replaced (with every child of it) before the next worker starts
+        with contextlib.suppress(OSError, EOFError, ValueError), server.connect() as sock:
+            ForkServerClient(sock, server.pid).settled(timeout=ENDED_WAIT_S)
 
     def _take(
         self, running: Running, keys: list[str], status: int | None = None, log: str = ""

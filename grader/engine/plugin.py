@@ -37,18 +37,13 @@ from grader.i18n import Text
 from grader.notebooks import CellMap, line_en, line_zh, naming_lines_of
 from grader.results import Frame, Status
 from grader.sandbox import codec, faults
-from grader.sandbox.forkserver import SETTLE_S
+from grader.sandbox.forkserver import ENDED_WAIT_S
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
 from grader.testing import measured
 from grader.testing.analysis import Finding
 from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 from grader.testing.proxy import LearnerProxy
-
-# How long a worker waits, at its end, for the learner children it killed to be gone: the fork
-# server reports each once it and what it started are reaped, or after SETTLE_S regardless. It
-# stays within the slack a worker has beyond its gradings' time limits (engine/local.py).
-ENDED_WAIT_S = SETTLE_S + 1.0
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ from grader.sandbox.tiers import Tier, namespaces, process, uids
 _LEN = struct.Struct("!I")
 # The longest a child's exit status waits for the processes it left behind to be gone.
 SETTLE_S = 10.0
+# How long the trusted side waits for learner children it killed to be gone: the server reports
+# each once it and what it started are reaped, or after SETTLE_S regardless. It stays within
+# the slack a worker has beyond its gradings' time limits (engine/local.py).
+ENDED_WAIT_S = SETTLE_S + 1.0
 
 
 def _send_json(sock: socket.socket, data: dict[str, Any], fds: Sequence[int] = ()) -> None:
@@ -100,6 +104,10 @@ class _Server:
     held: dict[int, tuple[int, float]] = field(default_factory=dict)
     # a dying process was reaped: its own children may have been re-parented here since
     recheck: bool = False
+    # children killed because their worker's connection closed (nobody will wait for them),
+    # and the connections waiting until none of them, nor anything dying, is left
+    abandoned: set[int] = field(default_factory=set)
+    settling: list[tuple[socket.socket, float]] = field(default_factory=list)
 
     def run(self) -> None:
         become_subreaper()
@@ -113,8 +121,10 @@ class _Server:
                 self._reap()
                 self._settle()
                 self._expire_waits()
+                self._answer_settling()
                 deadlines = [d for waits in self.waiting.values() for _, d in waits]
                 deadlines += [d for _, d in self.held.values()]
+                deadlines += [d for _, d in self.settling]
                 timeout = min([1.0] + [max(d - time.monotonic(), 0.0) for d in deadlines])
                 sockets: list[socket.socket] = [self.control, *self.clients.values()]
                 watched: list[Any] = [wake_r, *sockets]
@@ -170,6 +180,37 @@ class _Server:
         elif op == "kill":
             self._kill(int(request["pid"]))
             _send_json(sock, {"ok": True})
+        elif op == "settled":
+            # The worker that asked for the abandoned children may have ended just now: its
+            # end of the connection is read here first, or this answer could come before it.
+            self._drop_closed()
+            self.settling.append((sock, time.monotonic() + float(request["timeout"])))
+            self._answer_settling()
+
+    def _drop_closed(self) -> None:
+        """Drop every worker connection whose other end has closed (killing its children)."""
+        socks = list(self.clients.values())
+        readable, _, _ = select.select(socks, [], [], 0) if socks else ([], [], [])
+        for sock in readable:
+            try:
+                closed = sock.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                closed = True
+            if closed:
+                self._drop_client(sock)
+
+    def _answer_settling(self) -> None:
+        """Answer the "settled" requests once no abandoned child and nothing dying is left,
+        or once their timeout has passed (``settled`` then says which)."""
+        if not self.settling:
+            return
+        settled = not (self.abandoned & self.children.keys()) and not self.dying
+        now = time.monotonic()
+        for sock, deadline in list(self.settling):
+            if settled or deadline <= now:
+                self.settling.remove((sock, deadline))
+                with contextlib.suppress(OSError):
+                    _send_json(sock, {"ok": True, "settled": settled})
 
     def _spawn(self, sock: socket.socket, request: dict[str, Any]) -> None:
         scratch = tempfile.mkdtemp(prefix="grader-child-")
@@ -278,9 +319,11 @@ class _Server:
         for pid, child in list(self.children.items()):
             if child.owner == fd:
                 self._kill(pid)
+                self.abandoned.add(pid)
         self.clients.pop(fd, None)
         for pid, waits in list(self.waiting.items()):
             self.waiting[pid] = [(s, d) for s, d in waits if s is not sock]
+        self.settling = [(s, d) for s, d in self.settling if s is not sock]
         sock.close()
 
     def _kill_orphans(self) -> None:
@@ -321,6 +364,9 @@ class _Server:
                 self._publish(pid, status)
 
     def _publish(self, pid: int, status: int) -> None:
+        if pid in self.abandoned:  # its worker is gone: nobody can ask for it
+            self.abandoned.discard(pid)
+            return
         self.statuses[pid] = status
         for waiter, _ in self.waiting.pop(pid, []):
             self._answer_wait(waiter, pid)
@@ -544,3 +590,10 @@ class ForkServerClient:
     def kill(self, pid: int) -> None:
         self._send({"op": "kill", "pid": pid})
         self._receive()
+
+    def settled(self, timeout: float) -> bool:
+        """Wait (``timeout`` at most) until the children of every worker whose connection has
+        closed, and whatever they left behind, are gone; whether they are."""
+        self._send({"op": "settled", "timeout": timeout})
+        reply, _ = self._receive()
+        return reply.get("settled") is True
