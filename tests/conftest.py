@@ -153,6 +153,33 @@ def wait_until(done: Callable[[], bool], shown: Callable[[], str], timeout: floa
         time.sleep(0.1)
 
 
+def live_parents() -> dict[int, int]:
+    """Every live process and its parent. Zombies do not count: a zombie the fork server has
+    yet to reap has ended, runs nothing and holds no memory."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat[0] != "Z":
+                parents[int(entry)] = int(stat[1])
+    return parents
+
+
+def descendants(pid: int) -> list[int]:
+    """The live processes below ``pid``."""
+    parents = live_parents()
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        children = [p for p, parent in parents.items() if parent == current]
+        found += children
+        frontier += children
+    return found
+
+
 def run_cli(
     *args: str,
     cwd: Path | None = None,

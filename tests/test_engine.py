@@ -6,6 +6,7 @@ without an undeserved point, with a learner-facing message that says what happen
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from grader.results import Result, Status
-from tests.conftest import SUBMISSIONS, GradingService, wait_until
+from tests.conftest import SUBMISSIONS, GradingService, descendants, live_parents, wait_until
 
 CUDA_NOTE = "CUDA is not available"
 
@@ -254,31 +255,13 @@ def test_chinese_messages(grade):
 
 def _left_behind(service: GradingService) -> tuple[list[int], list[int]]:
     """What still runs under the service's process (its fork server should be all), and what
-    runs as one of its learner uids anywhere. Zombies do not count: they run nothing and hold
-    no memory."""
-    parents: dict[int, int] = {}
+    runs as one of its learner uids anywhere (zombies do not count)."""
     leftovers = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            uid = os.stat(f"/proc/{pid}").st_uid
-        except OSError:
-            continue
-        if stat[0] != "Z":
-            parents[int(pid)] = int(stat[1])
-            if uid in service.learner_uids:
-                leftovers.append(int(pid))
-
-    def descends(pid: int) -> bool:
-        while pid > 1:
-            pid = parents.get(pid, 0)
-            if pid == service.proc.pid:
-                return True
-        return False
-
-    return [pid for pid in parents if descends(pid)], leftovers
+    for pid in live_parents():
+        with contextlib.suppress(OSError):
+            if os.stat(f"/proc/{pid}").st_uid in service.learner_uids:
+                leftovers.append(pid)
+    return descendants(service.proc.pid), leftovers
 
 
 def test_no_learner_process_is_left_behind(grade, probe_service):
@@ -327,7 +310,7 @@ def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_pat
 
     def fork_server() -> bool:
         """The service's child above a live learner child of this submission."""
-        parents = _parents()
+        parents = live_parents()
         for pid in _named(marker):
             while parents.get(pid, service) != service:
                 pid = parents[pid]
@@ -339,7 +322,7 @@ def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_pat
     try:
         wait_until(fork_server, lambda: "no learner child held its heap", timeout=60)
         # the service's other children are its trusted workers, one grading this submission
-        workers = [p for p, parent in _parents().items() if parent == service and p != found[0]]
+        workers = [p for p, parent in live_parents().items() if parent == service and p != found[0]]
         assert workers
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
@@ -350,19 +333,6 @@ def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_pat
     below, leftovers = _left_behind(probe_service)
     assert len(below) <= 1, below
     assert leftovers == []
-
-
-def _parents() -> dict[int, int]:
-    parents = {}
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if stat[0] != "Z":
-                parents[int(pid)] = int(stat[1])
-    return parents
 
 
 def _named(name: str) -> list[int]:

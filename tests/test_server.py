@@ -24,7 +24,16 @@ import pytest
 
 from grader.serve import protocol
 from grader.serve.runtime import server_key
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable, wait_until, watching
+from tests.conftest import (
+    PROBE_HOME,
+    ROOT,
+    SUBMISSIONS,
+    descendants,
+    run_cli,
+    stable,
+    wait_until,
+    watching,
+)
 
 CORRECT = SUBMISSIONS / "correct.py"
 
@@ -457,26 +466,6 @@ def test_ctrl_c_stops_the_client_and_that_grading_and_the_server_keeps_serving(l
     proc = learner.grade("90", "--file", str(CORRECT))
     assert proc.returncode == 0 and "score 4/4" in proc.stdout
     assert learner.status() == {"pid": pid, "served": "1"}
-
-
-def descendants(pid: int) -> list[int]:
-    """The live processes below ``pid``."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if stat[0] != "Z":  # a zombie the fork server has yet to reap has ended
-                parents[int(entry)] = int(stat[1])
-    found, frontier = [], [pid]
-    while frontier:
-        current = frontier.pop()
-        children = [p for p, parent in parents.items() if parent == current]
-        found += children
-        frontier += children
-    return found
 
 
 CASES = [
