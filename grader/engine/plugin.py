@@ -327,7 +327,7 @@ class GraderPlugin:
         meta case also needs the functions it used never to decide by the device (read from
         the source on this side; fail closed when it cannot be read)."""
         from grader.testing.analysis import Unanalysable
-        from grader.testing.devices import device_slips
+        from grader.testing.devices import CATCHES, device_slips
 
         try:
             spec = self.s.spec.test(name)
@@ -349,6 +349,24 @@ class GraderPlugin:
                         f"评分器无法读取你的文件，无法在 meta 设备上检查 {function}（{exc.problem.zh}）",
                     ),
                     evidence=("wrong_device", "source_unanalysable"),
+                )
+            caught = [line for line, why in slips if why == CATCHES]
+            if caught:
+                return Verdict(
+                    Status.FAILED,
+                    Text(
+                        f"{function} catches errors of the code it runs ({line_en(caught[0])}). "
+                        "The meta device stands in for a GPU here, and an operation that fails "
+                        "on meta can work on a GPU (copying a tensor's data to the CPU), so code "
+                        "that recovers from an error may take another path there: this case "
+                        "cannot count for CUDA. Let errors of tensor operations propagate, and "
+                        "create every tensor on the inputs' device from the start.",
+                        f"{function} 捕获了它所运行代码的异常（{line_zh(caught[0])}）。这里用 meta "
+                        "设备代替 GPU，而在 meta 上失败的运算在 GPU 上可能成功（例如把张量的数据复制"
+                        "到 CPU），所以从异常中恢复的代码在 GPU 上可能走另一条路径：本用例不能代表 "
+                        "CUDA。请让张量运算的异常直接抛出，并从一开始就在输入所在的设备上创建每个张量。",
+                    ),
+                    evidence=("wrong_device", "device_exception_caught"),
                 )
             if slips:
                 line = slips[0][0]

@@ -150,15 +150,77 @@ def _is_device_operand(node: ast.AST, params: set[str]) -> bool:
     return False
 
 
+# Exceptions a tensor operation never raises: a handler of only these cannot make code take
+# another path on one device than on another. Any other handler can (a bare ``except``,
+# ``Exception``, ``RuntimeError``, ``NotImplementedError`` ("Cannot copy out of meta tensor"),
+# ``TypeError`` (``.numpy()`` of a CUDA tensor), a name the analysis cannot resolve, ...).
+_HARMLESS_EXCEPTIONS = frozenset(
+    f"builtins.{name}"
+    for name in (
+        "KeyError",
+        "StopIteration",
+        "StopAsyncIteration",
+        "ImportError",
+        "ModuleNotFoundError",
+        "FileNotFoundError",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+    )
+)
+_SUPPRESSORS = frozenset({"contextlib.suppress"})
+CATCHES = "catches errors"  # the kind of slip: what device_slips says of such a handler
+
+
+def _catches(model: Any, handler_type: ast.expr | None, scope: Any) -> bool:
+    """Whether an ``except`` clause (its type; None: a bare ``except``) may catch what a
+    tensor operation raises. Fail closed: anything but a known harmless exception counts."""
+    if handler_type is None:
+        return True
+    if isinstance(handler_type, (ast.Tuple, ast.List)):
+        return any(_catches(model, e, scope) for e in handler_type.elts)
+    values = model.values(handler_type, scope)
+    return not values or not all(v in _HARMLESS_EXCEPTIONS for v in values)
+
+
+def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
+    """Where the code of ``scope`` takes another path when an operation raises: a ``try``
+    with a handler that may catch a tensor operation's error, ``contextlib.suppress`` of one,
+    or a ``with`` of a context manager of the file (its ``__exit__`` may swallow errors)."""
+    found: list[tuple[int, str]] = []
+    for node in scope.nodes:
+        if isinstance(node, (ast.Try, ast.TryStar)):
+            for handler in node.handlers:
+                if _catches(model, handler.type, scope):
+                    found.append((handler.lineno, CATCHES))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                context = item.context_expr
+                func = context.func if isinstance(context, ast.Call) else context
+                values = model.values(func, scope)
+                if values & _SUPPRESSORS and isinstance(context, ast.Call):
+                    if not context.args or any(_catches(model, a, scope) for a in context.args):
+                        found.append((node.lineno, CATCHES))
+                elif any(
+                    getattr(v, "kind", None) == "class" and model.class_members(v, "__exit__")
+                    for v in values
+                ):
+                    found.append((node.lineno, CATCHES))
+    return found
+
+
 def device_slips(
     source: str, function: str, *, constructors: bool = False
 ) -> list[tuple[int, str]]:
     """Where ``function`` (and everything it can run) decides by the device it runs on
     (``if x.is_meta``, ``device.type == "cuda"``): code that honours the device only on some
-    devices, which a meta case alone cannot catch. With ``constructors``, also every tensor
-    constructor that makes its tensor on the CPU (no ``device=``, not moved by ``.to``/``.cuda``
-    at once). Returns (line, what) pairs; raises Unanalysable (fail closed) when the file
-    cannot be read."""
+    devices, which a meta case alone cannot catch. Also where it takes another path when an
+    operation raises (``try``/``except`` that may catch a tensor operation's error,
+    ``contextlib.suppress``): an operation that fails on meta and works on CUDA (copying a
+    meta tensor's data into a CPU tensor) turns such code into code that decides by the
+    device. With ``constructors``, also every tensor constructor that makes its tensor on the
+    CPU (no ``device=``, not moved by ``.to``/``.cuda`` at once). Returns (line, what) pairs,
+    what being "decides by the device", "catches errors" or "makes a tensor on the CPU";
+    raises Unanalysable (fail closed) when the file cannot be read."""
     from grader.testing.analysis import analyse
     from grader.testing.analysis.core import expressions
 
@@ -182,6 +244,8 @@ def device_slips(
                 test = node.guard
             if test is not None and _mentions_device(test, params):
                 found.append((getattr(node, "lineno", 0), "decides by the device"))
+        with analysis.guard():
+            found.extend(_error_paths(analysis.require(), scope))
         if not constructors or analysis.model is None:
             continue
         for node, values in expressions(analysis.model, scope.nodes, scope):
@@ -217,16 +281,17 @@ def assert_device_follows(
         )
     if slips:
         lines = ", ".join(f"{line_en(line)} {why}" for line, why in slips)
+        why_zh = {"decides by the device": "根据设备做判断", CATCHES: "捕获了异常"}
         lines_zh = ", ".join(
-            f"{line_zh(line)}{'根据设备做判断' if why.startswith('decides') else '在 CPU 上创建张量'}"
-            for line, why in slips
+            f"{line_zh(line)}{why_zh.get(why, '在 CPU 上创建张量')}" for line, why in slips
         )
         fail(
             f"{we} must work the same way on every device, and here only its source can tell "
             f"({lines}). Create every tensor on the inputs' device (device=x.device, "
-            "torch.zeros_like, x.new_empty) and never test which device the code runs on.",
+            "torch.zeros_like, x.new_empty), never test which device the code runs on, and let "
+            "errors of tensor operations propagate instead of catching them.",
             f"{wz} 必须在任何设备上都以同样的方式工作，而这里只能从源代码判断（{lines_zh}）。"
             "请在输入所在的设备上创建每个张量（device=x.device、torch.zeros_like、x.new_empty），"
-            "并且不要判断代码运行在哪个设备上。",
+            "不要判断代码运行在哪个设备上，也不要捕获张量运算的异常，让它们直接抛出。",
             evidence=["wrong_device", "device_branch"],
         )
