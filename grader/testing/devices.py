@@ -168,6 +168,7 @@ _HARMLESS_EXCEPTIONS = frozenset(
     )
 )
 _SUPPRESSORS = frozenset({"contextlib.suppress"})
+_TRIES: tuple[type, ...] = (ast.Try, getattr(ast, "TryStar", ast.Try))  # except* from 3.11
 CATCHES = "catches errors"  # the kind of slip: what device_slips says of such a handler
 
 
@@ -188,8 +189,9 @@ def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
     or a ``with`` of a context manager of the file (its ``__exit__`` may swallow errors)."""
     found: list[tuple[int, str]] = []
     for node in scope.nodes:
-        if isinstance(node, (ast.Try, ast.TryStar)):
-            for handler in node.handlers:
+        if isinstance(node, _TRIES):
+            handlers: list[ast.ExceptHandler] = getattr(node, "handlers", [])
+            for handler in handlers:
                 if _catches(model, handler.type, scope):
                     found.append((handler.lineno, CATCHES))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
