@@ -41,11 +41,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from grader import wire
 from grader.errors import UsageError
 
 MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
 MAX_NOTES = 20  # per notebook; the rest are counted
 MAP_VERSION = 1
+MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has far fewer
 _ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*[!%]")
 _GRADE_MAGIC = re.compile(r"^%%grade(\s|$)")
 _SHELL = re.compile(r"^(?:[A-Za-z_][\w.]*\s*=\s*)?!")
@@ -118,17 +120,23 @@ class CellMap:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> CellMap:
-        """Strict: the map is stored in result JSON, so anything unexpected is an error."""
-        if not isinstance(data, dict) or set(data) != {"map_version", "runs", "execution_counts"}:
-            raise ValueError("a cell map has exactly map_version, runs and execution_counts")
-        if data["map_version"] != MAP_VERSION:
-            raise ValueError(f"cell map version {data['map_version']!r} is not {MAP_VERSION}")
-        runs = tuple(Run(*_ints(item, 4, "run")) for item in _list(data["runs"]))
-        counts = tuple(
-            tuple(_ints(item, 2, "execution count")) for item in _list(data["execution_counts"])
+    def from_dict(cls, data: Any, where: str = "cells") -> CellMap:
+        """Strict: the map is stored in result JSON and sent in requests, so anything
+        unexpected is a :class:`~grader.wire.WireError` (a ValueError) naming the field."""
+        f = wire.Fields(data, where, required=("map_version", "runs", "execution_counts"))
+        f.integer("map_version", low=MAP_VERSION, high=MAP_VERSION)
+        runs = tuple(
+            Run(*wire.ints(item, at, 4, low=0))
+            for at, item in f.sequence("runs", max_items=MAX_RUNS)
         )
-        return cls(runs, counts)  # type: ignore[arg-type]
+        counts = tuple(
+            (cell, count)
+            for cell, count in (
+                wire.ints(item, at, 2)
+                for at, item in f.sequence("execution_counts", max_items=MAX_RUNS)
+            )
+        )
+        return cls(runs, counts)
 
 
 # The notebook whose lines the grading's messages name: set by the trusted worker around each
@@ -159,22 +167,6 @@ def line_zh(line: int) -> str:
     """:func:`line_en` in Chinese: "第 7 行", or "第 3 个单元格第 2 行"."""
     described = _naming.describe_zh(line) if _naming is not None else None
     return described or f"第 {line} 行"
-
-
-def _list(value: Any) -> list:
-    if not isinstance(value, list):
-        raise ValueError("expected a list")
-    return value
-
-
-def _ints(item: Any, n: int, what: str) -> list[int]:
-    if (
-        not isinstance(item, list)
-        or len(item) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
-    ):
-        raise ValueError(f"a cell map {what} is a list of {n} whole numbers")
-    return item
 
 
 @dataclass(frozen=True)

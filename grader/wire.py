@@ -64,6 +64,7 @@ class WireError(ValueError):
     def again(self, cls: type[WireError], source: str = "") -> WireError:
         """The same error as a ``cls``, with ``source`` if it had none."""
         error = cls.__new__(cls)
+        error.__dict__.update(self.__dict__)  # what a subclass adds (a job's key)
         WireError.__init__(
             error, self.problem, field=self.field, source=self.source or source, fix=self.fix
         )
@@ -434,10 +435,15 @@ def _encodable(value: Any, max_depth: int = 10**6) -> Any:
     return shown(value) if type(value) is str else value
 
 
-def dumps(value: Any, *, indent: int | None = None) -> str:
-    """JSON text of plain data that always encodes: lone surrogates replaced, NaN refused."""
+def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> str:
+    """JSON text of plain data that always encodes as UTF-8: lone surrogates replaced, NaN
+    refused (ValueError)."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(
+        value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+    )
     # a lone surrogate can only stand inside a JSON string: replacing it keeps the JSON valid
-    return shown(json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent))
+    return shown(text)
 
 
 # -- YAML -----------------------------------------------------------------------------------
