@@ -426,7 +426,7 @@ def _encodable(value: Any, max_depth: int = 10**6) -> Any:
                     v = item[k] = shown(v)
                 elif type(v) in (list, dict):
                     stack.append((v, depth + 1))
-                fixed = shown(k)
+                fixed = shown(k) if type(k) is str else k
                 if fixed != k:
                     del item[k]
                     if fixed in item:

@@ -11,7 +11,7 @@ import pytest
 from grader import sections
 from grader.errors import SpecError
 from grader.sections import Ref, Section, TeachesSyntaxError, describe, parse, unknown
-from grader.spec import read_yaml
+from grader.yamlfields import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 # The seed tutorials, where this checkout has them (CI has none: those checks skip there).
