@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import re
 import warnings
 from collections.abc import Iterator
@@ -45,6 +44,9 @@ from grader import wire
 from grader.errors import UsageError
 
 MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
+# Jupyter writes notebooks a few levels deep (cells, outputs, widget state): 64 is far beyond it,
+# and far below where validating or copying a nesting would exhaust the stack.
+MAX_NOTEBOOK_DEPTH = 64
 MAX_NOTES = 20  # per notebook; the rest are counted
 MAP_VERSION = 1
 MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has far fewer
@@ -224,20 +226,20 @@ def _read(data: bytes) -> dict[str, Any]:
 
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise NotebookError(f"the notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise NotebookError(
-            "not a notebook: the file is not UTF-8 text (was another file renamed to .ipynb?)"
-        ) from None
-    if not text.strip():
+    if not data.strip():
         raise NotebookError("the notebook file is empty")
     try:
-        raw = json.loads(text)
-    except ValueError as exc:
+        raw = wire.loads(
+            data, max_bytes=MAX_NOTEBOOK_BYTES, max_depth=MAX_NOTEBOOK_DEPTH, constants=True
+        )
+    except wire.WireError as exc:
+        if "UTF-8" in exc.problem:
+            raise NotebookError(
+                "not a notebook: the file is not UTF-8 text (was another file renamed to .ipynb?)"
+            ) from None
         raise NotebookError(
-            f"not a notebook: the file is not valid JSON ({exc}); open it in Jupyter and save "
-            "it again, or hand in a .py file"
+            f"not a notebook: the file is not a notebook's JSON ({exc.problem}); open it in "
+            "Jupyter and save it again, or hand in a .py file"
         ) from None
     if not isinstance(raw, dict) or "cells" not in raw or "nbformat" not in raw:
         raise NotebookError(
@@ -267,7 +269,7 @@ def _read(data: bytes) -> dict[str, Any]:
         raise NotebookError(
             f"the notebook is damaged ({first[:200]}); open it in Jupyter and save it again"
         ) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise NotebookError(
             f"the notebook is damaged ({type(exc).__name__}: {str(exc)[:200]}); open it in "
             "Jupyter and save it again"

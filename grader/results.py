@@ -8,7 +8,6 @@ rejects versions it does not know instead of guessing.
 from __future__ import annotations
 
 import enum
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -303,8 +302,8 @@ class Result:
         """Indented for people; ``compact`` for files only programs read (a batch stores
         thousands, and indenting is a third of the cost of storing one)."""
         if compact:
-            return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+            return wire.dumps(self.to_dict(), compact=True) + "\n"
+        return wire.dumps(self.to_dict(), indent=2) + "\n"
 
     @classmethod
     def from_json(cls, text: str | bytes, *, source: str = "") -> Result:

@@ -372,11 +372,13 @@ def loads(
     max_bytes: int = MAX_JSON_BYTES,
     max_depth: int = MAX_DEPTH,
     cls: type[WireError] = WireError,
+    constants: bool = False,
 ) -> Any:
     """Parse JSON strictly: at most ``max_bytes``, nested at most ``max_depth`` deep, no
-    duplicate keys, no NaN or Infinity, UTF-8 only (a BOM is allowed). Strings that hold lone
-    surrogates (``"\\ud800"``) have them replaced, so the data re-encodes. Errors are ``cls``,
-    naming ``source``."""
+    duplicate keys, no NaN or Infinity (unless ``constants``: Python's own JSON writer emits
+    them, and a notebook's outputs may hold them), UTF-8 only (a BOM is allowed). Strings that
+    hold lone surrogates (``"\\ud800"``) have them replaced, so the data re-encodes. Errors
+    are ``cls``, naming ``source``."""
     with reading(cls, source):
         size = len(data)
         if size > max_bytes:
@@ -392,8 +394,8 @@ def loads(
             value = json.loads(
                 text,
                 object_pairs_hook=_no_duplicates,
-                parse_constant=_no_constant,
-                parse_float=_finite,
+                parse_constant=float if constants else _no_constant,
+                parse_float=float if constants else _finite,
             )
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")

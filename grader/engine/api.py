@@ -19,6 +19,7 @@ from grader import wire
 from grader.i18n import LANGS
 from grader.notebooks import CellMap
 from grader.results import Result
+from grader.text import shown
 from grader.wire import WireError
 
 DEFAULT_SEED = 20261129
@@ -52,6 +53,9 @@ class GradeRequest:
     cells: CellMap | None = None
 
     def __post_init__(self) -> None:
+        # the name is shown in results, reports and terminals: decoded once, here (a path's
+        # undecodable bytes become U+FFFD: the name is never used to open a file)
+        object.__setattr__(self, "filename", shown(self.filename))
         if not self.devices or any(d not in DEVICES for d in self.devices):
             raise RequestError(f"devices must be some of {', '.join(DEVICES)}")
         if len(set(self.devices)) != len(self.devices):
