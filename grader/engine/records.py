@@ -254,9 +254,10 @@ _TYPES: dict[str, Any] = {
 
 def from_wire(data: Any) -> Record:
     """The record a decoded JSON line holds (RecordError when it holds none)."""
-    if type(data) is not dict or data.get("type") not in _TYPES:
+    kind = data.get("type") if type(data) is dict else None
+    if type(kind) is not str or kind not in _TYPES:
         raise RecordError("not a record of a known type")
-    record: Record = _TYPES[data["type"]].from_wire(data)
+    record: Record = _TYPES[kind].from_wire(data)
     return record
 
 
