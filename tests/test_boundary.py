@@ -29,6 +29,7 @@ from grader.i18n import Text
 from grader.lms import cache
 from grader.notebooks import CellMap, NotebookError, Run
 from grader.results import Result, ResultError, Status
+from grader.sandbox import codec
 from grader.sandbox.messages import Answer, ErrorInfo, MessageError
 from grader.serve.protocol import ProtocolError, parse_result
 from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, run_cli
@@ -216,6 +217,38 @@ def test_answers_from_a_learner_child_are_read_strictly(data: dict) -> None:
     try:
         Answer.from_wire(data)
     except MessageError:
+        pass
+
+
+def _answer_tree() -> tuple[dict, list]:
+    import numpy as np
+    import torch
+
+    value = (
+        torch.arange(6.0).reshape(2, 3)[:, 1:],
+        np.float32(2.5),
+        {"k": torch.ones(2, dtype=torch.int64)},
+        torch.empty(2, device="meta"),
+        torch.zeros(3, requires_grad=True),
+    )
+    header, blobs = codec.encode(value)
+    return json.loads(json.dumps(header)), [bytearray(b) for b in blobs]
+
+
+TREE, TREE_BLOBS = _answer_tree()
+
+
+@settings(RELAXED, max_examples=300)
+@given(_mutations(TREE))
+def test_an_answer_of_any_shape_is_read_or_unreadable(header: dict) -> None:
+    """A learner child's answer (a codec tree: tensors as metadata and bytes) changed in any
+    one place reads as data or is a CodecError, which the test reports as the learner's
+    unreadable answer; nothing else escapes to blame the grader."""
+    if not isinstance(header, dict):
+        return  # the proxy builds the header itself: only what is in it comes from the child
+    try:
+        codec.decode(header, TREE_BLOBS, keep_info=True)
+    except codec.CodecError:
         pass
 
 
