@@ -382,3 +382,40 @@ def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
     assert again.returncode in (0, 1), again.stderr
     assert "not a stored result, graded again" in again.stderr
     assert Result.from_json(stored.read_text(encoding="utf-8")).score == 4
+
+
+STATE = {
+    "format_version": 1,
+    "exercises": {
+        "exercise-90": {
+            "status": "failed",
+            "score": 1,
+            "max_score": 4,
+            "graded_at": "2026-01-01T00:00:00",
+            "hints_shown": 1,
+        }
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ws") / "ws"
+    proc = run_cli("init", str(folder), home=PROBE_HOME)
+    assert proc.returncode == 0, proc.stderr
+    return folder
+
+
+@RELAXED
+@given(state=_mutations(STATE))
+def test_a_workspace_state_of_any_shape_never_crashes_a_command(
+    state, workspace, monkeypatch, capsys
+) -> None:
+    """The learner's ``.grade/state.json`` is stored data: whatever it holds, ``grade hint``
+    and ``grade list`` answer (exit 0), reading what is well formed and forgetting the rest."""
+    (workspace / ".grade" / "state.json").write_text(json.dumps(state, allow_nan=True))
+    monkeypatch.chdir(workspace)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+    for command in (["hint", "90"], ["list"]):
+        assert main(command) == 0, capsys.readouterr().err
+    assert "Traceback" not in capsys.readouterr().err
