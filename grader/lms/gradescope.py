@@ -244,10 +244,15 @@ def results_json(
     format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
     (late penalty applied); each graded test is a test case whose points are its share of its
     exercise's weight, so the tests add up to the score before any penalty; a missing or
-    unreadable exercise is one failed, always visible test saying so. Test details take
-    ``gradescope.hidden_tests`` as their visibility (``after_published``: learners see them when
-    grades are published), the whole result ``gradescope.visibility``, the autograder's own
-    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable.
+    unreadable exercise is one failed, always visible test saying so. Visibility follows
+    Gradescope's specification ("Controlling Test Case Visibility"): the top-level
+    ``visibility`` (``gradescope.visibility``) is the default, each graded test states its own
+    (``gradescope.hidden_tests``, else the default), and while a graded test is not yet shown
+    Gradescope hides the total score as well; so the top-level ``output`` states the score and
+    the late penalty's result only where the score is shown at once
+    (``GradescopeSettings.score_at_once``), and otherwise says when it will be. The
+    autograder's own output is ``gradescope.stdout_visibility``. Keys sorted, numbers
+    rounded: byte-stable.
 
     ``fault`` (why the grader itself failed, in some test) makes the score 0 and tells the
     student to contact the instructor: a grade the grader cannot vouch for must not stand as
@@ -279,17 +284,21 @@ def results_json(
                     "max_score": _round(test.max_score * scale),
                     "status": "passed" if test.passed else "failed",
                     "output": test.output,
-                    "visibility": settings.hidden_tests,
+                    "visibility": settings.tests_visibility,
                 }
             )
     final = 0.0 if fault else points(row.final_percent, settings.points) or 0.0
     lines = [contact_line(fault)] if fault else []
-    if row.weighted_percent is not None:
+    shown = settings.score_at_once
+    if row.weighted_percent is not None and shown:
         lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
+    elif row.weighted_percent is not None:
+        lines.append(SCORE_LATER[settings.tests_visibility])
     if row.days_late:
+        total = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
         lines.append(
             f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
-            f"points, {number(row.final_percent or 0.0)}% in all."
+            f"points{total}."
         )
     lines.extend(row.problems)
     if isolation:
@@ -303,6 +312,13 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+SCORE_LATER = {
+    "after_due_date": "Your score and each test's feedback are shown after the due date.",
+    "after_published": "Your score and each test's feedback are shown when your instructor "
+    "publishes the grades.",
+}
 
 
 def contact_line(why: str) -> str:
