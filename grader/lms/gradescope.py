@@ -46,6 +46,7 @@ from typing import Any
 
 import yaml
 
+from grader import wire
 from grader.errors import UsageError
 from grader.lms.assignment import Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
@@ -85,7 +86,8 @@ def check_not_inner(root: Path) -> None:
 
 
 class _MetadataLoader(yaml.SafeLoader):
-    """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath."""
+    """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath, and
+    timestamps as the text they are (``parse_time`` reads them)."""
 
 
 def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
@@ -97,11 +99,66 @@ def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 
 
 _MetadataLoader.add_multi_constructor("!", _plain)
+_MetadataLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    lambda loader, node: loader.construct_scalar(node),  # type: ignore[arg-type]
+)
+
+MAX_METADATA_DEPTH = 16  # Gradescope's own nests about six deep
+MAX_METADATA_ALIASES = 1000  # Ruby writes an alias for an object it wrote before
+MAX_METADATA_VALUES = 1_000_000  # values in all, each alias counted as often as it is used
+MAX_NAME = 500  # characters of a name, SID or e-mail
+MAX_SUBMITTERS = 100  # of one submission (a group)
 
 
-def _key(mapping: dict, name: str) -> Any:
-    """A value under a Ruby symbol key (``:name``) or a plain one (``name``)."""
-    return mapping.get(f":{name}", mapping.get(name))
+def _load_metadata(data: bytes, source: str) -> Any:
+    """The metadata's YAML, bounded: a file an instructor did not write (Gradescope wrote
+    it, from names students chose) may not expand by aliases, nest without end or hold more
+    than ``MAX_METADATA_VALUES`` values once every alias is counted where it is used."""
+    with wire.reading(wire.WireError, source):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            wire.fail("", f"not UTF-8 text (a bad byte at offset {exc.start})")
+        try:
+            depth = aliases = 0
+            for event in yaml.parse(text, Loader=_MetadataLoader):
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_METADATA_DEPTH:
+                        wire.fail("", f"nested more than {MAX_METADATA_DEPTH} deep")
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+                elif isinstance(event, yaml.AliasEvent):
+                    aliases += 1
+                    if aliases > MAX_METADATA_ALIASES:
+                        wire.fail("", f"more than {MAX_METADATA_ALIASES} aliases (*)")
+            raw = yaml.load(text, Loader=_MetadataLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}" if mark else ""
+            wire.fail("", f"invalid YAML{where}: {getattr(exc, 'problem', None) or exc}")
+        except RecursionError:
+            wire.fail("", f"nested more than {MAX_METADATA_DEPTH} deep")
+        # a fresh copy, every alias walked where it is used: billion laughs stop at the budget
+        return wire.plain(raw, "", max_depth=MAX_METADATA_DEPTH, max_items=MAX_METADATA_VALUES)
+
+
+def _field(record: dict, name: str, where: str) -> tuple[Any, str]:
+    """A value under a Ruby symbol key (``:name``) or a plain one (``name``), and its path."""
+    for key in (f":{name}", name):
+        if key in record:
+            return record[key], f"{where}.{key}"
+    return None, f"{where}.:{name}"
+
+
+def _text(value: Any, where: str, *, numbers: bool = False) -> str:
+    """A name, SID or e-mail: a string (a whole number too, for a SID), or nothing."""
+    if value is None:
+        return ""
+    if numbers and type(value) is int:
+        return str(value)
+    return wire.string(value, where, max_len=MAX_NAME).strip()
 
 
 def parse_time(value: Any) -> datetime | None:
@@ -136,32 +193,57 @@ class Submitter:
 
 
 def read_metadata(path: Path) -> dict[str, tuple[list[Submitter], datetime | None]]:
-    """Each submission folder's submitters and time, from ``submission_metadata.yml``."""
+    """Each submission folder's submitters and time, from ``submission_metadata.yml``, read
+    strictly (``_load_metadata``, then every field by its type). The file is the instructor's
+    download: any departure is a usage error naming the file and the field."""
     try:
         data, _ = read_regular(path, MAX_METADATA_BYTES)
-        raw = yaml.load(data.decode("utf-8", errors="replace"), Loader=_MetadataLoader)
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
         raise UsageError(
-            f"{path}: cannot be read as Gradescope's submission metadata ({exc})",
+            f"{path}: cannot be read as Gradescope's submission metadata "
+            f"({getattr(exc, 'strerror', None) or exc})",
             hint="Unzip the export again; the file is written by Gradescope, not by hand.",
         ) from None
-    if not isinstance(raw, dict):
-        raise UsageError(f"{path}: not Gradescope's submission metadata (expected a mapping)")
+    try:
+        with wire.reading(wire.WireError, str(path)):
+            return _records(_load_metadata(data, str(path)))
+    except wire.WireError as exc:
+        raise UsageError(
+            f"not Gradescope's submission metadata: {exc}",
+            hint="Unzip the export again; the file is written by Gradescope, not by hand.",
+        ) from None
+
+
+def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
+    if type(raw) is not dict:
+        wire.fail("", f"expected a mapping of submission folders, got {wire.kind(raw)}")
     found = {}
     for folder, record in raw.items():
-        if not isinstance(record, dict):
-            continue
+        where = wire.string(folder, "<submission folder>", max_len=MAX_NAME)
+        if type(record) is not dict:
+            wire.fail(where, f"expected a mapping, got {wire.kind(record)}")
         people = []
-        for person in _key(record, "submitters") or []:
-            if isinstance(person, dict):
-                people.append(
-                    Submitter(
-                        name=str(_key(person, "name") or "").strip(),
-                        sid=str(_key(person, "sid") or "").strip(),
-                        email=str(_key(person, "email") or "").strip(),
-                    )
+        submitters, at = _field(record, "submitters", where)
+        for spot, person in wire.sequence(submitters or [], at, max_items=MAX_SUBMITTERS):
+            if type(person) is not dict:
+                wire.fail(spot, f"expected a mapping, got {wire.kind(person)}")
+            name, name_at = _field(person, "name", spot)
+            sid, sid_at = _field(person, "sid", spot)
+            email, email_at = _field(person, "email", spot)
+            people.append(
+                Submitter(
+                    name=_text(name, name_at),
+                    sid=_text(sid, sid_at, numbers=True),
+                    email=_text(email, email_at),
                 )
-        found[str(folder)] = (people, parse_time(_key(record, "created_at")))
+            )
+        created, created_at = _field(record, "created_at", where)
+        when = None
+        if created is not None:
+            when = parse_time(wire.string(created, created_at, max_len=100))
+            if when is None:
+                wire.fail(created_at, f"{created[:40]!r} is not a time")
+        found[where] = (people, when)
     return found
 
 
