@@ -449,33 +449,53 @@ class RunMetadata:
 
 
 def read_run_metadata(path: Path) -> RunMetadata:
-    """``submission_metadata.json``; a missing or unreadable file gives empty metadata (a
-    grading must not fail for it; the result then says who is unknown)."""
+    """``submission_metadata.json``, read strictly (``grader.wire``): a missing or unreadable
+    file, or one whose fields have other types than Gradescope documents, gives empty
+    metadata (a grading must not fail for it; the result then says who is unknown)."""
     try:
         data, _ = read_regular(path, MAX_METADATA_BYTES)
-        raw = json.loads(data.decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
+        return _run_metadata(wire.loads(data, source=str(path), max_depth=MAX_METADATA_DEPTH))
+    except (OSError, wire.WireError):
         return RunMetadata()
-    if not isinstance(raw, dict):
-        return RunMetadata()
-    assignment: dict[str, Any] = (
-        raw["assignment"] if isinstance(raw.get("assignment"), dict) else {}
-    )
-    users = tuple(
-        Submitter(
-            name=str(u.get("name") or "").strip(),
-            sid=str(u.get("sid") or "").strip(),
-            email=str(u.get("email") or "").strip(),
+
+
+def _optional_text(record: dict, key: str, where: str) -> str:
+    value = record.get(key)
+    if value is None:
+        return ""
+    if type(value) is int:
+        return str(value)
+    return wire.string(value, f"{where}.{key}" if where else key, max_len=MAX_NAME).strip()
+
+
+def _run_metadata(raw: Any) -> RunMetadata:
+    if type(raw) is not dict:
+        wire.fail("", f"expected a mapping, got {wire.kind(raw)}")
+    assignment = raw.get("assignment") or {}
+    if type(assignment) is not dict:
+        wire.fail("assignment", f"expected a mapping, got {wire.kind(assignment)}")
+    users = []
+    for where, user in wire.sequence(raw.get("users") or [], "users", max_items=MAX_SUBMITTERS):
+        if type(user) is not dict:
+            wire.fail(where, f"expected a mapping, got {wire.kind(user)}")
+        users.append(
+            Submitter(
+                name=_optional_text(user, "name", where),
+                sid=_optional_text(user, "sid", where),
+                email=_optional_text(user, "email", where),
+            )
         )
-        for u in raw.get("users") or []
-        if isinstance(u, dict)
-    )
+
+    def time(record: dict, key: str, where: str) -> datetime | None:
+        value = record.get(key)
+        return None if value is None else parse_time(wire.string(value, where, max_len=100))
+
     return RunMetadata(
-        created_at=parse_time(raw.get("created_at")),
-        due_date=parse_time(assignment.get("due_date")),
-        late_due_date=parse_time(assignment.get("late_due_date")),
-        users=users,
-        submission_id=str(raw.get("id") or ""),
+        created_at=time(raw, "created_at", "created_at"),
+        due_date=time(assignment, "due_date", "assignment.due_date"),
+        late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
+        users=tuple(users),
+        submission_id=_optional_text(raw, "id", ""),
     )
 
 

@@ -4,6 +4,7 @@ no generated metadata makes the reader fail any other way."""
 
 from __future__ import annotations
 
+import json
 import string
 
 import pytest
@@ -169,3 +170,41 @@ def test_generated_bytes_are_read_or_refused_as_a_usage_error(tmp_path, data):
         gradescope.read_metadata(path)
     except UsageError as exc:
         assert str(path) in exc.message
+
+
+# -- the autograder's submission_metadata.json -------------------------------------------------
+
+run_documents = st.fixed_dictionaries(
+    {},
+    optional={
+        "id": values,
+        "created_at": st.one_of(st.just("2026-11-30T14:32:10.123456-08:00"), values),
+        "assignment": st.one_of(
+            st.fixed_dictionaries({}, optional={"due_date": values, "late_due_date": values}),
+            values,
+        ),
+        "users": st.one_of(
+            st.lists(person.map(lambda p: {k[1:]: v for k, v in p.items()})), values
+        ),
+    },
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(document=st.one_of(run_documents, values))
+def test_generated_run_metadata_never_fails_a_grading(tmp_path, document):
+    """Gradescope's per-submission metadata: whatever its shape, reading it gives metadata
+    (empty where it is not as documented), never an exception."""
+    path = tmp_path / "submission_metadata.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    found = gradescope.read_run_metadata(path)
+    assert isinstance(found, gradescope.RunMetadata)
+    for user in found.users:
+        assert all(isinstance(v, str) for v in (user.name, user.sid, user.email))
+
+
+def test_run_metadata_of_the_wrong_type_is_no_metadata(tmp_path):
+    path = write(tmp_path / "submission_metadata.json", json.dumps({"users": 5}))
+    assert gradescope.read_run_metadata(path) == gradescope.RunMetadata()
