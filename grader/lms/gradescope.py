@@ -377,10 +377,10 @@ def results_json(
     elif row.weighted_percent is not None:
         lines.append(SCORE_LATER[settings.tests_visibility])
     if row.days_late:
-        total = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
+        in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
         lines.append(
             f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
-            f"points{total}."
+            f"points{in_all}."
         )
     lines.extend(row.problems)
     if isolation:
