@@ -19,7 +19,7 @@ import pytest
 
 from grader.engine.scoring import merge_passes
 from grader.results import Result, Status
-from tests.conftest import FIXTURES, PROBE_HOME, ROOT, SUBMISSIONS, run_cli, stable
+from tests.conftest import FIXTURES, PROBE_HOME, ROOT, SUBMISSIONS, cli_here, run_cli, stable
 
 HOSTILE = [
     "infinite_loop_function",
@@ -343,7 +343,7 @@ def test_usage_errors(tmp_path):
     (tmp_path / "empty").mkdir()
     proc = batch(tmp_path / "empty", tmp_path / "out")
     assert proc.returncode == 2 and "no student work in" in proc.stderr
-    assert run_cli("batch", str(tmp_path), "--jobs", "0").returncode == 2
+    assert cli_here("batch", str(tmp_path), "--jobs", "0").returncode == 2
     (tmp_path / "a.yaml").write_text("format_version: 1\nname: w\nexercises: {exercise-90: 1}\n")
     proc = batch(tmp_path / "empty", tmp_path / "out", "--assignment", str(tmp_path / "a.yaml"),
                  "--exercises", "90")  # fmt: skip

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from grader.cli import COMMANDS
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here
 
 REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
 
@@ -18,7 +18,7 @@ REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
 @pytest.mark.parametrize("command", ["ID", *COMMANDS, "gradescope-run"])
 def test_every_option_is_documented(command):
     args = ["7", "--help"] if command == "ID" else [command, "--help"]
-    proc = run_cli(*args)
+    proc = cli_here(*args)
     assert proc.returncode == 0, proc.stderr
     options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", proc.stdout)) - {"--help"}
     if command not in ("init", "reset"):
