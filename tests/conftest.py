@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -241,6 +243,32 @@ def cli_here(
         os.environ.update(environ)
     text = [s.buffer.getvalue().decode("utf-8", "replace") for s in (out, err)]  # type: ignore[attr-defined]
     return subprocess.CompletedProcess(["grade", *args], int(code), text[0], text[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class Validated:
+    """A course copied to a temporary folder and put through ``grade validate``."""
+
+    root: Path
+    proc: subprocess.CompletedProcess
+    junit: Path
+
+
+@pytest.fixture(scope="session")
+def validated_puzzles(tmp_path_factory) -> Validated:
+    """The puzzle course (tests/fixtures/course-puzzles) with one scaffolded exercise more,
+    through ``grade validate --verbose --junit``, run in its folder, once for the session:
+    tests/test_curriculum.py checks the counts and the report, tests/test_course.py what the
+    verbose output shows a course author. Nothing may change the folder."""
+    from grader.authoring.scaffold import scaffold
+    from grader.catalog import Catalog
+
+    root = tmp_path_factory.mktemp("validated") / "puzzles"
+    shutil.copytree(FIXTURES / "course-puzzles", root)
+    scaffold(Catalog(root), "exercise-23", "extra")
+    junit = root.parent / "validate.xml"
+    proc = run_cli("validate", "--verbose", "--junit", str(junit), cwd=root, timeout=900)
+    return Validated(root, proc, junit)
 
 
 def stable(result: Result) -> dict:

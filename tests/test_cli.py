@@ -487,3 +487,27 @@ def test_the_grade_process_skips_the_interpreters_teardown_but_not_its_exit_hand
     )
     assert usage.returncode == 2 and "unknown option --no-such-option" in usage.stderr
     assert "teardown ran" not in usage.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--version",), ("show", "5"), ("list",), ("show", "view-contigous"), ("--frobnicate",)],
+    ids=["version", "show", "list", "unknown-exercise", "bad-option"],
+)
+def test_the_console_script_answers_as_the_in_process_runner_does(args, tmp_path):
+    """The `grade` console script itself (the one pip installs next to this interpreter), in a
+    process of its own: the same exit code, stdout and stderr as ``cli_here`` gives for the same
+    command, so that the tests running commands in-process prove what learners run."""
+    script = Path(sys.executable).with_name("grade")
+    assert script.is_file(), f"no console script at {script} (pip install -e .)"
+    env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
+    proc = subprocess.run(
+        [str(script), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    here = cli_here(*args, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        here.returncode,
+        here.stdout,
+        here.stderr,
+    )
+    assert proc.returncode in (0, 2) and (proc.stdout or proc.stderr)

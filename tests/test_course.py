@@ -146,12 +146,17 @@ def test_the_course_diagnoses_are_in_the_cache_key_and_the_cluster_fingerprint(p
 # -- grade validate on a course -----------------------------------------------------------------
 
 
-def test_the_puzzle_course_validates_and_verbose_shows_what_learners_see(puzzles):
-    proc = run_cli("validate", "--verbose", cwd=puzzles, timeout=600)
+@pytest.mark.slow
+def test_the_puzzle_course_validates_and_verbose_shows_what_learners_see(
+    validated_puzzles, puzzles
+):
+    """The course validated in its own folder (with a scaffolded exercise more: see
+    tests/conftest.py), verbose; then one exercise of it, without --verbose."""
+    proc = validated_puzzles.proc
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "✓ exercise-21: reference 6/6" in proc.stdout
     assert "✓ exercise-22: reference 5/5" in proc.stdout
-    assert "2 exercises," in proc.stdout and "0 failed, 0 warnings" in proc.stdout
+    assert "3 exercises," in proc.stdout and "0 failed, 0 warnings" in proc.stdout
     # per mutant: its first failing test, the course's diagnosis and message, in both languages
     assert "mutant mutants/exclusive.py: test_prefix_sum_values[cpu] failed" in proc.stdout
     assert "en: [prefix-sum-exclusive] An exclusive prefix sum" in proc.stdout
