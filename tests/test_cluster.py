@@ -39,7 +39,7 @@ from grader.cluster.protocol import (
 )
 from grader.cluster.slot import to_hide
 from grader.engine.api import GradeRequest
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, wait_until
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, cli_here, run_cli, wait_until
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dask", path=str(Path(sys.executable).parent)) is None
@@ -313,8 +313,11 @@ def test_without_dask_cluster_mode_is_a_one_line_error(tmp_path):
 
 def test_a_bad_cluster_address_is_a_usage_error(tmp_path):
     submissions = make_class(tmp_path / "class", STUDENTS[:1])
-    for address in ("local:0", "nowhere", "local:two"):
-        proc = batch(submissions, tmp_path / "out", PROBE_HOME, "--cluster", address)
+    for address in ("local:0", "nowhere", "local:two"):  # refused before any work: in-process
+        out = str(tmp_path / "out")
+        proc = cli_here(
+            "batch", str(submissions), "--out", out, "--cluster", address, home=PROBE_HOME
+        )
         assert proc.returncode == 2, proc.stderr
         assert "not a Dask scheduler address or local:N" in proc.stderr
     proc = run_cli(
