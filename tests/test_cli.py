@@ -495,8 +495,7 @@ def test_list_and_dashboard_name_the_same_points(capsys, tmp_path):
     is the list's N, and both name what CUDA cases add."""
     import re
 
-    from grader.catalog import Catalog
-    from grader.catalog import project_root
+    from grader.catalog import Catalog, project_root
 
     workspace = tmp_path / "ws"
     assert main(capsys, "init", str(workspace))[0] == 0
