@@ -107,7 +107,7 @@ def test_dashboard_names_kinds_and_concepts_in_chinese():
     from tests.test_report import dashboard_entries
 
     html = render_dashboard(dashboard_entries(), "zh")
-    cells = re.findall(r"<td>([^<]*)</td>", html)
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", html)
     assert "实现" in cells and "修复错误" in cells
     assert "implement" not in cells and "fix" not in cells
     assert ">自动求导<" in html and ">autograd<" not in html

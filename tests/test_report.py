@@ -203,7 +203,7 @@ def test_dashboard_content():
     assert "1/3" in html and "学习进度" in html
     # concepts and kinds in the page's language (grader.concepts), never as slugs
     assert "data-mastered>设备<" in html and "data-mastered>数据类型（dtype）<" in html
-    assert "<td>修复错误</td>" in html and "<td>fix</td>" not in html
+    assert '<td class="nowrap">修复错误</td>' in html and ">fix</td>" not in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html
     assert '<a href="exercise-05.html">' in html
 
