@@ -78,7 +78,7 @@ def render(
     lines.append(
         style(head, "1") + style(f"{mark} {_status_word(result.status, lang)}", f"1;{code}")
     )
-    lines.append(style(f"{w['submission']}: {result.submission}", "2"))
+    lines.append(style(f"{w['submission']}{w['colon']}{result.submission}", "2"))
 
     devices = ["-"] * any(t.device is None for t in result.tests) + devices_of(result.tests)
     names = list(dict.fromkeys(t.name for t in result.tests))
@@ -132,9 +132,9 @@ def render(
         ]
     tail = []
     if report_path:
-        tail.append(f"{w['report']}: {report_path}")
+        tail.append(f"{w['report']}{w['colon']}{report_path}")
     if json_path:
-        tail.append(f"{w['json']}: {json_path}")
+        tail.append(f"{w['json']}{w['colon']}{json_path}")
     if tail:
         lines += [""] + tail
     return "\n".join(lines) + "\n"
@@ -167,30 +167,42 @@ def _failure_block(
     where = f" [{devices}]" if devices else ""
     several = len({t.name for t in group}) > 1
     about = "" if several else f"  {first.description}"
-    crashed = f" ({w['crashed']})" if first.verdict_word == "crashed" else ""
-    lines = [
-        "",
-        style(f"{mark} {group_names(group)}{where}{crashed}", f"1;{code}") + style(about, "2"),
-    ]
+    crashed = w["crashed_tag"] if first.verdict_word == "crashed" else ""
+    head = f"{mark} {group_names(group)}{where}{crashed}"
+    lines = [""]
+    if display_width(head + about) <= width:
+        lines.append(style(head, f"1;{code}") + style(about, "2"))
+    else:  # several names, or a long description: each on lines of their own
+        heads = _wrap(head, width)
+        lines += [
+            style(text if i == 0 else f"  {text}", f"1;{code}") for i, text in enumerate(heads)
+        ]
+        lines += [style(f"    {text}", "2") for text in _wrap(about.strip(), width - 4) if text]
     if crashed:
-        lines += [f"    {text}" for text in _wrap(f"{w['crashed_note']}:", width - 4)]
+        lines += [
+            f"    {text}" for text in _wrap(f"{w['crashed_note']}{w['colon'].rstrip()}", width - 4)
+        ]
     for text in _wrap(first.message, width - 4):
         lines.append(f"    {text}")
     diagnosis = first.diagnosis
     if diagnosis is not None and diagnosis.id in explained:
-        lines.append("    " + style(f"→ {diagnosis.title} ({w['same_diagnosis']})", "36"))
+        lines.append("    " + style(f"→ {diagnosis.title}{w['same_tag']}", "36"))
     elif diagnosis is not None:
         explained.add(diagnosis.id)
         lines.append("    " + style(f"→ {diagnosis.title}", "1;36"))
-        for text in _wrap(f"{w['fix']}: {diagnosis.fix}", width - 6):
+        for text in _wrap(f"{w['fix']}{w['colon']}{diagnosis.fix}", width - 6):
             lines.append(f"      {text}")
     if first.frames:
         frame = first.frames[-1]
-        lines.append(style(f"    {_at(result, w, frame.line, frame.function)}:  {frame.code}", "2"))
+        lines.append(
+            style(f"    {_at(result, w, frame.line, frame.function)}{w['colon']} {frame.code}", "2")
+        )
     if first.output.strip():
         body, cut = _output_excerpt(first.output, width - 10)
         cut = cut or first.output_truncated
-        lines.append(style(f"    {w['output']}{' ' + w['cut'] if cut else ''}:", "2"))
+        lines.append(
+            style(f"    {w['output']}{' ' + w['cut'] if cut else ''}{w['colon'].rstrip()}", "2")
+        )
         lines += [style(f"      | {line}", "2") for line in body]
     return lines
 
