@@ -295,3 +295,11 @@ def test_the_warm_server_is_described_as_one_per_user_and_course(capsys):
     assert "one per user account and course" in readme
     assert cli.main(["server", "--help"]) == 0
     assert "one per user account and course" in " ".join(capsys.readouterr().out.split())
+
+
+def test_output_in_the_summary_carries_no_terminal_controls():
+    failing = result("failing")
+    first = next(t for t in failing.tests if t.status is Status.FAILED)
+    noisy = dataclasses.replace(first, output="\x1b[2J\x1b[Hcleared? " * 30)
+    out = terminal.render(dataclasses.replace(failing, tests=(noisy,)), width=100)
+    assert "\x1b" not in out and "cleared?" in out

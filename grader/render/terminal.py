@@ -23,6 +23,7 @@ from grader.results import (
     group_names,
     number,
 )
+from grader.text import inert
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -214,7 +215,7 @@ def _output_excerpt(output: str, width: int) -> tuple[list[str], bool]:
     """The start of a test's output, wrapped at word boundaries to ``width`` columns (a long
     PyTorch warning stays readable, never cut mid-word), at most OUTPUT_LINES lines; and
     whether anything was left out (then the last line shown ends with an ellipsis)."""
-    wrapped = wrap(output.strip(), width)
+    wrapped = wrap(inert(output).strip(), width)  # the learner's bytes: no terminal controls
     if len(wrapped) <= OUTPUT_LINES:
         return wrapped, False
     body = wrapped[:OUTPUT_LINES]
