@@ -303,3 +303,53 @@ def test_output_in_the_summary_carries_no_terminal_controls():
     noisy = dataclasses.replace(first, output="\x1b[2J\x1b[Hcleared? " * 30)
     out = terminal.render(dataclasses.replace(failing, tests=(noisy,)), width=100)
     assert "\x1b" not in out and "cleared?" in out
+
+
+# -- colour contrast, without a browser ----------------------------------------------------------
+
+
+def _luminance(colour: str) -> float:
+    hex_ = colour.lstrip("#")
+    if len(hex_) == 3:
+        hex_ = "".join(c * 2 for c in hex_)
+    channels = [int(hex_[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("template", ["style.css.j2", "inline.html.j2"])
+def test_every_coloured_text_on_its_background_meets_wcag_aa(template):
+    """Every rule of the reports' CSS that sets a text colour and a background (badges,
+    chips, notes, the diagnosis box) has a contrast of at least 4.5:1, and every text colour
+    is readable on the page's own backgrounds: the class of the grey badges at 4.23:1."""
+    from grader.resources import templates_dir
+
+    css = (templates_dir() / template).read_text(encoding="utf-8")
+    palette = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{3,6})", css))
+    assert {"skip", "skip-bg", "muted", "ink"} <= set(palette)
+
+    def value(text: str) -> str | None:
+        text = text.strip()
+        ref = re.fullmatch(r"var\(--([\w-]+)\)", text)
+        if ref:
+            return palette.get(ref.group(1))
+        return text if re.fullmatch(r"#[0-9a-fA-F]{3,6}", text) else None
+
+    pairs = 0
+    for body in re.findall(r"\{([^{}]*)\}", css):
+        fg = re.search(r"(?:^|[;\s])color:\s*([^;]+)", body)
+        bg = re.search(r"background(?:-color)?:\s*([^;]+)", body)
+        if fg and bg and value(fg.group(1)) and value(bg.group(1)):
+            pairs += 1
+            ratio = contrast(value(fg.group(1)), value(bg.group(1)))
+            assert ratio >= 4.5, (body.strip(), round(ratio, 2))
+    assert pairs >= 5  # the five verdict badges at least
+    backgrounds = [palette[k] for k in ("wash", "skip-bg") if k in palette] + ["#ffffff"]
+    for name in ("ink", "muted", "skip", "accent", "pass", "fail", "error"):
+        for background in backgrounds:
+            assert contrast(palette[name], background) >= 4.5, (name, background)
