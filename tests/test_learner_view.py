@@ -83,7 +83,7 @@ def test_chinese_list_and_show_have_no_english_kinds_or_slugs(capsys, monkeypatc
     for spec in Catalog(project_root()).all():
         assert cli.main(["show", spec.id, "--lang", "zh"]) == 0
         head = capsys.readouterr().out.splitlines()[1]
-        shown = head.split("概念: ", 1)[1]
+        shown = head.split("概念：", 1)[1]
         for slug in spec.concepts:
             if "-" in slug or slug != concept_name(slug, "zh"):
                 assert slug not in shown.split("、"), (spec.id, slug)

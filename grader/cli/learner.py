@@ -73,7 +73,7 @@ def _points(spec: ExerciseSpec, words: dict[str, str]) -> str:
     """What grading gives here (CPU and meta cases), and what CUDA cases add."""
     points = spec.points
     shown = str(points.here)
-    return f"{shown} ({words['cuda_points'].format(n=points.cuda)})" if points.cuda else shown
+    return f"{shown}{words['cuda_points'].format(n=points.cuda)}" if points.cuda else shown
 
 
 def cmd_show(argv: list[str]) -> int:
@@ -83,13 +83,15 @@ def cmd_show(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     lang = choose_lang(args.lang)
     words = labels(CLI, lang)
+    colon = words["colon"]
     spec = _catalog().resolve(args.id)
     print(f"{spec.id}  {spec.title.get(lang)}")
     print(
-        f"{words['kind']}: {words[spec.kind]}    "
-        f"{words['file']}: {spec.learner_file}    "
-        f"{words['points']}: {_points(spec, words)}    "
-        f"{words['concepts']}: {words['list_sep'].join(concept_name(c, lang) for c in spec.concepts)}"
+        f"{words['kind']}{colon}{words[spec.kind]}    "
+        f"{words['file']}{colon}{spec.learner_file}    "
+        f"{words['points']}{colon}{_points(spec, words)}    "
+        f"{words['concepts']}{colon}"
+        f"{words['list_sep'].join(concept_name(c, lang) for c in spec.concepts)}"
     )
     print()
     print(spec.instructions.get(lang).rstrip())
