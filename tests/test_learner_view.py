@@ -353,3 +353,49 @@ def test_every_coloured_text_on_its_background_meets_wcag_aa(template):
     for name in ("ink", "muted", "skip", "accent", "pass", "fail", "error"):
         for background in backgrounds:
             assert contrast(palette[name], background) >= 4.5, (name, background)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["deprecated", "x.mT", "张量的形状", "UserWarning:", "é"]), max_size=400
+    ),
+    st.integers(64, 600),
+    st.integers(1, 97),
+)
+def test_captured_output_is_cut_between_words_and_says_so(words, cap, chunk):
+    """What learner code prints is capped (head and tail kept): the cut falls between two
+    words, never inside one or inside a character, and the text says how much was cut."""
+    from grader.sandbox.pool import OutputCapture
+
+    data = " ".join(words).encode("utf-8")
+    capture = OutputCapture(cap)
+    for start in range(0, len(data), chunk):
+        capture.add(data[start : start + chunk])
+    text, truncated = capture.take()
+    assert "\ufffd" not in text
+    marker = re.search(r"\n\[\.\.\. ([\d,]+) bytes of output cut here \.\.\.\]\n", text)
+    assert bool(marker) == truncated == (len(data) > cap)
+    kept = text.replace(marker.group(), " ") if marker else text
+    assert set(kept.split()) <= set(words)
+    if marker:
+        assert int(marker.group(1).replace(",", "")) > 0
+
+
+def test_the_feedback_page_cuts_long_output_between_words_and_says_so():
+    from grader.render.feedback import MAX_TEXT_CHARS, render_feedback
+    from tests.test_feedback import case
+
+    row, results, task = case("en")
+    failing = results["exercise-14"]
+    index = next(i for i, t in enumerate(failing.tests) if t.status is Status.FAILED)
+    long = " ".join([WARNING] * (MAX_TEXT_CHARS // len(WARNING) + 2))
+    tests = list(failing.tests)
+    tests[index] = dataclasses.replace(tests[index], output=long, output_truncated=False)
+    results = {**results, "exercise-14": dataclasses.replace(failing, tests=tuple(tests))}
+    html = render_feedback(row, results, task, "en")
+    shown = re.search(r'<pre class="output"[^>]*data-output-cut>([^<]*)</pre>', html)
+    assert shown, "the cut output is marked as cut"
+    text = shown.group(1).replace("&#39;", "'").replace("&amp;", "&").replace("&gt;", ">")
+    assert text.endswith(" …")
+    assert set(text.removesuffix(" …").split()) <= set(long.split())

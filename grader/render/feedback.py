@@ -183,5 +183,12 @@ def _not_run(skipped: tuple[TestResult, ...], cuda_available: bool, t: dict[str,
 
 
 def _cap(text: str) -> tuple[str, bool]:
-    """``text`` cut to MAX_TEXT_CHARS, and whether it was."""
-    return text[:MAX_TEXT_CHARS], len(text) > MAX_TEXT_CHARS
+    """``text`` cut to MAX_TEXT_CHARS, between two words where one ends in the last 200
+    characters, with an ellipsis; and whether it was (the page then says so)."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text, False
+    cut = text[:MAX_TEXT_CHARS]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= MAX_TEXT_CHARS - 200:
+        cut = cut[:space]
+    return f"{cut} …", True
