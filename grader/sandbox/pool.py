@@ -62,9 +62,9 @@ class OutputCapture:
     def take(self) -> tuple[str, bool]:
         truncated = self._dropped > 0
         if truncated:  # the cut falls between words, so a warning's last words stay whole
-            head, tail = _word_cut(bytes(self._head), bytes(self._tail))
-            self._dropped += len(self._head) - len(head) + len(self._tail) - len(tail)
-            self._head, self._tail = bytearray(head), bytearray(tail)
+            kept_head, kept_tail = _word_cut(bytes(self._head), bytes(self._tail))
+            self._dropped += len(self._head) - len(kept_head) + len(self._tail) - len(kept_tail)
+            self._head, self._tail = bytearray(kept_head), bytearray(kept_tail)
         if truncated:
             head = self._head.decode("utf-8", "replace")
             tail = self._tail.decode("utf-8", "replace")
