@@ -46,7 +46,7 @@ from grader.lms.grades import ExerciseScore
 from grader.lms.gradescope import finish_run, prepare_run, read_run_metadata
 from grader.lms.handin import ExerciseInfo
 from grader.resources import PACKAGE, data_root
-from grader.spec import read_yaml
+from grader.yamlfields import read_yaml
 
 DISTRIBUTION = "torch-grader"
 VENV = "/opt/torch-grader"

@@ -143,6 +143,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
     tasks: list[Task] = []
     sources: dict[Path, bytes] = {}
     cached = 0
+    unreadable: list[str] = []  # stored results that are not results: graded again
     for handin in intake.handins:
         for exercise, submitted in sorted(handin.files.items()):
             source = _read(submitted.path)
@@ -158,17 +159,19 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
             )
             task = Task(handin, submitted, key, _result_path(out, handin, exercise))
             if chosen is not None and handin is not chosen:
-                stored = load(task.result_path, key)
+                stored = load(task.result_path, key, unreadable)
                 if stored is not None:
                     results[(handin.key, exercise)] = stored
                 continue
-            stored = load(task.result_path, key)
+            stored = load(task.result_path, key, unreadable)
             if stored is not None:
                 results[(handin.key, exercise)] = stored
                 cached += 1
             else:
                 tasks.append(task)
 
+    for problem in unreadable:
+        print(problem, file=stream)
     progress = Progress(len(tasks) + cached, stream, already=cached)
     interrupted = False
     fresh: list[Result] = []
