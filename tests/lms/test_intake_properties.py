@@ -252,7 +252,7 @@ def alice_of(intake, layout: str):
 
 @pytest.mark.parametrize("layout", ["folders", "canvas", "moodle", "gradescope"])
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
