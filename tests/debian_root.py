@@ -49,6 +49,13 @@ def why_not() -> str:
             return f"{tool} is not installed"
     if builder() is None:
         return "neither mmdebstrap nor debootstrap is installed (apt-get install mmdebstrap)"
+    probe = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "true"],
+        capture_output=True,
+        timeout=60,
+    )
+    if probe.returncode != 0:
+        return "no private mount namespace here (unshare --mount needs CAP_SYS_ADMIN)"
     return ""
 
 
