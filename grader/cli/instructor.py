@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def cmd_batch(argv: list[str]) -> int:
     from grader.lms.batch import BatchOptions, run_batch
-    from grader.lms.intake import LAYOUTS
+    from grader.lms.platform import names
 
     parser = Parser(
         prog="grade batch",
@@ -43,7 +43,7 @@ def cmd_batch(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--layout",
-        choices=list(LAYOUTS),
+        choices=list(names()),
         default=None,
         help="how the download is laid out (default: detected)",
     )
@@ -152,3 +152,7 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
             "Note: learner code ran in the process tier here (no namespaces): it could read files "
             "this user can read and use the network. docs/SECURITY.md says what each tier holds."
         )
+    if summary.advice:
+        print("\nStill to do on the platforms:")
+        for line in summary.advice:
+            print(f"  - {line}")

@@ -316,7 +316,7 @@ def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple
 # ---------------------------------------------------------------------------------------------
 # The roster
 
-ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login")
+ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login", "participant")
 REQUIRED_COLUMNS = ("id", "name", "email")
 
 
@@ -329,6 +329,7 @@ class RosterEntry:
     section: str = ""
     login: str = ""  # Canvas "SIS Login ID"
     line: int = 0  # where in the CSV
+    participant: str = ""  # Moodle's participant id for this assignment, where known
 
 
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
@@ -385,7 +386,7 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             raise SpecError(
                 path, f"line {line}", f"'{values['email']}' is not an e-mail address", "fix it"
             )
-        for column in ("id", "email", "sid"):
+        for column in ("id", "email", "sid", "participant"):
             value = values.get(column, "").lower()
             if value and (column, value) in seen:
                 raise SpecError(
@@ -405,6 +406,7 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 section=values.get("section", ""),
                 login=values.get("login", ""),
                 line=line,
+                participant=values.get("participant", ""),
             )
         )
     return tuple(entries)
@@ -412,17 +414,24 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
 
 class RosterMatch(NamedTuple):
     pairs: list[tuple[Handin, RosterEntry, str]]  # (handin, entry, matched by: id/sid/email/name)
-    unmatched: list[Handin]  # work from no one on the roster
-    absent: list[RosterEntry]  # on the roster, no work
+    unmatched: list[Handin]  # work from no one on the roster (the ambiguous ones included)
+    absent: list[RosterEntry]  # on the roster, no work (the ambiguous ones included)
+    ambiguous: dict[int, str]  # id() of a handin or entry -> why it cannot be matched
 
 
 def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> RosterMatch:
-    """Pair each handin with its roster entry, by the strongest fact first: the platform's
-    user id (``lms_id`` = roster ``id``; for plain folders, the folder's name = ``id``, case
-    ignored; never Moodle's participant ids, which are the download's own), then SID, then e-mail (case ignored), then the
-    name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane"). A name matches only
-    when it points at exactly one roster entry; each entry is taken once."""
+    """Pair each handin with its roster entry, by every id the download and the roster carry,
+    strongest first: the platform's user id (``lms_id`` = roster ``id``; for plain folders, the
+    folder's name = ``id``, case ignored), Moodle's participant id (= roster ``participant``;
+    never the roster's ``id``, which is another platform's), then SID, then e-mail (case
+    ignored), then the name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane").
+
+    A name matches only where it is unambiguous: where a handin's name fits several roster
+    entries (two students named alike), or several handins fit one entry by name, none of them
+    is paired, and each is marked ``ambiguous`` with the names and lines involved, so that no
+    grade goes to the wrong one of two namesakes. Each entry is taken once."""
     by_id = {e.id: e for e in roster}
+    by_participant = {e.participant: e for e in roster if e.participant}
     by_sid = {e.sid.lower(): e for e in roster if e.sid}
     by_email = {e.email.lower(): e for e in roster if e.email}
     by_name: dict[str, list[RosterEntry]] = {}
@@ -432,27 +441,61 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     taken: set[str] = set()
     pairs: list[tuple[Handin, RosterEntry, str]] = []
     pending = list(handins)
-    for how in ("id", "sid", "email", "name"):
+    for how in ("id", "participant", "sid", "email"):
         left = []
         for handin in pending:
-            found = _lookup(handin, how, by_id, by_sid, by_email, by_name)
+            found = _lookup(handin, how, by_id, by_participant, by_sid, by_email)
             if found is not None and found.id not in taken:
                 taken.add(found.id)
                 pairs.append((handin, found, how))
             else:
                 left.append(handin)
         pending = left
+    ambiguous: dict[int, str] = {}
+    claims: dict[str, list[Handin]] = {}
+    candidates: dict[int, list[RosterEntry]] = {}
+    for handin in pending:
+        found = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
+        free = [e for e in found.values() if e.id not in taken]
+        candidates[id(handin)] = free
+        for entry in free:
+            claims.setdefault(entry.id, []).append(handin)
+    left = []
+    for handin in pending:
+        free = candidates[id(handin)]
+        if len(free) == 1 and len(claims[free[0].id]) == 1:
+            taken.add(free[0].id)
+            pairs.append((handin, free[0], "name"))
+            continue
+        left.append(handin)
+        if not free:
+            continue
+        rivals = {id(h): h for e in free for h in claims[e.id]}
+        entries = ", ".join(f"{e.name} (line {e.line})" for e in free)
+        shown = handin.name or handin.key
+        why = (
+            f"ambiguous: {shown} fits {len(free)} roster students ({entries})"
+            if len(free) > 1
+            else f"ambiguous: {len(rivals)} handins are named like {entries}"
+        )
+        ambiguous[id(handin)] = f"{why}; no grade written: match by hand"
+        for entry in free:
+            ambiguous[id(entry)] = (
+                f"ambiguous: {len(rivals)} handin(s) fit {entry.name} (line {entry.line}) "
+                f"by name only ({', '.join(sorted(h.origin or h.key for h in rivals.values()))}); "
+                "no grade written: match by hand"
+            )
     absent = [e for e in roster if e.id not in taken]
-    return RosterMatch(sorted(pairs, key=lambda p: p[1].line), pending, absent)
+    return RosterMatch(sorted(pairs, key=lambda p: p[1].line), left, absent, ambiguous)
 
 
 def _lookup(
     handin: Handin,
     how: str,
     by_id: dict[str, RosterEntry],
+    by_participant: dict[str, RosterEntry],
     by_sid: dict[str, RosterEntry],
     by_email: dict[str, RosterEntry],
-    by_name: dict[str, list[RosterEntry]],
 ) -> RosterEntry | None:
     if how == "id":
         if handin.lms_id:
@@ -461,9 +504,8 @@ def _lookup(
             folded = {k.lower(): e for k, e in by_id.items()}
             return folded.get(handin.key.lower()) or folded.get(handin.name.strip().lower())
         return None
+    if how == "participant":
+        return by_participant.get(handin.participant) if handin.participant else None
     if how == "sid":
         return by_sid.get(handin.sid.strip().lower()) if handin.sid else None
-    if how == "email":
-        return by_email.get(handin.email.strip().lower()) if handin.email else None
-    found = {id(e): e for form in name_forms(handin.name) for e in by_name.get(form, [])}
-    return next(iter(found.values())) if len(found) == 1 else None
+    return by_email.get(handin.email.strip().lower()) if handin.email else None

@@ -24,6 +24,7 @@ from pathlib import Path
 from grader.lms.collect import Collector, archive_kind, archive_stem, skipped, staging_for
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.names import match_name
+from grader.lms.platform import Platform
 
 LAYOUT = "folders"
 
@@ -59,7 +60,7 @@ def read(
             name = archive_stem(entry.name)
             handin = Handin(key=safe_name(name), name=name, origin=entry.name)
             collector = Collector(handin, exercises, staging_for(staging, entry.name))
-            collector.add_archive(path, shown=entry.name)
+            collector.add_entry(path, name=entry.name, shown=entry.name)
             handins.append(collector.finish())
         elif entry.is_file(follow_symlinks=False) and match_name(entry.name, exercises):
             stray.append(
@@ -88,3 +89,11 @@ def read_one(
     collector = Collector(handin, exercises, staging_for(staging, folder.name), exclude=exclude)
     collector.add_folder(folder, shown=f"{folder.name}/")
     return collector.finish()
+
+
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    times="none: each file's date only (never used as a submission time)",
+)

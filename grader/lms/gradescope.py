@@ -51,6 +51,7 @@ from grader.lms.assignment import Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.platform import Platform
 
 LAYOUT = "gradescope"
 METADATA = "submission_metadata.yml"
@@ -216,6 +217,14 @@ def read(
     return handins
 
 
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    times="the submission time in submission_metadata.yml (the late rule is applied)",
+)
+
+
 def _copy(handin: Handin) -> Handin:
     return Handin(
         key=handin.key,
@@ -223,6 +232,7 @@ def _copy(handin: Handin) -> Handin:
         email=handin.email,
         sid=handin.sid,
         lms_id=handin.lms_id,
+        participant=handin.participant,
         submitted_at=handin.submitted_at,
         late=handin.late,
         origin=handin.origin,
@@ -286,11 +296,15 @@ def results_json(
     lines = [contact_line(fault)] if fault else []
     if row.weighted_percent is not None:
         lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
-    if row.days_late:
+    if row.lateness:
+        lines.append(row.lateness)
+    elif row.days_late:
         lines.append(
             f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
             f"points, {number(row.final_percent or 0.0)}% in all."
         )
+    if row.weighted_percent is None:
+        lines.append(nothing_found(row))
     lines.extend(row.problems)
     if isolation:
         lines.append(f"Graded in the grader's '{isolation}' isolation tier.")
@@ -303,6 +317,15 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def nothing_found(row: GradeRow) -> str:
+    """What a student is told when no file of the assignment was found in their submission."""
+    expected = ", ".join(f"{s.exercise}.py" for s in row.scores)
+    return (
+        f"No file of this assignment was found in the submission: expected {expected} "
+        "(a notebook, .ipynb, works too). Score: 0."
+    )
 
 
 def contact_line(why: str) -> str:

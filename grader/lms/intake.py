@@ -17,20 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from types import ModuleType
 
 from grader.errors import UsageError
-from grader.lms import canvas, folders, gradescope, moodle
+from grader.lms import gradescope
 from grader.lms.collect import archive_kind, skipped, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.platform import by_name, names, platforms
 
-LAYOUTS: dict[str, ModuleType] = {
-    "gradescope": gradescope,
-    "moodle": moodle,
-    "canvas": canvas,
-    "folders": folders,
-}
+LAYOUTS = names()  # most specific first: the order layouts are detected in
 STRONG = ("lms_id", "participant", "sid", "email")
 OUTPUT_MARKER = ".grade-batch-output"  # written by grade batch into its output folder
 
@@ -109,9 +104,8 @@ def read_submissions(
     earlier = _earlier_outputs(root)
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
     excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
-    module = LAYOUTS[layout]
     try:
-        handins = module.read(
+        handins = by_name(layout).read(
             root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
         )
     except OSError as exc:
@@ -170,9 +164,9 @@ def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
         if exports:
             notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
             return exports[0], "gradescope"
-    for name, module in LAYOUTS.items():
-        if module.detect(root):
-            return root, name
+    for platform in platforms():
+        if platform.detect(root):
+            return root, platform.name
     return root, "folders"
 
 
@@ -250,7 +244,7 @@ def _combine(group: list[Handin]) -> Handin:
         key=newest.key, key_kind=newest.key_kind, origin=" + ".join(h.origin for h in ordered)
     )
     for handin in ordered:  # later handins overwrite identity data they have
-        for attribute in ("name", "email", "sid", "lms_id"):
+        for attribute in ("name", "email", "sid", "lms_id", "participant"):
             if getattr(handin, attribute):
                 setattr(merged, attribute, getattr(handin, attribute))
         merged.problems.extend(handin.problems)

@@ -1,0 +1,102 @@
+"""The declared interface of a learning platform, and the registry of those the grader knows.
+
+Each platform module (``gradescope``, ``moodle``, ``canvas``, ``folders``) declares one
+``PLATFORM`` object that says, in one place, everything the rest of ``grade batch`` needs of it,
+as nbgrader's exchange and converter plugins do:
+
+- ``detect(root)``: whether a download is laid out as this platform lays it out;
+- ``read(root, staging=..., exercises=..., exclude=..., stray=...)``: one ``Handin`` per student,
+  attributed only by what the platform itself wrote (its folder, its prefix, its metadata);
+- ``uploads(rows, assignment)``: the files an instructor uploads back to the platform, each with
+  the warnings to read before uploading it;
+- ``lateness(handin, assignment)``: what the download says about a student's lateness that the
+  grade itself cannot carry (a platform's late mark without a time; file dates after the due
+  date), for the student and for the instructor;
+- ``advice(rows, assignment, read)``: what the instructor must still do on the platform after
+  the run (``read``: whether the class came from this platform's download), said once, at the
+  end of the run's summary; only what is true of this class.
+
+``PLATFORMS`` is the registry, most specific layout first (the order intake detects in). Adding
+a platform is one module that declares its ``PLATFORM``, and its line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from grader.lms.assignment import Assignment
+    from grader.lms.grades import GradeRow
+    from grader.lms.handin import ExerciseInfo, Handin
+
+
+class Reader(Protocol):
+    def __call__(
+        self,
+        root: Path,
+        *,
+        staging: Path,
+        exercises: dict[str, ExerciseInfo],
+        exclude: frozenset[Path] = ...,
+        stray: list[str] | None = ...,
+    ) -> list[Handin]: ...
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One file for the instructor to upload to a platform, and what to know before."""
+
+    name: str  # in the output folder: "canvas.csv"
+    text: str
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """What the download says of one student's lateness beyond the grade's own penalty."""
+
+    learner: str = ""  # one sentence on the student's feedback page and results
+    instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
+
+
+def _no_uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:
+    return []
+
+
+def _no_lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    return Lateness()
+
+
+def _no_advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str  # the layout's name, as ``--layout`` takes it
+    detect: Callable[[Path], bool]
+    read: Reader
+    times: str  # where the submission times come from, in words (docs/LMS.md's table)
+    uploads: Callable[[list[GradeRow], Assignment], list[Upload]] = _no_uploads
+    lateness: Callable[[Handin, Assignment], Lateness] = _no_lateness
+    advice: Callable[[list[GradeRow], Assignment, bool], list[str]] = _no_advice
+    upload_names: tuple[str, ...] = field(default=())  # every file ``uploads`` may write
+
+
+def platforms() -> tuple[Platform, ...]:
+    """Every platform, most specific layout first (imported here, not at the top: each
+    platform module imports this one for ``Platform``)."""
+    from grader.lms import canvas, folders, gradescope, moodle
+
+    return (gradescope.PLATFORM, moodle.PLATFORM, canvas.PLATFORM, folders.PLATFORM)
+
+
+def by_name(name: str) -> Platform:
+    return next(p for p in platforms() if p.name == name)
+
+
+def names() -> tuple[str, ...]:
+    return tuple(p.name for p in platforms())
