@@ -455,8 +455,8 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     claims: dict[str, list[Handin]] = {}
     candidates: dict[int, list[RosterEntry]] = {}
     for handin in pending:
-        found = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
-        free = [e for e in found.values() if e.id not in taken]
+        fits = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
+        free = [e for e in fits.values() if e.id not in taken]
         candidates[id(handin)] = free
         for entry in free:
             claims.setdefault(entry.id, []).append(handin)
