@@ -12,6 +12,7 @@ from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
 from grader.options import Parser, add_lang, positive
+from grader.text import inert_line
 
 if TYPE_CHECKING:
     from grader.lms.batch import BatchSummary
@@ -155,4 +156,4 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
     if summary.advice:
         print("\nStill to do on the platforms:")
         for line in summary.advice:
-            print(f"  - {line}")
+            print(f"  - {inert_line(line)}")

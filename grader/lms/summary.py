@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from grader.lms.grades import NO_FILE, NO_WORK, UNREADABLE, ExerciseScore, GradeRow, number
 from grader.lms.handin import Handin
+from grader.text import inert_line
 
 MAX_LINES = 8  # per student; the rest are counted (all of them are in gradebook.csv)
 
@@ -74,4 +75,5 @@ def _error_line(score: ExerciseScore, handin: Handin | None) -> str:
         (t.output.strip().splitlines()[0] for t in score.tests if t.output.strip()),
         score.message.strip().splitlines()[0] if score.message.strip() else "",
     )
-    return f"{score.exercise}: {shown} could not run" + (f": {why[:200]}" if why else "")
+    line = f"{score.exercise}: {inert_line(shown)} could not run"
+    return line + (f": {inert_line(why[:200])}" if why else "")

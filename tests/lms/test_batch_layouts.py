@@ -264,3 +264,35 @@ def test_an_assignment_graded_on_a_cluster_gives_the_same_gradebook(tmp_path):
     assert got == EXPECTED["gradescope"]
     for name in ("gradebook.csv", "canvas.csv", "moodle.csv"):
         assert (cluster / name).read_bytes() == (one / name).read_bytes(), name
+
+
+def test_the_run_ends_with_what_to_do_on_each_platform(graded):
+    layout, _, proc, _ = graded
+    tail = proc.stdout.rstrip().split("\n\nStill to do on the platforms:\n")
+    if layout == "folders":  # nothing late is known, nothing to upload by participant
+        assert len(tail) == 1, proc.stdout
+        return
+    assert len(tail) == 2, proc.stdout
+    lines = [line.removeprefix("  - ") for line in tail[1].splitlines()]
+    expected = {
+        "canvas": ["Canvas: turn on Canvas's Late Policy"],
+        "moodle": [
+            "Moodle: upload moodle-worksheet.csv",
+            "Moodle: the late rule was not applied: this download has no submission times",
+        ],
+        "gradescope": ["Canvas: canvas.csv already holds the late penalty of 2 student(s)"],
+    }[layout]
+    assert len(lines) == len(expected), lines
+    for line, start in zip(lines, expected, strict=True):
+        assert line.startswith(start), (line, start)
+
+
+@pytest.mark.parametrize("graded", ["moodle"], indirect=True)
+def test_moodle_blind_marking_is_graded_into_the_grading_worksheet(graded):
+    _, out, _, _ = graded
+    rows = table(out / "moodle-worksheet.csv")
+    assert rows[0][:4] == ["Identifier", "Full name", "Email address", "Grade"]
+    grades = {r[0]: r[3] for r in rows[1:]}
+    assert grades["Participant 1234570"] == "2.5"  # blind marking: 25% as points of 10
+    assert grades["Participant 1234567"] == "5"  # Jane Doe, by participant too
+    assert len(grades) == 6  # every participant of the download, none twice
