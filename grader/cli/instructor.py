@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def cmd_batch(argv: list[str]) -> int:
     from grader.lms.batch import BatchOptions, run_batch
-    from grader.lms.platform import names
+    from grader.lms.platforms import names
 
     parser = Parser(
         prog="grade batch",

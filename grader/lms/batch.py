@@ -38,7 +38,7 @@ from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
 from grader.lms.outputs import Outputs, write_outputs
-from grader.lms.platform import by_name, platforms
+from grader.lms.platforms import by_name, platforms
 from grader.lms.progress import Progress
 from grader.lms.selection import choose
 from grader.lms.summary import Attention, attention

@@ -23,7 +23,7 @@ from grader.lms import gradescope
 from grader.lms.collect import archive_kind, skipped, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
-from grader.lms.platform import by_name, names, platforms
+from grader.lms.platforms import by_name, names, platforms
 
 LAYOUTS = names()  # most specific first: the order layouts are detected in
 STRONG = ("lms_id", "participant", "sid", "email")

@@ -24,7 +24,7 @@ from grader.lms import gradescope
 from grader.lms.assignment import Assignment
 from grader.lms.gradebook import class_stats, exercise_maxima, gradebook_csv, gradebook_json
 from grader.lms.grades import GradeRow, identified
-from grader.lms.platform import platforms
+from grader.lms.platforms import platforms
 from grader.results import Result
 from grader.spec import ExerciseSpec
 

@@ -16,8 +16,8 @@ as nbgrader's exchange and converter plugins do:
   the run (``read``: whether the class came from this platform's download), said once, at the
   end of the run's summary; only what is true of this class.
 
-``PLATFORMS`` is the registry, most specific layout first (the order intake detects in). Adding
-a platform is one module that declares its ``PLATFORM``, and its line here.
+``grader.lms.platforms.PLATFORMS`` is the registry, most specific layout first (the order intake
+detects in). Adding a platform is one module that declares its ``PLATFORM``, and its line there.
 """
 
 from __future__ import annotations
@@ -84,19 +84,3 @@ class Platform:
     lateness: Callable[[Handin, Assignment], Lateness] = _no_lateness
     advice: Callable[[list[GradeRow], Assignment, bool], list[str]] = _no_advice
     upload_names: tuple[str, ...] = field(default=())  # every file ``uploads`` may write
-
-
-def platforms() -> tuple[Platform, ...]:
-    """Every platform, most specific layout first (imported here, not at the top: each
-    platform module imports this one for ``Platform``)."""
-    from grader.lms import canvas, folders, gradescope, moodle
-
-    return (gradescope.PLATFORM, moodle.PLATFORM, canvas.PLATFORM, folders.PLATFORM)
-
-
-def by_name(name: str) -> Platform:
-    return next(p for p in platforms() if p.name == name)
-
-
-def names() -> tuple[str, ...]:
-    return tuple(p.name for p in platforms())

@@ -20,7 +20,7 @@ from grader.lms.batch import advice
 from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
 from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
-from grader.lms.platform import by_name, names, platforms
+from grader.lms.platforms import by_name, names, platforms
 from grader.render.feedback import render_feedback
 from tests.lms.builders import code, exercises, write
 
