@@ -38,6 +38,7 @@ import io
 import re
 from pathlib import Path
 
+from grader.i18n import REPORT
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
@@ -165,10 +166,7 @@ def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
 # Lateness: Canvas marks late work, gives no time; its own Late Policy applies the rule
 
 LATE_POLICY = "Canvas's Late Policy"
-LATE_LEARNER = (
-    "Canvas marks this submission late. The late penalty is not part of this grade: "
-    f"{LATE_POLICY} applies it in Canvas."
-)
+LATE_LEARNER = REPORT["en"]["late_canvas"]  # the feedback page says it in its own language
 LATE_INSTRUCTOR = (
     "Canvas marks this submission late but its download gives no submission time: no late "
     f"penalty applied here; {LATE_POLICY} applies it"
@@ -181,7 +179,7 @@ def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     entered for a late submission) is what applies the rule; both the student and the
     instructor are told so."""
     if handin.late and handin.submitted_at is None:
-        return Lateness(learner=LATE_LEARNER, instructor=(LATE_INSTRUCTOR,))
+        return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
     return Lateness()
 
 

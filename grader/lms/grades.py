@@ -174,6 +174,7 @@ class GradeRow:
     execution_time: float = 0.0  # seconds the grading took (Gradescope shows it)
     roster: str = ""  # "matched", "absent" (no work) or "unmatched" (not on it); "" no roster
     lateness: str = ""  # for the student: what the platform does about lateness, if not here
+    lateness_label: str = ""  # that sentence's key in the report's labels (its translations)
     withheld: str = ""  # why no grade may be uploaded for this row ("" when one may)
 
     @property
@@ -239,6 +240,7 @@ def build_row(
         execution_time=execution_time,
         roster=roster,
         lateness=lateness.learner,
+        lateness_label=lateness.label,
         withheld=withheld,
     )
 

@@ -59,6 +59,7 @@ class Lateness:
     """What the download says of one student's lateness beyond the grade's own penalty."""
 
     learner: str = ""  # one sentence on the student's feedback page and results
+    label: str = ""  # the sentence's key in the report's labels (grader.i18n), for its language
     instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
 
 

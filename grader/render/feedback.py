@@ -70,7 +70,7 @@ def _breakdown(row: GradeRow, assignment: Assignment, t: dict[str, str]) -> list
     if row.weighted_percent is None:
         return [t["nothing_handed_in"]]
     if row.lateness:  # the platform applies the late rule, not this grade
-        return [row.lateness]
+        return [t.get(row.lateness_label, row.lateness)]
     if not row.days_late:
         return []
     days = row.days_late

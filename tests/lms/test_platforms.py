@@ -213,6 +213,7 @@ def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_pat
     ann = by_email(rows)["ann@example.edu"]
     page = render_feedback(ann, {}, assignment, "en")
     assert "Canvas marks this submission late" in page and "Late Policy" in page
+    assert "Canvas 将这次提交标为迟交" in render_feedback(ann, {}, assignment, "zh")
     results = json.loads(gradescope.results_json(ann, assignment))
     assert canvas.LATE_LEARNER in results["output"]
 
