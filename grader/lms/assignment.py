@@ -429,7 +429,9 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     A name matches only where it is unambiguous: where a handin's name fits several roster
     entries (two students named alike), or several handins fit one entry by name, none of them
     is paired, and each is marked ``ambiguous`` with the names and lines involved, so that no
-    grade goes to the wrong one of two namesakes. Each entry is taken once."""
+    grade goes to the wrong one of two namesakes. Likewise a handin whose ids disagree with the
+    entry one of them found (its SID is one student's, its e-mail another's) is paired with no
+    one, and the entries it points at get no grade. Each entry is taken once."""
     by_id = {e.id: e for e in roster}
     by_participant = {e.participant: e for e in roster if e.participant}
     by_sid = {e.sid.lower(): e for e in roster if e.sid}
@@ -441,20 +443,36 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     taken: set[str] = set()
     pairs: list[tuple[Handin, RosterEntry, str]] = []
     pending = list(handins)
+    ambiguous: dict[int, str] = {}
+    conflicted: dict[int, list[RosterEntry]] = {}
     for how in ("id", "participant", "sid", "email"):
         left = []
         for handin in pending:
             found = _lookup(handin, how, by_id, by_participant, by_sid, by_email)
-            if found is not None and found.id not in taken:
+            clash = _contradiction(handin, found) if found is not None else ""
+            if clash and found is not None:
+                conflicted.setdefault(id(handin), []).append(found)
+                ambiguous[id(handin)] = (
+                    f"ambiguous: {clash}: the download's ids point at different students; no "
+                    "grade written: match by hand"
+                )
+            if found is not None and not clash and found.id not in taken:
                 taken.add(found.id)
                 pairs.append((handin, found, how))
             else:
                 left.append(handin)
         pending = left
-    ambiguous: dict[int, str] = {}
+    for handin in pending:  # an id that contradicts the roster: neither student gets it
+        for entry in conflicted.get(id(handin), []):
+            if entry.id not in taken:
+                ambiguous[id(entry)] = (
+                    f"ambiguous: a handin ({handin.origin or handin.key}) carries some of "
+                    f"{entry.name}'s ids (line {entry.line}) and contradicts others; no grade "
+                    "written: match by hand"
+                )
     claims: dict[str, list[Handin]] = {}
     candidates: dict[int, list[RosterEntry]] = {}
-    for handin in pending:
+    for handin in [h for h in pending if id(h) not in conflicted]:
         fits = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
         free = [e for e in fits.values() if e.id not in taken]
         candidates[id(handin)] = free
@@ -462,6 +480,9 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
             claims.setdefault(entry.id, []).append(handin)
     left = []
     for handin in pending:
+        if id(handin) in conflicted:
+            left.append(handin)
+            continue
         free = candidates[id(handin)]
         if len(free) == 1 and len(claims[free[0].id]) == 1:
             taken.add(free[0].id)
@@ -487,6 +508,25 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
             )
     absent = [e for e in roster if e.id not in taken]
     return RosterMatch(sorted(pairs, key=lambda p: p[1].line), left, absent, ambiguous)
+
+
+def _contradiction(handin: Handin, entry: RosterEntry) -> str:
+    """Where a handin's other ids disagree with the roster entry one of them found ("its SID
+    1002 is Bob Smith's, its e-mail is not"): an id a student could set (a Gradescope SID) must
+    not carry another student's grade. "" when nothing disagrees."""
+    facts = (
+        ("user id", handin.lms_id, entry.id),
+        ("participant id", handin.participant, entry.participant),
+        ("SID", handin.sid, entry.sid),
+        ("e-mail", handin.email, entry.email),
+    )
+    for what, mine, theirs in facts:
+        if mine.strip() and theirs.strip() and mine.strip().lower() != theirs.strip().lower():
+            return (
+                f"{handin.origin or handin.key} fits {entry.name} (line {entry.line}) but its "
+                f"{what} {mine.strip()!r} is not theirs ({theirs.strip()!r})"
+            )
+    return ""
 
 
 def _lookup(

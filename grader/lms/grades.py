@@ -245,6 +245,16 @@ def build_row(
     )
 
 
+def _not_on_roster(handin: Handin) -> str:
+    if handin.participant and not _identified(handin):  # Moodle's blind marking
+        return (
+            "not on the roster by name: blind marking names no one; graded as Participant "
+            f"{handin.participant}, whose grade goes back through Moodle's grading worksheet "
+            "(a roster with a participant column names them)"
+        )
+    return NOT_ON_ROSTER
+
+
 def _identified(handin: Handin) -> bool:
     """The download says who handed this in (a user id, SID, e-mail or name): unmatched, it
     is someone the roster does not hold, and the instructor is told so. A handin with none of
@@ -333,7 +343,7 @@ def build_rows(
                     row(Student.from_roster(entry), None, extra, "absent", withheld=unattributed)
                 )
         for handin in matched.unmatched:
-            extra = [why[id(handin)]] if id(handin) in why else [NOT_ON_ROSTER]
+            extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin)]
             rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
 

@@ -151,3 +151,39 @@ def test_an_honest_moodle_student_keeps_their_work_against_a_forged_flat_name(tm
     assert not any("EVE" in n for n in jane.notes)
     eve = next(h for h in intake.handins if h.participant == "103")
     assert eve.name == "Eve Hostile"
+
+
+def test_a_sid_set_to_a_classmates_takes_neither_their_row_nor_their_grade(tmp_path):
+    """Gradescope lets a student edit their SID: Eve gives hers as Bob's. The roster pairs
+    by the strongest id first; an id that contradicts the others pairs with no one."""
+    from grader.lms.assignment import read_roster
+    from grader.lms.grades import build_rows
+
+    root = tmp_path / "export"
+    meta = "---\n"
+    for folder, name, sid, email in (
+        ("submission_1", "Eve Hostile", "1002", "eve@example.edu"),  # Bob's SID, her e-mail
+        ("submission_2", "Bob Smith", "1002", "bob@example.edu"),
+    ):
+        meta += f"{folder}:\n  :submitters:\n  - :name: {name}\n    :sid: '{sid}'\n"
+        meta += f"    :email: {email}\n"
+        write(root / folder / "exercise-01.py", code(name))
+    write(root / "submission_metadata.yml", meta)
+    roster = write(
+        tmp_path / "roster.csv",
+        "id,name,email,sid\n4712,Bob Smith,bob@example.edu,1002\n"
+        "4713,Eve Hostile,eve@example.edu,1006\n",
+    )
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=exercises())
+    from grader.lms.assignment import Assignment
+
+    week = Assignment("w", (("exercise-01", 1.0),), tmp_path / "w.yaml")
+    rows = build_rows(intake.handins, {}, week, read_roster(roster))
+    bob = next(r for r in rows if r.student.name == "Bob Smith" and r.roster == "matched")
+    bobs = next(h for h in intake.handins if h.email == "bob@example.edu")
+    assert bob.student.key == bobs.key  # Bob's row is Bob's own handin
+    eve_entry = next(r for r in rows if r.student.lms_id == "4713")
+    assert eve_entry.roster == "ambiguous" and eve_entry.withheld  # no 0 for work that exists
+    eve_work = next(r for r in rows if r.roster == "unmatched")
+    assert eve_work.student.email == "eve@example.edu"
+    assert any("'1002' is not theirs" in p for p in eve_work.problems), eve_work.problems
