@@ -11,8 +11,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+import pytest
 
 from grader.lms import canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
@@ -22,9 +23,10 @@ from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
 from grader.lms.platforms import by_name, names, platforms
 from grader.render.feedback import render_feedback
+from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, exercises, write
+from tests.lms.classes import CLASS, PARTICIPANT, roster_text, same_class
 
-DUE = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
 ASSIGNMENT = """\
 format_version: 1
 name: week-3
@@ -36,61 +38,6 @@ late: {per_day_percent: 10, max_days: 3}
 canvas: {assignment_id: 48213, points: 100}
 moodle: {item: Week 3, points: 100, key: email}
 """
-# id, name, e-mail, SID; how late (days after the due date, None: on time); right or wrong
-CLASS = [
-    ("4711", "Jane Doe", "jane@example.edu", "1001", None, "right"),
-    ("4712", "Bob Smith", "bob@example.edu", "1002", None, "wrong"),
-    ("4713", "Ann Lee", "ann@example.edu", "1003", 2, "right"),  # 2 days late: -20
-    ("4714", "Kim Nguyen", "kim@example.edu", "1004", 4, "right"),  # 4 days: no credit
-]
-PARTICIPANT = {"4711": "901", "4712": "902", "4713": "903", "4714": "904"}
-
-
-def roster_text(extra: str = "") -> str:
-    return "id,name,email,sid\n" + "".join(f"{i},{n},{e},{s}\n" for i, n, e, s, *_ in CLASS) + extra
-
-
-def when(late: int | None) -> datetime:
-    return DUE - timedelta(hours=3) if late is None else DUE + timedelta(days=late, hours=-1)
-
-
-def files(tag: str, right: str) -> dict[str, str]:
-    label = f"{tag} wrong" if right == "wrong" else tag
-    return {"exercise-01.py": code(label), "exercise-05.py": code(label)}
-
-
-def build(layout: str, root: Path, *, blind: bool = False) -> Path:
-    """The class of ``CLASS`` as ``layout``'s download has it."""
-    root.mkdir(parents=True)
-    if layout == "gradescope":
-        meta = ["---"]
-        for ident, name, email, sid, late, right in CLASS:
-            meta += [
-                f"submission_{ident}:",
-                "  :submitters:",
-                f"  - :name: {name}",
-                f"    :sid: '{sid}'",
-                f"    :email: {email}",
-                f"  :created_at: {when(late):%Y-%m-%d %H:%M:%S}.000000000 +00:00",
-            ]
-            for file, text in files(ident, right).items():
-                write(root / f"submission_{ident}" / file, text)
-        write(root / "submission_metadata.yml", "\n".join(meta) + "\n")
-    elif layout == "canvas":
-        file_id = 88000
-        for ident, name, _, _, late, right in CLASS:
-            first, last = name.split()
-            mark = "_LATE" if late is not None else ""
-            for file, text in files(ident, right).items():
-                file_id += 1
-                write(root / f"{last.lower()}{first.lower()}{mark}_{ident}_{file_id}_{file}", text)
-    else:  # moodle: "download as folders"; each file dated when it was handed in
-        for ident, name, _, _, late, right in CLASS:
-            shown = "Participant" if blind else name
-            folder = root / f"{shown}_{PARTICIPANT[ident]}_assignsubmission_file_"
-            for file, text in files(ident, right).items():
-                write(folder / file, text, when(late).timestamp())
-    return root
 
 
 def grade(handins: list[Handin]) -> dict[str, dict[str, ExerciseScore]]:
@@ -109,7 +56,7 @@ def grade(handins: list[Handin]) -> dict[str, dict[str, ExerciseScore]]:
 def rows_of(layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "") -> tuple:
     write(tmp_path / "roster.csv", roster or roster_text())
     assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
-    download = build(layout, tmp_path / layout, blind=blind)
+    download = same_class(layout, tmp_path / layout, blind=blind)
     intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
     assert intake.layout == layout
     rows = build_rows(
@@ -120,6 +67,9 @@ def rows_of(layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "
         lateness=by_name(layout).lateness,
     )
     return rows, assignment
+
+
+COURSE = FIXTURES / "lms-course"
 
 
 def by_email(rows: list[GradeRow]) -> dict[str, GradeRow]:
@@ -292,3 +242,43 @@ def test_two_handins_with_one_name_do_not_take_one_roster_entry(tmp_path):
     jane = next(r for r in rows if r.student.email == "jane@example.edu")
     assert jane.roster == "ambiguous" and jane.withheld
     assert sum(1 for r in rows if r.roster == "unmatched") == 2
+
+
+@pytest.mark.slow
+def test_one_class_graded_from_three_downloads_by_grade_batch(tmp_path):
+    """The whole pipeline: the same class downloaded from Gradescope, Canvas and Moodle, graded
+    for real. Every on-time student gets the same grade from all three; late work differs only
+    where the download has no times, and the gradebook and the run's end say why."""
+    write(tmp_path / "roster.csv", roster_text())
+    write(tmp_path / "week-3.yaml", ASSIGNMENT)
+    finals: dict[str, dict[str, str]] = {}
+    for layout in ("gradescope", "canvas", "moodle"):
+        download = same_class(layout, tmp_path / layout)
+        out = tmp_path / f"{layout}-out"
+        proc = run_cli("batch", str(download), "--assignment", str(tmp_path / "week-3.yaml"),
+                       "--out", str(out), "--jobs", "2", home=COURSE, timeout=600)  # fmt: skip
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        rows = table((out / "gradebook.csv").read_text(encoding="utf-8"))
+        header = rows[0]
+        body = {r[header.index("email")]: r for r in rows[2:]}
+        finals[layout] = {e: r[header.index("final")] for e, r in body.items()}
+        problems = {e: r[header.index("problems")] for e, r in body.items()}
+        if layout == "canvas":
+            assert canvas.LATE_INSTRUCTOR in problems["ann@example.edu"]
+            assert "Canvas: turn on Canvas's Late Policy" in proc.stdout
+        if layout == "moodle":
+            assert "after the due date (a file date" in problems["kim@example.edu"]
+            assert moodle.NO_TIMES in proc.stdout
+    assert finals["gradescope"] == {
+        "jane@example.edu": "100",
+        "bob@example.edu": "0",
+        "ann@example.edu": "80",
+        "kim@example.edu": "0",
+    }
+    for layout in ("canvas", "moodle"):
+        assert finals[layout] == {
+            "jane@example.edu": "100",
+            "bob@example.edu": "0",
+            "ann@example.edu": "100",  # no times in this download: said above
+            "kim@example.edu": "100",
+        }
