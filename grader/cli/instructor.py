@@ -26,7 +26,8 @@ def cmd_batch(argv: list[str]) -> int:
         prog="grade batch",
         description="Grade a whole class of submissions: plain folders and archives, or a "
         "Gradescope, Canvas or Moodle download, unzipped.",
-        epilog="Exit code 0 when every exercise of every student passed, 1 when some did not or "
+        epilog="Exit code 0 when every exercise of every student (with --student, of that "
+        "student) passed, 1 when some did not or "
         "something is missing, 2 for a usage error, 3 when the grader itself failed in some "
         "grading, 130 when interrupted (rerun to resume).",
     )
