@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.lms.collect import Collector, archive_kind, archive_stem, skipped, staging_for
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.names import match_name
-from grader.lms.platform import Platform
+from grader.lms.platform import Lateness, Platform, dated_files, no_times
+
+if TYPE_CHECKING:
+    from grader.lms.assignment import Assignment
+    from grader.lms.grades import GradeRow
 
 LAYOUT = "folders"
 
@@ -91,9 +96,21 @@ def read_one(
     return collector.finish()
 
 
+def lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    """Folders carry no submission times: files dated after the deadline are named."""
+    return dated_files(handin, assignment)
+
+
+def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    """The late rule, which a class of folders cannot carry."""
+    return no_times("Plain folders", rows, assignment, "by hand") if read else []
+
+
 PLATFORM = Platform(
     name=LAYOUT,
     detect=detect,
     read=read,
     times="none: each file's date only (never used as a submission time)",
+    lateness=lateness,
+    advice=advice,
 )

@@ -29,9 +29,7 @@ matches e-mail addresses case-sensitively.
 from __future__ import annotations
 
 import io
-import math
 import re
-from datetime import timedelta
 from pathlib import Path
 
 from grader.lms import spreadsheet
@@ -39,7 +37,7 @@ from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
 from grader.lms.handin import ExerciseInfo, Handin
-from grader.lms.platform import Lateness, Platform, Upload
+from grader.lms.platform import Lateness, Platform, Upload, dated_files, no_times
 
 LAYOUT = "moodle"
 # Moodle writes ``{name}_{participant id}_`` and the plugin's ``assignsubmission_{type}_``
@@ -135,23 +133,7 @@ def read(
 def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     """Moodle's download carries no submission times, only each file's date: files dated
     after the deadline are named for the instructor (no penalty is applied on a file date)."""
-    if assignment.due is None:
-        return Lateness()
-    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
-    lines = []
-    for exercise, submitted in sorted(handin.files.items()):
-        when = submitted.submitted_at
-        if when is not None and when > deadline:
-            days = math.ceil((when - deadline) / timedelta(days=1))
-            lines.append(
-                f"{exercise}: {submitted.shown} is dated {when:%Y-%m-%d %H:%M} UTC, {days} "
-                "day(s) after the due date (a file date, not a submission time: no late "
-                "penalty applied)"
-            )
-    return Lateness(instructor=tuple(lines))
-
-
-NO_TIMES = "the late rule was not applied: this download has no submission times"
+    return dated_files(handin, assignment)
 
 
 def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
@@ -163,18 +145,9 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
             '"Upload grading worksheet" (the "Offline grading worksheet" feedback type must '
             "be on); it names every student as Moodle's download does, by participant"
         )
-    if read and assignment.due is not None:
-        dated = sum(1 for r in rows if any(DATED in p for p in r.problems))
-        lines.append(
-            f"Moodle: {NO_TIMES}; {dated} student(s) have files dated after the due date "
-            "(listed above): apply the late rule by hand in Moodle where it is due"
-            if dated
-            else f"Moodle: {NO_TIMES}; no file is dated after the due date"
-        )
+    if read:
+        lines += no_times("Moodle", rows, assignment, "by hand in Moodle")
     return lines
-
-
-DATED = "day(s) after the due date (a file date"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,8 +22,10 @@ detects in). Adding a platform is one module that declares its ``PLATFORM``, and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -85,3 +87,44 @@ class Platform:
     lateness: Callable[[Handin, Assignment], Lateness] = _no_lateness
     advice: Callable[[list[GradeRow], Assignment, bool], list[str]] = _no_advice
     upload_names: tuple[str, ...] = field(default=())  # every file ``uploads`` may write
+
+
+# ---------------------------------------------------------------------------------------------
+# Downloads without submission times (Moodle, plain folders): said, never guessed
+
+NO_TIMES = "the late rule was not applied: this download has no submission times"
+DATED = "day(s) after the due date (a file date"
+
+
+def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
+    """Each of a student's files dated after the deadline, for the instructor: a file's date
+    is no submission time (copying or unzipping can change it), so no penalty rests on it, but
+    the instructor learns which files to look at."""
+    if assignment.due is None:
+        return Lateness()
+    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
+    lines = []
+    for exercise, submitted in sorted(handin.files.items()):
+        when = submitted.submitted_at
+        if when is not None and when > deadline:
+            days = math.ceil((when - deadline) / timedelta(days=1))
+            lines.append(
+                f"{exercise}: {submitted.shown} is dated "
+                f"{when.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC, {days} {DATED}, not a "
+                "submission time: no late penalty applied)"
+            )
+    return Lateness(instructor=tuple(lines))
+
+
+def no_times(label: str, rows: list[GradeRow], assignment: Assignment, where: str) -> list[str]:
+    """The class-level line for a download without submission times, when the assignment
+    has a due date: the rule was not applied, and how many students have late-dated files."""
+    if assignment.due is None:
+        return []
+    dated = sum(1 for r in rows if any(DATED in p for p in r.problems))
+    if not dated:
+        return [f"{label}: {NO_TIMES}; no file is dated after the due date"]
+    return [
+        f"{label}: {NO_TIMES}; {dated} student(s) have files dated after the due date (listed "
+        f"above): apply the late rule {where} where it is due"
+    ]

@@ -21,6 +21,7 @@ from grader.lms.batch import advice
 from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
 from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
+from grader.lms.platform import NO_TIMES
 from grader.lms.platforms import by_name, names, platforms
 from grader.render.feedback import render_feedback
 from tests.conftest import FIXTURES, run_cli
@@ -268,7 +269,7 @@ def test_one_class_graded_from_three_downloads_by_grade_batch(tmp_path):
             assert "Canvas: turn on Canvas's Late Policy" in proc.stdout
         if layout == "moodle":
             assert "after the due date (a file date" in problems["kim@example.edu"]
-            assert moodle.NO_TIMES in proc.stdout
+            assert NO_TIMES in proc.stdout
     assert finals["gradescope"] == {
         "jane@example.edu": "100",
         "bob@example.edu": "0",
