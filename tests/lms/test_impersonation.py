@@ -48,7 +48,11 @@ PIECES = st.sampled_from(
         " ",
     ]
 )
-NAMES = st.lists(PIECES, min_size=1, max_size=6).map("".join).filter(lambda n: "/" not in n)
+NAMES = (
+    st.lists(PIECES, min_size=1, max_size=6)
+    .map("".join)
+    .filter(lambda n: "/" not in n and n.strip(". ") and len(n) < 150)
+)
 
 
 def honest_text(who: str, exercise: str) -> str:
@@ -62,7 +66,6 @@ def build(layout: str, root: Path, hostile: list[str]) -> None:
         payload: str | bytes = (
             zip_bytes({name: data, f"x/{name}": data}) if index % 3 == 2 else data
         )
-        hostile[index] = name
         if layout == "moodle":
             write(root / f"{ATTACKER[0]}_{ATTACKER[1]}_assignsubmission_file_{name}", payload)
         elif layout == "moodle-folders":
