@@ -217,10 +217,49 @@ def read(
     return handins
 
 
+def locate(root: Path, notes: list[str], forced: bool) -> Path | None:
+    """The export to read: ``root`` itself, or (detecting) the one export inside the folder
+    the instructor unzipped into; a single submission folder, or a folder of submissions
+    without their metadata, is refused with the folder to pass instead."""
+    check_not_inner(root)
+    if detect(root):
+        return root
+    if forced:
+        raise UsageError(
+            f"{root} is not a Gradescope export: it has no {METADATA}",
+            hint="Pass the folder that holds submission_metadata.yml.",
+        )
+    exports = _exports_inside(root)
+    if len(exports) > 1:
+        raise UsageError(
+            f"{root} holds {len(exports)} Gradescope exports "
+            f"({', '.join(e.name for e in exports)})",
+            hint="Pass one export folder at a time.",
+        )
+    if exports:
+        notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
+        return exports[0]
+    return None
+
+
+def _exports_inside(root: Path) -> list[Path]:
+    """Gradescope exports one level down: the folder an instructor unzipped into."""
+    try:
+        found = entries(root)
+    except OSError:
+        return []
+    return [
+        Path(e.path)
+        for e in found
+        if not skipped(e.name) and e.is_dir(follow_symlinks=False) and detect(Path(e.path))
+    ]
+
+
 PLATFORM = Platform(
     name=LAYOUT,
     detect=detect,
     read=read,
+    locate=locate,
     times="the submission time in submission_metadata.yml (the late rule is applied)",
 )
 

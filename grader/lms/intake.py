@@ -19,8 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.lms import gradescope
-from grader.lms.collect import archive_kind, skipped, summarise
+from grader.lms.collect import archive_kind, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.platforms import by_name, names, platforms
@@ -93,13 +92,8 @@ def read_submissions(
     notes: list[str] = []
     if layout is None:
         root, layout = _detect(root, notes)
-    elif layout == "gradescope":
-        gradescope.check_not_inner(root)
-        if not gradescope.detect(root):
-            raise UsageError(
-                f"{root} is not a Gradescope export: it has no {gradescope.METADATA}",
-                hint="Pass the folder that holds submission_metadata.yml.",
-            )
+    else:
+        root = by_name(layout).find(root, notes, True) or root
     stray: list[str] = []
     earlier = _earlier_outputs(root)
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
@@ -152,37 +146,12 @@ def _check_root(root: Path) -> Path:
 
 
 def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
-    gradescope.check_not_inner(root)
-    if not gradescope.detect(root):
-        exports = _exports_inside(root)
-        if len(exports) > 1:
-            raise UsageError(
-                f"{root} holds {len(exports)} Gradescope exports "
-                f"({', '.join(e.name for e in exports)})",
-                hint="Pass one export folder at a time.",
-            )
-        if exports:
-            notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
-            return exports[0], "gradescope"
+    """The first platform, most specific first, whose download ``root`` is (or holds)."""
     for platform in platforms():
-        if platform.detect(root):
-            return root, platform.name
+        found = platform.find(root, notes, False)
+        if found is not None:
+            return found, platform.name
     return root, "folders"
-
-
-def _exports_inside(root: Path) -> list[Path]:
-    """Gradescope exports one level down: the folder an instructor unzipped into."""
-    try:
-        found = list_entries(root)
-    except OSError:
-        return []
-    return [
-        Path(e.path)
-        for e in found
-        if not skipped(e.name)
-        and e.is_dir(follow_symlinks=False)
-        and gradescope.detect(Path(e.path))
-    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,9 @@ Each platform module (``gradescope``, ``moodle``, ``canvas``, ``folders``) decla
 as nbgrader's exchange and converter plugins do:
 
 - ``detect(root)``: whether a download is laid out as this platform lays it out;
+- ``locate(root, notes, forced)`` (optional): the folder to read when it is not ``root``
+  itself (a Gradescope export one level down), or a usage error for a folder that must not be
+  read as this platform's (one submission of an export); ``None``: not this platform's;
 - ``read(root, staging=..., exercises=..., exclude=..., stray=...)``: one ``Handin`` per student,
   attributed only by what the platform itself wrote (its folder, its prefix, its metadata);
 - ``uploads(rows, assignment)``: the files an instructor uploads back to the platform, each with
@@ -87,6 +90,14 @@ class Platform:
     lateness: Callable[[Handin, Assignment], Lateness] = _no_lateness
     advice: Callable[[list[GradeRow], Assignment, bool], list[str]] = _no_advice
     upload_names: tuple[str, ...] = field(default=())  # every file ``uploads`` may write
+    locate: Callable[[Path, list[str], bool], Path | None] | None = None
+
+    def find(self, root: Path, notes: list[str], forced: bool) -> Path | None:
+        """The folder to read as this platform's download (``forced``: ``--layout`` named
+        this platform), or None when ``root`` is not one."""
+        if self.locate is not None:
+            return self.locate(root, notes, forced)
+        return root if forced or self.detect(root) else None
 
 
 # ---------------------------------------------------------------------------------------------
