@@ -38,6 +38,7 @@ NOT_GRADED = "not graded"
 # problems addressed to the instructor only (a student's feedback page leaves them out)
 NOT_ON_ROSTER = "not on the roster: check who this is"
 NO_WORK = "on the roster; nothing handed in"
+NO_MATCH = "on the roster; no handin is known to be theirs"
 LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
 FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
 NO_LATENESS = Lateness()
@@ -248,9 +249,8 @@ def build_row(
 def _not_on_roster(handin: Handin) -> str:
     if handin.participant and not _identified(handin):  # Moodle's blind marking
         return (
-            "not on the roster by name: blind marking names no one; graded as Participant "
-            f"{handin.participant}, whose grade goes back through Moodle's grading worksheet "
-            "(a roster with a participant column names them)"
+            "not on the roster by name: blind marking names no one (a roster with a "
+            "participant column names them)"
         )
     return NOT_ON_ROSTER
 
@@ -338,7 +338,7 @@ def build_rows(
                 rows.append(row(Student.from_roster(entry), None, [why[id(entry)]], "ambiguous",
                                 withheld=why[id(entry)]))  # fmt: skip
             else:
-                extra = [NO_WORK, unattributed] if unattributed else [NO_WORK]
+                extra = [NO_MATCH, unattributed] if unattributed else [NO_WORK]
                 rows.append(
                     row(Student.from_roster(entry), None, extra, "absent", withheld=unattributed)
                 )

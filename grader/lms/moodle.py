@@ -178,8 +178,8 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
         cell = grade_cell(row, settings.points, assignment.missing)
         keys = [email, idnumber] if settings.key == "email" else [idnumber, email]
         line = [*keys, student.name, cell]
-        if settings.feedback:
-            line.append(feedback(row))
+        if settings.feedback:  # never feedback without its grade: Moodle would clear it
+            line.append(feedback(row) if cell else "")
         writer.writerow(line)
     return out.getvalue()
 
@@ -240,7 +240,7 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
                 grade_cell(row, settings.points, "blank"),
                 number(settings.points),
                 "",
-                feedback(row) if settings.feedback else "",
+                feedback(row) if settings.feedback and row.final_percent is not None else "",
             ]
         )
     return out.getvalue()

@@ -111,7 +111,12 @@ def write_outputs(
         outputs.warnings.append(
             f"{left_out} student(s) not on the roster, or matched to it only ambiguously, are "
             "left out of the identity-keyed uploads: match them by hand (gradebook.csv has "
-            "their grades)"
+            "their grades"
+            + (
+                "; moodle-worksheet.csv has those of a Moodle download by participant)"
+                if any(r.student.participant for r in rows if r.roster == "unmatched")
+                else ")"
+            )
         )
     withheld = [r for r in rows if r.withheld and r.roster != "unmatched"]
     if withheld:

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.lms.grades import NO_FILE, NO_WORK, UNREADABLE, ExerciseScore, GradeRow, number
+from grader.lms.grades import (
+    NO_FILE,
+    NO_MATCH,
+    NO_WORK,
+    UNREADABLE,
+    ExerciseScore,
+    GradeRow,
+    number,
+)
 from grader.lms.handin import Handin
 from grader.text import inert_line
 
@@ -31,8 +39,12 @@ def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
         handin = by_key.get(row.student.key) if row.roster not in ("absent", "ambiguous") else None
         lines: list[str] = []
         if row.roster == "absent":
-            lines.append("on the roster, nothing handed in")
-            lines += [p for p in row.problems if p != NO_WORK]
+            lines.append(
+                "on the roster, no handin known to be theirs"
+                if row.withheld
+                else "on the roster, nothing handed in"
+            )
+            lines += [p for p in row.problems if p not in (NO_WORK, NO_MATCH)]
         elif row.roster == "ambiguous":
             lines += list(row.problems)
         else:

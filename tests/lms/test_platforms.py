@@ -196,6 +196,8 @@ def test_blind_marking_is_graded_by_participant_and_never_uploads_a_zero(tmp_pat
         cells = [line[3] for line in body[1:]] if upload.name == "moodle.csv" else []
         cells += [line[5] for line in body[2:]] if upload.name == "canvas.csv" else []
         assert cells and all(cell == "" for cell in cells), (upload.name, body)
+        if upload.name == "moodle.csv":  # feedback without its grade would clear the grade
+            assert all(line[4] == "" for line in body[1:]), body
 
 
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
