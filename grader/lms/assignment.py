@@ -386,6 +386,14 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             raise SpecError(
                 path, f"line {line}", f"'{values['email']}' is not an e-mail address", "fix it"
             )
+        participant = values.get("participant", "")
+        if participant and not participant.isdigit():
+            raise SpecError(
+                path,
+                f"line {line}",
+                f"participant '{participant}' is not a Moodle participant id",
+                "give the number in the student's folder name in Moodle's download",
+            )
         for column in ("id", "email", "sid", "participant"):
             value = values.get(column, "").lower()
             if value and (column, value) in seen:

@@ -229,7 +229,8 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     writer = spreadsheet.writer(out)
     writer.writerow(WORKSHEET_HEADER)
     for row in sorted(
-        (r for r in rows if r.student.participant), key=lambda r: int(r.student.participant)
+        (r for r in rows if r.student.participant),
+        key=lambda r: (len(r.student.participant), r.student.participant),
     ):
         student = row.student
         writer.writerow(
