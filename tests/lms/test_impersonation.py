@@ -14,6 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
 from grader.lms.moodle import parse_name
 from tests.lms.builders import code, exercises, write, zip_bytes
@@ -190,3 +191,55 @@ def test_a_sid_set_to_a_classmates_takes_neither_their_row_nor_their_grade(tmp_p
     eve_work = next(r for r in rows if r.roster == "unmatched")
     assert eve_work.student.email == "eve@example.edu"
     assert any("'1002' is not theirs" in p for p in eve_work.problems), eve_work.problems
+
+
+PEOPLE = [  # id, name, e-mail (the platform's account: not the student's to choose), SID
+    ("4711", "Jane Doe", "jane@example.edu", "1001"),
+    ("4712", "Bob Smith", "bob@example.edu", "1002"),
+    ("4713", "Eve Hostile", "eve@example.edu", "1003"),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sid=st.sampled_from(["1001", "1002", "1003", "9999", ""]),
+    name=st.sampled_from(["Jane Doe", "Bob Smith", "Eve Hostile", "Doe, Jane", "", "jane doe"]),
+    order=st.permutations([0, 1, 2]),
+)
+def test_no_identity_a_student_can_set_takes_a_classmates_row(sid, name, order):
+    """Eve sets her SID and name to anything (Gradescope lets students edit their SID); her
+    account's e-mail is her own. Jane and Bob are each paired with their own handin, or with
+    none (an empty cell), never with Eve's, and nothing of Eve's is merged into theirs."""
+    from grader.lms.assignment import Assignment, RosterEntry
+    from grader.lms.grades import build_rows
+    from grader.lms.intake import _merge, _unique_keys
+
+    handins = []
+    for index in order:
+        ident, real, email, real_sid = PEOPLE[index]
+        eve = ident == "4713"
+        handin = Handin(
+            key=sid if eve else real_sid,
+            key_kind="sid",
+            name=name if eve else real,
+            email=email,
+            sid=sid if eve else real_sid,
+            origin=f"submission_{ident}/",
+        )
+        handin.notes.append(f"from {ident}")
+        handins.append(handin)
+    merged = _merge(handins)
+    _unique_keys(merged)
+    roster = tuple(
+        RosterEntry(i, n, e, s, line=line) for line, (i, n, e, s) in enumerate(PEOPLE, start=2)
+    )
+    week = Assignment("w", (("exercise-01", 1.0),), Path("w.yaml"))
+    rows = build_rows(merged, {}, week, roster)
+    for ident in ("4711", "4712"):
+        row = next(r for r in rows if r.student.lms_id == ident and r.roster != "unmatched")
+        if row.roster == "matched":
+            owner = next(h for h in merged if h.key == row.student.key)
+            assert owner.notes[0] == f"from {ident}", (ident, owner)
+            assert "from 4713" not in owner.notes, owner  # not merged with Eve's
+        else:
+            assert row.withheld, row  # not paired: no grade, never Eve's
