@@ -294,3 +294,8 @@ def test_moodle_blind_marking_is_graded_into_the_grading_worksheet(graded):
     assert grades["Participant 1234570"] == "2.5"  # blind marking: 25% as points of 10
     assert grades["Participant 1234567"] == "5"  # Jane Doe, by participant too
     assert len(grades) == 6  # every participant of the download, none twice
+    data = json.loads((out / "gradebook.json").read_text())
+    blind = next(s for s in data["students"] if s["participant"] == "1234570")
+    assert blind["roster"] == "unmatched" and blind["final"] == 25
+    quiet = next(s for s in data["students"] if s["student"] == "4717")
+    assert quiet["withheld"] and quiet["final"] is None  # work that names no one may be theirs
