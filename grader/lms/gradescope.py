@@ -192,7 +192,7 @@ def read(
         template = Handin(key=name, origin=f"{name}/", submitted_at=created)
         if name in folders:
             collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
-            collector.add_folder(folders[name], shown=f"{name}/", submitted_at=created)
+            collector.add_entry(folders[name], name=name, shown=name, submitted_at=created)
             template = collector.finish()
         else:
             template.problems.append(
