@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.lms.collect import archive_kind, summarise
+from grader.lms.collect import archive_kind, class_budget, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.platforms import by_name, names, platforms
@@ -99,9 +99,10 @@ def read_submissions(
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
     excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
     try:
-        handins = by_name(layout).read(
-            root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
-        )
+        with class_budget():  # the class caps (collect.py), over every student's Collector
+            handins = by_name(layout).read(
+                root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
+            )
     except OSError as exc:
         raise UsageError(f"cannot read {root}: {exc.strerror or exc}") from None
     merged = _merge(handins)
