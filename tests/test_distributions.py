@@ -99,6 +99,7 @@ def test_correct_samples_are_accepted(name):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 200 samples of 262,144 values: seconds alone, minutes on a busy CI
 def test_correct_samples_are_accepted_on_200_seeds():
     """The stated rate of rejecting correct code (below 1e-7): no rejection in 200 seeds, and
     no statistic comes near its limit (each stays under half of it)."""
@@ -112,6 +113,7 @@ def test_correct_samples_are_accepted_on_200_seeds():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", sorted(LOOK_ALIKES))
 def test_every_look_alike_is_rejected_on_30_seeds(name):
     draw = LOOK_ALIKES[name]

@@ -42,7 +42,7 @@ SETTLE_S = 10.0
 # the slack a worker has beyond its gradings' time limits (engine/local.py).
 ENDED_WAIT_S = SETTLE_S + 1.0
 # How often the process tier measures its children's scratch folders against their quota.
-MEASURE_S = 0.02
+MEASURE_S = 0.1
 
 
 def _send_json(sock: socket.socket, data: dict[str, Any], fds: Sequence[int] = ()) -> None:
@@ -323,7 +323,15 @@ class _Server:
             owner=sock.fileno(), scratch=scratch, quota=limits.file_mb << 20
         )
         try:
-            _send_json(sock, {"ok": True, "pid": pid}, [parent_end.fileno(), out_r])
+            # where the worker measures the child's scratch folder after each answer: the host
+            # folder (process tier), or the keeper's tmpfs (namespaces tier)
+            reply = {
+                "ok": True,
+                "pid": pid,
+                "scratch": scratch,
+                "keeper": self.tier.name != "process",
+            }
+            _send_json(sock, reply, [parent_end.fileno(), out_r])
         finally:
             parent_end.close()
             os.close(out_r)
@@ -599,6 +607,8 @@ class ForkServerClient:
     def __init__(self, sock: socket.socket, server_pid: int | None = None) -> None:
         self.sock = sock
         self.server_pid = server_pid
+        # each child's scratch folder and whether it is a keeper's tmpfs (see spawn)
+        self.scratches: dict[int, tuple[str, bool]] = {}
         self.sock.settimeout(self._POLL_S)
 
     def _receive(self, max_fds: int = 0) -> tuple[dict[str, Any], list[int]]:
@@ -651,7 +661,11 @@ class ForkServerClient:
                 os.close(fd)
             raise SpawnError(reply.get("error", "the fork server could not start a child"))
         sock_fd, out_fd = fds
-        return int(reply["pid"]), socket.socket(fileno=sock_fd), out_fd
+        pid = int(reply["pid"])
+        scratch, keeper = reply.get("scratch"), reply.get("keeper")
+        if isinstance(scratch, str) and isinstance(keeper, bool):
+            self.scratches[pid] = (scratch, keeper)
+        return pid, socket.socket(fileno=sock_fd), out_fd
 
     def over_quota(self, pid: int) -> bool:
         """Whether the child's scratch folder holds more than its quota (the server then kills

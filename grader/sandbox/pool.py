@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import select
+import signal
 import socket
 import time
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from grader.sandbox.forkserver import ForkServerClient, SpawnError
 from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, MessageError
 from grader.sandbox.policy import ChildLimits
 from grader.sandbox.protocol import SNAPSHOT_SIGNAL
+from grader.sandbox.tiers import namespaces
+from grader.sandbox.tiers import process as process_tier
 
 _READ = 1 << 16
 # The most one drain reads. A child that writes as fast as it is read never leaves its pipe
@@ -118,6 +121,10 @@ class _Malformed(_Lost):
 
 class _MemoryExceeded(Exception):
     pass
+
+
+class _OverQuota(Exception):
+    """The child's scratch folder holds more than its quota."""
 
 
 @dataclass
@@ -475,7 +482,7 @@ class ChildPool:
             self._discard(child)
             malformed = self._lost_fault(_Malformed(f"malformed answer: {exc}"), None, "", True)
             raise self._import_failed(kind, malformed) from None
-        except (_Lost, _MemoryExceeded) as exc:
+        except (_Lost, _MemoryExceeded, _OverQuota) as exc:
             status = self._discard(child, ended=type(exc) is _Lost)
             ended = self._lost_fault(exc, status, "", during_import=True)
             raise self._import_failed(kind, ended) from None
@@ -488,15 +495,28 @@ class ChildPool:
 
     def _check_quota(self, child: LearnerChild) -> None:
         """Before an answer counts: the child's scratch folder must hold no more than its
-        quota (``ChildLimits.file_mb``), measured by the fork server. A child past it has been
-        killed: it is lost, and its end (SIGXFSZ) says why. Fail closed: a server that cannot
-        say loses the answer too."""
-        try:
-            over = self.client.over_quota(child.pid)
-        except (OSError, EOFError, ValueError):
-            raise _Lost("the sandbox stopped answering") from None
-        if over:
-            raise _Lost("its folder is over its quota")
+        quota (``ChildLimits.file_mb``). Measured here, from outside the child, without a
+        round trip: the host folder (process tier) or the keeper's tmpfs (namespaces tier).
+        Fail closed: where this side cannot measure, the fork server is asked, and a server
+        that cannot say loses the answer too."""
+        quota = self.limits.file_mb << 20
+        where = self.client.scratches.get(child.pid)
+        used: int | None = None
+        if where is not None:
+            scratch, keeper = where
+            if keeper:
+                used = namespaces.keeper_scratch_usage(child.pid)
+            else:
+                used = process_tier.folder_usage(scratch, quota)
+        if used is None:
+            try:
+                over = self.client.over_quota(child.pid)
+            except (OSError, EOFError, ValueError):
+                raise _Lost("the sandbox stopped answering") from None
+            if over:
+                raise _OverQuota
+        elif used > quota:
+            raise _OverQuota
 
     def _import_failed(self, kind: str, fault: faults.LearnerFault) -> faults.LearnerFault:
         """Remember why no child of this kind can serve: every later test gets the same fault."""
@@ -612,6 +632,10 @@ class ChildPool:
     def _lost_fault(
         self, exc: Exception, status: int | None, function: str, during_import: bool
     ) -> faults.LearnerFault:
+        if isinstance(exc, _OverQuota):
+            return faults.ended(
+                int(signal.SIGXFSZ), function, during_import, self.memory_mb, self.limits.file_mb
+            )
         if isinstance(exc, _MemoryExceeded):
             return faults.LearnerCrashed(
                 Text(
@@ -663,7 +687,7 @@ class ChildPool:
             raise self._timeout_fault(
                 total, during_import=False, function=function, where=where
             ) from None
-        except (_Lost, _MemoryExceeded) as exc:
+        except (_Lost, _MemoryExceeded, _OverQuota) as exc:
             status = self._discard(child, ended=type(exc) is _Lost)
             raise self._lost_fault(exc, status, function, during_import=False) from None
 

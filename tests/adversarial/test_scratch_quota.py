@@ -163,3 +163,60 @@ def test_namespaces_keeper_stops_a_child_past_its_quota(files):
     else:
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
     assert host == ["exercise-99.py"]
+
+
+@pytest.mark.parametrize("tier", ["namespaces", "process"])
+def test_the_worker_measures_the_folder_without_asking_the_fork_server(tier, tmp_path):
+    """After each answer the worker measures the child's folder itself (no round trip to the
+    fork server): a child within its quota is served, and one past it loses the answer."""
+    import time
+
+    from grader.sandbox import faults
+    from grader.sandbox.forkserver import ForkServer, ForkServerClient
+    from grader.sandbox.pool import ChildPool
+
+    server = ForkServer(POLICY, requested=tier)
+    try:
+        server.start()
+    except Exception:  # noqa: BLE001 - the tier is not available here
+        pytest.skip(f"the {tier} tier is not available on this machine")
+    if server.tier.name != tier:
+        server.stop()
+        pytest.skip(f"the {tier} tier is not available on this machine")
+    learner = tmp_path / "exercise-99.py"
+    learner.write_text(
+        "def small():\n    open('a.bin', 'wb').write(b'x' * (1 << 20))\n    return 1\n"
+        "def large():\n    for i in range(12):\n"
+        "        open(f'b{i}.bin', 'wb').write(b'x' * (8 << 20))\n    return 2\n"
+    )
+    try:
+        client = ForkServerClient(server.connect(), server.pid)
+
+        def no_round_trip(pid: int) -> bool:
+            raise AssertionError("the worker asked the fork server")
+
+        client.over_quota = no_round_trip  # type: ignore[method-assign]
+        pool = ChildPool(
+            client,
+            str(learner),
+            learner.name,
+            call_timeout_s=30,
+            total_deadline=time.monotonic() + 120,
+            memory_mb=3072,
+            output_bytes=1 << 16,
+        )
+        from grader.sandbox import codec
+
+        def call(name: str):
+            payload, blobs = codec.encode([[], {}])
+            header = {"op": "call", "name": name, "seed": 0, "payload": payload}
+            return pool.request("cpu", header, [memoryview(b) for b in blobs], name, 1 << 20)
+
+        answer, _ = call("small")
+        assert answer.ok
+        with pytest.raises(faults.LearnerCrashed, match=r"more than 64 MiB to its folder"):
+            call("large")
+        pool.close()
+        pool.wait_ended(time.monotonic() + 30)
+    finally:
+        server.stop()

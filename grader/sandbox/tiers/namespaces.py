@@ -243,7 +243,7 @@ def _build_root(policy: SandboxPolicy, scratch: str | None, cuda: bool) -> None:
 
 
 # How often the keeper looks at how full the scratch tmpfs is.
-QUOTA_POLL_S = 0.02
+QUOTA_POLL_S = 0.1
 
 
 def _scratch_tmpfs(scratch: str, quota: int, uid: int | None) -> int:
