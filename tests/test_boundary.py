@@ -367,13 +367,16 @@ def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
         os.mkdir(os.path.join(root, name))
         shutil.copyfile(correct, os.path.join(root, name, b"exercise-90.py"))
     os.mkdir(os.path.join(root, b"eve"))
-    shutil.copyfile(correct, os.path.join(root, b"eve", b"exercise-90\x1b]0;x\x07.py"))
+    forged = b"exercise-90\x1b]0;x\x07\nNothing needs a look.py"
+    shutil.copyfile(correct, os.path.join(root, b"eve", forged))
     out = tmp_path / "out"
     args = ("batch", os.fsdecode(root), "--out", str(out), "--jobs", "2")
     proc = run_cli(*args, home=PROBE_HOME)
     assert proc.returncode in (0, 1), proc.stderr
     assert "Traceback" not in proc.stderr
     assert not _controls_in(proc.stdout + proc.stderr), ascii(proc.stdout + proc.stderr)
+    assert "\\nNothing needs a look" in proc.stdout  # eve's file, named on one line
+    assert not [line for line in proc.stdout.splitlines() if line.startswith("Nothing")]
     gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
     assert "Jos\ufffd" in gradebook
     stored = next(out.glob("students/ada/exercise-90.json"))
