@@ -204,7 +204,7 @@ CASES = [
     # Output that never stops, from a thread and a forked process: every read of it is bounded,
     # so the grading ends. The fork flags the file for review (double's inputs are checked in
     # the child's own process); triple, checked from the trusted side alone, still counts.
-    Case("stdout_flood", S("failed"), r"reviewed", after=output_capped),
+    Case("stdout_flood", S("failed"), r"cannot count them", after=output_capped),
     Case("fake_protocol_lines", S("failed"), r"differ"),
     Case("fake_result_files", S("failed"), r"differ"),
     Case(

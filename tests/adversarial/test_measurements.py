@@ -229,12 +229,14 @@ def test_reaching_in_is_flagged_for_review(curriculum_service, tmp_path):
     result = curriculum_service.grade("exercise-03", submission, devices=("cpu",))
     assert result.review and any(n.kind in ("sys_modules", "monkeypatch") for n in result.review)
     # the values are right (a view holds them), but every call's input check is measured in
-    # the learner's process: those tests fail, saying why and what an instructor will look at
+    # the learner's process: those tests fail, saying why and naming the line that reaches in
     values = [t for t in result.tests if t.name == "test_corner_copy_values"]
     assert values
     for test in values:
         assert test.status is Status.FAILED and test.evidence == ("needs_review",), test
-        assert "reviewed" in test.message and f"line {result.review[0].line}" in test.message
+        assert (
+            "cannot count them" in test.message and f"line {result.review[0].line}" in test.message
+        )
 
 
 def test_honest_files_are_never_flagged(curriculum_service, tmp_path):
