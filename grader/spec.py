@@ -158,6 +158,12 @@ class ExerciseSpec:
     folder: Path = field(compare=False)
     solutions_root: Path = field(compare=False)
     requirements: tuple[RequirementSpec, ...] = ()
+    # a diagnosis's fix in this exercise's own terms (diagnosis id -> text; ``{line}`` in it
+    # becomes the learner's line the evidence points at)
+    fixes: tuple[tuple[str, Text], ...] = ()
+
+    def fix(self, diagnosis: str) -> Text | None:
+        return next((text for key, text in self.fixes if key == diagnosis), None)
 
     @property
     def number(self) -> int:
@@ -426,6 +432,7 @@ _TOP_KEYS = (
     "mutants",
     "alternatives",
     "requirements",
+    "diagnoses",
 )
 
 
@@ -502,10 +509,25 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
         folder=folder,
         solutions_root=solutions_root,
         requirements=_requirements(path, top, tests, mutants),
+        fixes=_fixes(path, top),
     )
     if not spec.concepts:
         raise SpecError(path, "concepts", "is empty", "name at least one concept")
     return spec
+
+
+def _fixes(path: Path, top: _Fields) -> tuple[tuple[str, Text], ...]:
+    """``diagnoses: {id: {fix: {en, zh}}}``: a diagnosis's fix for this exercise (the ids are
+    checked against the catalogue by ``grade validate``)."""
+    raw = top.get("diagnoses", dict, {})
+    fixes = []
+    for key, value in raw.items():
+        where = f"diagnoses.{key}"
+        if not isinstance(key, str) or not SLUG_RE.match(key):
+            raise SpecError(path, where, "is not a diagnosis id", "use a catalogue id")
+        fields = _Fields(path, value, where, ("fix",))
+        fixes.append((key, text_value(path, f"{where}.fix", fields.get("fix", dict))))
+    return tuple(fixes)
 
 
 def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:

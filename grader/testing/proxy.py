@@ -25,7 +25,7 @@ from grader.i18n import Text
 from grader.sandbox import codec, faults
 from grader.sandbox.messages import Answer, ErrorInfo
 from grader.sandbox.pool import ChildPool
-from grader.testing import measured
+from grader.testing import measured, relations
 from grader.testing.checks import fail
 from grader.testing.mutation import input_change
 
@@ -93,6 +93,7 @@ class LearnerProxy:
     ) -> Any:
         record = CallRecord(name, args, kwargs)
         measured.called(name)
+        relations.remember(args, kwargs)
         if trace:
             measured.note("operation counts")
         answer, blobs = self._send("call", name, list(args), kwargs, trace)
