@@ -77,14 +77,14 @@ def refine(
     functions: Iterable[str],
 ) -> Refined | None:
     """The failure with a slip that agrees with it, or None (leave it as it is)."""
-    specific = [tag for tag in evidence if tag not in GENERIC]
-    if specific:
+    specific = {tag for tag in evidence if tag not in GENERIC}
+    if specific and not specific <= _EXPLAINED:
         return None
     found = slips(source, functions)
     if not found:
         return None
     text = f"{error.get('type', '')}: {error.get('message', '')}" if error else ""
-    agreeing = [s for s in found if _agrees(s, evidence, text, output)]
+    agreeing = [s for s in found if specific <= _explains(s) and _agrees(s, evidence, text, output)]
     if not agreeing:
         return None
     kinds = {(s.kind, s.group) for s in agreeing}
@@ -99,6 +99,50 @@ def refine(
     )
 
 
+# Specific tags a slip explains better than the check that attached them: a dropped .clone()
+# is why the answer shares memory, a dropped .detach() why it still requires grad.
+_CLONE = frozenset({"shares_memory"})
+_DETACH = frozenset({"requires_grad_output", "returned_requires_grad"})
+# The exercises' own layout and dtype tags: a dropped .transpose(1, 2) is why the heads are not
+# transposed, a dropped .float() why the dtype is not kept.
+_LAYOUT = frozenset(
+    {
+        "view_non_contiguous",
+        "heads_not_transposed",
+        "heads_scrambled",
+        "reshape_not_permute",
+        "new_dim_misplaced",
+        "height_width_swapped",
+        "squeezed_too_much",
+        "squeeze_noop",
+        "answer_transposed",
+        "answer_permuted",
+    }
+)
+_DTYPE = frozenset(
+    {
+        "dtype_not_kept",
+        "float_dtypes_mixed",
+        "dtype_promoted",
+        "labels_not_int64",
+        "numpy_float64_kept",
+        "integer_pixel_arithmetic",
+    }
+)
+_DEVICE = frozenset({"created_on_cpu", "device_branch"})
+_EXPLAINED = _CLONE | _DETACH | _LAYOUT | _DTYPE | _DEVICE
+
+
+def _explains(slip: Slip) -> frozenset[str]:
+    if slip.kind != "discarded":
+        return frozenset()
+    if slip.method == "clone":
+        return _CLONE
+    if slip.method == "detach":
+        return _DETACH
+    return {"layout": _LAYOUT, "dtype": _DTYPE, "device": _DEVICE}.get(slip.group, frozenset())
+
+
 def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> bool:
     tags = set(evidence)
     if slip.kind == "discarded":
@@ -108,19 +152,23 @@ def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> b
             return bool(
                 _SHAPE_ERRORS.search(error)
                 or _VIEW.search(error)
-                or tags & {"wrong_shape", "values_differ"}
+                or tags & ({"wrong_shape", "values_differ"} | _LAYOUT)
             )
         if slip.group == "dtype":
             return bool(
                 (error and _DTYPE_ERRORS.search(error))
-                or tags & {"wrong_dtype", "integer_instead_of_float", "float_instead_of_integer"}
+                or tags
+                & ({"wrong_dtype", "integer_instead_of_float", "float_instead_of_integer"} | _DTYPE)
             )
         if slip.group == "device":
-            return bool((error and _DEVICE_ERRORS.search(error)) or "wrong_device" in tags)
+            return bool(
+                (error and _DEVICE_ERRORS.search(error)) or tags & ({"wrong_device"} | _DEVICE)
+            )
         if slip.group == "values":
             return not error and "values_differ" in tags
         if slip.group == "graph":
-            return False  # a dropped .detach() or .clone() explains nothing by itself
+            # a dropped .clone() or .detach() explains only what it would have prevented
+            return bool(set(evidence) & _explains(slip))
     if slip.kind == "transpose_attr":
         return T_WARNING in output and not error.startswith("RuntimeError: view")
     if slip.kind == "forward_under_no_grad":

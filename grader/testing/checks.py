@@ -230,9 +230,13 @@ def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str | Text) ->
     if got == want:
         return
     evidence = ["wrong_shape"] + _shape_evidence(got, want)
+    relation = relations.reduced_shape(value, want)
+    more_en, more_zh = (f" {relation.en}", relation.zh) if relation is not None else ("", "")
+    if relation is not None:
+        evidence.append(relation.tag)
     fail(
-        f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.",
-        f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。",
+        f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.{more_en}",
+        f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。{more_zh}",
         evidence=evidence,
         data={"yours": list(got), "expected": list(want)},
     )

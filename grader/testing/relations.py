@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -258,7 +259,7 @@ def _reduction_relation(name: str, d: int, k: bool, wd: int, wk: bool) -> Relati
 
 
 def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
-    """``got`` is ``expected`` times a ratio of the input's sizes (n, 1/n, n/(n-1), ...)."""
+    """``got`` is ``expected`` times a ratio of the input's sizes (n, 1/n, n/(n-1), n/d...)."""
     if a.shape != b.shape or a.is_complex():
         return None
     nonzero = b.abs() > 1e-6 * (1 + float(b.abs().max()))
@@ -266,53 +267,50 @@ def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
         return None
     if bool((a[~nonzero].abs() > atol).any()):
         return None
-    ratios = a[nonzero] / b[nonzero]
-    r = float(ratios.median())
+    r = float((a[nonzero] / b[nonzero]).median())
     if not math.isfinite(r) or r == 0 or abs(r - 1) < 1e-3:
         return None
     if not _close(a, b * r, rtol, atol):
         return None
-    for n, en, zh in _sizes():
-        for value, factor in (
-            (float(n), f"{en}"),
-            (1 / n, f"1/{en}"),
-            (n / (n - 1) if n > 1 else 0.0, f"{en}/({en} - 1)"),
-            ((n - 1) / n, f"({en} - 1)/{en}"),
-            (math.sqrt(n / (n - 1)) if n > 1 else 0.0, f"sqrt({en}/({en} - 1))"),
-            (math.sqrt((n - 1) / n), f"sqrt(({en} - 1)/{en})"),
-        ):
-            if value and abs(r - value) <= 1e-4 * abs(value):
-                return Relation(
-                    "scaled_by_size",
-                    f"Your answer is the expected one times {factor} = {r:.6g}, where {en} = {n} "
-                    f"is {zh[0]}: a sum where a mean was due (or the reverse), or the wrong "
-                    "n or n - 1 in a mean, variance or standard deviation.",
-                    f"你的结果正好是期望结果乘以 {factor} = {r:.6g}，其中 {en} = {n} 是"
-                    f"{zh[1]}：该求均值的地方求了和（或者反过来），或者均值、方差、标准差里的 n "
-                    "与 n - 1 用错了。",
-                )
+    for value, factor, where_en, where_zh in _factors():
+        if abs(r - value) <= 1e-4 * abs(value):
+            return Relation(
+                "scaled_by_size",
+                f"Your answer is the expected one times {factor} = {r:.6g} ({where_en}): a sum "
+                "where a mean was due (or the reverse), a mean over the wrong count, or n where "
+                "n - 1 was due in a variance or standard deviation.",
+                f"你的结果正好是期望结果乘以 {factor} = {r:.6g}（{where_zh}）：该求均值的地方求了和"
+                "（或者反过来），均值除错了个数，或者方差、标准差里的 n 与 n - 1 用错了。",
+            )
     return None
 
 
-def _sizes() -> list[tuple[int, str, tuple[str, str]]]:
-    seen: dict[int, None] = {}
-    found = []
+def _factors() -> list[tuple[float, str, str, str]]:
+    """Ratios of the input's sizes a wrong reduction scales by, with what each size is."""
+    sizes: dict[int, tuple[str, str]] = {}
     for i, x in enumerate(_inputs):
+        arg, arg_zh = (
+            ("the input", "输入") if len(_inputs) == 1 else (f"input {i + 1}", f"第 {i + 1} 个输入")
+        )
         for d, n in enumerate(x.shape):
-            if n > 1 and n not in seen:
-                seen[n] = None
-                arg = "the input" if len(_inputs) == 1 else f"input {i + 1}"
-                arg_zh = "输入" if len(_inputs) == 1 else f"第 {i + 1} 个输入"
-                found.append(
-                    (int(n), "n", (f"the size of dim {d} of {arg}", f"{arg_zh}第 {d} 维的长度"))
-                )
-        if x.dim() > 1 and x.numel() not in seen:
-            n = x.numel()
-            seen[n] = None
-            arg = "the input" if len(_inputs) == 1 else f"input {i + 1}"
-            arg_zh = "输入" if len(_inputs) == 1 else f"第 {i + 1} 个输入"
-            found.append((int(n), "n", (f"the number of elements of {arg}", f"{arg_zh}的元素个数")))
-    return found
+            if n > 1 and n not in sizes:
+                sizes[int(n)] = (f"the size of dim {d} of {arg}", f"{arg_zh}第 {d} 维的长度")
+        if x.dim() > 1 and x.numel() not in sizes:
+            sizes[int(x.numel())] = (f"the number of elements of {arg}", f"{arg_zh}的元素个数")
+    found: list[tuple[float, str, str, str]] = []
+    for n, (en, zh) in sizes.items():
+        said, said_zh = f"{n} is {en}", f"{n} 是{zh}"
+        found += [
+            (float(n), f"{n}", said, said_zh),
+            (1 / n, f"1/{n}", said, said_zh),
+            (n / (n - 1), f"{n}/{n - 1}", said, said_zh),
+            ((n - 1) / n, f"{n - 1}/{n}", said, said_zh),
+            (math.sqrt(n / (n - 1)), f"sqrt({n}/{n - 1})", said, said_zh),
+            (math.sqrt((n - 1) / n), f"sqrt({n - 1}/{n})", said, said_zh),
+        ]
+    for (n, (en, zh)), (m, (en2, zh2)) in itertools.permutations(sizes.items(), 2):
+        found.append((n / m, f"{n}/{m}", f"{n} is {en}, {m} {en2}", f"{n} 是{zh}，{m} 是{zh2}"))
+    return [f for f in found if f[0] != 1.0]
 
 
 def _shifted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
@@ -385,3 +383,68 @@ def first_non_finite(values: torch.Tensor, expected: torch.Tensor | None = None)
     kind = "NaN" if bool(torch.isnan(v[index])) else "inf"
     where = "[" + ", ".join(map(str, index)) + "]"
     return f"{kind} at index {where}" if index else kind
+
+
+_SIZES_CLASH = re.compile(
+    r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
+    r"dimension (\d+)"
+)
+
+
+def paired_rows(message: str) -> Relation | None:
+    """A broadcast error between the item counts of two inputs (their dim 0, e.g. 5 boxes
+    against 3): the code combined item i of one input with item i of the other, where every
+    item should meet every other one. Only when the two sizes are exactly the two inputs'
+    first dims, and differ."""
+    found = _SIZES_CLASH.search(message[:2000])
+    if found is None:
+        return None
+    sizes = {int(found.group(1)), int(found.group(2))}
+    firsts = [int(x.shape[0]) for x in _inputs if x.dim() >= 2]
+    if len(sizes) != 2 or len(firsts) != 2 or set(firsts) != sizes:
+        return None
+    n, m = firsts
+    return Relation(
+        "answer_diagonal",
+        f"The sizes that clash, {n} and {m}, are the numbers of items of your two inputs: your "
+        "code combined item i of one with item i of the other. Every item of the first must "
+        f"meet every item of the second, giving ({n}, {m}): index the first with [:, None] and "
+        "the second with [None, :].",
+        f"冲突的两个长度 {n} 和 {m} 正是你的两个输入的项数：你的代码把一个输入的第 i 项与另一个输入的"
+        f"第 i 项配对了。第一个输入的每一项都要与第二个输入的每一项配对，得到 ({n}, {m})："
+        "对第一个输入用 [:, None]，对第二个用 [None, :]。",
+    )
+
+
+def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
+    """A wrong shape whose values are a reduction of the input over one dim, where the shape
+    asked for is the same reduction over another dim (or with keepdim the other way)."""
+    want = tuple(int(d) for d in shape)
+    if got.device.type == "meta" or tuple(got.shape) == want or not got.numel():
+        return None
+    if got.numel() > _MAX_INPUT_ELEMENTS or got.is_complex():
+        return None
+    a = _plain(got)
+    for x in _inputs:
+        if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
+            continue
+        xs = x.detach().cpu().to(torch.float64)
+        for name, op in _REDUCTIONS:
+            keeps = (False,) if name in _NO_KEEPDIM else (False, True)
+            options = [(d, k) for d in range(xs.dim()) for k in keeps]
+            wanted = [(d, k) for d, k in options if _shape_of(op, xs, d, k) == want]
+            if not wanted:
+                continue
+            for d, k in options:
+                if (d, k) in wanted or not _matches(op, xs, d, k, a, 1e-4, 1e-5):
+                    continue
+                wd, wk = wanted[0]
+                return _reduction_relation(name, d, k, wd, wk)
+    return None
+
+
+def _shape_of(op: Callable[..., torch.Tensor], x: torch.Tensor, d: int, k: bool) -> tuple[int, ...]:
+    try:
+        return tuple(op(x, d, k).shape)
+    except RuntimeError:
+        return ()
