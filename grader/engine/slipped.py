@@ -101,8 +101,8 @@ def refine(
 
 # Specific tags a slip explains better than the check that attached them: a dropped .clone()
 # is why the answer shares memory, a dropped .detach() why it still requires grad.
-_CLONE = frozenset({"shares_memory"})
-_DETACH = frozenset({"requires_grad_output", "returned_requires_grad"})
+_CLONE = frozenset({"shares_memory", "detach_shares_memory"})
+_DETACH = frozenset({"requires_grad_output", "returned_requires_grad", "clone_keeps_graph"})
 # The exercises' own layout and dtype tags: a dropped .transpose(1, 2) is why the heads are not
 # transposed, a dropped .float() why the dtype is not kept.
 _LAYOUT = frozenset(

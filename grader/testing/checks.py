@@ -249,7 +249,11 @@ def _shape_evidence(got: tuple[int, ...], want: tuple[int, ...]) -> list[str]:
         tags.append("broadcast_shape")  # (n,) - (n, 1) -> (n, n)
     elif len(got) == 2 and len(want) == 2 and got[0] == got[1] == want[0] and want[1] == 1:
         tags.append("broadcast_shape")
-    if [d for d in got if d != 1] == [d for d in want if d != 1] and got != want:
+    if (
+        [d for d in got if d != 1] == [d for d in want if d != 1]
+        and got != want
+        and any(d != 1 for d in want)  # a single value fits every shape: says nothing
+    ):
         tags.append("size_one_dims")
     if sorted(got) == sorted(want) and got != want:
         tags.append("dims_permuted")

@@ -25,8 +25,10 @@ from typing import Any
 
 import torch
 
-# The arguments of the latest learner call (the trusted side's own tensors, as sent).
+# The arguments of the latest learner call (the trusted side's own tensors, as sent), and the
+# shapes of all its tensor arguments (meta ones too).
 _inputs: list[torch.Tensor] = []
+_shapes: list[tuple[int, ...]] = []
 _MAX_INPUT_ELEMENTS = 1 << 20
 
 
@@ -42,7 +44,10 @@ class Relation:
 def remember(args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> None:
     """Note the tensor arguments of a learner call (for relations that replay a reduction)."""
     _inputs.clear()
+    _shapes.clear()
     for value in [*args, *(kwargs or {}).values()]:
+        if type(value) is torch.Tensor:
+            _shapes.append(tuple(int(d) for d in value.shape))
         if (
             type(value) is torch.Tensor
             and value.device.type != "meta"
@@ -53,6 +58,7 @@ def remember(args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> None:
 
 def forget() -> None:
     _inputs.clear()
+    _shapes.clear()
 
 
 def _shape(shape: Sequence[int]) -> str:
@@ -201,6 +207,8 @@ _NO_KEEPDIM = ("softmax", "cumsum")
 def _reduced(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
     """``got`` and ``expected`` are the same reduction of the same input, over different dims
     or with ``keepdim`` different."""
+    if a.numel() < 2 or bool((a == a.flatten()[0]).all()):
+        return None  # one value, or the same everywhere: too little to name a reduction
     for x in _inputs:
         if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
             continue
@@ -396,11 +404,8 @@ def paired_rows(message: str) -> Relation | None:
     against 3): the code combined item i of one input with item i of the other, where every
     item should meet every other one. Only when the two sizes are exactly the two inputs'
     first dims, and differ."""
-    found = _SIZES_CLASH.search(message[:2000])
-    if found is None:
-        return None
-    sizes = {int(found.group(1)), int(found.group(2))}
-    firsts = [int(x.shape[0]) for x in _inputs if x.dim() >= 2]
+    sizes = _clashing_sizes(message[:2000])
+    firsts = [shape[0] for shape in _shapes if len(shape) >= 2]
     if len(sizes) != 2 or len(firsts) != 2 or set(firsts) != sizes:
         return None
     n, m = firsts
@@ -416,6 +421,25 @@ def paired_rows(message: str) -> Relation | None:
     )
 
 
+_META_CLASH = re.compile(
+    r"Attempting to broadcast a dimension of length (\d+) at (-\d+)!.*broadcastable to \[([\d, ]+)\]"
+)
+
+
+def _clashing_sizes(message: str) -> set[int]:
+    """The two sizes a broadcast error names, in the CPU/CUDA wording or the meta device's."""
+    found = _SIZES_CLASH.search(message)
+    if found is not None:
+        return {int(found.group(1)), int(found.group(2))}
+    meta = _META_CLASH.search(message)
+    if meta is not None:
+        target = [int(d) for d in meta.group(3).split(",") if d.strip()]
+        at = int(meta.group(2))
+        if -len(target) <= at < 0:
+            return {int(meta.group(1)), target[at]}
+    return set()
+
+
 def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
     """A wrong shape whose values are a reduction of the input over one dim, where the shape
     asked for is the same reduction over another dim (or with keepdim the other way)."""
@@ -425,6 +449,8 @@ def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
     if got.numel() > _MAX_INPUT_ELEMENTS or got.is_complex():
         return None
     a = _plain(got)
+    if a.numel() < 2 or bool((a == a.flatten()[0]).all()):
+        return None  # one value, or the same everywhere: too little to name a reduction
     for x in _inputs:
         if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
             continue
