@@ -466,10 +466,10 @@ def _report_mismatch(
         finite = torch.isfinite(a) & torch.isfinite(b)
         if bool(finite.any()):
             err = float((a - b).abs()[finite].max())
-            extra_en = (
+            extra_en += (
                 f" The largest difference is {err:.3g} (allowed: {atol:g} + {rtol:g} x |expected|)."
             )
-            extra_zh = f" 最大误差为 {err:.3g}（允许：{atol:g} + {rtol:g} × |期望值|）。"
+            extra_zh += f" 最大误差为 {err:.3g}（允许：{atol:g} + {rtol:g} × |期望值|）。"
     at_en = f" First at index {where}:" if where else ""
     at_zh = f"第一个位于下标 {where}：" if where else ""
     relation = relations.relate(a, b, rtol=rtol, atol=atol)

@@ -139,8 +139,39 @@ def _code(lines: list[str], line: int) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+# Methods that modules change in place (model.to(device), model.float()): dropped on a module
+# they are right, so they are not read as slips on a receiver that may be one.
+_MODULE_IN_PLACE = {"to", "cpu", "cuda", "float", "double", "half", "type", "bool"}
+_MODULE_WORDS = ("model", "net", "module", "layer", "encoder", "decoder", "classifier", "linear")
+
+
+def _modules(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names that may hold a module: named like one, or assigned from ``nn.X(...)``."""
+    names = {
+        n.id
+        for n in ast.walk(func)
+        if isinstance(n, ast.Name) and any(w in n.id.lower() for w in _MODULE_WORDS)
+    }
+    names |= {a.arg for a in func.args.args if any(w in a.arg.lower() for w in _MODULE_WORDS)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            root = node.value.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in ("nn", "torch"):
+                names |= _assigned(node)
+    return names
+
+
+def _receiver(node: ast.expr) -> str:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
 def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> list[Slip]:
     found: list[Slip] = []
+    modules = _modules(func)
     for node in ast.walk(func):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             call = node.value
@@ -150,6 +181,7 @@ def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str])
                 and target.attr in _KIND_OF
                 and not (isinstance(target.value, ast.Name) and target.value.id in _MODULES)
                 and _tensor_like(target.value)
+                and not (target.attr in _MODULE_IN_PLACE and _receiver(target.value) in modules)
             ):
                 found.append(
                     Slip(
