@@ -213,9 +213,12 @@ def _reduced(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rela
         if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
             continue
         xs = x.detach().cpu().to(torch.float64)
+        if _a_slice_of(xs, a) or _a_slice_of(xs, b):
+            continue  # a row of the input is also a selection: a reduction is one guess of two
         for name, op in _REDUCTIONS:
             keeps = (False,) if name in _NO_KEEPDIM else (False, True)
-            options = [(d, k) for d in range(xs.dim()) for k in keeps]
+            # over a dim of size 1 a reduction changes nothing: it names no dim
+            options = [(d, k) for d in range(xs.dim()) if xs.shape[d] > 1 for k in keeps]
             want = [(d, k) for d, k in options if _matches(op, xs, d, k, b, rtol, atol)]
             if not want:
                 continue
@@ -225,6 +228,19 @@ def _reduced(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rela
                 wd, wk = want[0]
                 return _reduction_relation(name, d, k, wd, wk)
     return None
+
+
+def _a_slice_of(x: torch.Tensor, t: torch.Tensor) -> bool:
+    """Whether ``t``'s values are one slice ``x.select(d, i)`` of the input (for any d, i)."""
+    flat = t.reshape(-1)
+    for d in range(x.dim()):
+        if x.shape[d] > 256:
+            continue
+        for i in range(x.shape[d]):
+            part = x.select(d, i).reshape(-1)
+            if part.shape == flat.shape and _close(part, flat, 1e-6, 1e-9):
+                return True
+    return False
 
 
 def _matches(
@@ -455,9 +471,12 @@ def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
         if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
             continue
         xs = x.detach().cpu().to(torch.float64)
+        if _a_slice_of(xs, a):
+            continue  # a row of the input is also a selection: a reduction is one guess of two
         for name, op in _REDUCTIONS:
             keeps = (False,) if name in _NO_KEEPDIM else (False, True)
-            options = [(d, k) for d in range(xs.dim()) for k in keeps]
+            # over a dim of size 1 a reduction changes nothing: it names no dim
+            options = [(d, k) for d in range(xs.dim()) if xs.shape[d] > 1 for k in keeps]
             wanted = [(d, k) for d, k in options if _shape_of(op, xs, d, k) == want]
             if not wanted:
                 continue
