@@ -95,17 +95,16 @@ def run_one(mode: str, submissions: str, out: str) -> None:
 
     batch.make_engine = lambda *a, **k: Timed(made(*a, **k))  # type: ignore[assignment]
     started = time.perf_counter()
-    summary = batch.run_batch(
+    options = batch.BatchOptions(
         Path(submissions),
         Path(out),
         jobs=2,
-        gpu_jobs=None,
-        exercises=None,
         seed=20261129,
         lang=choose_lang("en"),
-        stream=open(os.devnull, "w"),  # noqa: SIM115
         cluster="local:2" if mode == "cluster" else None,
     )
+    with open(os.devnull, "w") as stream:
+        summary = batch.run_batch(options, stream)
     timing["wall"] = time.perf_counter() - started
     timing["graded"] = summary.graded
     print(json.dumps(timing))

@@ -173,3 +173,14 @@ def test_a_broadcast_error_between_two_item_counts_is_a_pairing(message, shapes,
     relations.remember(tuple(torch.zeros(s, device="meta") for s in shapes))
     found = relations.paired_rows(message)
     assert (found.tag if found else None) == tag
+
+
+def test_a_row_of_the_input_is_not_taken_for_a_reduction():
+    """filter_boxes keeping one row, shaped (4,) for (1, 4): that row may also be each column's
+    max, but a selection explains it as well, so no reduction is named."""
+    boxes = torch.tensor(
+        [[0.0, 0.0, 1.0, 1.0], [5.0, 6.0, 9.0, 9.5], [1.0, 2.0, 3.0, 4.0]], dtype=torch.float64
+    )
+    relations.remember((boxes,))
+    assert relations.reduced_shape(boxes[1], (1, 4)) is None
+    assert relations.relate(boxes[1], boxes[1:2]).tag == "size_one_dims"
