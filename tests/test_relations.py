@@ -184,3 +184,15 @@ def test_a_row_of_the_input_is_not_taken_for_a_reduction():
     relations.remember((boxes,))
     assert relations.reduced_shape(boxes[1], (1, 4)) is None
     assert relations.relate(boxes[1], boxes[1:2]).tag == "size_one_dims"
+
+
+def test_a_loss_curve_says_how_long_it_was_right_and_where_nan_first_appears():
+    from grader.testing.training import compare_losses
+
+    want = torch.tensor([1.0, 0.8, 0.6, 0.5, 0.4], dtype=torch.float64)
+    got = torch.tensor([1.0, 0.8, 0.7, float("nan"), float("nan")], dtype=torch.float64)
+    with pytest.raises(CheckFailed) as caught:
+        compare_losses(got, want, "train(...)", per="step")
+    assert "Your first 2 losses match the expected ones" in caught.value.message.en
+    assert "The first NaN appears at the loss before step 3" in caught.value.message.en
+    assert "前 2 个损失与期望一致" in caught.value.message.zh

@@ -187,13 +187,15 @@ def _story(slip: Slip) -> tuple[str, str, str]:
     code = f"`{slip.code}`"
     if slip.kind == "discarded":
         assign = _assignment(slip)
+        keep_en = f": {assign}" if assign else ""
+        keep_zh = f"：{assign}" if assign else ""
         return (
             "result_discarded",
             f"{at_en.capitalize()}: {code} makes a new tensor and your code throws it away, so "
             f"that line changes nothing. .{slip.method}() does not change the tensor it is "
-            f"called on; keep its result{assign}.",
+            f"called on; keep its result{keep_en}.",
             f"{at_zh}：{code} 生成了一个新张量，而你的代码把它丢掉了，所以这一行什么也没改变。"
-            f".{slip.method}() 不会修改调用它的张量；请保留它的返回值{assign}。",
+            f".{slip.method}() 不会修改调用它的张量；请保留它的返回值{keep_zh}。",
         )
     if slip.kind == "transpose_attr":
         return (
@@ -223,9 +225,6 @@ def _story(slip: Slip) -> tuple[str, str, str]:
 
 
 def _assignment(slip: Slip) -> str:
-    """`` (y = y.contiguous())`` when the statement is a plain ``name.method(...)``."""
+    """``y = y.contiguous()`` when the statement is a plain ``name.method(...)``, else ""."""
     match = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\.(\w+)\((.*)\)", slip.code)
-    if match is None:
-        return ""
-    name = match.group(1)
-    return f": {name} = {slip.code}"
+    return f"{match.group(1)} = {slip.code}" if match is not None else ""

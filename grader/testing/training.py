@@ -122,7 +122,7 @@ def compare_losses(
         if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=rtol, atol=atol):
             fail(f"{we}: {en}. {heads_en}", f"{wz}：{zh}。{heads_zh}", evidence=list(evidence))
     index = int((~torch.isclose(got, want, rtol=rtol, atol=atol)).nonzero()[0])
-    more_en, more_zh = _drift(got, want, index, unit_en, unit_zh, at_en, at_zh)
+    more_en, more_zh = _drift(got, want, index, at_en, at_zh)
     fail(
         f"{we}: {at_en.format(index)} is {got[index]:.6g}, expected {want[index]:.6g}. "
         f"{more_en}{heads_en}",
@@ -135,8 +135,6 @@ def _drift(
     got: torch.Tensor,
     want: torch.Tensor,
     index: int,
-    unit_en: str,
-    unit_zh: str,
     at_en: str,
     at_zh: str,
 ) -> tuple[str, str]:
@@ -158,5 +156,4 @@ def _drift(
         kind = "NaN" if bool(torch.isnan(got[first])) else "inf"
         en += f"The first {kind} appears at {at_en.format(first)}. "
         zh += f"第一个 {kind} 出现在{at_zh.format(first)}。"
-    _ = unit_en, unit_zh
     return en, zh
