@@ -196,3 +196,15 @@ def test_a_loss_curve_says_how_long_it_was_right_and_where_nan_first_appears():
     assert "Your first 2 losses match the expected ones" in caught.value.message.en
     assert "The first NaN appears at the loss before step 3" in caught.value.message.en
     assert "前 2 个损失与期望一致" in caught.value.message.zh
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=8), st.integers(min_value=2, max_value=8))
+def test_a_wrong_coefficient_is_not_a_size(seed, n, m):
+    """x * 3 where x * 2 was due is 1.5 times the answer, which is also 3/2 for an input of
+    shape (2, 3): the answer is a multiple of the input, so no count is named."""
+    x = _tensor(seed, n, m)
+    relations.remember((x,))
+    for wrong, right in ((3, 2), (m, n), (n, 1)):
+        found = relations.relate(x * wrong, x * right)
+        assert found is None or found.tag != "scaled_by_size"

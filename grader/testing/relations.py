@@ -296,6 +296,8 @@ def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
         return None
     if not _close(a, b * r, rtol, atol):
         return None
+    if any(_proportional(a, x) for x in _inputs):
+        return None  # the answer is a multiple of the input: a coefficient, not a count, is off
     for value, factor, where_en, where_zh in _factors():
         if abs(r - value) <= 1e-4 * abs(value):
             return Relation(
@@ -307,6 +309,17 @@ def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
                 "（或者反过来），均值除错了个数，或者方差、标准差里的 n 与 n - 1 用错了。",
             )
     return None
+
+
+def _proportional(a: torch.Tensor, x: torch.Tensor) -> bool:
+    if x.shape != a.shape or x.is_complex():
+        return False
+    xs = x.detach().cpu().to(torch.float64)
+    big = xs.abs() > 1e-6 * (1 + float(xs.abs().max()))
+    if int(big.sum()) < 2:
+        return False
+    c = float((a[big] / xs[big]).median())
+    return math.isfinite(c) and _close(a, xs * c, 1e-5, 1e-8)
 
 
 def _factors() -> list[tuple[float, str, str, str]]:
