@@ -141,6 +141,26 @@ def test_two_slips_that_explain_the_same_failure_differently_say_nothing():
     assert refine(MESSAGE, ("values_differ",), None, "", mixed, ["f"]) is None
 
 
+def test_a_tag_the_catalogue_does_not_name_does_not_stand_against_a_slip():
+    source = "def add_noise(x, std):\n    x.add(std)\n    return x.clone()\n"
+    evidence = ("values_differ", "no_noise")
+    assert refine(MESSAGE, evidence, None, "", source, ["add_noise"]) is None
+    named = frozenset({"same_noise"})  # "no_noise" has no entry: it names no mistake
+    refined = refine(MESSAGE, evidence, None, "", source, ["add_noise"], named)
+    assert refined is not None and refined.evidence[-1] == "result_discarded"
+    assert (
+        refine(MESSAGE, evidence, None, "", source, ["add_noise"], frozenset({"no_noise"})) is None
+    )
+
+
+def test_a_dropped_to_explains_a_dtype_or_a_device():
+    source = "def f(x):\n    x.to(torch.float32)\n    return x.mean()\n"
+    error = {"type": "RuntimeError", "message": "mean(): could not infer output dtype. Got: Byte"}
+    assert refine(MESSAGE, (), error, "", source, ["f"]) is not None
+    assert refine(MESSAGE, ("wrong_device",), None, "", source, ["f"]) is not None
+    assert refine(MESSAGE, ("values_differ",), None, "", source, ["f"]) is None
+
+
 def test_dot_t_needs_pytorchs_warning_and_no_grad_needs_the_graph_error():
     source = "def f(v, m):\n    return m - v.T\n"
     assert refine(MESSAGE, ("values_differ",), None, "", source, ["f"]) is None

@@ -146,6 +146,7 @@ class GraderPlugin:
         self.s = session
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
+        self._named: frozenset[str] | None = None
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # A verdict is read from the failure's exception (``_verdict``); pytest's own report of
@@ -347,8 +348,23 @@ class GraderPlugin:
             functions = ()
         called = tuple(dict.fromkeys([*measured.functions(), *functions]))
         return refine(
-            verdict.message, verdict.evidence, verdict.error, output, self.s.source(key), called
+            verdict.message,
+            verdict.evidence,
+            verdict.error,
+            output,
+            self.s.source(key),
+            called,
+            self._named_tags(),
         )
+
+    def _named_tags(self) -> frozenset[str]:
+        """The evidence tags the course's diagnosis catalogue names (read once)."""
+        if self._named is None:
+            from grader.diagnose import DiagnosisCatalog
+
+            catalogue = DiagnosisCatalog.for_course(self.s.spec.course_root)
+            self._named = frozenset(t for e in catalogue.entries for t in e.evidence)
+        return self._named
 
     def _same_on_every_device(self, verdict: Verdict, name: str, key: str) -> Verdict:
         """A meta case stands in for a GPU only for code that runs the same way on every

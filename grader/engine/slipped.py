@@ -75,9 +75,12 @@ def refine(
     output: str,
     source: str,
     functions: Iterable[str],
+    named: frozenset[str] | None = None,
 ) -> Refined | None:
-    """The failure with a slip that agrees with it, or None (leave it as it is)."""
-    specific = {tag for tag in evidence if tag not in GENERIC}
+    """The failure with a slip that agrees with it, or None (leave it as it is). ``named``:
+    the evidence tags the diagnosis catalogue has an entry for; a tag without one names no
+    mistake the learner would read, so it does not stand against a slip."""
+    specific = {tag for tag in evidence if tag not in GENERIC and (named is None or tag in named)}
     if specific and not specific <= _EXPLAINED:
         return None
     found = slips(source, functions)
@@ -140,7 +143,9 @@ def _explains(slip: Slip) -> frozenset[str]:
         return _CLONE
     if slip.method == "detach":
         return _DETACH
-    return {"layout": _LAYOUT, "dtype": _DTYPE, "device": _DEVICE}.get(slip.group, frozenset())
+    return {"layout": _LAYOUT, "dtype": _DTYPE, "device": _DEVICE, "to": _DTYPE | _DEVICE}.get(
+        slip.group, frozenset()
+    )
 
 
 def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> bool:
@@ -159,6 +164,11 @@ def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> b
                 (error and _DTYPE_ERRORS.search(error))
                 or tags
                 & ({"wrong_dtype", "integer_instead_of_float", "float_instead_of_integer"} | _DTYPE)
+            )
+        if slip.group == "to":  # .to(dtype) or .to(device): either failure agrees
+            return bool(
+                (error and (_DTYPE_ERRORS.search(error) or _DEVICE_ERRORS.search(error)))
+                or tags & ({"wrong_dtype", "wrong_device"} | _DTYPE | _DEVICE)
             )
         if slip.group == "device":
             return bool(

@@ -45,7 +45,8 @@ KINDS: dict[str, tuple[str, ...]] = {
         "flip",
     ),
     "dtype": ("float", "double", "long", "int", "half", "bool", "type", "short", "byte"),
-    "device": ("cpu", "cuda", "to"),
+    "device": ("cpu", "cuda"),
+    "to": ("to",),  # .to(dtype) or .to(device): a dtype, a device or either
     "values": (
         "add",
         "sub",
@@ -92,7 +93,7 @@ class Slip:
     line: int
     code: str  # the learner's own code, one line, capped
     method: str = ""  # for discarded: the method; else ""
-    group: str = ""  # for discarded: layout, dtype, device, values, graph
+    group: str = ""  # for discarded: layout, dtype, device, to, values, graph
     function: str = ""
 
 
