@@ -15,21 +15,28 @@ from typing import Any
 from grader.i18n import REPORT, labels
 from grader.lms.assignment import Assignment
 from grader.lms.grades import NO_FILE, NOT_GRADED, UNREADABLE, ExerciseScore, GradeRow, number
+from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
-from grader.sections import describe
 
 MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
 
 def render_feedback(
-    row: GradeRow, results: dict[str, Result], assignment: Assignment, lang: str
+    row: GradeRow,
+    results: dict[str, Result],
+    assignment: Assignment,
+    lang: str,
+    titles: dict[str, str] | None = None,
 ) -> str:
     """The feedback page of one student: the final grade and how it was reached, then every
-    exercise of ``row`` in order (``results`` holds those that were graded)."""
+    exercise of ``row`` in order (``results`` holds those that were graded; ``titles`` names
+    every exercise, those without a result too)."""
     lang = lang if lang in REPORT else "en"
     t = labels(REPORT, lang)
     exercises = [_exercise(s, results.get(s.exercise), assignment, lang, t) for s in row.scores]
+    for view in exercises:
+        view["title"] = view["title"] or (titles or {}).get(view["id"], "")
     student = row.student
     view = {
         "title": assignment.title or assignment.name,
@@ -62,6 +69,8 @@ def _breakdown(row: GradeRow, assignment: Assignment, t: dict[str, str]) -> list
     """The lines under the final grade that say how it differs from the exercises' score."""
     if row.weighted_percent is None:
         return [t["nothing_handed_in"]]
+    if row.lateness:  # the platform applies the late rule, not this grade
+        return [t.get(row.lateness_label, row.lateness)]
     if not row.days_late:
         return []
     days = row.days_late
@@ -159,7 +168,7 @@ def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, An
             "title": d.title,
             "explanation": d.explanation,
             "fix": d.fix,
-            "teaches": [{"ref": s.ref, "title": s.title} for s in describe(d.teaches, lang)],
+            "teaches": citations(d.teaches, lang),
         },
         "output": output,
         "output_cut": first.output_truncated or cut,
@@ -183,5 +192,12 @@ def _not_run(skipped: tuple[TestResult, ...], cuda_available: bool, t: dict[str,
 
 
 def _cap(text: str) -> tuple[str, bool]:
-    """``text`` cut to MAX_TEXT_CHARS, and whether it was."""
-    return text[:MAX_TEXT_CHARS], len(text) > MAX_TEXT_CHARS
+    """``text`` cut to MAX_TEXT_CHARS, between two words where one ends in the last 200
+    characters, with an ellipsis; and whether it was (the page then says so)."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text, False
+    cut = text[:MAX_TEXT_CHARS]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= MAX_TEXT_CHARS - 200:
+        cut = cut[:space]
+    return f"{cut} …", True
