@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,21 +55,31 @@ class Entry:
     evidence: tuple[str, ...]
     exceptions: tuple[Pattern, ...]
 
-    def localized(self, lang: str, exercise: str = "", file: str = "") -> Diagnosis:
+    def localized(
+        self,
+        lang: str,
+        exercise: str = "",
+        file: str = "",
+        fix: Text | None = None,
+        line: int | None = None,
+    ) -> Diagnosis:
         """The diagnosis in ``lang``; ``{exercise}`` in its texts becomes the exercise's short
         id and ``{file}`` its learner file, so that a fix names a command the learner can type
-        (``grade hint 7``, ``python exercise-07.py``)."""
+        (``grade hint 7``, ``python exercise-07.py``). ``fix``: the exercise's own fix for this
+        diagnosis, in place of the catalogue's; ``{line}`` in it becomes ``line``, the learner's
+        line that the evidence points at ("line 12"; without one, " ({line})" is left out)."""
         short = exercise.removeprefix("exercise-").lstrip("0") or exercise or "ID"
         named = file or (f"{exercise}.py" if exercise else "your_file.py")
 
         def text(value: Text) -> str:
             return value.get(lang).replace("{exercise}", short).replace("{file}", named)
 
+        fixed = text(self.fix) if fix is None else _at_line(text(fix), lang, line)
         return Diagnosis(
             id=self.id,
             title=text(self.title),
             explanation=f"{text(self.what)} {text(self.why)}",
-            fix=text(self.fix),
+            fix=fixed,
             teaches=self.teaches,
         )
 
@@ -178,6 +189,12 @@ class DiagnosisCatalog:
         raise KeyError(entry_id)
 
 
+def _at_line(text: str, lang: str, line: int | None) -> str:
+    if line is None:
+        return text.replace(" ({line})", "").replace("（{line}）", "").replace("{line}", "")
+    return text.replace("{line}", f"第 {line} 行" if lang == "zh" else f"line {line}")
+
+
 def _file_name(path: Path) -> str:
     if path == CATALOGUE_PATH:
         return "the built-in catalogue (grader/diagnoses.yaml)"
@@ -220,9 +237,16 @@ def diagnose(
     fallback: str | None = None,
     exercise: str = "",
     file: str = "",
+    fixes: Callable[[str], Text | None] | None = None,
+    line: int | None = None,
 ) -> Diagnosis | None:
-    """The diagnosis for a failure, in ``lang``; ``fallback`` is a test's declared diagnosis."""
+    """The diagnosis for a failure, in ``lang``; ``fallback`` is a test's declared diagnosis;
+    ``fixes`` gives the exercise's own fix for a diagnosis id (``ExerciseSpec.fix``) and
+    ``line`` the learner's line the evidence points at."""
     entry = match(catalogue, evidence, error)
     if entry is None and fallback:
         entry = catalogue.get(fallback)
-    return entry.localized(lang, exercise, file) if entry is not None else None
+    if entry is None:
+        return None
+    own = fixes(entry.id) if fixes is not None else None
+    return entry.localized(lang, exercise, file, own, line)

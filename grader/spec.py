@@ -164,6 +164,12 @@ class ExerciseSpec:
     folder: Path = field(compare=False)
     solutions_root: Path = field(compare=False)
     requirements: tuple[RequirementSpec, ...] = ()
+    # a diagnosis's fix in this exercise's own terms (diagnosis id -> text; ``{line}`` in it
+    # becomes the learner's line the evidence points at)
+    fixes: tuple[tuple[str, Text], ...] = ()
+
+    def fix(self, diagnosis: str) -> Text | None:
+        return next((text for key, text in self.fixes if key == diagnosis), None)
 
     @property
     def number(self) -> int:

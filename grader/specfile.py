@@ -33,6 +33,7 @@ from grader.spec import (
     MutantSpec,
     RequirementSpec,
     TestSpec,
+    Text,
 )
 from grader.yamlfields import Fields, read_yaml, text_value
 
@@ -56,6 +57,7 @@ _TOP_KEYS = (
     "mutants",
     "alternatives",
     "requirements",
+    "diagnoses",
 )
 
 
@@ -132,10 +134,25 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
         folder=folder,
         solutions_root=solutions_root,
         requirements=_requirements(path, top, tests, mutants),
+        fixes=_fixes(path, top),
     )
     if not spec.concepts:
         raise SpecError(path, "concepts", "is empty", "name at least one concept")
     return spec
+
+
+def _fixes(path: Path, top: Fields) -> tuple[tuple[str, Text], ...]:
+    """``diagnoses: {id: {fix: {en, zh}}}``: a diagnosis's fix for this exercise (the ids are
+    checked against the catalogue by ``grade validate``)."""
+    raw = top.get("diagnoses", dict, {})
+    fixes = []
+    for key, value in raw.items():
+        where = f"diagnoses.{key}"
+        if not isinstance(key, str) or not SLUG_RE.match(key):
+            raise SpecError(path, where, "is not a diagnosis id", "use a catalogue id")
+        fields = Fields(path, value, where, ("fix",))
+        fixes.append((key, text_value(path, f"{where}.fix", fields.get("fix", dict))))
+    return tuple(fixes)
 
 
 def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:

@@ -124,6 +124,21 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
     ):
         along_rows = scores.detach().cpu()[labels.cpu(), torch.arange(n)]  # scores[labels[i], i]
         yours = got.detach().cpu()
+        first_column = scores.detach().cpu()[labels.cpu(), 0]  # scores[labels[i], 0]
+        if (
+            not torch.equal(want.detach().cpu(), yours)
+            and not torch.equal(along_rows, yours)
+            and torch.equal(first_column, yours)
+        ):
+            fail(
+                f"{what_en}: element i of yours is scores[labels[i], 0]: gather along dim 0 with "
+                "an (N, 1) index reads down the first column only. It should be "
+                "scores[i, labels[i]]: gather along dim 1, the dimension the labels index.",
+                f"{what_zh.rstrip()}：你的结果第 i 个元素是 scores[labels[i], 0]：用 (N, 1) 的索引沿 "
+                "dim 0 做 gather，只会顺着第一列取值。它应该是 scores[i, labels[i]]：请沿 dim 1"
+                "（标签所索引的维度）使用 gather。",
+                evidence=["values_differ", "gather_wrong_dim"],
+            )
         if not torch.equal(want.detach().cpu(), yours) and torch.equal(along_rows, yours):
             fail(
                 f"{what_en}: element i of yours is scores[labels[i], i] (gathered along dim 0, "

@@ -38,6 +38,7 @@ from grader.testing import (
     names,
 )
 from grader.testing.checks import describe_zh
+from grader.testing.relations import relate
 
 # ---------------------------------------------------------------------------------------------
 # add_noise
@@ -207,13 +208,16 @@ def _compare_mask(got, want, lengths, max_len, what):
         else:
             rule_en = f"so positions 0 to {length - 1} are True and the others False"
             rule_zh = f"所以位置 0 到 {length - 1} 为 True，其余为 False"
+        relation = relate(theirs, ours)  # e.g. every mask one position too long
+        more_en, more_zh = (f" {relation.en}", relation.zh) if relation else ("", "")
         fail(
             f"{we}: row {row} has length {length}, {rule_en}; at position {col} yours is "
             f"{bool(theirs[row, col])}, expected {bool(ours[row, col])}. A position is inside "
-            "when position < length.",
+            f"when position < length.{more_en}",
             f"{wz}：第 {row} 行的长度为 {length}，{rule_zh}；在位置 {col} 你的结果是 "
-            f"{bool(theirs[row, col])}，期望 {bool(ours[row, col])}。只有当 位置 < 长度 时才在序列之内。",
-            evidence=["values_differ"],
+            f"{bool(theirs[row, col])}，期望 {bool(ours[row, col])}。只有当 位置 < 长度 时才在序列之内。"
+            f"{more_zh}",
+            evidence=["values_differ"] + ([relation.tag] if relation else []),
         )
 
 

@@ -159,8 +159,9 @@ def _mistake(kind, X, y, lr, steps):
             sign = -1 if kind == "ascent" else 1  # "ascent": w += lr * w.grad climbs the loss
             w -= sign * lr * w.grad
             b -= sign * lr * b.grad
-        if kind != "never_zero":
+        if kind not in ("never_zero", "never_zero_w"):
             w.grad.zero_()
+        if kind not in ("never_zero", "never_zero_b"):
             b.grad.zero_()
     return {
         "losses": torch.tensor(losses, dtype=torch.float64),
@@ -182,6 +183,22 @@ STORIES = {
         "the gradients are never zeroed and pile up step after step; zero w.grad and b.grad "
         "after every update",
         "梯度从不清零、逐步累加；每次更新之后都要把 w.grad 和 b.grad 清零",
+    ),
+    # one parameter's gradient zeroed, the other's left to pile up: right for two steps, then
+    # the curve drifts (per parameter)
+    "never_zero_w": (
+        "gradients_accumulate",
+        "b.grad is zeroed after every update but w.grad never is, so w's gradients pile up step "
+        "after step (the losses are right for two steps, then drift); zero w.grad as well",
+        "每次更新之后 b.grad 被清零了，但 w.grad 从未清零，于是 w 的梯度逐步累加（损失前两步正确，"
+        "之后逐渐偏离）；请把 w.grad 也清零",
+    ),
+    "never_zero_b": (
+        "gradients_accumulate",
+        "w.grad is zeroed after every update but b.grad never is, so b's gradients pile up step "
+        "after step (the losses are right for two steps, then drift); zero b.grad as well",
+        "每次更新之后 w.grad 被清零了，但 b.grad 从未清零，于是 b 的梯度逐步累加（损失前两步正确，"
+        "之后逐渐偏离）；请把 b.grad 也清零",
     ),
     "column": (
         "broadcast_shape",

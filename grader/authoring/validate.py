@@ -121,6 +121,10 @@ def check_policy(spec: ExerciseSpec, catalogue: DiagnosisCatalog) -> Check:
                 f"{shown}: mutants[{i}] ({mutant.file}) declares diagnosis "
                 f"'{mutant.diagnosis}', {unknown}"
             )
+    for key, _ in spec.fixes:
+        unknown = catalogue.unknown(key)
+        if unknown:
+            check.problems.append(f"{shown}: diagnoses.{key} gives a fix for '{key}', {unknown}")
     starter = spec.starter_path.read_text(encoding="utf-8")
     if spec.kind == "implement" and "NotImplementedError" not in starter:
         check.problems.append(
@@ -432,7 +436,13 @@ def learner_view(
     lines = [f"mutant {file}: {key} {first.status.value}"]
     for lang in ("en", "zh"):
         found = diagnose(
-            catalogue, first.evidence, first.error, lang, exercise=spec.id, file=spec.learner_file
+            catalogue,
+            first.evidence,
+            first.error,
+            lang,
+            exercise=spec.id,
+            file=spec.learner_file,
+            fixes=spec.fix,
         )
         title = f"[{found.id}] {found.title}" if found else "(no diagnosis)"
         message = " ".join(first.message.get(lang).split())

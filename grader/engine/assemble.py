@@ -19,7 +19,7 @@ from grader.engine.scoring import GRADER_FAULT, summarize
 from grader.errors import InternalError
 from grader.i18n import Text, pick
 from grader.results import Environment, Result, ReviewNote, Status, TestResult, read_source
-from grader.spec import TestSpec
+from grader.spec import ExerciseSpec, TestSpec
 
 
 def build_result(
@@ -44,7 +44,7 @@ def build_result(
         if record is None:
             missing += 1
             record = _missing_record(running, key, test, device)
-        tests.append(_test_result(test, record, lang, catalogue, spec.id, spec.learner_file))
+        tests.append(_test_result(test, record, lang, catalogue, spec))
 
     if running.grader_errors or (missing and not running.killed_for_time and not complete):
         detail = "; ".join(running.grader_errors) or _exit_text(worker_status)
@@ -157,19 +157,32 @@ def _missing_record(running: Running, key: str, test: TestSpec, device: str | No
     )
 
 
+def _evidence_line(record: TestRecord) -> int | None:
+    """The learner's line that a static piece of evidence points at (the plugin's ``slip``)."""
+    slip = record.data.get("slip") if isinstance(record.data, dict) else None
+    line = slip.get("line") if isinstance(slip, dict) else None
+    return line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else None
+
+
 def _test_result(
     test: TestSpec,
     record: TestRecord,
     lang: str,
     catalogue: DiagnosisCatalog,
-    exercise: str,
-    file: str,
+    spec: ExerciseSpec,
 ) -> TestResult:
     status = record.status
     diagnosis = None
     if status in (Status.FAILED, Status.ERROR, Status.TIMEOUT):
         diagnosis = diagnose(
-            catalogue, record.evidence, record.error, lang, exercise=exercise, file=file
+            catalogue,
+            record.evidence,
+            record.error,
+            lang,
+            exercise=spec.id,
+            file=spec.learner_file,
+            fixes=spec.fix,
+            line=_evidence_line(record),
         )
     return TestResult(
         name=test.name,

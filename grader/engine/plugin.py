@@ -24,7 +24,7 @@ import time
 import traceback
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ import torch
 
 from grader.engine.records import GraderErrorRecord, Record, SubmissionDone, TestRecord
 from grader.engine.scoring import GRADER_FAULT
+from grader.engine.slipped import Refined, refine
 from grader.i18n import Text
 from grader.notebooks import CellMap, line_en, line_zh, naming_lines_of
 from grader.results import Frame, Status
@@ -40,7 +41,7 @@ from grader.sandbox import codec, faults
 from grader.sandbox.forkserver import ENDED_WAIT_S
 from grader.sandbox.pool import ChildPool
 from grader.spec import ExerciseSpec
-from grader.testing import measured
+from grader.testing import measured, relations
 from grader.testing.analysis import Finding
 from grader.testing.checks import SKIP_PREFIX, CheckFailed, skip_reason
 from grader.testing.proxy import LearnerProxy
@@ -145,6 +146,7 @@ class GraderPlugin:
         self.s = session
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
+        self._named: frozenset[str] | None = None
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # A verdict is read from the failure's exception (``_verdict``); pytest's own report of
@@ -280,6 +282,7 @@ class GraderPlugin:
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         self._started[nodeid] = time.perf_counter()
         measured.reset()
+        relations.forget()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -306,6 +309,11 @@ class GraderPlugin:
         else:
             output, truncated = "", False
         data = _jsonable(self.s.attached.pop(item.nodeid, {}))
+        if verdict.status in (Status.FAILED, Status.ERROR) and key is not None:
+            refined = self._with_slip(verdict, name, key, output)
+            if refined is not None:
+                verdict = replace(verdict, message=refined.message, evidence=refined.evidence)
+                data["slip"] = {"line": refined.line}
         if verdict.check_data:
             data["check"] = verdict.check_data
         codec.forget_decoded()
@@ -328,6 +336,35 @@ class GraderPlugin:
                 fault=verdict.fault,
             )
         )
+
+    def _with_slip(self, verdict: Verdict, name: str, key: str, output: str) -> Refined | None:
+        """The failure explained by a slip on the learner's own line, where they agree
+        (:mod:`grader.engine.slipped`); read from the source on this side."""
+        if GRADER_FAULT in verdict.evidence:
+            return None
+        try:
+            functions: tuple[str, ...] = self.s.spec.test(name).functions
+        except KeyError:
+            functions = ()
+        called = tuple(dict.fromkeys([*measured.functions(), *functions]))
+        return refine(
+            verdict.message,
+            verdict.evidence,
+            verdict.error,
+            output,
+            self.s.source(key),
+            called,
+            self._named_tags(),
+        )
+
+    def _named_tags(self) -> frozenset[str]:
+        """The evidence tags the course's diagnosis catalogue names (read once)."""
+        if self._named is None:
+            from grader.diagnose import DiagnosisCatalog
+
+            catalogue = DiagnosisCatalog.for_course(self.s.spec.course_root)
+            self._named = frozenset(t for e in catalogue.entries for t in e.evidence)
+        return self._named
 
     def _same_on_every_device(self, verdict: Verdict, name: str, key: str) -> Verdict:
         """A meta case stands in for a GPU only for code that runs the same way on every

@@ -22,7 +22,7 @@ import torch
 from grader.notebooks import line_en, line_zh
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
 from grader.spec import Text
-from grader.testing import measured
+from grader.testing import measured, relations
 
 
 class CheckFailed(AssertionError):
@@ -230,9 +230,13 @@ def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str | Text) ->
     if got == want:
         return
     evidence = ["wrong_shape"] + _shape_evidence(got, want)
+    relation = relations.reduced_shape(value, want)
+    more_en, more_zh = (f" {relation.en}", relation.zh) if relation is not None else ("", "")
+    if relation is not None:
+        evidence.append(relation.tag)
     fail(
-        f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.",
-        f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。",
+        f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.{more_en}",
+        f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。{more_zh}",
         evidence=evidence,
         data={"yours": list(got), "expected": list(want)},
     )
@@ -245,7 +249,11 @@ def _shape_evidence(got: tuple[int, ...], want: tuple[int, ...]) -> list[str]:
         tags.append("broadcast_shape")  # (n,) - (n, 1) -> (n, n)
     elif len(got) == 2 and len(want) == 2 and got[0] == got[1] == want[0] and want[1] == 1:
         tags.append("broadcast_shape")
-    if [d for d in got if d != 1] == [d for d in want if d != 1] and got != want:
+    if (
+        [d for d in got if d != 1] == [d for d in want if d != 1]
+        and got != want
+        and any(d != 1 for d in want)  # a single value fits every shape: says nothing
+    ):
         tags.append("size_one_dims")
     if sorted(got) == sorted(want) and got != want:
         tags.append("dims_permuted")
@@ -361,11 +369,13 @@ def assert_close(
 ) -> None:
     """``got`` is a tensor of ``expected``'s shape, dtype and device with close values."""
     got = expect_tensor(got, what)
-    assert_shape(got, expected.shape, what)
-    if check_dtype:
-        assert_dtype(got, expected.dtype, what)
-    if check_device:
-        assert_device(got, expected.device, what)
+    with _related(got, expected, rtol, atol):
+        assert_shape(got, expected.shape, what)
+    with _values_right(got, expected):
+        if check_dtype:
+            assert_dtype(got, expected.dtype, what)
+        if check_device:
+            assert_device(got, expected.device, what)
     if got.device.type == "meta" or expected.device.type == "meta":
         return
     a = got.detach().cpu()
@@ -388,10 +398,12 @@ def assert_equal(
 ) -> None:
     """Exact equality (integers, booleans, indices); NaN equals NaN."""
     got = expect_tensor(got, what)
-    assert_shape(got, expected.shape, what)
-    if check_dtype:
-        assert_dtype(got, expected.dtype, what)
-    assert_device(got, expected.device, what)
+    with _related(got, expected, 0.0, 0.0):
+        assert_shape(got, expected.shape, what)
+    with _values_right(got, expected):
+        if check_dtype:
+            assert_dtype(got, expected.dtype, what)
+        assert_device(got, expected.device, what)
     if got.device.type == "meta":
         return
     a, b = got.detach().cpu(), expected.detach().cpu()
@@ -402,6 +414,46 @@ def assert_equal(
     if a.dtype.is_floating_point:
         differ &= ~(torch.isnan(a) & torch.isnan(b))
     _report_mismatch(what, a, b, differ, exact=True)
+
+
+@contextmanager
+def _related(
+    got: torch.Tensor, expected: torch.Tensor, rtol: float | None, atol: float | None
+) -> Iterator[None]:
+    """A wrong shape that is a relation of the expected answer (transposed, its diagonal, a
+    size-1 dim kept or dropped, another dim reduced) says so and adds the relation's tag."""
+    try:
+        yield
+    except CheckFailed as exc:
+        relation = None
+        if isinstance(expected, torch.Tensor):
+            relation = relations.relate(got, expected, rtol=rtol or 0.0, atol=atol or 0.0)
+        if relation is None or relation.en in exc.message.en:
+            raise  # none, or already said (assert_shape names a reduction itself)
+        raise _extended(exc, relation.en, relation.zh, relation.tag) from None
+
+
+@contextmanager
+def _values_right(got: torch.Tensor, expected: torch.Tensor) -> Iterator[None]:
+    """A wrong dtype or device with the right values says that only that is wrong."""
+    try:
+        yield
+    except CheckFailed as exc:
+        if not (isinstance(expected, torch.Tensor) and relations.same_values(got, expected)):
+            raise
+        raise _extended(
+            exc,
+            "Your values are right; only this is wrong.",
+            "你的数值是对的，错的只有这一点。",
+            "",
+        ) from None
+
+
+def _extended(exc: CheckFailed, en: str, zh: str, tag: str) -> CheckFailed:
+    evidence = exc.evidence + ((tag,) if tag and tag not in exc.evidence else ())
+    return CheckFailed(
+        Text(f"{exc.message.en} {en}", f"{exc.message.zh}{zh}"), evidence=evidence, data=exc.data
+    )
 
 
 def _report_mismatch(
@@ -428,15 +480,25 @@ def _report_mismatch(
         if bool((torch.isinf(a) & ~torch.isinf(b)).any()):
             evidence.append("inf_in_output")
     extra_en = extra_zh = ""
+    non_finite = relations.first_non_finite(a, b)
+    if non_finite is not None:
+        extra_en += f" The first {non_finite.replace(' at index ', ' is at index ')}."
+        extra_zh += f"第一个{non_finite.replace(' at index ', ' 位于下标 ')}。"
     if not exact and a.dtype.is_floating_point:
         finite = torch.isfinite(a) & torch.isfinite(b)
         if bool(finite.any()):
             err = float((a - b).abs()[finite].max())
             rule_en, rule_zh = tolerance_words(rtol, atol)
-            extra_en = f" The largest difference is {err:.3g}; {rule_en}."
-            extra_zh = f"最大误差为 {err:.3g}；{rule_zh}。"
+            extra_en += f" The largest difference is {err:.3g}; {rule_en}."
+            extra_zh += f"最大误差为 {err:.3g}；{rule_zh}。"
     at_en = f" First at index {where}:" if where else ""
     at_zh = f"第一个位于下标 {where}：" if where else ""
+    relation = relations.relate(a, b, rtol=rtol, atol=atol)
+    if relation is not None:
+        extra_en += f" {relation.en}"
+        extra_zh += relation.zh
+        if relation.tag:
+            evidence.append(relation.tag)
     fail(
         f"{we}: {count} of {a.numel()} values differ from the expected result.{at_en} yours is "
         f"{_element(yours)}, expected {_element(want)}.{extra_en}",

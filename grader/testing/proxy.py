@@ -25,7 +25,7 @@ from grader.i18n import Text
 from grader.sandbox import codec, faults
 from grader.sandbox.messages import Answer, ErrorInfo
 from grader.sandbox.pool import ChildPool
-from grader.testing import measured
+from grader.testing import measured, relations
 from grader.testing.checks import fail
 from grader.testing.mutation import input_change
 
@@ -93,12 +93,20 @@ class LearnerProxy:
     ) -> Any:
         record = CallRecord(name, args, kwargs)
         measured.called(name)
+        relations.remember(args, kwargs)
         if trace:
             measured.note("operation counts")
         answer, blobs = self._send("call", name, list(args), kwargs, trace)
         self._finish(record, answer, blobs, name)
         if answer.error is not None:
-            raise faults.raised(answer.error, name)
+            fault = faults.raised(answer.error, name)
+            relation = relations.paired_rows(answer.error.message)
+            if relation is not None and isinstance(fault, faults.LearnerRaised):
+                fault.message = Text(
+                    f"{fault.message.en} {relation.en}", f"{fault.message.zh}{relation.zh}"
+                )
+                fault.evidence = (*fault.evidence, relation.tag)
+            raise fault
         check = not (self._allows_mutation() if allow_mutation is None else allow_mutation)
         # Fail closed: the inputs as they were after the call are required wherever they are
         # judged; an answer without them (or with something else) cannot pass the check.
@@ -150,6 +158,7 @@ class LearnerProxy:
         source = _scenario(scenario)
         record = CallRecord(scenario.__name__, args, kwargs)
         measured.note("a scenario run in your process")
+        relations.remember(args, kwargs)
         answer, blobs = self._send("run", scenario.__name__, [source, *args], kwargs, trace)
         self._finish(record, answer, blobs, scenario.__name__)
         if answer.error is not None:

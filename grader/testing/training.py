@@ -122,8 +122,38 @@ def compare_losses(
         if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=rtol, atol=atol):
             fail(f"{we}: {en}. {heads_en}", f"{wz}：{zh}。{heads_zh}", evidence=list(evidence))
     index = int((~torch.isclose(got, want, rtol=rtol, atol=atol)).nonzero()[0])
+    more_en, more_zh = _drift(got, want, index, at_en, at_zh)
     fail(
-        f"{we}: {at_en.format(index)} is {got[index]:.6g}, expected {want[index]:.6g}. {heads_en}",
-        f"{wz}：{at_zh.format(index)}为 {got[index]:.6g}，期望 {want[index]:.6g}。{heads_zh}",
+        f"{we}: {at_en.format(index)} is {got[index]:.6g}, expected {want[index]:.6g}. "
+        f"{more_en}{heads_en}",
+        f"{wz}：{at_zh.format(index)}为 {got[index]:.6g}，期望 {want[index]:.6g}。{more_zh}{heads_zh}",
         evidence=["values_differ"],
     )
+
+
+def _drift(
+    got: torch.Tensor,
+    want: torch.Tensor,
+    index: int,
+    at_en: str,
+    at_zh: str,
+) -> tuple[str, str]:
+    """How the curve goes wrong: right for the first ``index`` losses then drifting, and where
+    the first NaN or inf appears (the expected curve has none there)."""
+    en = zh = ""
+    if index >= 1:
+        plural = "s" if index > 1 else ""
+        en += (
+            f"Your first {index} loss{'es match' if index > 1 else ' matches'} the expected "
+            f"one{plural}, then the curve drifts apart: what your loop does differently only "
+            "starts to count after that (gradients left over from an earlier step, an update "
+            "that changes later on). "
+        )
+        zh += f"你的前 {index} 个损失与期望一致，之后曲线才逐渐偏离：你的循环中不同的地方要到那之后才起作用（之前某一步留下的梯度，或之后才改变的更新）。"
+    bad = ~torch.isfinite(got) & torch.isfinite(want)
+    if bool(bad.any()):
+        first = int(bad.nonzero()[0])
+        kind = "NaN" if bool(torch.isnan(got[first])) else "inf"
+        en += f"The first {kind} appears at {at_en.format(first)}. "
+        zh += f"第一个 {kind} 出现在{at_zh.format(first)}。"
+    return en, zh

@@ -1,0 +1,298 @@
+"""Slips a learner's file shows on its face: static evidence for a diagnosis.
+
+Read on the trusted side, never run. Each :class:`Slip` is a line of the learner's own code that
+explains a whole class of failures when the failure agrees with it (the plugin decides that,
+see ``grader.engine.slips``):
+
+* ``discarded``: the result of an out-of-place tensor method thrown away, a statement such as
+  ``y.contiguous()``, ``x.add(1)`` or ``t.float()`` that changes nothing;
+* ``transpose_attr``: ``.T``, which reverses every dim and is the identity on a 1-D tensor;
+* ``forward_under_no_grad``: a value computed inside ``with torch.no_grad():`` (the forward
+  pass, the loss) that ``.backward()`` is later called on;
+* ``data``: ``.data``, which reads a tensor's values past autograd.
+
+Only the functions reachable by name from the graded functions are read, so a slip in code a
+test never ran says nothing about it. A file that cannot be parsed gives no slips: a
+diagnosis is only shown on evidence (saying less is the safe side).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+MAX_SOURCE_CHARS = 1 << 20
+
+# Out-of-place tensor methods by what they change: a bare statement calling one changes nothing.
+KINDS: dict[str, tuple[str, ...]] = {
+    "layout": (
+        "contiguous",
+        "reshape",
+        "view",
+        "t",
+        "transpose",
+        "permute",
+        "flatten",
+        "squeeze",
+        "unsqueeze",
+        "expand",
+        "expand_as",
+        "view_as",
+        "reshape_as",
+        "movedim",
+        "swapaxes",
+        "flip",
+    ),
+    "dtype": ("float", "double", "long", "int", "half", "bool", "type", "short", "byte"),
+    "device": ("cpu", "cuda"),
+    "to": ("to",),  # .to(dtype) or .to(device): a dtype, a device or either
+    "values": (
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "pow",
+        "clamp",
+        "clip",
+        "abs",
+        "exp",
+        "log",
+        "sqrt",
+        "neg",
+        "round",
+        "floor",
+        "ceil",
+        "sigmoid",
+        "relu",
+        "tanh",
+        "softmax",
+        "masked_fill",
+        "sum",
+        "mean",
+        "cumsum",
+        "sort",
+        "roll",
+        "square",
+        "fill_diagonal",
+        "where",
+        "maximum",
+        "minimum",
+    ),
+    "graph": ("detach", "clone", "requires_grad"),
+}
+_KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
+# bare module names whose methods are not tensor methods (``torch.manual_seed(0)``)
+_MODULES = {"torch", "np", "numpy", "nn", "F", "math", "random", "os", "sys", "self", "optimizer"}
+_NO_GRAD = {"no_grad", "inference_mode"}
+
+
+@dataclass(frozen=True)
+class Slip:
+    kind: str  # discarded, transpose_attr, forward_under_no_grad, data
+    line: int
+    code: str  # the learner's own code, one line, capped
+    method: str = ""  # for discarded: the method; else ""
+    group: str = ""  # for discarded: layout, dtype, device, to, values, graph
+    function: str = ""
+
+
+def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
+    """The slips in the top-level functions ``functions`` and what they call by name."""
+    if len(source) > MAX_SOURCE_CHARS:
+        return ()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    defs = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    todo = [f for f in functions if f in defs]
+    seen: list[str] = []
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.append(name)
+        for node in ast.walk(defs[name]):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in defs
+                and node.func.id not in seen
+            ):
+                todo.append(node.func.id)
+    lines = source.splitlines()
+    found: list[Slip] = []
+    try:
+        for name in seen:
+            found += _in_function(defs[name], lines)
+    except RecursionError:
+        return ()
+    return tuple(sorted(set(found), key=lambda s: (s.line, s.kind)))
+
+
+def _code(lines: list[str], line: int) -> str:
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+# Methods that modules change in place (model.to(device), model.float()): dropped on a module
+# they are right, so they are not read as slips on a receiver that may be one.
+_MODULE_IN_PLACE = {"to", "cpu", "cuda", "float", "double", "half", "type", "bool"}
+_MODULE_WORDS = ("model", "net", "module", "layer", "encoder", "decoder", "classifier", "linear")
+
+
+def _modules(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names that may hold a module: named like one, or assigned from ``nn.X(...)``."""
+    names = {
+        n.id
+        for n in ast.walk(func)
+        if isinstance(n, ast.Name) and any(w in n.id.lower() for w in _MODULE_WORDS)
+    }
+    names |= {a.arg for a in func.args.args if any(w in a.arg.lower() for w in _MODULE_WORDS)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            root = node.value.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in ("nn", "torch"):
+                names |= _assigned(node)
+    return names
+
+
+def _receiver(node: ast.expr) -> str:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> list[Slip]:
+    found: list[Slip] = []
+    modules = _modules(func)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value
+            target = call.func
+            if (
+                isinstance(target, ast.Attribute)
+                and target.attr in _KIND_OF
+                and not (isinstance(target.value, ast.Name) and target.value.id in _MODULES)
+                and _tensor_like(target.value)
+                and not (target.attr in _MODULE_IN_PLACE and _receiver(target.value) in modules)
+            ):
+                found.append(
+                    Slip(
+                        "discarded",
+                        node.lineno,
+                        _code(lines, node.lineno),
+                        target.attr,
+                        _KIND_OF[target.attr],
+                        func.name,
+                    )
+                )
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            found.append(
+                Slip("transpose_attr", node.lineno, _code(lines, node.lineno), "T", "", func.name)
+            )
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            found.append(
+                Slip("data", node.lineno, _code(lines, node.lineno), "data", "", func.name)
+            )
+    found += _forward_under_no_grad(func, lines)
+    return found
+
+
+def _tensor_like(node: ast.expr) -> bool:
+    """A receiver that can be a tensor: a name, an attribute, a subscript or a call result."""
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
+
+
+def _is_no_grad(item: ast.withitem) -> bool:
+    expr = item.context_expr
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in _NO_GRAD
+    return isinstance(expr, ast.Name) and expr.id in _NO_GRAD
+
+
+def _assigned(node: ast.AST) -> set[str]:
+    names: set[str] = set()
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+        targets = [node.target]
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+    return names
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _forward_under_no_grad(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]
+) -> list[Slip]:
+    """``with torch.no_grad(): loss = f(model(X), y)`` then ``loss.backward()``: the value
+    backward() is called on was computed (directly or through names computed from it) inside
+    the block."""
+    blocks = [
+        node
+        for node in ast.walk(func)
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(_is_no_grad(i) for i in node.items)
+    ]
+    if not blocks:
+        return []
+    statements = sorted(
+        (n for n in ast.walk(func) if isinstance(n, ast.stmt)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    found = []
+    for block in blocks:
+        inside = {id(n) for stmt in block.body for n in ast.walk(stmt)}
+        tainted: set[str] = set()
+        for stmt in block.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, (ast.Assign, ast.AnnAssign)) and not isinstance(
+                    sub, ast.AugAssign
+                ):
+                    tainted |= _assigned(sub)
+        if not tainted:
+            continue
+        for stmt in statements:
+            if id(stmt) in inside or stmt.lineno <= block.lineno:
+                continue
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                value = stmt.value
+                if value is not None and _names_in(value) & tainted:
+                    tainted |= _assigned(stmt)
+                elif value is not None:
+                    tainted -= _assigned(stmt)
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "backward"
+                and id(node) not in inside
+                and _names_in(node.func.value) & tainted
+            ):
+                found.append(
+                    Slip(
+                        "forward_under_no_grad",
+                        block.lineno,
+                        _code(lines, block.lineno),
+                        "",
+                        "",
+                        func.name,
+                    )
+                )
+                break
+    return found

@@ -1,0 +1,508 @@
+"""How a wrong answer relates to the expected one: evidence computed on the trusted side.
+
+A learner's wrong tensor is seldom random: it is often the expected answer transposed, its
+diagonal, the same reduction over another dim or with ``keepdim`` flipped, the answer scaled by a
+ratio of the input's sizes (a sum for a mean, ``n`` for ``n - 1``), or shifted by one. Each
+relation found here names an evidence tag (which picks a diagnosis in the catalogue) and says
+the relation in both languages ("your answer is the expected one transposed"), so the learner
+reads what their answer *is*, not only that it differs.
+
+Every relation is a strict equality up to the comparison's tolerance, checked on both the
+learner's answer and the expected one (a reduction must reproduce both from the same input): a
+coincidence cannot name a mistake the learner did not make. Nothing here runs learner code; the
+inputs are the trusted side's copies of the arguments of the latest learner call
+(:func:`remember`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+# The arguments of the latest learner call (the trusted side's own tensors, as sent), and the
+# shapes of all its tensor arguments (meta ones too).
+_inputs: list[torch.Tensor] = []
+_shapes: list[tuple[int, ...]] = []
+_MAX_INPUT_ELEMENTS = 1 << 20
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``tag``: the evidence it adds (none for a relation that only explains the message)."""
+
+    tag: str
+    en: str
+    zh: str
+
+
+def remember(args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> None:
+    """Note the tensor arguments of a learner call (for relations that replay a reduction)."""
+    _inputs.clear()
+    _shapes.clear()
+    for value in [*args, *(kwargs or {}).values()]:
+        if type(value) is torch.Tensor:
+            _shapes.append(tuple(int(d) for d in value.shape))
+        if (
+            type(value) is torch.Tensor
+            and value.device.type != "meta"
+            and 0 < value.numel() <= _MAX_INPUT_ELEMENTS
+        ):
+            _inputs.append(value.detach())
+
+
+def forget() -> None:
+    _inputs.clear()
+    _shapes.clear()
+
+
+def _shape(shape: Sequence[int]) -> str:
+    dims = tuple(int(d) for d in shape)
+    return "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+
+
+def _close(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> bool:
+    if a.shape != b.shape:
+        return False
+    if a.numel() == 0:
+        return True
+    return bool(torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True).all())
+
+
+def _plain(t: torch.Tensor) -> torch.Tensor:
+    t = t.detach().cpu()
+    if t.dtype == torch.bool:
+        return t.to(torch.float64)
+    if t.is_complex():
+        return t.to(torch.complex128)
+    return t.to(torch.float64)
+
+
+def relate(
+    got: torch.Tensor, expected: torch.Tensor, *, rtol: float = 1e-4, atol: float = 1e-5
+) -> Relation | None:
+    """The first relation that holds between ``got`` and ``expected``, or None.
+
+    Called only for a failing comparison; both tensors are real ``torch.Tensor``s already on
+    the trusted side. A relation is only named when it is exact (within tolerance) and when the
+    expected answer is not itself unchanged by it (a symmetric matrix is its own transpose).
+    """
+    if got.device.type == "meta" or expected.device.type == "meta":
+        return None
+    if got.numel() == 0 or expected.numel() == 0 or got.numel() > _MAX_INPUT_ELEMENTS:
+        return None
+    if expected.numel() > _MAX_INPUT_ELEMENTS:
+        return None
+    a, b = _plain(got), _plain(expected)
+    rtol, atol = max(rtol, 1e-5), max(atol, 1e-6)
+    for finder in _FINDERS:
+        found = finder(a, b, rtol, atol)
+        if found is not None:
+            return found
+    return None
+
+
+def same_values(got: torch.Tensor, expected: torch.Tensor) -> bool:
+    """Whether ``got`` holds the expected values (same shape), whatever its dtype or device:
+    for "right in values, but the wrong dtype / device"."""
+    if got.device.type == "meta" or expected.device.type == "meta":
+        return False
+    if got.shape != expected.shape or got.numel() > _MAX_INPUT_ELEMENTS:
+        return False
+    rtol, atol = (1e-2, 1e-2) if torch.float16 in (got.dtype, expected.dtype) else (1e-4, 1e-5)
+    if torch.bfloat16 in (got.dtype, expected.dtype):
+        rtol, atol = 1e-2, 1e-2
+    return _close(_plain(got), _plain(expected), rtol, atol)
+
+
+# ---------------------------------------------------------------------------------------------
+# The relations, most telling first
+
+
+def _transposed(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    if a.dim() != b.dim() or a.dim() < 2 or a.dim() > 4:
+        return None
+    if sorted(a.shape) != sorted(b.shape):
+        return None
+    for order in itertools.permutations(range(b.dim())):
+        if order == tuple(range(b.dim())):
+            continue
+        moved = b.permute(order)
+        if moved.shape != a.shape or _close(moved, b, rtol, atol):
+            continue  # the expected answer is its own permutation: says nothing
+        if _close(a, moved, rtol, atol):
+            if b.dim() == 2:
+                return Relation(
+                    "answer_transposed",
+                    "Your answer is the expected one transposed (rows and columns swapped).",
+                    "你的结果正好是期望结果的转置（行和列互换了）。",
+                )
+            dims = ", ".join(map(str, order))
+            return Relation(
+                "answer_permuted",
+                f"Your answer is the expected one with its dims reordered: the expected "
+                f"answer.permute({dims}).",
+                f"你的结果是期望结果换了维度顺序之后的样子：即期望结果.permute({dims})。",
+            )
+    return None
+
+
+def _diagonal(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    if a.dim() != b.dim() - 1 or b.dim() < 2:
+        return None
+    n, m = b.shape[-2], b.shape[-1]
+    if n < 2 or m < 2:
+        return None
+    diag = b.diagonal(dim1=-2, dim2=-1)
+    if a.shape == diag.shape and _close(a, diag, rtol, atol):
+        return Relation(
+            "answer_diagonal",
+            f"Your answer is the diagonal of the expected {_shape(b.shape)} answer: it pairs item "
+            "i with item i only, where every item should meet every other one (i with j).",
+            f"你的结果是期望的 {_shape(b.shape)} 结果的对角线：它只把第 i 项与第 i 项配对，"
+            "而应当让每一项与其他每一项（第 i 项与第 j 项）都配对。",
+        )
+    return None
+
+
+def _size_one(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    if a.shape == b.shape or a.numel() != b.numel():
+        return None
+    if [d for d in a.shape if d != 1] != [d for d in b.shape if d != 1]:
+        return None
+    if not _close(a.reshape(b.shape), b, rtol, atol):
+        return None
+    extra = a.dim() > b.dim()
+    return Relation(
+        "size_one_dims",
+        f"Your answer holds the expected values, but with {'an extra' if extra else 'a missing'} "
+        f"size-1 dimension: shape {_shape(a.shape)} instead of {_shape(b.shape)} "
+        f"({'keepdim=True, unsqueeze or [:, None] where none was due' if extra else 'keepdim=True or unsqueeze was due'}).",
+        f"你的结果数值正确，但{'多了' if extra else '少了'}一个长度为 1 的维度：形状为 "
+        f"{_shape(a.shape)}，而不是 {_shape(b.shape)}"
+        f"（{'多用了 keepdim=True、unsqueeze 或 [:, None]' if extra else '这里需要 keepdim=True 或 unsqueeze'}）。",
+    )
+
+
+_REDUCTIONS: tuple[tuple[str, Callable[..., torch.Tensor]], ...] = (
+    ("sum", lambda x, d, k: x.sum(dim=d, keepdim=k)),
+    ("mean", lambda x, d, k: x.mean(dim=d, keepdim=k)),
+    ("amax", lambda x, d, k: x.amax(dim=d, keepdim=k)),
+    ("amin", lambda x, d, k: x.amin(dim=d, keepdim=k)),
+    ("argmax", lambda x, d, k: x.argmax(dim=d, keepdim=k)),
+    ("argmin", lambda x, d, k: x.argmin(dim=d, keepdim=k)),
+    ("std", lambda x, d, k: x.std(dim=d, keepdim=k)),
+    ("var", lambda x, d, k: x.var(dim=d, keepdim=k)),
+    ("softmax", lambda x, d, k: x.softmax(dim=d)),
+    ("cumsum", lambda x, d, k: x.cumsum(dim=d)),
+)
+_NO_KEEPDIM = ("softmax", "cumsum")
+
+
+def _reduced(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` and ``expected`` are the same reduction of the same input, over different dims
+    or with ``keepdim`` different."""
+    if a.numel() < 2 or bool((a == a.flatten()[0]).all()):
+        return None  # one value, or the same everywhere: too little to name a reduction
+    for x in _inputs:
+        if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
+            continue
+        xs = x.detach().cpu().to(torch.float64)
+        if _a_slice_of(xs, a) or _a_slice_of(xs, b):
+            continue  # a row of the input is also a selection: a reduction is one guess of two
+        for name, op in _REDUCTIONS:
+            keeps = (False,) if name in _NO_KEEPDIM else (False, True)
+            # over a dim of size 1 a reduction changes nothing: it names no dim
+            options = [(d, k) for d in range(xs.dim()) if xs.shape[d] > 1 for k in keeps]
+            want = [(d, k) for d, k in options if _matches(op, xs, d, k, b, rtol, atol)]
+            if not want:
+                continue
+            for d, k in options:
+                if (d, k) in want or not _matches(op, xs, d, k, a, rtol, atol):
+                    continue
+                wd, wk = want[0]
+                return _reduction_relation(name, d, k, wd, wk)
+    return None
+
+
+def _a_slice_of(x: torch.Tensor, t: torch.Tensor) -> bool:
+    """Whether ``t``'s values are one slice ``x.select(d, i)`` of the input (for any d, i)."""
+    flat = t.reshape(-1)
+    for d in range(x.dim()):
+        if x.shape[d] > 256:
+            continue
+        for i in range(x.shape[d]):
+            part = x.select(d, i).reshape(-1)
+            if part.shape == flat.shape and _close(part, flat, 1e-6, 1e-9):
+                return True
+    return False
+
+
+def _matches(
+    op: Callable[..., torch.Tensor],
+    x: torch.Tensor,
+    d: int,
+    k: bool,
+    target: torch.Tensor,
+    rtol: float,
+    atol: float,
+) -> bool:
+    try:
+        value = op(x, d, k)
+    except RuntimeError:
+        return False
+    return value.shape == target.shape and _close(value.to(torch.float64), target, rtol, atol)
+
+
+def _reduction_relation(name: str, d: int, k: bool, wd: int, wk: bool) -> Relation:
+    def call(dim: int, keep: bool) -> str:
+        extra = ", keepdim=True" if keep else ""
+        return f"x.{name}(dim={dim}{extra})"
+
+    yours, wanted = call(d, k), call(wd, wk)
+    if d == wd:
+        return Relation(
+            "keepdim_kept" if k else "keepdim_dropped",
+            f"Your answer is {yours} where {wanted} was expected (x: the input): the same "
+            f"reduction over the same dim, with keepdim {'kept' if k else 'dropped'}.",
+            f"你的结果是 {yours}，而期望的是 {wanted}（x 为输入）：沿同一维度做了同样的归约，"
+            f"但{'多保留了' if k else '丢掉了'}被归约的维度（keepdim）。",
+        )
+    return Relation(
+        "reduced_wrong_dim",
+        f"Your answer is {yours} where {wanted} was expected (x: the input): the right "
+        f"reduction over another dim. dim names the dimension that disappears.",
+        f"你的结果是 {yours}，而期望的是 {wanted}（x 为输入）：归约本身没错，但沿错了维度。"
+        "dim 指定的是被消去的那一维。",
+    )
+
+
+def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` is ``expected`` times a ratio of the input's sizes (n, 1/n, n/(n-1), n/d...)."""
+    if a.shape != b.shape or a.is_complex():
+        return None
+    nonzero = b.abs() > 1e-6 * (1 + float(b.abs().max()))
+    if int(nonzero.sum()) < 2 or not bool(torch.isfinite(a).all()):
+        return None
+    if bool((a[~nonzero].abs() > atol).any()):
+        return None
+    r = float((a[nonzero] / b[nonzero]).median())
+    if not math.isfinite(r) or r == 0 or abs(r - 1) < 1e-3:
+        return None
+    if not _close(a, b * r, rtol, atol):
+        return None
+    if any(_proportional(a, x) for x in _inputs):
+        return None  # the answer is a multiple of the input: a coefficient, not a count, is off
+    for value, factor, where_en, where_zh in _factors():
+        if abs(r - value) <= 1e-4 * abs(value):
+            return Relation(
+                "scaled_by_size",
+                f"Your answer is the expected one times {factor} = {r:.6g} ({where_en}): a sum "
+                "where a mean was due (or the reverse), a mean over the wrong count, or n where "
+                "n - 1 was due in a variance or standard deviation.",
+                f"你的结果正好是期望结果乘以 {factor} = {r:.6g}（{where_zh}）：该求均值的地方求了和"
+                "（或者反过来），均值除错了个数，或者方差、标准差里的 n 与 n - 1 用错了。",
+            )
+    return None
+
+
+def _proportional(a: torch.Tensor, x: torch.Tensor) -> bool:
+    if x.shape != a.shape or x.is_complex():
+        return False
+    xs = x.detach().cpu().to(torch.float64)
+    big = xs.abs() > 1e-6 * (1 + float(xs.abs().max()))
+    if int(big.sum()) < 2:
+        return False
+    c = float((a[big] / xs[big]).median())
+    return math.isfinite(c) and _close(a, xs * c, 1e-5, 1e-8)
+
+
+def _factors() -> list[tuple[float, str, str, str]]:
+    """Ratios of the input's sizes a wrong reduction scales by, with what each size is."""
+    sizes: dict[int, tuple[str, str]] = {}
+    for i, x in enumerate(_inputs):
+        arg, arg_zh = (
+            ("the input", "输入") if len(_inputs) == 1 else (f"input {i + 1}", f"第 {i + 1} 个输入")
+        )
+        for d, n in enumerate(x.shape):
+            if n > 1 and n not in sizes:
+                sizes[int(n)] = (f"the size of dim {d} of {arg}", f"{arg_zh}第 {d} 维的长度")
+        if x.dim() > 1 and x.numel() not in sizes:
+            sizes[int(x.numel())] = (f"the number of elements of {arg}", f"{arg_zh}的元素个数")
+    found: list[tuple[float, str, str, str]] = []
+    for n, (en, zh) in sizes.items():
+        said, said_zh = f"{n} is {en}", f"{n} 是{zh}"
+        found += [
+            (float(n), f"{n}", said, said_zh),
+            (1 / n, f"1/{n}", said, said_zh),
+            (n / (n - 1), f"{n}/{n - 1}", said, said_zh),
+            ((n - 1) / n, f"{n - 1}/{n}", said, said_zh),
+            (math.sqrt(n / (n - 1)), f"sqrt({n}/{n - 1})", said, said_zh),
+            (math.sqrt((n - 1) / n), f"sqrt({n - 1}/{n})", said, said_zh),
+        ]
+    for (n, (en, zh)), (m, (en2, zh2)) in itertools.permutations(sizes.items(), 2):
+        found.append((n / m, f"{n}/{m}", f"{n} is {en}, {m} {en2}", f"{n} 是{zh}，{m} 是{zh2}"))
+    return [f for f in found if f[0] != 1.0]
+
+
+def _shifted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    if a.shape != b.shape:
+        return None
+    integral = bool((b == b.round()).all()) and bool((a == a.round()).all())
+    if integral and b.numel() >= 3:  # one or two numbers off by one may be anything
+        diff = a - b
+        for step in (1, -1):
+            if bool((diff == step).all()):
+                return Relation(
+                    "shifted_by_one",
+                    f"Every value of your answer is the expected one {'plus' if step > 0 else 'minus'}"
+                    " 1: an index counted from 1 instead of 0, or a bound off by one.",
+                    f"你的结果的每个值都正好比期望值{'大' if step > 0 else '小'} 1："
+                    "下标从 1 而不是从 0 开始数，或者边界差了一位。",
+                )
+    for dim in range(b.dim()):
+        n = b.shape[dim]
+        if n < 3:
+            continue
+        head = b.narrow(dim, 0, n - 1)
+        tail = b.narrow(dim, 1, n - 1)
+        if _close(head, tail, rtol, atol):
+            continue  # constant along the dim: a shift says nothing
+        for mine, theirs, later in (
+            (a.narrow(dim, 1, n - 1), head, True),
+            (a.narrow(dim, 0, n - 1), tail, False),
+        ):
+            if _close(mine, theirs, rtol, atol):
+                where = f"dim {dim}" if b.dim() > 1 else "the answer"
+                where_zh = f"第 {dim} 维" if b.dim() > 1 else "结果"
+                return Relation(
+                    "shifted_by_one",
+                    f"Your answer is the expected one shifted by one position along {where}: "
+                    f"each value comes {'one place later' if later else 'one place earlier'} "
+                    "than it should (an inclusive sum for an exclusive one, a value recorded "
+                    "before or after its step, or an index off by one).",
+                    f"你的结果是期望结果沿{where_zh}错开了一位：每个值都比应在的位置"
+                    f"{'晚' if later else '早'}一位（把不含自身的累加写成了包含自身的累加，"
+                    "在某一步之前或之后记录了数值，或者下标差了一位）。",
+                )
+    return None
+
+
+_FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | None], ...] = (
+    _transposed,
+    _diagonal,
+    _reduced,
+    _size_one,
+    _shifted,
+    _scaled,
+)
+
+
+def first_non_finite(values: torch.Tensor, expected: torch.Tensor | None = None) -> str | None:
+    """Where the first NaN or inf appears (row-major) that the expected answer does not
+    have: ``"NaN at index [2, 0]"``; None when there is none."""
+    if values.device.type == "meta" or not values.dtype.is_floating_point:
+        return None
+    v = values.detach().cpu()
+    bad = ~torch.isfinite(v)
+    if expected is not None and expected.shape == v.shape and expected.device.type != "meta":
+        e = expected.detach().cpu()
+        if e.dtype.is_floating_point:
+            bad &= torch.isfinite(e)
+    if not bool(bad.any()):
+        return None
+    index = tuple(int(i) for i in bad.nonzero()[0]) if v.dim() else ()
+    kind = "NaN" if bool(torch.isnan(v[index])) else "inf"
+    where = "[" + ", ".join(map(str, index)) + "]"
+    return f"{kind} at index {where}" if index else kind
+
+
+_SIZES_CLASH = re.compile(
+    r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
+    r"dimension (\d+)"
+)
+
+
+def paired_rows(message: str) -> Relation | None:
+    """A broadcast error between the item counts of two inputs (their dim 0, e.g. 5 boxes
+    against 3): the code combined item i of one input with item i of the other, where every
+    item should meet every other one. Only when the two sizes are exactly the two inputs'
+    first dims, and differ."""
+    sizes = _clashing_sizes(message[:2000])
+    firsts = [shape[0] for shape in _shapes if len(shape) >= 2]
+    if len(sizes) != 2 or len(firsts) != 2 or set(firsts) != sizes:
+        return None
+    n, m = firsts
+    return Relation(
+        "answer_diagonal",
+        f"The sizes that clash, {n} and {m}, are the numbers of items of your two inputs: your "
+        "code combined item i of one with item i of the other. Every item of the first must "
+        f"meet every item of the second, giving ({n}, {m}): index the first with [:, None] and "
+        "the second with [None, :].",
+        f"冲突的两个长度 {n} 和 {m} 正是你的两个输入的项数：你的代码把一个输入的第 i 项与另一个输入的"
+        f"第 i 项配对了。第一个输入的每一项都要与第二个输入的每一项配对，得到 ({n}, {m})："
+        "对第一个输入用 [:, None]，对第二个用 [None, :]。",
+    )
+
+
+_META_CLASH = re.compile(
+    r"Attempting to broadcast a dimension of length (\d+) at (-\d+)!.*broadcastable to \[([\d, ]+)\]"
+)
+
+
+def _clashing_sizes(message: str) -> set[int]:
+    """The two sizes a broadcast error names, in the CPU/CUDA wording or the meta device's."""
+    found = _SIZES_CLASH.search(message)
+    if found is not None:
+        return {int(found.group(1)), int(found.group(2))}
+    meta = _META_CLASH.search(message)
+    if meta is not None:
+        target = [int(d) for d in meta.group(3).split(",") if d.strip()]
+        at = int(meta.group(2))
+        if -len(target) <= at < 0:
+            return {int(meta.group(1)), target[at]}
+    return set()
+
+
+def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
+    """A wrong shape whose values are a reduction of the input over one dim, where the shape
+    asked for is the same reduction over another dim (or with keepdim the other way)."""
+    want = tuple(int(d) for d in shape)
+    if got.device.type == "meta" or tuple(got.shape) == want or not got.numel():
+        return None
+    if got.numel() > _MAX_INPUT_ELEMENTS or got.is_complex():
+        return None
+    a = _plain(got)
+    if a.numel() < 2 or bool((a == a.flatten()[0]).all()):
+        return None  # one value, or the same everywhere: too little to name a reduction
+    for x in _inputs:
+        if not (x.dtype.is_floating_point and 1 <= x.dim() <= 4):
+            continue
+        xs = x.detach().cpu().to(torch.float64)
+        if _a_slice_of(xs, a):
+            continue  # a row of the input is also a selection: a reduction is one guess of two
+        for name, op in _REDUCTIONS:
+            keeps = (False,) if name in _NO_KEEPDIM else (False, True)
+            # over a dim of size 1 a reduction changes nothing: it names no dim
+            options = [(d, k) for d in range(xs.dim()) if xs.shape[d] > 1 for k in keeps]
+            wanted = [(d, k) for d, k in options if _shape_of(op, xs, d, k) == want]
+            if not wanted:
+                continue
+            for d, k in options:
+                if (d, k) in wanted or not _matches(op, xs, d, k, a, 1e-4, 1e-5):
+                    continue
+                wd, wk = wanted[0]
+                return _reduction_relation(name, d, k, wd, wk)
+    return None
+
+
+def _shape_of(op: Callable[..., torch.Tensor], x: torch.Tensor, d: int, k: bool) -> tuple[int, ...]:
+    try:
+        return tuple(op(x, d, k).shape)
+    except RuntimeError:
+        return ()

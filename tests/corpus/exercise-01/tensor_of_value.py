@@ -1,0 +1,14 @@
+import torch
+
+
+def make_grid(rows, cols, device="cpu"):
+    return torch.arange(rows * cols, dtype=torch.float32, device=device).view(rows, cols)
+
+
+def make_scalar(value):
+    # a tensor holding the value
+    return torch.Tensor(value)
+
+
+def init_weights(fan_in, fan_out, generator):
+    return torch.randn(fan_in, fan_out, generator=generator) * 0.01

@@ -1,0 +1,15 @@
+import torch
+
+
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    return boxes[scores > threshold]
+
+
+def corner_copy(x, k):
+    corner = x[:k, :k]
+    corner.clone()
+    return corner

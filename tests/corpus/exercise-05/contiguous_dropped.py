@@ -1,0 +1,12 @@
+import torch
+
+
+def flatten_transposed(x):
+    y = x.t()
+    y.contiguous()
+    return y.view(-1)
+
+
+def to_sequence(images):
+    B, C, H, W = images.shape
+    return images.permute(0, 2, 3, 1).reshape(B, H * W, C)

@@ -1,0 +1,11 @@
+import torch
+
+
+def flatten_transposed(x):
+    x.t()
+    return x.reshape(-1)
+
+
+def to_sequence(images):
+    B, C, H, W = images.shape
+    return images.permute(0, 2, 3, 1).reshape(B, H * W, C)

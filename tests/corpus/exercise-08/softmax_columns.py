@@ -1,0 +1,15 @@
+import torch
+
+
+def column_means(x):
+    return x.mean(dim=0)
+
+
+def row_max(x):
+    values, indices = x.max(dim=1)
+    return values, indices
+
+
+def softmax_rows(x):
+    e = (x - x.max(dim=0, keepdim=True).values).exp()
+    return e / e.sum(dim=0, keepdim=True)

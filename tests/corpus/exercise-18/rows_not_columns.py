@@ -1,0 +1,22 @@
+import torch
+
+
+def bmi(heights_m, weights_kg):
+    return weights_kg / heights_m ** 2
+
+
+def min_max(x):
+    low, high = x.min(), x.max()
+    span = high - low
+    return (x - low) / torch.where(span > 0, span, torch.ones_like(span))
+
+
+def standardize(x):
+    mean = x.mean(dim=1, keepdim=True)
+    std = x.std(dim=1, keepdim=True)
+    z = (x - mean) / std
+    return z, mean, std
+
+
+def healthy(bmi):
+    return (bmi >= 18.5) & (bmi <= 24.9)

@@ -1,0 +1,16 @@
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def split_indices(n, val_fraction, seed):
+    order = torch.randperm(n)
+    n_val = round(n * val_fraction)
+    return order[n_val:], order[:n_val]

@@ -1,0 +1,15 @@
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed):
+    torch.manual_seed(seed)
+
+
+def split_indices(n, val_fraction, seed):
+    g = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=g)
+    n_val = round(n * val_fraction)
+    return order[n_val:], order[:n_val]

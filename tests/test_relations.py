@@ -1,0 +1,210 @@
+"""Relations between a wrong answer and the expected one (grader.testing.relations), and the
+checks that say them: each names its tag and says the relation, and only when it holds."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.testing import relations
+from grader.testing.checks import CheckFailed, assert_close, assert_shape
+
+
+@pytest.fixture(autouse=True)
+def _fresh_inputs():
+    relations.forget()
+    yield
+    relations.forget()
+
+
+def _tensor(seed: int, *shape: int) -> torch.Tensor:
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+sizes = st.integers(min_value=2, max_value=7)
+seeds = st.integers(min_value=0, max_value=10_000)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, sizes, sizes)
+def test_a_transposed_answer_is_named(seed, n, m):
+    want = _tensor(seed, n, m)
+    found = relations.relate(want.t().contiguous(), want)
+    assert found is not None and found.tag == "answer_transposed"
+    assert "transposed" in found.en and "转置" in found.zh
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, sizes)
+def test_the_diagonal_of_a_pairwise_answer_is_named(seed, n):
+    want = _tensor(seed, n, n)
+    found = relations.relate(want.diagonal().clone(), want)
+    assert found is not None and found.tag == "answer_diagonal"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, sizes, sizes)
+def test_a_reduction_over_another_dim_or_keepdim_is_named(seed, n, d):
+    x = _tensor(seed, n, d)
+    relations.remember((x,))
+    found = relations.relate(x.mean(dim=1), x.mean(dim=0))
+    if n == d:  # same shape: the values still tell the dims apart
+        assert found is not None and found.tag == "reduced_wrong_dim"
+    else:
+        assert found is not None and found.tag == "reduced_wrong_dim"
+    assert "x.mean(dim=1)" in found.en and "x.mean(dim=0)" in found.en
+    kept = relations.relate(x.mean(dim=0, keepdim=True), x.mean(dim=0))
+    assert kept is not None and kept.tag in ("keepdim_kept", "size_one_dims")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(min_value=3, max_value=9), st.integers(min_value=2, max_value=5))
+def test_an_answer_scaled_by_a_size_of_the_input_is_named(seed, n, d):
+    x = _tensor(seed, n, d)
+    relations.remember((x,))
+    summed = relations.relate(x.sum(dim=0), x.mean(dim=0))
+    assert summed is not None and summed.tag == "scaled_by_size"
+    biased = relations.relate(x.std(dim=0, correction=0), x.std(dim=0))
+    assert biased is not None and biased.tag == "scaled_by_size"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(min_value=3, max_value=9))
+def test_an_answer_shifted_by_one_is_named(seed, n):
+    x = _tensor(seed, n)
+    inclusive, exclusive = x.cumsum(0), x.cumsum(0) - x
+    found = relations.relate(inclusive, exclusive)
+    assert found is not None and found.tag == "shifted_by_one"
+    idx = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    plus_one = relations.relate(idx + 1, idx)
+    assert plus_one is not None and plus_one.tag == "shifted_by_one"
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, sizes, sizes)
+def test_unrelated_answers_get_no_relation(seed, n, m):
+    """A coincidence must not name a mistake: random answers are related to nothing."""
+    x = _tensor(seed, n, m)
+    relations.remember((x,))
+    assert relations.relate(_tensor(seed + 1, n, m), _tensor(seed + 2, n, m)) is None
+    assert relations.relate(_tensor(seed + 3, m, n), _tensor(seed + 4, n, m)) is None
+
+
+def test_symmetric_and_single_values_say_nothing():
+    s = _tensor(0, 4, 4)
+    s = s + s.t()
+    assert (
+        relations.relate(s + 1, s) is None or relations.relate(s + 1, s).tag != "answer_transposed"
+    )
+    relations.remember((_tensor(1, 3, 3),))
+    one = torch.tensor([1.0], dtype=torch.float64)
+    assert relations.reduced_shape(one, (1, 1)) is None
+
+
+def test_assert_close_says_the_relation_and_adds_its_tag():
+    x = _tensor(5, 4, 3)
+    relations.remember((x,))
+    with pytest.raises(CheckFailed) as caught:
+        assert_close(x.mean(dim=1), x.mean(dim=0), "column_means(x)")
+    assert caught.value.evidence[-1] == "reduced_wrong_dim"
+    assert "x.mean(dim=1)" in caught.value.message.en
+    assert "x.mean(dim=1)" in caught.value.message.zh
+    want = _tensor(6, 3, 5)
+    with pytest.raises(CheckFailed) as caught:
+        assert_close(want.t().contiguous(), want, "f(x)")
+    assert "answer_transposed" in caught.value.evidence
+    assert "transposed" in caught.value.message.en
+
+
+def test_right_values_with_the_wrong_dtype_say_so():
+    want = _tensor(7, 3, 2).float()
+    with pytest.raises(CheckFailed) as caught:
+        assert_close(want.double(), want, "f(x)")
+    assert "Your values are right" in caught.value.message.en
+    assert "wrong_dtype" in caught.value.evidence
+
+
+def test_assert_shape_names_the_reduction_that_made_the_shape():
+    x = _tensor(8, 50, 3)
+    relations.remember((x,))
+    with pytest.raises(CheckFailed) as caught:
+        assert_shape(x.mean(dim=1, keepdim=True), (3,), "the mean")
+    assert caught.value.evidence[-1] == "reduced_wrong_dim"
+    assert "x.mean(dim=1, keepdim=True)" in caught.value.message.en
+
+
+def test_a_nan_says_where_it_first_appears():
+    want = torch.zeros(3, 4)
+    got = want.clone()
+    got[1, 2] = float("nan")
+    got[2, 0] = float("nan")
+    with pytest.raises(CheckFailed) as caught:
+        assert_close(got, want, "f(x)")
+    assert "NaN is at index [1, 2]" in caught.value.message.en
+
+
+@pytest.mark.parametrize(
+    ("message", "shapes", "tag"),
+    [
+        (
+            "The size of tensor a (5) must match the size of tensor b (3) at non-singleton "
+            "dimension 0",
+            [(5, 4), (3, 4)],
+            "answer_diagonal",
+        ),
+        (
+            "Attempting to broadcast a dimension of length 3 at -2! Mismatching argument at "
+            "index 1 had torch.Size([3, 2]); but expected shape should be broadcastable to [5, 2]",
+            [(5, 4), (3, 4)],
+            "answer_diagonal",
+        ),
+        # sizes that are not the two inputs' item counts: say nothing
+        (
+            "The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+            "dimension 1",
+            [(5, 4), (5, 3)],
+            None,
+        ),
+    ],
+)
+def test_a_broadcast_error_between_two_item_counts_is_a_pairing(message, shapes, tag):
+    relations.remember(tuple(torch.zeros(s, device="meta") for s in shapes))
+    found = relations.paired_rows(message)
+    assert (found.tag if found else None) == tag
+
+
+def test_a_row_of_the_input_is_not_taken_for_a_reduction():
+    """filter_boxes keeping one row, shaped (4,) for (1, 4): that row may also be each column's
+    max, but a selection explains it as well, so no reduction is named."""
+    boxes = torch.tensor(
+        [[0.0, 0.0, 1.0, 1.0], [5.0, 6.0, 9.0, 9.5], [1.0, 2.0, 3.0, 4.0]], dtype=torch.float64
+    )
+    relations.remember((boxes,))
+    assert relations.reduced_shape(boxes[1], (1, 4)) is None
+    assert relations.relate(boxes[1], boxes[1:2]).tag == "size_one_dims"
+
+
+def test_a_loss_curve_says_how_long_it_was_right_and_where_nan_first_appears():
+    from grader.testing.training import compare_losses
+
+    want = torch.tensor([1.0, 0.8, 0.6, 0.5, 0.4], dtype=torch.float64)
+    got = torch.tensor([1.0, 0.8, 0.7, float("nan"), float("nan")], dtype=torch.float64)
+    with pytest.raises(CheckFailed) as caught:
+        compare_losses(got, want, "train(...)", per="step")
+    assert "Your first 2 losses match the expected ones" in caught.value.message.en
+    assert "The first NaN appears at the loss before step 3" in caught.value.message.en
+    assert "前 2 个损失与期望一致" in caught.value.message.zh
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=8), st.integers(min_value=2, max_value=8))
+def test_a_wrong_coefficient_is_not_a_size(seed, n, m):
+    """x * 3 where x * 2 was due is 1.5 times the answer, which is also 3/2 for an input of
+    shape (2, 3): the answer is a multiple of the input, so no count is named."""
+    x = _tensor(seed, n, m)
+    relations.remember((x,))
+    for wrong, right in ((3, 2), (m, n), (n, 1)):
+        found = relations.relate(x * wrong, x * right)
+        assert found is None or found.tag != "scaled_by_size"

@@ -1,0 +1,265 @@
+"""Static evidence from the learner's file (grader.testing.analysis.slips), joined to a failure
+only where the two agree (grader.engine.slipped); PyTorch's wordings across case and devices;
+a diagnosis's fix in the exercise's own terms, pointing at the learner's line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.catalog import Catalog, project_root
+from grader.diagnose import DiagnosisCatalog, diagnose, match
+from grader.engine.slipped import T_WARNING, refine
+from grader.i18n import Text
+from grader.testing.analysis.slips import KINDS, slips
+
+DROPPED = """
+import torch
+
+def helper(y):
+    y.contiguous()
+    return y.view(-1)
+
+def flatten(x):
+    y = x.t()
+    return helper(y)
+
+def unrelated(x):
+    x.float()
+    return x
+"""
+
+
+def test_a_dropped_result_is_found_in_the_function_and_what_it_calls():
+    found = slips(DROPPED, ["flatten"])
+    assert [(s.kind, s.method, s.line, s.function) for s in found] == [
+        ("discarded", "contiguous", 5, "helper")
+    ]
+    assert found[0].code == "y.contiguous()"
+    assert not slips(DROPPED, ["nothing_of_that_name"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted({m for names in KINDS.values() for m in names})),
+    st.sampled_from(["x", "self.w", "out[0]", "f(x)"]),
+)
+def test_every_out_of_place_method_dropped_is_a_slip_and_kept_is_not(method, receiver):
+    dropped = f"def g(x):\n    {receiver}.{method}()\n    return x\n"
+    kept = f"def g(x):\n    y = {receiver}.{method}()\n    return y\n"
+    in_place = f"def g(x):\n    {receiver}.{method}_()\n    return x\n"
+    module = f"def g(x):\n    torch.{method}(x)\n    return x\n"
+    if receiver == "self.w":  # self is never taken for a module: it is a tensor's holder
+        assert [s.method for s in slips(dropped, ["g"])] == [method]
+    else:
+        assert [s.method for s in slips(dropped, ["g"])] == [method]
+    assert not [s for s in slips(kept, ["g"]) if s.kind == "discarded"]
+    assert not [s for s in slips(in_place, ["g"]) if s.kind == "discarded"]
+    assert not [s for s in slips(module, ["g"]) if s.kind == "discarded"]
+
+
+def test_optimizer_and_module_calls_are_not_slips():
+    source = (
+        "import torch\n"
+        "def train(model, opt):\n"
+        "    torch.manual_seed(0)\n"
+        "    optimizer.step()\n"
+        "    model.train()\n"
+        "    model.to('cpu')\n"
+    )
+    assert not [s for s in slips(source, ["train"]) if s.kind == "discarded"]
+    # a module changes in place (model.to(device) is right); a tensor does not
+    layers = "def f(x):\n    net = nn.Linear(2, 1)\n    net.double()\n    x.double()\n"
+    assert [(s.line, s.method) for s in slips(layers, ["f"])] == [(4, "double")]
+
+
+NO_GRAD_FORWARD = """
+import torch
+
+def train(model, X, y, opt):
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        with torch.no_grad():
+            pred = model(X)
+        loss = ((pred - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+    return losses
+
+def predict(model, X):
+    with torch.no_grad():
+        out = model(X)
+    return out
+"""
+
+
+def test_a_forward_pass_under_no_grad_before_backward_is_a_slip():
+    found = [s for s in slips(NO_GRAD_FORWARD, ["train"]) if s.kind == "forward_under_no_grad"]
+    assert [(s.line, s.code) for s in found] == [(8, "with torch.no_grad():")]
+    # inference under no_grad, with no backward after it, is what no_grad is for
+    assert not [s for s in slips(NO_GRAD_FORWARD, ["predict"]) if s.kind != "discarded"]
+
+
+def test_unparsable_files_give_no_slips():
+    assert slips("def f(:\n", ["f"]) == ()
+    assert slips("x" * (2 << 20), ["f"]) == ()
+
+
+# -- joining a slip to a failure ------------------------------------------------------------
+
+VIEW_ERROR = {"type": "RuntimeError", "message": "view size is not compatible with input ..."}
+MESSAGE = Text("flatten raised RuntimeError", "flatten 抛出了异常")
+
+
+def test_a_slip_that_agrees_with_the_failure_explains_it_on_its_line():
+    refined = refine(MESSAGE, (), VIEW_ERROR, "", DROPPED, ["flatten"])
+    assert refined is not None
+    assert refined.evidence == ("result_discarded",)
+    assert refined.line == 5
+    assert "Line 5: `y.contiguous()`" in refined.message.en
+    assert "第 5 行" in refined.message.zh
+
+
+@pytest.mark.parametrize(
+    ("evidence", "error"),
+    [
+        (("values_differ",), None),  # a dropped .contiguous() cannot change values
+        (("values_differ", "overlap_not_clamped"), None),  # the test named another mistake
+        ((), {"type": "RuntimeError", "message": "expected scalar type Float but found Long"}),
+    ],
+)
+def test_a_slip_that_disagrees_with_the_failure_says_nothing(evidence, error):
+    assert refine(MESSAGE, evidence, error, "", DROPPED, ["flatten"]) is None
+
+
+def test_two_slips_that_explain_the_same_failure_differently_say_nothing():
+    source = "def f(x):\n    x.add(1)\n    x.mul(2)\n    x.float()\n    x.abs()\n    return x\n"
+    assert refine(MESSAGE, ("values_differ",), None, "", source, ["f"]) is not None  # all values
+    mixed = "def f(x):\n    x.add(1)\n    x.reshape(-1)\n    return x\n"
+    assert refine(MESSAGE, ("values_differ",), None, "", mixed, ["f"]) is None
+
+
+def test_a_tag_the_catalogue_does_not_name_does_not_stand_against_a_slip():
+    source = "def add_noise(x, std):\n    x.add(std)\n    return x.clone()\n"
+    evidence = ("values_differ", "no_noise")
+    assert refine(MESSAGE, evidence, None, "", source, ["add_noise"]) is None
+    named = frozenset({"same_noise"})  # "no_noise" has no entry: it names no mistake
+    refined = refine(MESSAGE, evidence, None, "", source, ["add_noise"], named)
+    assert refined is not None and refined.evidence[-1] == "result_discarded"
+    assert (
+        refine(MESSAGE, evidence, None, "", source, ["add_noise"], frozenset({"no_noise"})) is None
+    )
+
+
+def test_a_dropped_to_explains_a_dtype_or_a_device():
+    source = "def f(x):\n    x.to(torch.float32)\n    return x.mean()\n"
+    error = {"type": "RuntimeError", "message": "mean(): could not infer output dtype. Got: Byte"}
+    assert refine(MESSAGE, (), error, "", source, ["f"]) is not None
+    assert refine(MESSAGE, ("wrong_device",), None, "", source, ["f"]) is not None
+    assert refine(MESSAGE, ("values_differ",), None, "", source, ["f"]) is None
+
+
+def test_dot_t_needs_pytorchs_warning_and_no_grad_needs_the_graph_error():
+    source = "def f(v, m):\n    return m - v.T\n"
+    assert refine(MESSAGE, ("values_differ",), None, "", source, ["f"]) is None
+    warned = f"UserWarning: {T_WARNING} to reverse their shape is deprecated"
+    refined = refine(MESSAGE, ("values_differ",), None, warned, source, ["f"])
+    assert refined is not None and refined.evidence[-1] == "transpose_1d"
+    error = {
+        "type": "RuntimeError",
+        "message": "element 0 of tensors does not require grad and does not have a grad_fn",
+    }
+    refined = refine(MESSAGE, (), error, "", NO_GRAD_FORWARD, ["train"])
+    assert refined is not None and refined.evidence == ("forward_under_no_grad",)
+    assert refined.line == 8
+
+
+# -- PyTorch's wordings ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> DiagnosisCatalog:
+    return DiagnosisCatalog.load()
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # tensor.requires_grad_() and t.requires_grad = True word it in lower case
+        ("only Tensors of floating point dtype can require gradients", "requires-grad-integer"),
+        (
+            "only Tensors of floating point and complex dtype can require gradients",
+            "requires-grad-integer",
+        ),
+        (
+            "Only Tensors of floating point and complex dtype can require gradients",
+            "requires-grad-integer",
+        ),
+        # the meta device's wordings
+        (
+            "Attempting to broadcast a dimension of length 4 at -1! Mismatching argument at index 1 "
+            "had torch.Size([4]); but expected shape should be broadcastable to [3]",
+            "broadcast-error",
+        ),
+        ("a and b must have same reduction dim, but got [2, 3] X [2, 4].", "shape-mismatch-matmul"),
+        (
+            "dot : expected both vectors to have same dtype, but found torch.float32 and torch.int64",
+            "dtype-mismatch",
+        ),
+    ],
+)
+def test_pytorch_wordings_across_case_and_devices(catalogue, message, expected):
+    entry = match(catalogue, (), {"type": "RuntimeError", "message": message})
+    assert entry is not None and entry.id == expected
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "result_discarded",
+        "answer_transposed",
+        "answer_permuted",
+        "answer_diagonal",
+        "scaled_by_size",
+        "shifted_by_one",
+        "transpose_1d",
+        "forward_under_no_grad",
+        "data_bypasses_autograd",
+        "reduced_wrong_dim",
+        "keepdim_kept",
+        "size_one_dims",
+    ],
+)
+def test_every_new_tag_has_a_bilingual_diagnosis(catalogue, tag):
+    entry = match(catalogue, (tag,), None)
+    assert entry is not None
+    for text in (entry.title, entry.what, entry.why, entry.fix):
+        assert text.en.strip() and any("\u4e00" <= ch <= "\u9fff" for ch in text.zh)
+
+
+# -- fixes in context -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("exercise", ["13", "14"])
+def test_loss_not_in_graph_speaks_of_the_exercise(catalogue, exercise):
+    spec = Catalog(project_root()).resolve(exercise)
+    for lang in ("en", "zh"):
+        found = diagnose(
+            catalogue, ("forward_under_no_grad",), None, lang, exercise=spec.id, fixes=spec.fix
+        )
+        assert found is not None and found.id == "loss-not-in-graph"
+        assert "w -= lr" not in found.fix and "{line}" not in found.fix
+        assert "no_grad" in found.fix
+    with_line = diagnose(
+        catalogue, ("forward_under_no_grad",), None, "en", exercise=spec.id, fixes=spec.fix, line=11
+    )
+    assert with_line is not None and "(line 11)" in with_line.fix
+    zh = diagnose(
+        catalogue, ("forward_under_no_grad",), None, "zh", exercise=spec.id, fixes=spec.fix, line=11
+    )
+    assert zh is not None and "第 11 行" in zh.fix
+    # elsewhere the catalogue's own fix stands
+    other = diagnose(catalogue, ("forward_under_no_grad",), None, "en", exercise="exercise-16")
+    assert other is not None and other.fix == catalogue.get("loss-not-in-graph").fix.en
