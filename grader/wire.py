@@ -365,6 +365,24 @@ def _finite(text: str) -> float:
     return value
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def utf8(data: bytes) -> str:
+    """UTF-8 bytes as text, a leading BOM dropped. Not the ``utf-8-sig`` codec: that one is
+    imported on first use, and a process whose imports are closed (a learner child, a server
+    that dropped its view of the runtime) cannot load it. ``UnicodeDecodeError`` offsets count
+    from the start of ``data``."""
+    if data.startswith(BOM):
+        try:
+            return data[len(BOM) :].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UnicodeDecodeError(
+                exc.encoding, data, exc.start + len(BOM), exc.end + len(BOM), exc.reason
+            ) from None
+    return data.decode("utf-8")
+
+
 def loads(
     data: bytes | str,
     *,
@@ -385,7 +403,7 @@ def loads(
             fail("", f"larger than {max_bytes} bytes", "")
         if isinstance(data, bytes):
             try:
-                text = data.decode("utf-8-sig")
+                text = utf8(data)
             except UnicodeDecodeError as exc:
                 fail("", f"not UTF-8 text (a bad byte at offset {exc.start})")
         else:
@@ -473,7 +491,7 @@ def load_yaml(
             fail("", f"larger than {max_bytes} bytes")
         if isinstance(data, bytes):
             try:
-                data = data.decode("utf-8-sig")
+                data = utf8(data)
             except UnicodeDecodeError as exc:
                 fail("", f"not UTF-8 text (a bad byte at offset {exc.start})", "save it as UTF-8")
         data = shown(data)  # the parser encodes its text: no lone surrogate may reach it

@@ -313,7 +313,7 @@ def _bad_result(conn):
     ("answer", "says"),
     [
         (_wrong_protocol, "speaks protocol 99"),
-        (_garbage, "not JSON"),
+        (_garbage, "not valid JSON"),
         (_dies_mid_grading, "stopped in the middle of the grading"),
         (_bad_result, "malformed result"),
     ],
@@ -337,7 +337,7 @@ def test_the_server_answers_a_malformed_message_and_keeps_serving(learner):
         sock.sendall(b"\0\0\0\x04oops")
         reply = protocol.receive(sock, protocol.REPLIES, deadline=time.monotonic() + 30)
     assert isinstance(reply, protocol.ErrorReply) and reply.error == protocol.BAD_MESSAGE
-    assert "not JSON" in reply.message
+    assert "not valid JSON" in reply.message
     assert learner.status()
     assert learner.grade("90", "--file", str(CORRECT)).returncode == 0
     assert learner.status()["served"] == "1"

@@ -187,3 +187,15 @@ def test_fields_reads_or_refuses_any_mapping(data: dict) -> None:
         f.string("b", "", max_len=3)
     except WireError as exc:
         assert "field 'm" in str(exc)
+
+
+def test_utf8_drops_a_bom_without_a_codec_imported_on_first_use():
+    """``wire.utf8`` reads what ``utf-8-sig`` would, with the always-built-in codec only: a
+    server or child whose imports are closed still parses JSON (``loads``) and YAML."""
+    from grader.wire import utf8
+
+    assert utf8(b"\xef\xbb\xbf{}") == "{}" == utf8(b"{}")
+    with pytest.raises(UnicodeDecodeError) as caught:
+        utf8(b"\xef\xbb\xbfa\xff")
+    assert caught.value.start == 4  # counted from the start of the bytes given
+    assert wire.loads(b"\xef\xbb\xbf[1]") == [1]
