@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.results import Result
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 MARKER = ".grade"
 FORMAT_VERSION = 1

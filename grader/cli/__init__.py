@@ -25,8 +25,8 @@ import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from grader import __version__
 from grader.errors import ExitCode, GraderError, UsageError
+from grader.version import __version__
 
 COMMANDS = (
     "list",

@@ -6,7 +6,7 @@ grade ID [--file PATH] [--device cpu|cuda|all] [--json PATH] [--report PATH] [--
 grade watch ID
 
 Grading goes through the warm server when one answers (:mod:`grader.cli.server`); what is
-graded and what is written afterwards is :mod:`grader.submission`, shared with the notebook.
+graded and what is written afterwards is :mod:`grader.serve.submission`, shared with the notebook.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from grader.fileio import write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad
 from grader.options import Parser, add_debug, add_device, add_lang, selected_devices
 from grader.results import Result
+from grader.serve.submission import Submission, load, locate, write_outputs
 from grader.spec import ExerciseSpec
-from grader.submission import Submission, load, locate, write_outputs
 from grader.workspace import Workspace, find_workspace
 
 

@@ -86,7 +86,7 @@ class Grader:
         return client.grade(self._place, request, limit)
 
     def _here(self, request: GradeRequest) -> Result:
-        from grader.submission import check_devices
+        from grader.serve.submission import check_devices
 
         if self._engine is None:
             from grader.engine import LocalEngine

@@ -14,11 +14,11 @@ import platform
 from collections.abc import Sequence
 from typing import Any
 
-from grader import __version__
 from grader.course import DIAGNOSES
 from grader.lms.cache import digest, exercise_fingerprint
 from grader.resources import PACKAGE
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 REQUIRED_TIER = "namespaces"
 

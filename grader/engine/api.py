@@ -103,15 +103,17 @@ class GradeRequest:
         )
 
 
-# on_result(index, result, report): report is the result's HTML report when it was asked for
+# on_result(index, result, report): report is the result's HTML report when the engine rendered
+# it where the grading ran (a cluster's workers), else None: the caller renders it
 OnResult = Callable[[int, Result, "str | None"], None]
 
 
 class Engine(Protocol):
     """Grades requests. ``grade_many`` calls ``on_result(index, result, report)`` as each
     completes (so a caller can store results as they come) and returns them in request order.
-    With ``reports=True`` each ``report`` is the result's HTML report, rendered where the
-    grading ran (on a cluster: on the worker, so the driver only writes files); else None."""
+    The engine renders nothing of its own: ``report`` is None, unless the engine was made to
+    render reports where the grading runs (a cluster's workers, so the driver only writes
+    files)."""
 
     def grade(self, request: GradeRequest) -> Result: ...
 
@@ -119,6 +121,4 @@ class Engine(Protocol):
         self,
         requests: Sequence[GradeRequest],
         on_result: OnResult | None = None,
-        *,
-        reports: bool = False,
     ) -> list[Result]: ...

@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from grader import __version__
 from grader.course import DIAGNOSES
 from grader.fileio import write_atomic
 from grader.resources import PACKAGE
 from grader.results import Result
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 
 def digest(*parts: bytes | str) -> str:

@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from grader.engine.scoring import grader_faulted
+from grader.i18n import number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
 from grader.lms.handin import Handin
 
@@ -277,12 +278,6 @@ def build_rows(
 def points(percent: float | None, maximum: float) -> float | None:
     """A percentage as points of ``maximum``, rounded to hundredths (what LMS imports keep)."""
     return None if percent is None else round(percent * maximum / 100.0, 2)
-
-
-def number(value: float) -> str:
-    """A number as people write it, at most two decimals: 7, 7.5, 7.25; never 7.0 or 1e+02."""
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def grade_cell(row: GradeRow, maximum: float, missing: str) -> str:

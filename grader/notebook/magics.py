@@ -35,8 +35,8 @@ from grader.options import Parser, add_device, add_lang, selected_devices
 from grader.results import Result
 from grader.serve import client, launch, protocol
 from grader.serve.runtime import RuntimeFolderError, disabled, place
+from grader.serve.submission import Submission, learner_notes, load, locate, write_outputs
 from grader.spec import ExerciseSpec
-from grader.submission import Submission, learner_notes, load, locate, write_outputs
 from grader.workspace import Workspace, find_workspace
 
 ONCE_TIMEOUT_S = 600.0

@@ -36,13 +36,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from grader import __version__
 from grader.engine.api import GradeRequest
 from grader.errors import GraderError, UsageError
 from grader.results import Result
 from grader.serve import protocol
 from grader.serve.fingerprint import fingerprint
 from grader.serve.runtime import Place, same_user
+from grader.version import __version__
 
 CHECK_S = 2.0  # how often an idle server looks at its fingerprint
 LOCK_WAIT_S = 10.0  # for a server that is on its way out (stale) to let go of the lock
@@ -237,7 +237,7 @@ class Server:
         return True
 
     def _grade(self, conn: socket.socket, request: GradeRequest) -> protocol.Message:
-        from grader.submission import check_devices
+        from grader.serve.submission import check_devices
 
         started = time.monotonic()
         log(f"{request.exercise}: grading {request.filename} ({', '.join(request.devices)})")

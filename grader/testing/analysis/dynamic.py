@@ -10,12 +10,33 @@ ruled out about what it reaches.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from grader.testing.analysis.markers import COMPUTED, UNKNOWN
 
-if TYPE_CHECKING:  # the model calls into this module; these names are for annotations only
-    from grader.testing.analysis.model import Model, Scope
+
+class Scope(Protocol):
+    """A scope of the name model: only its kind matters here (module, function, lambda,
+    class)."""
+
+    kind: str
+
+
+class Model(Protocol):
+    """What this module asks of the name model (:class:`~grader.testing.analysis.model.Model`).
+    The model calls into this module for the calls and subscripts that reach names through
+    strings; this module never imports the model, so the two are no circle."""
+
+    @property
+    def module(self) -> Any: ...
+
+    def values(self, expr: ast.AST, scope: Any, depth: int = 0) -> frozenset: ...
+
+    def extend(self, values: Iterable, attrs: list[str], scope: Any) -> set: ...
+
+    def name_values(self, name: str, scope: Any, depth: int = 0) -> frozenset: ...
+
 
 GETATTR = {"builtins.getattr", "inspect.getattr_static"}
 IMPORTERS = {
