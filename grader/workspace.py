@@ -193,3 +193,23 @@ def mark_workspace(root: Path) -> Workspace:
             + "\n",
         )
     return Workspace(root.resolve())
+
+
+def hint_lines(spec: ExerciseSpec, lang: str, *, every: bool = False) -> list[str]:
+    """What ``grade hint`` and ``%grade hint`` print: every hint (``every``), or the next one.
+    In a workspace the next one is one more each time; outside one it is always the first,
+    and a note says how to get further."""
+    from grader.i18n import CLI, labels
+
+    words = labels(CLI, lang)
+    total = len(spec.hints)
+    if every:
+        return [
+            f"{words['hint']} {i}/{total}: {h.get(lang)}\n" for i, h in enumerate(spec.hints, 1)
+        ]
+    workspace = find_workspace()
+    index = workspace.next_hint(spec) if workspace else 0
+    lines = [f"{words['hint']} {index + 1}/{total}: {spec.hints[index].get(lang)}"]
+    if workspace is None and total > 1:
+        lines.append(words["hint_outside"])
+    return lines

@@ -50,7 +50,9 @@ def envelope(kind: str, body: object, version: object = protocol.PROTOCOL) -> di
         protocol.Accepted(),
         protocol.ResultReply(RESULT),
         protocol.ErrorReply(protocol.USAGE, "no exercise 'x'", "Run `grade list`."),
-        protocol.StatusReply(1, "0.1.0", "/course", 1.5, 900.0, 3.25, 2, "process"),
+        protocol.StatusReply(
+            1, "0.1.0", "/course", 1.5, 900.0, 3.25, 2, "process", 200_000, 204_096
+        ),
         protocol.Stopping(),
     ],
 )
@@ -161,6 +163,8 @@ def test_malformed_results_are_refused(body, says):
                 "idle_s": 0,
                 "served": 0,
                 "isolation": "",
+                "learner_uids_start": 0,
+                "learner_uids_stop": 0,
             },
             "pid must be a whole number, not a boolean",
         ),

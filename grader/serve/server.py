@@ -261,6 +261,7 @@ class Server:
         return protocol.ResultReply(result)
 
     def status(self) -> protocol.StatusReply:
+        uids = self.engine.learner_uids if self.engine is not None else None
         return protocol.StatusReply(
             pid=os.getpid(),
             version=__version__,
@@ -270,6 +271,8 @@ class Server:
             idle_s=round(time.monotonic() - self._idle_since, 3),
             served=self.served,
             isolation=self.engine.isolation if self.engine is not None else "",
+            learner_uids_start=uids.start if uids is not None else 0,
+            learner_uids_stop=uids.stop if uids is not None else 0,
         )
 
     @staticmethod
