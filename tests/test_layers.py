@@ -234,3 +234,16 @@ def test_notebook_files_are_read_in_one_place():
     )
     # grader.notebook.workspace writes the workspace's notebooks; only grader.notebooks reads them
     assert sorted(set(readers)) == ["grader.notebook.workspace", "grader.notebooks"]
+
+
+def test_no_two_classes_share_a_name():
+    # Two `Submission`s or two `Job`s read alike in an import and in a traceback; each class
+    # says what it is. Exceptions are the one exception: each wire protocol raises its own
+    # ProtocolError, always named through its module (`protocol.ProtocolError`).
+    where: dict[str, list[str]] = {}
+    for name, path in modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.endswith("Error"):
+                where.setdefault(node.name, []).append(name)
+    shared = {cls: names for cls, names in where.items() if len(names) > 1}
+    assert shared == {}

@@ -221,3 +221,12 @@ def test_the_runtime_folder_must_be_private(tmp_path):
     with pytest.raises(RuntimeFolderError, match="not a folder"):
         check_private(link)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+
+
+def test_a_request_carries_only_what_decides_the_result():
+    # no label that nothing reads: a request with one more field is refused, not ignored
+    wire = REQUEST.to_wire()
+    assert set(wire) == {"exercise", "source", "filename", "devices", "seed", "lang", "cells"}
+    assert GradeRequest.from_wire(wire) == REQUEST
+    with pytest.raises(ValueError, match="exactly the fields"):
+        GradeRequest.from_wire({**wire, "tag": "mine"})

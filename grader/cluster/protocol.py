@@ -49,7 +49,7 @@ class ProtocolError(ValueError):
 
 
 @dataclass(frozen=True)
-class Job:
+class SlotJob:
     """One grading pass of one submission, as the slot receives it."""
 
     key: str
@@ -58,7 +58,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Hello:
+class SlotHello:
     pid: int
     gpus: int
     fingerprint: dict[str, Any]
@@ -89,7 +89,7 @@ class Fault:
     message: str
 
 
-Message = Hello | ResultLine | ErrorLine | Done | Fault
+Message = SlotHello | ResultLine | ErrorLine | Done | Fault
 
 
 def encode(obj: dict[str, Any]) -> bytes:
@@ -173,7 +173,7 @@ def job_wire(
     return {"key": key, "request": request.to_wire(), "prior": prior}
 
 
-def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
+def parse_grade(line: bytes) -> tuple[list[SlotJob], list[ErrorLine], bool]:
     """A chunk, as the slot reads it: the jobs to grade, the jobs it must refuse (a request
     that is not well formed, each with why), and whether to render reports. A chunk whose
     structure is broken is a ProtocolError as a whole."""
@@ -185,7 +185,7 @@ def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
         raise ProtocolError("reports must be true or false")
     if type(data["jobs"]) is not list:
         raise ProtocolError("jobs must be a list")
-    jobs: list[Job] = []
+    jobs: list[SlotJob] = []
     refused: list[ErrorLine] = []
     seen: set[str] = set()
     for item in data["jobs"]:
@@ -201,7 +201,7 @@ def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
         except (RequestError, ProtocolError) as exc:
             refused.append(ErrorLine(key, f"a malformed grading request: {exc}"))
             continue
-        jobs.append(Job(key, request, prior))
+        jobs.append(SlotJob(key, request, prior))
     return jobs, refused, data["reports"]
 
 
@@ -253,7 +253,7 @@ def parse_message(line: bytes) -> Message:
         hidden = data["hidden"]
         if type(hidden) is not list or not all(type(p) is str for p in hidden):
             raise ProtocolError("hidden must be a list of paths")
-        return Hello(
+        return SlotHello(
             pid=_int(data["pid"], "pid"),
             gpus=_int(data["gpus"], "gpus"),
             fingerprint=data["fingerprint"],

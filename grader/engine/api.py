@@ -34,10 +34,10 @@ class GradeRequest:
 
     ``filename`` is how the caller names the submission (the path as the learner typed it, or
     ``student/exercise-07.py`` in a batch); the result shows it and nothing else of where the
-    file came from. ``tag`` is the caller's own label, handed back untouched. ``cells``: for a
-    notebook, where each line of ``source`` (its joined code cells) is in the notebook, so that
-    every message names "cell 3, line 2" rather than a line of a file the learner never saw;
-    the Result carries it on.
+    file came from. ``cells``: for a notebook, where each line of ``source`` (its joined code
+    cells) is in the notebook, so that every message names "cell 3, line 2" rather than a line
+    of a file the learner never saw; the Result carries it on. Every field decides the result:
+    a caller keeps its own labels (a batch's task, a cluster's job key) beside the request.
     """
 
     exercise: str
@@ -46,7 +46,6 @@ class GradeRequest:
     devices: tuple[str, ...] = DEVICES
     seed: int = DEFAULT_SEED
     lang: str = "en"
-    tag: str = ""
     cells: CellMap | None = None
 
     def __post_init__(self) -> None:
@@ -67,16 +66,15 @@ class GradeRequest:
             "devices": list(self.devices),
             "seed": self.seed,
             "lang": self.lang,
-            "tag": self.tag,
             "cells": self.cells.to_dict() if self.cells is not None else None,
         }
 
     @classmethod
     def from_wire(cls, data: Any) -> GradeRequest:
-        keys = ("exercise", "source", "filename", "devices", "seed", "lang", "tag", "cells")
+        keys = ("exercise", "source", "filename", "devices", "seed", "lang", "cells")
         if type(data) is not dict or set(data) != set(keys):
             raise RequestError(f"a request has exactly the fields {', '.join(keys)}")
-        for key in ("exercise", "source", "filename", "lang", "tag"):
+        for key in ("exercise", "source", "filename", "lang"):
             if type(data[key]) is not str:
                 raise RequestError(f"{key} must be a string")
         if type(data["seed"]) is not int:
@@ -98,7 +96,6 @@ class GradeRequest:
             devices=tuple(data["devices"]),
             seed=data["seed"],
             lang=data["lang"],
-            tag=data["tag"],
             cells=cells,
         )
 

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from grader.catalog import Catalog, project_root
+from grader.digests import digest, exercise_fingerprint
 from grader.engine import DEFAULT_SEED, Engine, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.lms.assignment import RosterEntry, match_roster, read_roster
-from grader.lms.cache import digest, engine_fingerprint, exercise_fingerprint, load, store
+from grader.lms.cache import engine_fingerprint, load, store
 from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
