@@ -4,18 +4,19 @@ the cache, the reports, the outputs) is checked in milliseconds."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
-import platform
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from grader.catalog import Catalog, project_root
+from grader.cluster.plan import fault_result
 from grader.engine.api import GradeRequest, OnResult
 from grader.engine.scoring import summarize
 from grader.lms.batch import BatchOptions, EngineNeeds, run_batch
-from grader.results import Environment, Result, Status, TestResult
+from grader.results import Result, Status, TestResult
 from tests.conftest import PROBE_HOME
 
 PASS_MARK = b"# fake: passes"
@@ -58,6 +59,8 @@ class FakeEngine:
 
 
 def verdict(request: GradeRequest, passed: bool) -> Result:
+    """Every test of the request passed, or every one failed (built on the result the cluster
+    gives a grading it could not run, with verdicts of a real grading instead)."""
     spec = Catalog(project_root()).resolve(request.exercise)
     tests = tuple(
         TestResult(
@@ -72,24 +75,15 @@ def verdict(request: GradeRequest, passed: bool) -> Result:
         for test, device in spec.manifest(request.devices)
     )
     status, score, max_score = summarize(tests)
-    return Result(
-        exercise_id=spec.id,
-        exercise_title=spec.title.get(request.lang),
-        submission=request.filename,
+    result = fault_result(spec, request, "")
+    return dataclasses.replace(
+        result,
+        tests=tests,
         status=status,
         score=score,
         max_score=max_score,
-        tests=tests,
-        environment=Environment(
-            python=platform.python_version(),
-            torch="",
-            platform="",
-            cuda_available=False,
-            isolation="namespaces",
-        ),
-        seed=request.seed,
-        lang=request.lang,
-        devices=request.devices,
+        notes=(),
+        environment=dataclasses.replace(result.environment, isolation="namespaces"),
     )
 
 
