@@ -108,13 +108,9 @@ def run_one(mode: str, submissions: str, out: str) -> None:
         return Timed(engine)
 
     started = time.perf_counter()
-    summary = run_batch(
-        BatchOptions(
-            submissions=Path(submissions), out=Path(out), seed=20261129, lang=choose_lang("en")
-        ),
-        open(os.devnull, "w"),  # noqa: SIM115
-        make,
-    )
+    options = BatchOptions(Path(submissions), Path(out), seed=20261129, lang=choose_lang("en"))
+    with open(os.devnull, "w") as stream:
+        summary = run_batch(options, stream, make)
     timing["wall"] = time.perf_counter() - started
     timing["graded"] = summary.graded
     print(json.dumps(timing))

@@ -64,6 +64,7 @@ class WireError(ValueError):
     def again(self, cls: type[WireError], source: str = "") -> WireError:
         """The same error as a ``cls``, with ``source`` if it had none."""
         error = cls.__new__(cls)
+        error.__dict__.update(self.__dict__)  # what a subclass adds (a job's key)
         WireError.__init__(
             error, self.problem, field=self.field, source=self.source or source, fix=self.fix
         )
@@ -371,11 +372,13 @@ def loads(
     max_bytes: int = MAX_JSON_BYTES,
     max_depth: int = MAX_DEPTH,
     cls: type[WireError] = WireError,
+    constants: bool = False,
 ) -> Any:
     """Parse JSON strictly: at most ``max_bytes``, nested at most ``max_depth`` deep, no
-    duplicate keys, no NaN or Infinity, UTF-8 only (a BOM is allowed). Strings that hold lone
-    surrogates (``"\\ud800"``) have them replaced, so the data re-encodes. Errors are ``cls``,
-    naming ``source``."""
+    duplicate keys, no NaN or Infinity (unless ``constants``: Python's own JSON writer emits
+    them, and a notebook's outputs may hold them), UTF-8 only (a BOM is allowed). Strings that
+    hold lone surrogates (``"\\ud800"``) have them replaced, so the data re-encodes. Errors
+    are ``cls``, naming ``source``."""
     with reading(cls, source):
         size = len(data)
         if size > max_bytes:
@@ -391,8 +394,8 @@ def loads(
             value = json.loads(
                 text,
                 object_pairs_hook=_no_duplicates,
-                parse_constant=_no_constant,
-                parse_float=_finite,
+                parse_constant=float if constants else _no_constant,
+                parse_float=float if constants else _finite,
             )
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")
@@ -425,7 +428,7 @@ def _encodable(value: Any, max_depth: int = 10**6) -> Any:
                     v = item[k] = shown(v)
                 elif type(v) in (list, dict):
                     stack.append((v, depth + 1))
-                fixed = shown(k)
+                fixed = shown(k) if type(k) is str else k
                 if fixed != k:
                     del item[k]
                     if fixed in item:
@@ -434,10 +437,15 @@ def _encodable(value: Any, max_depth: int = 10**6) -> Any:
     return shown(value) if type(value) is str else value
 
 
-def dumps(value: Any, *, indent: int | None = None) -> str:
-    """JSON text of plain data that always encodes: lone surrogates replaced, NaN refused."""
+def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> str:
+    """JSON text of plain data that always encodes as UTF-8: lone surrogates replaced, NaN
+    refused (ValueError)."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(
+        value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+    )
     # a lone surrogate can only stand inside a JSON string: replacing it keeps the JSON valid
-    return shown(json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent))
+    return shown(text)
 
 
 # -- YAML -----------------------------------------------------------------------------------

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -236,6 +239,72 @@ def run_cli(
         text=True,
         timeout=timeout,
     )
+
+
+def cli_here(
+    *args: str,
+    cwd: Path | None = None,
+    home: Path | None = None,
+    env_extra: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """``grade ARGS`` run in this process, as click's CliRunner runs a command: the same
+    environment, working folder and exit code as :func:`run_cli`, with stdout and stderr
+    captured; for commands that grade nothing (a grading forks workers and learner children,
+    which belong in a process of their own).
+
+    ``grader.cli.main`` is what the ``grade`` console script runs, less the interpreter's exit
+    (tests/test_cli.py proves the script itself in a subprocess). The environment, the working
+    folder and the standard streams are restored afterwards: ``--course`` sets
+    ``GRADER_COURSE`` for the processes the command starts, and must not leak into other tests.
+    """
+    from grader import cli
+
+    environ = dict(os.environ)
+    old_cwd = Path.cwd()
+    streams = sys.stdout, sys.stderr
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+    os.environ.update(NO_COLOR="1", GRADE_LANG="en")
+    if home is not None:
+        os.environ["GRADER_HOME"] = str(home)
+    os.environ.update(env_extra or {})
+    try:
+        os.chdir(cwd or ROOT)
+        sys.stdout, sys.stderr = out, err
+        code = cli.main(list(args))
+    finally:
+        sys.stdout, sys.stderr = streams
+        os.chdir(old_cwd)
+        os.environ.clear()
+        os.environ.update(environ)
+    text = [s.buffer.getvalue().decode("utf-8", "replace") for s in (out, err)]  # type: ignore[attr-defined]
+    return subprocess.CompletedProcess(["grade", *args], int(code), text[0], text[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class Validated:
+    """A course copied to a temporary folder and put through ``grade validate``."""
+
+    root: Path
+    proc: subprocess.CompletedProcess
+    junit: Path
+
+
+@pytest.fixture(scope="session")
+def validated_puzzles(tmp_path_factory) -> Validated:
+    """The puzzle course (tests/fixtures/course-puzzles) with one scaffolded exercise more,
+    through ``grade validate --verbose --junit``, run in its folder, once for the session:
+    tests/test_curriculum.py checks the counts and the report, tests/test_course.py what the
+    verbose output shows a course author. Nothing may change the folder."""
+    from grader.authoring.scaffold import scaffold
+    from grader.catalog import Catalog
+
+    root = tmp_path_factory.mktemp("validated") / "puzzles"
+    shutil.copytree(FIXTURES / "course-puzzles", root)
+    scaffold(Catalog(root), "exercise-23", "extra")
+    junit = root.parent / "validate.xml"
+    proc = run_cli("validate", "--verbose", "--junit", str(junit), cwd=root, timeout=900)
+    return Validated(root, proc, junit)
 
 
 def stable(result: Result) -> dict:

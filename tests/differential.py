@@ -69,10 +69,11 @@ def correct_solutions() -> list[tuple[str, str, Path]]:
     return found
 
 
-def make_class(root: Path) -> dict[str, str]:
-    """A class folder with one student per correct solution; student -> exercise."""
+def make_class(root: Path, solutions: list[tuple[str, str, Path]] | None = None) -> dict[str, str]:
+    """A class folder with one student per correct solution (``solutions``, default: every
+    one); student -> exercise."""
     students = {}
-    for student, exercise, path in correct_solutions():
+    for student, exercise, path in correct_solutions() if solutions is None else solutions:
         folder = root / student
         folder.mkdir(parents=True)
         (folder / f"{exercise}.py").write_text(with_prints(path.read_text(encoding="utf-8")))

@@ -16,7 +16,7 @@ import pytest
 
 from grader import cli
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, run_cli, watch_cli
+from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, cli_here, run_cli, watch_cli
 
 SOLUTION_05 = ROOT / "solutions" / "exercise-05" / "exercise-05.py"
 STARTER_05 = ROOT / "exercises" / "exercise-05" / "exercise-05.py"
@@ -186,27 +186,27 @@ def test_failing_starter_exits_1_with_diagnosis(tmp_path):
 
 def test_grading_in_a_workspace_records_progress(tmp_path):
     workspace = tmp_path / "ws"
-    assert run_cli("init", str(workspace)).returncode == 0
+    assert cli_here("init", str(workspace)).returncode == 0
     proc = run_cli("5", cwd=workspace)
     assert proc.returncode == 1
     assert (workspace / ".grade" / "results" / "exercise-05.json").is_file()
     assert (workspace / ".grade" / "reports" / "exercise-05.html").is_file()
     first = Result.from_json((workspace / ".grade" / "results" / "exercise-05.json").read_text())
     assert 0 < first.score < first.max_score
-    listing = run_cli("list", cwd=workspace).stdout
+    listing = cli_here("list", cwd=workspace).stdout
     line = next(row for row in listing.splitlines() if row.startswith("exercise-05"))
     assert "failing" in line and f"{first.score:g}/{first.max_score:g}" in line
     shutil.copyfile(SOLUTION_05, workspace / "exercise-05.py")
     assert run_cli("5", cwd=workspace).returncode == 0
     line = next(
         row
-        for row in run_cli("list", cwd=workspace).stdout.splitlines()
+        for row in cli_here("list", cwd=workspace).stdout.splitlines()
         if row.startswith("exercise-05")
     )
     assert "passed" in line and f"{first.max_score:g}/{first.max_score:g}" in line
     report = (workspace / ".grade" / "reports" / "exercise-05.html").read_text()
     assert "for practice" in report  # a workspace verdict is advisory
-    proc = run_cli("report", cwd=workspace)
+    proc = cli_here("report", cwd=workspace)
     assert proc.returncode == 0 and "1/" in proc.stdout
     dashboard = (workspace / ".grade" / "reports" / "index.html").read_text()
     assert 'data-exercise="exercise-05" data-status="passed"' in dashboard
@@ -293,7 +293,7 @@ def test_watch_regrades_on_save(tmp_path):
 
     try:
         read_until("score 1/4")
-        time.sleep(0.3)
+        # no pause needed: a save is seen by its content, whenever it lands
         shutil.copyfile(SUBMISSIONS / "correct.py", submission)
         read_until("score 4/4")
         # the score stays in sight: the last line of every re-grade
@@ -330,7 +330,7 @@ def test_an_output_that_cannot_be_written_is_one_error_after_the_summary(tmp_pat
 
 
 def test_list_shows_the_points_grading_gives(tmp_path):
-    proc = run_cli("list")
+    proc = cli_here("list")
     line = next(row for row in proc.stdout.splitlines() if row.startswith("exercise-02"))
     out = tmp_path / "r.json"
     solution = ROOT / "solutions" / "exercise-02" / "exercise-02.py"
@@ -456,9 +456,9 @@ def test_chinese_columns_line_up(tmp_path):
 
 
 def test_the_chinese_cli_speaks_chinese(tmp_path):
-    proc = run_cli("init", str(tmp_path / "ws"), "--lang", "zh")
+    proc = cli_here("init", str(tmp_path / "ws"), "--lang", "zh")
     assert "工作区已在" in proc.stdout and "Workspace" not in proc.stdout
-    proc = run_cli("report", "--lang", "zh", cwd=tmp_path / "ws")
+    proc = cli_here("report", "--lang", "zh", cwd=tmp_path / "ws")
     assert "个练习" in proc.stdout and "exercises passed" not in proc.stdout
 
 
@@ -487,3 +487,27 @@ def test_the_grade_process_skips_the_interpreters_teardown_but_not_its_exit_hand
     )
     assert usage.returncode == 2 and "unknown option --no-such-option" in usage.stderr
     assert "teardown ran" not in usage.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--version",), ("show", "5"), ("list",), ("show", "view-contigous"), ("--frobnicate",)],
+    ids=["version", "show", "list", "unknown-exercise", "bad-option"],
+)
+def test_the_console_script_answers_as_the_in_process_runner_does(args, tmp_path):
+    """The `grade` console script itself (the one pip installs next to this interpreter), in a
+    process of its own: the same exit code, stdout and stderr as ``cli_here`` gives for the same
+    command, so that the tests running commands in-process prove what learners run."""
+    script = Path(sys.executable).with_name("grade")
+    assert script.is_file(), f"no console script at {script} (pip install -e .)"
+    env = dict(os.environ, NO_COLOR="1", GRADE_LANG="en")
+    proc = subprocess.run(
+        [str(script), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    here = cli_here(*args, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        here.returncode,
+        here.stdout,
+        here.stderr,
+    )
+    assert proc.returncode in (0, 2) and (proc.stdout or proc.stderr)

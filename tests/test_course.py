@@ -27,7 +27,7 @@ from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
 from grader.digests import exercise_fingerprint
 from grader.errors import SpecError, UsageError
 from grader.results import Result
-from tests.conftest import FIXTURES, run_cli, wait_until, watching
+from tests.conftest import FIXTURES, cli_here, run_cli, wait_until, watching
 
 PUZZLES = FIXTURES / "course-puzzles"
 
@@ -76,16 +76,16 @@ def test_a_course_folder_is_found_from_the_current_folder(puzzles, monkeypatch):
 
 
 def test_every_command_takes_course_and_says_when_it_uses_the_current_folder(puzzles):
-    proc = run_cli("list", "--course", str(puzzles))
+    proc = cli_here("list", "--course", str(puzzles))
     assert proc.returncode == 0, proc.stderr
     assert "exercise-21" in proc.stdout and "exercise-22" in proc.stdout
     assert "exercise-01" not in proc.stdout
-    proc = run_cli("list", cwd=puzzles)
+    proc = cli_here("list", cwd=puzzles)
     assert proc.returncode == 0 and "exercise-21" in proc.stdout
     assert f"Using the course in {puzzles.resolve()}" in proc.stderr
-    proc = run_cli("list", env_extra={"GRADER_COURSE": str(puzzles)})
+    proc = cli_here("list", env_extra={"GRADER_COURSE": str(puzzles)})
     assert "exercise-21" in proc.stdout and "Using the course" not in proc.stderr
-    proc = run_cli("list", "--course", str(puzzles / "nowhere"))
+    proc = cli_here("list", "--course", str(puzzles / "nowhere"))
     assert proc.returncode == 2 and "--course" in proc.stderr and "no such folder" in proc.stderr
 
 
@@ -117,7 +117,7 @@ def test_a_broken_course_catalogue_is_an_error_naming_its_file(puzzles):
     with pytest.raises(SpecError) as raised:
         DiagnosisCatalog.for_course(puzzles)
     assert str(puzzles / "diagnoses.yaml") in raised.value.format()
-    proc = run_cli("validate", "21", "--course", str(puzzles))
+    proc = cli_here("validate", "21", "--course", str(puzzles))
     assert proc.returncode == 2
     assert str(puzzles / "diagnoses.yaml") in proc.stderr
 
@@ -146,12 +146,17 @@ def test_the_course_diagnoses_are_in_the_cache_key_and_the_cluster_fingerprint(p
 # -- grade validate on a course -----------------------------------------------------------------
 
 
-def test_the_puzzle_course_validates_and_verbose_shows_what_learners_see(puzzles):
-    proc = run_cli("validate", "--verbose", cwd=puzzles, timeout=600)
+@pytest.mark.slow
+def test_the_puzzle_course_validates_and_verbose_shows_what_learners_see(
+    validated_puzzles, puzzles
+):
+    """The course validated in its own folder (with a scaffolded exercise more: see
+    tests/conftest.py), verbose; then one exercise of it, without --verbose."""
+    proc = validated_puzzles.proc
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "✓ exercise-21: reference 6/6" in proc.stdout
     assert "✓ exercise-22: reference 5/5" in proc.stdout
-    assert "2 exercises," in proc.stdout and "0 failed, 0 warnings" in proc.stdout
+    assert "3 exercises," in proc.stdout and "0 failed, 0 warnings" in proc.stdout
     # per mutant: its first failing test, the course's diagnosis and message, in both languages
     assert "mutant mutants/exclusive.py: test_prefix_sum_values[cpu] failed" in proc.stdout
     assert "en: [prefix-sum-exclusive] An exclusive prefix sum" in proc.stdout
@@ -209,7 +214,7 @@ def test_a_typo_in_forbidden_functions_has_a_real_fix(puzzles):
 def test_validate_device_cuda_without_cuda_is_a_usage_error(puzzles):
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
-    proc = run_cli("validate", "22", "--device", "cuda", "--course", str(puzzles))
+    proc = cli_here("validate", "22", "--device", "cuda", "--course", str(puzzles))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "CUDA is not available on this machine" in proc.stderr
     assert "did not run" not in proc.stdout + proc.stderr
@@ -342,11 +347,11 @@ def test_preview_of_a_notebook_and_device_cuda_without_cuda(puzzles, tmp_path):
 
 
 def test_show_lists_the_forbidden_apis_in_the_learners_language(puzzles):
-    en = run_cli("show", "22", "--course", str(puzzles))
+    en = cli_here("show", "22", "--course", str(puzzles))
     assert "Restrictions:" in en.stdout
     assert "Not allowed in diag: diag in any spelling" in en.stdout
     assert "The puzzle is to count with a comparison and a sum." in en.stdout
-    zh = run_cli("show", "22", "--lang", "zh", "--course", str(puzzles))
+    zh = cli_here("show", "22", "--lang", "zh", "--course", str(puzzles))
     assert "限制：" in zh.stdout and "bincount 中不允许使用" in zh.stdout
     assert "这道谜题要求你用比较和求和来计数。" in zh.stdout
     assert "Not allowed" not in zh.stdout
@@ -357,7 +362,7 @@ def test_every_template_scaffolds_an_exercise_that_validates(tmp_path):
     (root / "exercises").mkdir(parents=True)
     (root / "solutions").mkdir()
     for number, name in enumerate(TEMPLATES, start=31):
-        proc = run_cli(
+        proc = cli_here(
             "new", f"exercise-{number}", "--template", name, "--slug", f"t-{name}", cwd=root
         )
         assert proc.returncode == 0, proc.stderr
@@ -366,7 +371,7 @@ def test_every_template_scaffolds_an_exercise_that_validates(tmp_path):
     proc = run_cli("validate", cwd=root, timeout=600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert f"{len(TEMPLATES)} exercises," in proc.stdout and "0 failed, 0 warnings" in proc.stdout
-    proc = run_cli("new", "exercise-40", "--template", "nonesuch", cwd=root)
+    proc = cli_here("new", "exercise-40", "--template", "nonesuch", cwd=root)
     assert proc.returncode == 2 and "nonesuch" in proc.stderr
 
 

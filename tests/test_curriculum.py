@@ -7,7 +7,6 @@ exercise that validates never breaks the suite (proved on a course with one exer
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -15,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from grader.authoring import language
-from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog, project_root
 from tests.conftest import FIXTURES, run_cli
 
@@ -42,24 +40,20 @@ def assert_validated(proc: subprocess.CompletedProcess, junit: Path, catalog: Ca
     assert f"\n{len(specs)} exercises, " in proc.stdout
 
 
+@pytest.mark.slow
 def test_grade_validate_passes_on_every_exercise(tmp_path):
     junit = tmp_path / "validate.xml"
     proc = run_cli("validate", "--junit", str(junit), timeout=900)
     assert_validated(proc, junit, BUILTIN)
 
 
-def test_an_extra_exercise_breaks_none_of_these_assumptions(tmp_path):
+@pytest.mark.slow
+def test_an_extra_exercise_breaks_none_of_these_assumptions(validated_puzzles):
     """A course with one exercise more than its fixture (a scaffold added to the puzzle
-    course): the same checks hold, counted from its catalogue."""
-    root = tmp_path / "course"
-    shutil.copytree(FIXTURES / "course-puzzles", root)
-    catalog = Catalog(root)
-    before = len(catalog.all())
-    scaffold(catalog, "exercise-23", "extra")
-    assert len(catalog.all()) == before + 1
-    junit = tmp_path / "validate.xml"
-    proc = run_cli("validate", "--junit", str(junit), "--course", str(root), timeout=900)
-    assert_validated(proc, junit, catalog)
+    course, tests/conftest.py): the same checks hold, counted from its catalogue."""
+    catalog = Catalog(validated_puzzles.root)
+    assert len(catalog.all()) == len(Catalog(FIXTURES / "course-puzzles").all()) + 1
+    assert_validated(validated_puzzles.proc, validated_puzzles.junit, catalog)
 
 
 @pytest.mark.parametrize("spec", BUILTIN.all(), ids=lambda s: s.id)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from grader.cli import COMMANDS
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here
 
 REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
 
@@ -18,7 +18,7 @@ REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
 @pytest.mark.parametrize("command", ["ID", *COMMANDS, "gradescope-run"])
 def test_every_option_is_documented(command):
     args = ["7", "--help"] if command == "ID" else [command, "--help"]
-    proc = run_cli(*args)
+    proc = cli_here(*args)
     assert proc.returncode == 0, proc.stderr
     options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", proc.stdout)) - {"--help"}
     if command not in ("init", "reset"):
@@ -36,7 +36,36 @@ def test_readme_commands_are_what_ci_runs():
     assert commands == ["make demo", "make test"]
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^demo:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
-    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test-all" in readme  # the full suite is documented next to them
+
+
+def recipe(makefile: str, target: str) -> str:
+    """The commands of ``target`` in ``makefile``."""
+    found = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert found, target
+    return found.group(1)
+
+
+def test_ci_runs_every_test_and_make_test_the_fast_tier():
+    """CI runs both tiers (no marker deselects anything there), `make test` leaves out only the
+    slow and browser tests, and both print their slowest tests and fail on no test collected."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    ci = [
+        line.split("#")[0].strip()
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    ]
+    assert "make test-all" in ci and "make test" not in ci
+    full, fast = recipe(makefile, "test-all"), recipe(makefile, "test")
+    assert "$(PYTEST)" in full and " -m " not in full and "-k " not in full
+    assert '-m "$(FAST)"' in fast
+    assert re.search(r"^FAST\s*:= not slow and not browser$", makefile, re.M)
+    assert re.search(r"^PYTEST\s*:= .*-m pytest \$\(DURATIONS\)$", makefile, re.M)
+    assert re.search(r"^DURATIONS\s*:= --durations=\d+$", makefile, re.M)
+    for commands in (full, fast):  # exit code 5 (no test collected) is an error with a line
+        assert "$$status -ne 5 ||" in commands and "exit $$status" in commands
+    addopts = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^addopts = "[^"]*"$', addopts, re.M)
+    assert " -m " not in re.search(r'^addopts = "([^"]*)"$', addopts, re.M).group(1) + " "
 
 
 def test_security_names_the_tests_that_prove_it():

@@ -19,7 +19,7 @@ from grader.notebook.magics import cell_submission
 from grader.results import Result
 from grader.serve.submission import find_target
 from grader.workspace import find_workspace
-from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, run_cli
+from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, cli_here, run_cli
 
 
 def probe_notebook(double: str) -> str:
@@ -96,14 +96,14 @@ def test_the_engines_own_messages_name_the_cell_and_its_line(tmp_path, double, s
 def test_a_broken_notebook_is_a_usage_error(tmp_path):
     path = tmp_path / "exercise-90.ipynb"
     path.write_text("{not a notebook")
-    proc = run_cli("90", "--file", str(path), home=PROBE_HOME)
+    proc = cli_here("90", "--file", str(path), home=PROBE_HOME)
     assert proc.returncode == 2
     assert proc.stderr.startswith("Error: not a notebook") and "Traceback" not in proc.stderr
 
 
 def test_init_notebooks_writes_one_notebook_per_exercise(tmp_path):
     workspace = tmp_path / "ws"
-    proc = run_cli("init", str(workspace), "--notebooks", "--lang", "zh", home=PROBE_HOME)
+    proc = cli_here("init", str(workspace), "--notebooks", "--lang", "zh", home=PROBE_HOME)
     assert proc.returncode == 0, proc.stderr
     nb = nbformat.read(workspace / "exercise-90.ipynb", as_version=4)
     nbformat.validate(nb)
@@ -116,7 +116,7 @@ def test_init_notebooks_writes_one_notebook_per_exercise(tmp_path):
     assert find_workspace(workspace) is not None
     # never overwritten
     (workspace / "exercise-90.ipynb").write_text("mine")
-    again = run_cli("init", str(workspace), "--notebooks", home=PROBE_HOME)
+    again = cli_here("init", str(workspace), "--notebooks", home=PROBE_HOME)
     assert "kept as they were: exercise-90.ipynb" in again.stdout
     assert (workspace / "exercise-90.ipynb").read_text() == "mine"
 
@@ -126,7 +126,7 @@ def test_the_workspace_grades_the_file_saved_last(tmp_path):
 
     spec = Catalog(PROBE_HOME).resolve("90")
     workspace = tmp_path / "ws"
-    run_cli("init", str(workspace), home=PROBE_HOME)
+    cli_here("init", str(workspace), home=PROBE_HOME)
     ws = find_workspace(workspace)
     script, notebook = workspace / "exercise-90.py", workspace / "exercise-90.ipynb"
     assert find_target(spec, None, ws)[0] == script

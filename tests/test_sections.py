@@ -11,11 +11,12 @@ import pytest
 from grader import sections
 from grader.errors import SpecError
 from grader.sections import Ref, Section, TeachesSyntaxError, describe, parse, unknown
-from grader.spec import read_yaml
+from grader.yamlfields import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-# The seed tutorials, where this checkout has them (CI has none: those checks skip there).
-SEED_DIRS = (ROOT / "shared" / "seeds", Path("/work/shared/seeds"))
+# Excerpts of the seed tutorials that sections.yaml names: everything of each seed that could be
+# a heading (tests/fixtures/seeds/excerpt.py says what is kept, and makes them again).
+SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -25,16 +26,10 @@ def catalog() -> sections.SectionCatalog:
 
 
 def seed_texts() -> dict[str, str]:
-    """Tutorial id -> text of its seed file (``000_*.txt``), or skip when there are none."""
-    for folder in SEED_DIRS:
-        if folder.is_dir():
-            texts = {
-                path.name[:3]: path.read_text(encoding="utf-8")
-                for path in sorted(folder.glob("[0-9][0-9][0-9]_*.txt"))
-            }
-            if texts:
-                return texts
-    pytest.skip("no seed tutorials here (shared/seeds/ is absent)")
+    """Tutorial id -> the excerpt of its seed (tests/fixtures/seeds/000.txt, ...)."""
+    texts = {path.stem: path.read_text(encoding="utf-8") for path in SEEDS.glob("[0-9]*.txt")}
+    assert texts, f"no seed excerpts in {SEEDS}"
+    return texts
 
 
 # ---------------------------------------------------------------------------------------------

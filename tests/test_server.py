@@ -28,6 +28,7 @@ from tests.conftest import (
     PROBE_HOME,
     ROOT,
     SUBMISSIONS,
+    cli_here,
     descendants,
     run_cli,
     stable,
@@ -74,7 +75,8 @@ class Learner:
         return run_cli(*args, home=self.home, env_extra=self.env, timeout=timeout)
 
     def status(self) -> dict[str, str]:
-        proc = self.grade("server", "status")
+        # asks the server over its socket and grades nothing: in this process
+        proc = cli_here("server", "status", home=self.home, env_extra=self.env)
         if proc.returncode != 0:
             return {}
         pid = proc.stdout.split("(pid ", 1)[1].split(",", 1)[0]
@@ -90,7 +92,7 @@ class Learner:
         return False
 
     def stop(self) -> None:
-        self.grade("server", "stop")
+        cli_here("server", "stop", home=self.home, env_extra=self.env)
 
 
 @pytest.fixture
@@ -444,25 +446,18 @@ def test_ctrl_c_stops_the_client_and_that_grading_and_the_server_keeps_serving(l
         stderr=subprocess.PIPE,
         text=True,
     )
-    end = time.monotonic() + 60
-    while "exercise-90: grading" not in learner.log and time.monotonic() < end:
-        time.sleep(0.05)
-    assert "exercise-90: grading" in learner.log
-    time.sleep(0.3)  # the worker and a learner child are running
+    wait_until(lambda: "exercise-90: grading" in learner.log, lambda: learner.log)
+    # the fork server, the worker and a learner child (asleep in double) are running
+    wait_until(lambda: len(descendants(int(pid))) >= 3, lambda: str(descendants(int(pid))))
     client.send_signal(signal.SIGINT)
     out, err = client.communicate(timeout=30)
     assert client.returncode == 130, (out, err)
     assert err.strip() == "Interrupted."
-    end = time.monotonic() + 30
-    while "grading stopped" not in learner.log and time.monotonic() < end:
-        time.sleep(0.05)
+    wait_until(lambda: "grading stopped" in learner.log, lambda: learner.log)
     assert "the client went away; grading stopped" in learner.log
     assert learner.status() == {"pid": pid, "served": "0"}
     # nothing of the stopped grading is left: the server's only child is its fork server
-    end = time.monotonic() + 10
-    while len(descendants(int(pid))) > 1 and time.monotonic() < end:
-        time.sleep(0.1)
-    assert len(descendants(int(pid))) == 1, descendants(int(pid))
+    wait_until(lambda: len(descendants(int(pid))) == 1, lambda: str(descendants(int(pid))))
     proc = learner.grade("90", "--file", str(CORRECT))
     assert proc.returncode == 0 and "score 4/4" in proc.stdout
     assert learner.status() == {"pid": pid, "served": "1"}

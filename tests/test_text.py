@@ -15,7 +15,10 @@ from grader.text import inert, inert_line, path_text, shown
 _CONTROLS = st.sampled_from(
     [chr(c) for c in range(0x20)] + ["\x7f"] + [chr(c) for c in range(0x80, 0xA0)]
 )
-TEXTS = st.lists(st.one_of(st.characters(codec=None), _CONTROLS), max_size=40).map("".join)
+TEXTS = st.lists(
+    st.one_of(st.characters(codec=None), st.characters(categories=["Cs"]), _CONTROLS),
+    max_size=40,
+).map("".join)
 ANY = st.one_of(TEXTS, st.binary(max_size=60))
 
 

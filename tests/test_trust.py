@@ -166,9 +166,9 @@ def test_a_stopped_process_is_not_responsive_and_reap_ends_it():
         while responsive(pid) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert not responsive(pid)
-        started = time.monotonic()
+        # a stopped child never answers: reap gives up waiting and kills it (a hang would
+        # run into the suite's per-test timeout); its status says it was killed
         status = reap(pid, timeout=0.5)
-        assert time.monotonic() - started < 5
         assert status is not None and os.WIFSIGNALED(status)
     finally:
         try:

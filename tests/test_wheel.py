@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from tests.conftest import ROOT
-from tests.differential import check_class, make_class
+from tests.differential import check_class, correct_solutions, make_class
 
 pytestmark = pytest.mark.slow
 
@@ -83,12 +83,50 @@ def test_validate_from_the_wheel(installed, tmp_path):
     assert "✓ exercise-05" in proc.stdout
 
 
+def files(folder: Path, suffixes: tuple[str, ...] | None = None) -> dict[str, bytes]:
+    """Relative path -> bytes of every file under ``folder`` (compiled files left out)."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.suffix != ".pyc"
+        and (suffixes is None or path.name.endswith(suffixes))
+    }
+
+
+def test_the_wheel_differs_from_the_checkout_in_nothing(installed, tmp_path):
+    """Every file of the installed package is the checkout's, byte for byte, and none is
+    missing: the grader's code and data, and the course and the report templates it carries
+    under grader/_data/. So a grading from the wheel runs the very code that this checkout's
+    suite proves (tests/test_differential.py grades every correct solution with debug prints,
+    in both tiers); what the wheel adds is only where it lies, which the next test covers."""
+    proc = run(installed / "python", "-c", "import grader; print(grader.__file__)", cwd=tmp_path)
+    package = Path(proc.stdout.strip()).parent
+    shipped = files(package)
+    data = {k: v for k, v in shipped.items() if k.startswith("_data/")}
+    code = {k: v for k, v in shipped.items() if not k.startswith("_data/")}
+    assert code == files(ROOT / "grader", (".py", ".yaml", "py.typed"))
+    bundled = {
+        f"_data/{folder}/{name}": content
+        for folder in ("exercises", "solutions", "reports")
+        for name, content in files(ROOT / folder).items()
+    }
+    assert data.keys() == bundled.keys()
+    assert [name for name in data if data[name] != bundled[name]] == []
+
+
+# one correct solution per exercise: every exercise's own code paths (and the torch modules
+# they import lazily) from the wheel's location, without grading the whole class again
+REFERENCES = [s for s in correct_solutions() if s[0].endswith("-reference")]
+
+
 @pytest.mark.parametrize("tier", ["namespaces", "process"])
 def test_correct_code_prints_from_a_virtualenv_under_tmp(installed, tmp_path, tier):
     """The grader installed in a virtualenv under /tmp (as here): correct code that prints
     tensors (which imports torch modules lazily) scores full marks in both tiers, with its own
-    output only (tests/differential.py)."""
-    students = make_class(tmp_path / "class")
+    output only (tests/differential.py), for every exercise's reference."""
+    students = make_class(tmp_path / "class", REFERENCES)
     env = {"GRADER_ISOLATION": tier}
     proc = run(
         installed / "grade",
@@ -106,6 +144,7 @@ def test_correct_code_prints_from_a_virtualenv_under_tmp(installed, tmp_path, ti
         pytest.skip("this machine allows no namespaces")
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
     assert str(installed).startswith("/tmp/"), installed
+    assert len(students) == len(list((ROOT / "exercises").glob("exercise-*")))
     check_class(tmp_path / "out", students)
 
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
+from grader.console import control
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
 from grader.fileio import write_atomic
@@ -303,7 +304,8 @@ def cmd_watch(argv: list[str]) -> int:
             stamp = _stamp(path)
             if stamp is not None and stamp != last:
                 last = stamp
-                print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
+                if sys.stdout.isatty():
+                    control(sys.stdout, "\033[2J\033[H")
                 print(time.strftime("[%H:%M:%S]"))
                 result = _grade_one(args, spec, load(path), grader)
                 errors, written, _ = write_outputs(result, report, json_path, workspace)

@@ -150,6 +150,14 @@ class GraderPlugin:
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
 
+    def pytest_configure(self, config: pytest.Config) -> None:
+        # A verdict is read from the failure's exception (``_verdict``); pytest's own report of
+        # a failure is never shown. Its default style ("long") parses the source of every
+        # frame with ast, and its module lookup probes every module in sys.modules: a third
+        # of a batch's worker time. "native" is the standard library's plain traceback.
+        # (``--tb`` itself belongs to the terminal plugin, which the worker leaves out.)
+        config.option.tbstyle = "native"
+
     # -- collection -------------------------------------------------------------------------
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:

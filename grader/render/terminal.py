@@ -8,10 +8,10 @@ shown once.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TextIO
 
+from grader.console import use_colour
 from grader.i18n import TERMINAL, display_width, labels, pad
 from grader.results import (
     Result,
@@ -31,14 +31,6 @@ _MARK = {
     Status.TIMEOUT: ("⧗", "33"),
     Status.SKIPPED: ("-", "2"),
 }
-
-
-def use_colour(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return hasattr(stream, "isatty") and stream.isatty()
 
 
 class _Style:

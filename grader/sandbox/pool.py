@@ -435,6 +435,7 @@ class ChildPool:
                 None, [], deadline, self.capture, 1 << 20, self._rss_limit(kind)
             )
             hello = Hello.from_wire(header)
+            self._check_quota(child)
         except _Expired:
             where = self._snapshot(child)
             self._discard(child)
@@ -454,6 +455,18 @@ class ChildPool:
         child.hello = hello
         self.children[kind] = child
         return child
+
+    def _check_quota(self, child: LearnerChild) -> None:
+        """Before an answer counts: the child's scratch folder must hold no more than its
+        quota (``ChildLimits.file_mb``), measured by the fork server. A child past it has been
+        killed: it is lost, and its end (SIGXFSZ) says why. Fail closed: a server that cannot
+        say loses the answer too."""
+        try:
+            over = self.client.over_quota(child.pid)
+        except (OSError, EOFError, ValueError):
+            raise _Lost("the sandbox stopped answering") from None
+        if over:
+            raise _Lost("its folder is over its quota")
 
     def _import_failed(self, kind: str, fault: faults.LearnerFault) -> faults.LearnerFault:
         """Remember why no child of this kind can serve: every later test gets the same fault."""
@@ -585,7 +598,7 @@ class ChildPool:
                 ),
                 evidence=("unreadable_answer",),
             )
-        return faults.ended(status, function, during_import, self.memory_mb)
+        return faults.ended(status, function, during_import, self.memory_mb, self.limits.file_mb)
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -612,6 +625,7 @@ class ChildPool:
                 raise _Malformed(f"malformed answer: {exc}") from None
             if answer.id != header["id"] or child.pending():
                 raise _Malformed("malformed answer: it does not answer the question asked")
+            self._check_quota(child)
             return answer, answer_blobs
         except _Expired:
             where = self._snapshot(child)

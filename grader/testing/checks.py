@@ -677,6 +677,8 @@ def _loop_en(function: str, loop: Any) -> str:
         return f"recursion {loop.detail}"
     if loop.kind == "iteration protocol":
         return f"{loop.function} can be iterated ({loop.detail})"
+    if loop.kind == "higher-order call":
+        return f"a function handed to {_call(loop.detail)}{where}, which may call it per element"
     if loop.kind == "yield from":
         return f"yield from{where}"
     if loop.kind in _SYNTAX_LOOPS:
@@ -692,6 +694,8 @@ def _loop_zh(function: str, loop: Any) -> str:
         return f"递归 {loop.detail}"
     if loop.kind == "iteration protocol":
         return f"{loop.function} 可被迭代（{loop.detail}）"
+    if loop.kind == "higher-order call":
+        return f"{where}交给 {_call(loop.detail)} 的函数（它可能对每个元素调用一次）"
     if loop.kind == "yield from":
         return f"{where}yield from"
     if loop.kind in _SYNTAX_LOOPS:

@@ -8,7 +8,6 @@ import select
 import shutil
 import signal
 import tempfile
-import time
 
 import pytest
 
@@ -43,7 +42,7 @@ def test_learner_child_dies_with_its_keeper(drop_uid):
         def learner(workdir: str):
             os.write(ready_w, b"x")
             while True:
-                time.sleep(1)
+                signal.pause()
 
         namespaces.keep(tier, policy=POLICY, scratch=scratch, uid=uid, learner=learner)
     os.close(ready_w)

@@ -1,0 +1,76 @@
+"""Every benchmark in bench/ runs at a smoke size, so that none can rot unseen.
+
+A benchmark is run only by hand, on a quiet machine, when someone measures; a change to an API it
+calls would otherwise break it silently (bench/cluster.py once called ``run_batch`` with keyword
+arguments it no longer took). Here each one runs end to end, as its docstring says to run it,
+with the smallest input that still goes through every part, and must exit 0 with its report.
+The figures themselves are not checked: a loaded CI machine proves nothing about them.
+
+The test also fails when a benchmark is added to bench/ without a smoke run here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+BENCH = ROOT / "bench"
+HELPERS = {"__init__.py", "naive_plugin.py"}  # imported by the benchmarks, not run
+
+# benchmark -> (smoke arguments, lines its report must hold)
+SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "batch.py": (
+        ("--students", "1", "--jobs", "1"),
+        ("class: 1 students, 3 submissions", "ratio: grade batch is", "0 runs ended abnormally"),
+    ),
+    "cluster.py": (
+        (
+            *("compare", "simulate", "--students", "1", "--rounds", "1"),
+            *("--gradings", "12", "--sim-workers", "1", "--sim-threads", "2"),
+        ),
+        ("gradebooks identical: True", "graded 12 in", "makespan ~"),
+    ),
+    "grade_one.py": (
+        ("--rounds", "1", "--mode", "both"),
+        ("exercise-01", "worst cold:", "worst warm:"),
+    ),
+    "test_time.py": (
+        ("--rounds", "1", "exercise-01"),
+        ("exercise-01", "slowest exercise:"),
+    ),
+}
+
+
+def test_every_benchmark_has_a_smoke_run():
+    benchmarks = {p.name for p in BENCH.glob("*.py")} - HELPERS
+    assert benchmarks == set(SMOKE), "add the new benchmark's smoke arguments to SMOKE"
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", sorted(SMOKE))
+def test_benchmark_runs_at_smoke_size(name, tmp_path):
+    if name == "cluster.py" and shutil.which("dask", path=str(Path(sys.executable).parent)) is None:
+        pytest.skip("Dask is not installed (pip install -e '.[dev]')")
+    args, expected = SMOKE[name]
+    # the benchmarks make scratch folders of their own: keep them under tmp_path
+    env = dict(os.environ, TMPDIR=str(tmp_path), NO_COLOR="1")
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / name), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for line in expected:
+        assert line in proc.stdout, f"{line!r} not in:\n{proc.stdout[-3000:]}"
