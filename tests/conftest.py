@@ -45,7 +45,7 @@ class GradingService:
 
         from grader.catalog import Catalog, project_root
         from grader.serve import client
-        from grader.serve.runtime import FOLDER, Place, server_key
+        from grader.serve.runtime import Place
 
         env = dict(os.environ, **(env or {}))
         if home is not None:
@@ -54,9 +54,7 @@ class GradingService:
         self._runtime = tempfile.TemporaryDirectory(prefix="grading-service-")
         env["XDG_RUNTIME_DIR"] = self._runtime.name
         env["GRADE_SERVER_IDLE"] = "86400"  # it ends with the session, not when idle
-        root = (home or project_root()).resolve()
-        self.catalog = Catalog(root)
-        self.place = Place(Path(self._runtime.name) / FOLDER, server_key(root))
+        self.catalog = Catalog((home or project_root()).resolve())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "grader.serve"],
             stdin=subprocess.DEVNULL,
@@ -81,8 +79,16 @@ class GradingService:
 
         threading.Thread(target=drain, daemon=True).start()
         ready.wait()
-        if not any("ready: " in line for line in self.log):
+        ready_lines = [line for line in self.log if "ready: " in line]
+        if not ready_lines:
+            self.proc.wait(timeout=60)
+            self._runtime.cleanup()
             raise RuntimeError("the grading server did not start:\n" + "".join(self.log))
+        # where it listens, as it says (its name depends on the server's own environment)
+        socket_path = Path(ready_lines[0].rsplit(" socket ", 1)[1].strip())
+        self.place = Place(socket_path.parent, socket_path.stem)
+        assert self.place.socket == socket_path
+        assert socket_path.is_relative_to(self._runtime.name)
         status = client.status(self.place)
         self.isolation = status.isolation
         # the uids of this server's learner children (empty: they keep the grader's uid)
