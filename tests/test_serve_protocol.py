@@ -234,5 +234,5 @@ def test_a_request_carries_only_what_decides_the_result():
     wire = REQUEST.to_wire()
     assert set(wire) == {"exercise", "source", "filename", "devices", "seed", "lang", "cells"}
     assert GradeRequest.from_wire(wire) == REQUEST
-    with pytest.raises(ValueError, match="tag.*unknown field"):
+    with pytest.raises(ValueError, match=r"tag.*unknown field"):
         GradeRequest.from_wire({**wire, "tag": "mine"})
