@@ -99,6 +99,14 @@ class TestResult:
     def key(self) -> str:
         return f"{self.name}[{self.device}]" if self.device else self.name
 
+    @property
+    def verdict_word(self) -> str:
+        """The label key a report shows for this verdict: its status, except ``crashed`` for a
+        test that failed because the learner's function raised (its frames are in their file)
+        before the check could look at anything: `test_leaves_inputs_alone ✗ failed` would
+        say the inputs were changed when nothing was checked."""
+        return "crashed" if self.status is Status.FAILED and self.frames else self.status.value
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = self.status.value

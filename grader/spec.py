@@ -131,6 +131,17 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Points:
+    """What a grading of an exercise can score: ``here`` on any machine (CPU cases, and the meta
+    cases that stand in for a GPU), and ``cuda``, what the CUDA cases add where a GPU is
+    present. The one source every front end that names an exercise's points reads
+    (``grade list``, ``grade show``, the dashboard), so they can never disagree."""
+
+    here: int
+    cuda: int
+
+
+@dataclass(frozen=True)
 class ExerciseSpec:
     id: str
     slug: str
@@ -186,6 +197,11 @@ class ExerciseSpec:
     def max_points(self) -> int:
         """The points of the tests, each counted once (authors' view; see graded_points)."""
         return sum(test.points for test in self.tests)
+
+    @property
+    def points(self) -> Points:
+        """What grading gives (see :class:`Points`): the maximum score of a grading here."""
+        return Points(here=self.graded_points(("cpu",)), cuda=self.graded_points(("cuda",)))
 
     def graded_points(self, selected: tuple[str, ...]) -> int:
         """What a grading on ``selected`` devices can score: every test counts once per device

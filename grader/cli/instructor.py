@@ -12,6 +12,7 @@ from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
 from grader.options import Parser, add_lang, positive
+from grader.text import inert_line
 
 if TYPE_CHECKING:
     from grader.lms.batch import BatchSummary
@@ -20,13 +21,14 @@ if TYPE_CHECKING:
 def cmd_batch(argv: list[str]) -> int:
     from grader.cluster import make_engine
     from grader.lms.batch import BatchEngine, BatchOptions, EngineNeeds, run_batch
-    from grader.lms.intake import LAYOUTS
+    from grader.lms.platforms import names
 
     parser = Parser(
         prog="grade batch",
         description="Grade a whole class of submissions: plain folders and archives, or a "
         "Gradescope, Canvas or Moodle download, unzipped.",
-        epilog="Exit code 0 when every exercise of every student passed, 1 when some did not or "
+        epilog="Exit code 0 when every exercise of every student (with --student, of that "
+        "student) passed, 1 when some did not or "
         "something is missing, 2 for a usage error, 3 when the grader itself failed in some "
         "grading, 130 when interrupted (rerun to resume).",
     )
@@ -44,7 +46,7 @@ def cmd_batch(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--layout",
-        choices=list(LAYOUTS),
+        choices=list(names()),
         default=None,
         help="how the download is laid out (default: detected)",
     )
@@ -163,3 +165,7 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
             "Note: learner code ran in the process tier here (no namespaces): it could read files "
             "this user can read and use the network. docs/SECURITY.md says what each tier holds."
         )
+    if summary.advice:
+        print("\nStill to do on the platforms:")
+        for line in summary.advice:
+            print(f"  - {inert_line(line)}")

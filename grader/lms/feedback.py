@@ -22,10 +22,13 @@ _NOT_GRADED: dict[str, NotGraded] = {
 
 
 def feedback_page(
-    row: GradeRow, results: dict[str, Result], assignment: Assignment
+    row: GradeRow,
+    results: dict[str, Result],
+    assignment: Assignment,
+    titles: dict[str, str] | None = None,
 ) -> FeedbackPage:
     """What the page of ``row``'s student says (``results``: the exercises that were graded,
-    by exercise id)."""
+    by exercise id; ``titles`` names every exercise, those without a result too)."""
     student = row.student
     shown = student.name or student.key
     late = assignment.late
@@ -49,19 +52,29 @@ def feedback_page(
         zero_after_days=late.max_days
         if late is not None and late.max_days is not None and late.after_max_days == "zero"
         else None,
-        exercises=tuple(_line(s, results.get(s.exercise), assignment) for s in row.scores),
+        lateness=row.lateness,
+        lateness_label=row.lateness_label,
+        exercises=tuple(
+            _line(s, results.get(s.exercise), assignment, titles or {}) for s in row.scores
+        ),
         problems=row.problems,
     )
 
 
 def feedback_html(
-    row: GradeRow, results: dict[str, Result], assignment: Assignment, lang: str
+    row: GradeRow,
+    results: dict[str, Result],
+    assignment: Assignment,
+    lang: str,
+    titles: dict[str, str] | None = None,
 ) -> str:
     """The feedback page of ``row``'s student, rendered."""
-    return render_feedback(feedback_page(row, results, assignment), lang)
+    return render_feedback(feedback_page(row, results, assignment, titles), lang)
 
 
-def _line(score: ExerciseScore, result: Result | None, assignment: Assignment) -> ExerciseLine:
+def _line(
+    score: ExerciseScore, result: Result | None, assignment: Assignment, titles: dict[str, str]
+) -> ExerciseLine:
     return ExerciseLine(
         exercise=score.exercise,
         status=score.status,
@@ -70,5 +83,6 @@ def _line(score: ExerciseScore, result: Result | None, assignment: Assignment) -
         max_score=score.max_score,
         weight=assignment.weights.get(score.exercise, 0.0),
         message=score.message,
+        title=(result.exercise_title if result else "") or titles.get(score.exercise, ""),
         result=result,
     )

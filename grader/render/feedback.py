@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from grader.i18n import REPORT, labels, number
+from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
-from grader.sections import describe
 
 MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
@@ -36,6 +36,7 @@ class ExerciseLine:
     max_score: float
     weight: float
     message: str  # why it was unreadable or not graded, or the gradebook's note on it
+    title: str  # the exercise's title (also where it has no result)
     result: Result | None  # its result, where it was graded
 
 
@@ -52,6 +53,8 @@ class FeedbackPage:
     days_late: int
     late_percent: float  # points the late rule took
     zero_after_days: int | None  # beyond this many days late, the grade is zero
+    lateness: str  # what the platform does about lateness, where it applies the rule ("": here)
+    lateness_label: str  # that sentence's key in REPORT (its translations)
     exercises: tuple[ExerciseLine, ...]  # in the assignment's order
     problems: tuple[str, ...]  # addressed to the student
 
@@ -84,6 +87,8 @@ def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     """The lines under the final grade that say how it differs from the exercises' score."""
     if page.weighted_percent is None:
         return [t["nothing_handed_in"]]
+    if page.lateness:  # the platform applies the late rule, not this grade
+        return [t.get(page.lateness_label, page.lateness)]
     if not page.days_late:
         return []
     days = page.days_late
@@ -112,7 +117,7 @@ def _exercise(line: ExerciseLine, lang: str, t: dict[str, str]) -> dict[str, Any
     result = line.result
     view: dict[str, Any] = {
         "id": line.exercise,
-        "title": result.exercise_title if result else "",
+        "title": line.title,
         "weight": number(line.weight),
         "status": line.status,
         "score": f"{number(line.score)}/{number(line.max_score)}" if graded else "—",
@@ -170,7 +175,7 @@ def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, An
             "title": d.title,
             "explanation": d.explanation,
             "fix": d.fix,
-            "teaches": [{"ref": s.ref, "title": s.title} for s in describe(d.teaches, lang)],
+            "teaches": citations(d.teaches, lang),
         },
         "output": output,
         "output_cut": first.output_truncated or cut,
@@ -194,5 +199,12 @@ def _not_run(skipped: tuple[TestResult, ...], cuda_available: bool, t: dict[str,
 
 
 def _cap(text: str) -> tuple[str, bool]:
-    """``text`` cut to MAX_TEXT_CHARS, and whether it was."""
-    return text[:MAX_TEXT_CHARS], len(text) > MAX_TEXT_CHARS
+    """``text`` cut to MAX_TEXT_CHARS, between two words where one ends in the last 200
+    characters, with an ellipsis; and whether it was (the page then says so)."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text, False
+    cut = text[:MAX_TEXT_CHARS]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= MAX_TEXT_CHARS - 200:
+        cut = cut[:space]
+    return f"{cut} …", True

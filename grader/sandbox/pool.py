@@ -60,15 +60,45 @@ class OutputCapture:
             del self._tail[:cut]
 
     def take(self) -> tuple[str, bool]:
-        head = self._head.decode("utf-8", "replace")
-        tail = self._tail.decode("utf-8", "replace")
         truncated = self._dropped > 0
+        if truncated:  # the cut falls between words, so a warning's last words stay whole
+            kept_head, kept_tail = _word_cut(bytes(self._head), bytes(self._tail))
+            self._dropped += len(self._head) - len(kept_head) + len(self._tail) - len(kept_tail)
+            self._head, self._tail = bytearray(kept_head), bytearray(kept_tail)
         if truncated:
+            head = self._head.decode("utf-8", "replace")
+            tail = self._tail.decode("utf-8", "replace")
             text = f"{head}\n[... {self._dropped:,} bytes of output cut here ...]\n{tail}"
-        else:
-            text = head + tail
+        else:  # one text: a character that spans the head and the tail stays whole
+            text = (self._head + self._tail).decode("utf-8", "replace")
         self._head, self._tail, self._dropped = bytearray(), bytearray(), 0
         return text, truncated
+
+
+_SPACE = re.compile(rb"\s")
+WORD_WINDOW = 200  # bytes: how far a cut moves back (or on) to fall between two words
+
+
+def _word_cut(head: bytes, tail: bytes) -> tuple[bytes, bytes]:
+    """``head`` ended and ``tail`` started at the nearest whitespace within WORD_WINDOW bytes
+    of the cut (so no word, and no UTF-8 character, is split); else at the nearest character
+    boundary."""
+    window = head[-WORD_WINDOW:]
+    spaces = [m.start() for m in _SPACE.finditer(window)]
+    if spaces:
+        head = head[: len(head) - len(window) + spaces[-1]]
+    else:
+        while head and head[-1] & 0xC0 == 0x80:  # continuation bytes of a cut character
+            head = head[:-1]
+        if head and head[-1] >= 0xC0:  # its lead byte
+            head = head[:-1]
+    found = _SPACE.search(tail[:WORD_WINDOW])
+    if found:
+        tail = tail[found.end() :]
+    else:
+        while tail and tail[0] & 0xC0 == 0x80:
+            tail = tail[1:]
+    return head, tail
 
 
 class _Expired(Exception):
