@@ -141,16 +141,18 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
         f"{summary.students} students: {summary.graded} graded now, {summary.cached} from the cache "
         f"({elapsed:.1f} s)."
     )
+    # one item a line: a name or a file name with a newline in it cannot start a line of its
+    # own ("Nothing needs a look"); the stream escapes every other control code
     if summary.attention:
         print(f"\nNeeds a look ({len(summary.attention)} student(s)):")
         for item in summary.attention:
-            print(f"  {item.student}")
+            print(f"  {inert_line(item.student)}")
             for line in item.lines:
-                print(f"    - {line}")
+                print(f"    - {inert_line(line)}")
     if summary.stray:
         print("\nBelongs to no student:")
         for line in summary.stray:
-            print(f"  - {line}")
+            print(f"  - {inert_line(line)}")
     print()
     if summary.incomplete:
         print(f"INCOMPLETE: {summary.incomplete}.")
