@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from grader.authoring.scaffold import scaffold
 from grader.authoring.templates import FOLDER, TEMPLATES
 from grader.catalog import Catalog
+from grader.spec import SLUG_RE
 from tests.conftest import ROOT
 
 
@@ -107,7 +108,7 @@ def test_every_template_is_a_complete_exercise(name):
 @given(
     name=st.sampled_from(sorted(TEMPLATES)),
     number=st.integers(min_value=10, max_value=99),
-    slug=st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True),
+    slug=st.from_regex(SLUG_RE, fullmatch=True).filter(lambda s: len(s) <= 40),
 )
 def test_a_scaffold_is_the_template_with_the_id_and_slug_filled_in(
     tmp_path_factory, name, number, slug
