@@ -61,11 +61,11 @@ FULL_WORKERS, FULL_SLOTS, FULL_GRADINGS = 100, 32, 200_000
 
 def run_one(mode: str, submissions: str, out: str) -> None:
     """One `grade batch` in this process (called as a subprocess): prints its timings."""
-    import grader.lms.batch as batch
+    from grader.cluster import make_engine
     from grader.i18n import choose_lang
+    from grader.lms.batch import BatchOptions, EngineNeeds, run_batch
 
     timing: dict[str, float] = {}
-    made = batch.make_engine
 
     class Timed:
         def __init__(self, engine: Any) -> None:
@@ -86,6 +86,9 @@ def run_one(mode: str, submissions: str, out: str) -> None:
             self.engine.__exit__(*exc)
             timing["stop"] = time.perf_counter() - started
 
+        def grade(self, request: Any) -> Any:
+            return self.grade_many([request])[0]
+
         def grade_many(self, *args: Any, **kwargs: Any) -> Any:
             started = time.perf_counter()
             try:
@@ -93,18 +96,21 @@ def run_one(mode: str, submissions: str, out: str) -> None:
             finally:
                 timing["grading"] = time.perf_counter() - started
 
-    batch.make_engine = lambda *a, **k: Timed(made(*a, **k))  # type: ignore[assignment]
+    def make(needs: EngineNeeds) -> Timed:
+        engine = make_engine(
+            "local:2" if mode == "cluster" else None,
+            needs.catalog,
+            jobs=2,
+            hidden=needs.hidden,
+            preload=needs.preload,
+            reports=True,
+        )
+        return Timed(engine)
+
     started = time.perf_counter()
-    options = batch.BatchOptions(
-        Path(submissions),
-        Path(out),
-        jobs=2,
-        seed=20261129,
-        lang=choose_lang("en"),
-        cluster="local:2" if mode == "cluster" else None,
-    )
+    options = BatchOptions(Path(submissions), Path(out), seed=20261129, lang=choose_lang("en"))
     with open(os.devnull, "w") as stream:
-        summary = batch.run_batch(options, stream)
+        summary = run_batch(options, stream, make)
     timing["wall"] = time.perf_counter() - started
     timing["graded"] = summary.graded
     print(json.dumps(timing))
@@ -319,12 +325,14 @@ def simulate(reference: Path | None, gradings: int, workers: int, threads: int, 
         def tree() -> list[int]:
             return [p for proc in procs[1:] for p in [proc.pid, *descendants(proc.pid)]]
 
-        engine = ClusterEngine(address, catalog, preload=[spec], chunk=chunk, slot_command=command)
+        engine = ClusterEngine(
+            address, catalog, preload=[spec], chunk=chunk, slot_command=command, reports=True
+        )
         started = time.perf_counter()
         with engine:
             ready = time.perf_counter()
             before = (cpu_seconds(procs[0].pid), sum(map(cpu_seconds, tree())), cpu_seconds(0))
-            engine.grade_many(requests, on_result, reports=True)
+            engine.grade_many(requests, on_result)
             wall = time.perf_counter() - ready
             after = (cpu_seconds(procs[0].pid), sum(map(cpu_seconds, tree())), cpu_seconds(0))
     finally:

@@ -52,12 +52,6 @@ class Course:
         return self.root / "solutions"
 
     @property
-    def diagnoses_path(self) -> Path | None:
-        """The course's own ``diagnoses.yaml``, or None when it has none."""
-        path = self.root / DIAGNOSES
-        return path if path.is_file() else None
-
-    @property
     def builtin(self) -> bool:
         return self.root == builtin_course().resolve()
 

@@ -25,7 +25,7 @@ from grader.course import DIAGNOSES as COURSE_FILE
 from grader.errors import SpecError
 from grader.i18n import Text
 from grader.results import Diagnosis
-from grader.yamlfields import Fields, read_yaml, text_value
+from grader.yamlfields import YamlFields, read_yaml, text_value
 
 CATALOGUE_PATH = Path(__file__).with_name("diagnoses.yaml")
 FORMAT_VERSION = 1
@@ -127,13 +127,13 @@ class DiagnosisCatalog:
 
     @classmethod
     def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
-        top = Fields(path, read_yaml(path), "", ("format_version", "diagnoses"))
+        top = YamlFields(path, read_yaml(path), "", ("format_version", "diagnoses"))
         top.check_version(FORMAT_VERSION)
         entries = []
         seen: set[str] = set()
         for i, raw in enumerate(top.get("diagnoses", list)):
             where = f"diagnoses[{i}]"
-            fields = Fields(
+            fields = YamlFields(
                 path,
                 raw,
                 where,
@@ -151,7 +151,7 @@ class DiagnosisCatalog:
             }
             patterns = []
             for j, item in enumerate(fields.get("exceptions", list, [])):
-                sub = Fields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
+                sub = YamlFields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
                 patterns.append(
                     Pattern(
                         _regex(path, f"{where}.exceptions[{j}].type", sub.get("type", str, None)),

@@ -123,6 +123,12 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+def number(value: float) -> str:
+    """A number as people write it, at most two decimals: 7, 7.5, 7.25; never 7.0 or 1e+02."""
+    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def labels(table: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
     """One front end's words in ``lang`` (English where the language is unknown)."""
     return table[lang if lang in table else "en"]

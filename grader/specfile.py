@@ -35,7 +35,7 @@ from grader.spec import (
     TestSpec,
     Text,
 )
-from grader.yamlfields import Fields, read_yaml, text_value
+from grader.yamlfields import YamlFields, read_yaml, text_value
 
 _TOP_KEYS = (
     "format_version",
@@ -64,7 +64,7 @@ _TOP_KEYS = (
 def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
     """Load and check ``folder/exercise.yaml``; every problem is a SpecError."""
     path = folder / SPEC_FILE
-    top = Fields(path, read_yaml(path), "", _TOP_KEYS)
+    top = YamlFields(path, read_yaml(path), "", _TOP_KEYS)
 
     top.check_version(FORMAT_VERSION)
 
@@ -141,7 +141,7 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
     return spec
 
 
-def _fixes(path: Path, top: Fields) -> tuple[tuple[str, Text], ...]:
+def _fixes(path: Path, top: YamlFields) -> tuple[tuple[str, Text], ...]:
     """``diagnoses: {id: {fix: {en, zh}}}``: a diagnosis's fix for this exercise (the ids are
     checked against the catalogue by ``grade validate``)."""
     raw = top.get("diagnoses", dict, {})
@@ -150,7 +150,7 @@ def _fixes(path: Path, top: Fields) -> tuple[tuple[str, Text], ...]:
         where = f"diagnoses.{key}"
         if not isinstance(key, str) or not SLUG_RE.match(key):
             raise SpecError(path, where, "is not a diagnosis id", "use a catalogue id")
-        fields = Fields(path, value, where, ("fix",))
+        fields = YamlFields(path, value, where, ("fix",))
         fixes.append((key, text_value(path, f"{where}.fix", fields.get("fix", dict))))
     return tuple(fixes)
 
@@ -170,17 +170,17 @@ def _check_subset(path: Path, where: str, values: tuple, allowed: tuple) -> None
         raise SpecError(path, where, "lists a value twice", "list each once")
 
 
-def _items(path: Path, top: Fields, key: str, required: bool = True) -> list[tuple[str, Any]]:
+def _items(path: Path, top: YamlFields, key: str, required: bool = True) -> list[tuple[str, Any]]:
     raw = top.get(key, list, ... if required else [], fix=f"add a `{key}:` list")
     if required and not raw:
         raise SpecError(path, key, "is empty", f"add at least one entry to `{key}`")
     return [(f"{key}[{i}]", item) for i, item in enumerate(raw)]
 
 
-def _functions(path: Path, top: Fields) -> tuple[FunctionSpec, ...]:
+def _functions(path: Path, top: YamlFields) -> tuple[FunctionSpec, ...]:
     result = []
     for where, item in _items(path, top, "functions"):
-        fields = Fields(path, item, where, ("name", "signature", "summary"))
+        fields = YamlFields(path, item, where, ("name", "signature", "summary"))
         name = fields.get("name", str)
         if not NAME_RE.match(name):
             raise SpecError(
@@ -195,10 +195,10 @@ def _functions(path: Path, top: Fields) -> tuple[FunctionSpec, ...]:
     return tuple(result)
 
 
-def _tests(path: Path, top: Fields, functions: set[str]) -> tuple[TestSpec, ...]:
+def _tests(path: Path, top: YamlFields, functions: set[str]) -> tuple[TestSpec, ...]:
     result = []
     for where, item in _items(path, top, "tests"):
-        fields = Fields(
+        fields = YamlFields(
             path,
             item,
             where,
@@ -292,9 +292,9 @@ def _check_tests_exist(
     return tuple(replace(t, takes_device="device" in signatures[t.name]) for t in tests)
 
 
-def _limits(path: Path, top: Fields) -> Limits:
+def _limits(path: Path, top: YamlFields) -> Limits:
     raw = top.get("limits", dict, {})
-    fields = Fields(path, raw, "limits", tuple(Limits.__dataclass_fields__))
+    fields = YamlFields(path, raw, "limits", tuple(Limits.__dataclass_fields__))
     defaults = Limits()
     values = {}
     for name in Limits.__dataclass_fields__:
@@ -310,10 +310,10 @@ def _limits(path: Path, top: Fields) -> Limits:
 FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
-def _forbidden(path: Path, top: Fields, functions: set[str]) -> tuple[ForbiddenSpec, ...]:
+def _forbidden(path: Path, top: YamlFields, functions: set[str]) -> tuple[ForbiddenSpec, ...]:
     result = []
     for where, item in _items(path, top, "forbidden", required=False):
-        fields = Fields(path, item, where, ("name", "functions", "why"))
+        fields = YamlFields(path, item, where, ("name", "functions", "why"))
         used = fields.names("functions", default=())
         for fn in used:
             if fn not in functions:
@@ -349,10 +349,10 @@ def _forbidden(path: Path, top: Fields, functions: set[str]) -> tuple[ForbiddenS
     return tuple(result)
 
 
-def _mutants(path: Path, top: Fields, folder: Path, tests: set[str]) -> tuple[MutantSpec, ...]:
+def _mutants(path: Path, top: YamlFields, folder: Path, tests: set[str]) -> tuple[MutantSpec, ...]:
     result = []
     for where, item in _items(path, top, "mutants", required=False):
-        fields = Fields(path, item, where, ("file", "description", "must_fail", "diagnosis"))
+        fields = YamlFields(path, item, where, ("file", "description", "must_fail", "diagnosis"))
         file = fields.get("file", str)
         _require_file(path, f"{where}.file", folder / file, "the mutant")
         must_fail = fields.names("must_fail")
@@ -375,10 +375,10 @@ def _mutants(path: Path, top: Fields, folder: Path, tests: set[str]) -> tuple[Mu
     return tuple(result)
 
 
-def _alternatives(path: Path, top: Fields, folder: Path) -> tuple[AlternativeSpec, ...]:
+def _alternatives(path: Path, top: YamlFields, folder: Path) -> tuple[AlternativeSpec, ...]:
     result = []
     for where, item in _items(path, top, "alternatives", required=False):
-        fields = Fields(path, item, where, ("file", "description"))
+        fields = YamlFields(path, item, where, ("file", "description"))
         file = fields.get("file", str)
         _require_file(path, f"{where}.file", folder / file, "the alternative solution")
         result.append(AlternativeSpec(file, fields.get("description", str)))
@@ -387,7 +387,7 @@ def _alternatives(path: Path, top: Fields, folder: Path) -> tuple[AlternativeSpe
 
 
 def _requirements(
-    path: Path, top: Fields, tests: tuple[TestSpec, ...], mutants: tuple[MutantSpec, ...]
+    path: Path, top: YamlFields, tests: tuple[TestSpec, ...], mutants: tuple[MutantSpec, ...]
 ) -> tuple[RequirementSpec, ...]:
     """The audit table: every requirement of the instructions, the tests that check it and the
     mutants that prove it. A mutant listed for a requirement may lose only that requirement's
@@ -396,7 +396,7 @@ def _requirements(
     test_names = {t.name for t in tests}
     by_file = {m.file: m for m in mutants}
     for where, item in _items(path, top, "requirements", required=False):
-        fields = Fields(path, item, where, ("id", "text", "tests", "mutants", "no_mutant"))
+        fields = YamlFields(path, item, where, ("id", "text", "tests", "mutants", "no_mutant"))
         req_id = fields.get("id", str)
         if not SLUG_RE.match(req_id):
             raise SpecError(path, f"{where}.id", f"'{req_id}' is not a slug", "e.g. keeps-dtype")

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import __version__, wire
+from grader import wire
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.results import Result, ResultError
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 MARKER = ".grade"
 FORMAT_VERSION = 1
@@ -206,6 +207,26 @@ def mark_workspace(root: Path) -> Workspace:
             + "\n",
         )
     return Workspace(root.resolve())
+
+
+def hint_lines(spec: ExerciseSpec, lang: str, *, every: bool = False) -> list[str]:
+    """What ``grade hint`` and ``%grade hint`` print: every hint (``every``), or the next one.
+    In a workspace the next one is one more each time; outside one it is always the first,
+    and a note says how to get further."""
+    from grader.i18n import CLI, labels
+
+    words = labels(CLI, lang)
+    total = len(spec.hints)
+    if every:
+        return [
+            f"{words['hint']} {i}/{total}: {h.get(lang)}\n" for i, h in enumerate(spec.hints, 1)
+        ]
+    workspace = find_workspace()
+    index = workspace.next_hint(spec) if workspace else 0
+    lines = [f"{words['hint']} {index + 1}/{total}: {spec.hints[index].get(lang)}"]
+    if workspace is None and total > 1:
+        lines.append(words["hint_outside"])
+    return lines
 
 
 def _entry(data: Any) -> dict[str, Any]:

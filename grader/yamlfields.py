@@ -3,7 +3,7 @@
 Exercise specs (``exercise.yaml``), the diagnoses (``diagnoses.yaml``), the sections map and an
 assignment file are all read the same way: :func:`read_yaml` parses the file through
 :func:`grader.wire.load_yaml` (safe, size and depth capped, duplicate keys refused; anchors and
-aliases allowed, since the instructor wrote the file, explicit tags never), and :class:`Fields`
+aliases allowed, since the instructor wrote the file, explicit tags never), and :class:`YamlFields`
 reads each mapping field by field, rejecting unknown keys with a "did you mean" and wrong types
 with the file, the field and the fix. Every problem is a :class:`~grader.errors.SpecError`: a
 usage error (exit 2, one ``Error:`` line).
@@ -40,7 +40,7 @@ def read_yaml(path: Path, *, aliases: bool = True) -> Any:
         raise SpecError(path, exc.field or None, exc.problem, exc.fix or None) from None
 
 
-class Fields:
+class YamlFields:
     """Reads one mapping of a spec, field by field, and rejects what is left over."""
 
     def __init__(self, path: Path, data: Any, where: str, allowed: tuple[str, ...]):
@@ -129,11 +129,11 @@ class Fields:
 
 def text_value(path: Path, where: str, value: Any) -> Text:
     """Read an `{en: ..., zh: ...}` mapping into a Text; both languages are required."""
-    sub = Fields(path, value, where, LANGS)
+    sub = YamlFields(path, value, where, LANGS)
     return Text(**{lang: nonempty(sub, lang) for lang in LANGS})
 
 
-def nonempty(fields: Fields, key: str) -> str:
+def nonempty(fields: YamlFields, key: str) -> str:
     value = fields.get(key, str)
     if not value.strip():
         raise SpecError(fields.path, fields._name(key), "is empty", "write the text")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-import json
 import os
 import shutil
 import signal
@@ -32,28 +31,68 @@ SUBMISSIONS = FIXTURES / "submissions"
 
 
 class GradingService:
-    """Grades through a warm Grader in a subprocess (see tests/service.py)."""
+    """Grades through a real warm server (``python -m grader.serve``, in the foreground, in a
+    private runtime folder of its own), spoken to with the shipped client and protocol
+    (grader.serve.client), as ``grade ID`` and the notebook speak to it.
+
+    The pytest process must stay free to run tensor work of its own, which a process that
+    forks learner children must not do; so tests grade through a server in a separate process.
+    """
 
     def __init__(self, home: Path | None = None, env: dict[str, str] | None = None) -> None:
+        import tempfile
+        import threading
+
+        from grader.catalog import Catalog, project_root
+        from grader.serve import client
+        from grader.serve.runtime import Place
+
         env = dict(os.environ, **(env or {}))
         if home is not None:
             env["GRADER_HOME"] = str(home)
+        env.pop("GRADE_NO_SERVER", None)
+        self._runtime = tempfile.TemporaryDirectory(prefix="grading-service-")
+        env["XDG_RUNTIME_DIR"] = self._runtime.name
+        env["GRADE_SERVER_IDLE"] = "86400"  # it ends with the session, not when idle
+        self.catalog = Catalog((home or project_root()).resolve())
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("service.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            [sys.executable, "-m", "grader.serve"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             text=True,
             env=env,
             cwd=ROOT,
         )
-        ready = self.proc.stdout.readline()
-        if not ready:
-            raise RuntimeError("the grading service did not start")
-        hello = json.loads(ready)
-        self.isolation = hello.get("isolation", "")
-        # the uids of this service's learner children (None: they keep the grader's uid)
-        uids = hello.get("learner_uids")
-        self.learner_uids = range(*uids) if uids else range(0)
+        # the server's log (stderr) is read as it comes: its "ready" line is the event waited
+        # on, and a log that nobody read would block the server once the pipe filled up
+        self.log: list[str] = []
+        ready = threading.Event()
+
+        def drain() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.log.append(line)
+                if "ready: " in line:
+                    ready.set()
+            ready.set()  # the server ended: nothing more will come
+
+        threading.Thread(target=drain, daemon=True).start()
+        ready.wait()
+        ready_lines = [line for line in self.log if "ready: " in line]
+        if not ready_lines:
+            self.proc.wait(timeout=60)
+            self._runtime.cleanup()
+            raise RuntimeError("the grading server did not start:\n" + "".join(self.log))
+        # where it listens, as it says (its name depends on the server's own environment)
+        socket_path = Path(ready_lines[0].rsplit(" socket ", 1)[1].strip())
+        self.place = Place(socket_path.parent, socket_path.stem)
+        assert self.place.socket == socket_path
+        assert socket_path.is_relative_to(self._runtime.name)
+        status = client.status(self.place)
+        self.isolation = status.isolation
+        # the uids of this server's learner children (empty: they keep the grader's uid)
+        self.learner_uids = range(status.learner_uids_start, status.learner_uids_stop)
 
     def grade(
         self,
@@ -63,26 +102,29 @@ class GradingService:
         seed: int = 20261129,
         lang: str = "en",
     ) -> Result:
-        request = {
-            "exercise": exercise,
-            "file": str(path),
-            "devices": list(devices),
-            "seed": seed,
-            "lang": lang,
-        }
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the grading service died")
-        data = json.loads(line)
-        if "error" in data:
-            raise RuntimeError(data["error"])
-        return Result.from_dict(data)
+        from grader.engine.api import GradeRequest
+        from grader.serve import client
+
+        request = GradeRequest(
+            exercise=self.catalog.resolve(exercise).id,
+            source=Path(path).read_bytes(),
+            filename=str(path),
+            devices=tuple(devices),
+            seed=seed,
+            lang=lang,
+        )
+        try:
+            return client.grade(self.place, request, 600.0)
+        except client.Unavailable as exc:
+            raise RuntimeError(f"the grading server failed: {exc.reason}") from None
 
     def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        from grader.serve import client
+
+        with contextlib.suppress(client.Unavailable):
+            client.stop(self.place)
+        self.proc.wait(timeout=60)
+        self._runtime.cleanup()
 
 
 @pytest.fixture(scope="session")

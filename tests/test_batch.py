@@ -19,7 +19,16 @@ import pytest
 
 from grader.engine.scoring import merge_passes
 from grader.results import Result, Status
-from tests.conftest import FIXTURES, PROBE_HOME, ROOT, SUBMISSIONS, cli_here, run_cli, stable
+from tests.conftest import (
+    FIXTURES,
+    PROBE_HOME,
+    ROOT,
+    SUBMISSIONS,
+    cli_here,
+    run_cli,
+    run_fresh,
+    stable,
+)
 
 HOSTILE = [
     "infinite_loop_function",
@@ -377,12 +386,31 @@ def test_usage_errors(tmp_path):
     assert "did you mean 'exercise-90'" in proc.stderr
 
 
-def test_cpu_and_cuda_passes_merge_into_one_result(probe_service):
+# A batch's engine grades the CPU and the CUDA pass apart (a CUDA-only pass, which a learner's
+# front end refuses on a machine without a GPU): graded here by an engine in a fresh process.
+PASSES = """
+import json, sys
+from pathlib import Path
+from grader.engine import GradeRequest, LocalEngine
+path = Path(sys.argv[1])
+with LocalEngine() as engine:
+    for devices in (("cpu",), ("cuda",)):
+        request = GradeRequest("exercise-90", path.read_bytes(), str(path), devices=devices)
+        print("RESULT", engine.grade(request).to_json(compact=True), flush=True)
+"""
+
+
+def test_cpu_and_cuda_passes_merge_into_one_result():
     from grader.catalog import Catalog
 
     spec = Catalog(PROBE_HOME).resolve("90")
-    cpu = probe_service.grade("exercise-90", SUBMISSIONS / "wrong.py", devices=("cpu",))
-    cuda = probe_service.grade("exercise-90", SUBMISSIONS / "wrong.py", devices=("cuda",))
+    env = dict(os.environ, GRADER_HOME=str(PROBE_HOME))
+    out = run_fresh(PASSES, args=(str(SUBMISSIONS / "wrong.py"),), env=env)
+    cpu, cuda = (
+        Result.from_json(line.split(" ", 1)[1])
+        for line in out.splitlines()
+        if line.startswith("RESULT ")
+    )
     merged = merge_passes(spec, [cpu, cuda])
     assert [(t.name, t.device) for t in merged.tests] == [
         (t.name, d) for t, d in spec.manifest(("cpu", "cuda"))

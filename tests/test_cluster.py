@@ -774,8 +774,8 @@ from grader.engine.api import GradeRequest
 files = sys.argv[2:]
 requests = [GradeRequest("exercise-90", Path(f).read_bytes(), f"s{n}/exercise-90.py")
             for n, f in enumerate(files)]
-with ClusterEngine(sys.argv[1], chunk=2) as engine:
-    results = engine.grade_many(requests, reports=True)
+with ClusterEngine(sys.argv[1], chunk=2, reports=True) as engine:
+    results = engine.grade_many(requests)
 print(json.dumps({"gpus": engine.gpus, "workers": engine.workers,
                   "placements": engine.placements, "results": [r.to_dict() for r in results]}))
 """

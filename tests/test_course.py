@@ -24,8 +24,8 @@ from grader.authoring.templates import TEMPLATES
 from grader.catalog import Catalog
 from grader.cluster.fingerprint import differences, fingerprint
 from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
+from grader.digests import exercise_fingerprint
 from grader.errors import SpecError, UsageError
-from grader.lms.cache import exercise_fingerprint
 from grader.results import Result
 from tests.conftest import FIXTURES, cli_here, run_cli, wait_until, watching
 

@@ -13,8 +13,9 @@ from markupsafe import escape
 
 from grader.i18n import REPORT
 from grader.lms.assignment import Assignment, LatePolicy
+from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number
-from grader.render.feedback import MAX_TEXT_CHARS, render_feedback
+from grader.render.feedback import MAX_TEXT_CHARS
 from grader.results import Result, ReviewNote
 from tests.conftest import FIXTURES
 from tests.test_report import outline
@@ -73,7 +74,7 @@ def case(
 
 def page(lang: str = "en", **kwargs) -> str:
     row, results, task = case(lang, **kwargs)
-    return render_feedback(row, results, task, lang)
+    return feedback_html(row, results, task, lang)
 
 
 def test_every_exercise_appears_in_the_assignments_order():
@@ -91,7 +92,7 @@ def test_every_exercise_appears_in_the_assignments_order():
 
 def test_the_final_grade_and_its_late_breakdown():
     row, results, task = case()
-    html = render_feedback(row, results, task, "en")
+    html = feedback_html(row, results, task, "en")
     assert row.days_late == 2 and row.late_percent == 20
     assert f'data-final="{number(row.final_percent)}%"' in html
     assert f"{number(row.weighted_percent)}% before the late penalty" in html
@@ -114,14 +115,14 @@ def test_the_late_rule_zeroing_the_grade_is_said():
 def test_nothing_handed_in():
     task = assignment()
     row = build_row(Student("ghost", "Absent Student"), {}, task)
-    html = render_feedback(row, {}, task, "en")
+    html = feedback_html(row, {}, task, "en")
     assert 'data-final="0%"' in html and "Nothing was handed in for this assignment." in html
     assert html.count('data-status="missing"') == len(ORDER)
 
 
 def test_failures_show_their_diagnosis_and_passes_are_compact():
     row, results, task = case()
-    html = render_feedback(row, results, task, "en")
+    html = feedback_html(row, results, task, "en")
     fixes = {t.diagnosis.fix for r in results.values() for t in r.tests if t.diagnosis}
     assert fixes and all(str(escape(fix)) in html for fix in fixes)
     assert 'data-diagnosis="grad-accumulates"' in html
@@ -173,7 +174,7 @@ def test_long_output_is_capped():
         for t in markup.tests
     )
     results["exercise-90"] = dataclasses.replace(markup, tests=long)
-    html = render_feedback(row, results, task, "en")
+    html = feedback_html(row, results, task, "en")
     assert "x" * MAX_TEXT_CHARS in html and "x" * (MAX_TEXT_CHARS + 1) not in html
     assert "data-output-cut" in html and "Output (cut: too long)" in html
 
@@ -195,8 +196,8 @@ def test_both_languages_have_every_label():
 
 def test_same_input_same_bytes():
     row, results, task = case()
-    first = render_feedback(row, results, task, "en")
-    assert render_feedback(row, results, task, "en") == first
+    first = feedback_html(row, results, task, "en")
+    assert feedback_html(row, results, task, "en") == first
     reordered = dict(reversed(list(results.items())))
-    assert render_feedback(row, reordered, task, "en") == first
+    assert feedback_html(row, reordered, task, "en") == first
     assert "2026" not in first  # no dates or times on the page

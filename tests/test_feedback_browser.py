@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from grader.lms.feedback import feedback_html
 from grader.lms.grades import number
-from grader.render.feedback import render_feedback
 from tests.test_feedback import ORDER, case
 from tests.test_report_browser import check_page  # skips this module where Chromium is missing
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 def test_feedback_page_renders_cleanly(tmp_path, lang, label):
     row, results, task = case(lang)
     path = tmp_path / f"feedback-{lang}.html"
-    path.write_text(render_feedback(row, results, task, lang), encoding="utf-8")
+    path.write_text(feedback_html(row, results, task, lang), encoding="utf-8")
     page = check_page(
         path,
         f"feedback-{lang}",

@@ -129,11 +129,11 @@ def test_every_report_names_the_common_cjk_fonts(page):
     elif page == "class":
         html = class_report("zh")
     else:
-        from grader.render.feedback import render_feedback
+        from grader.lms.feedback import feedback_html
         from tests.test_feedback import case
 
         row, results, task = case("zh")
-        html = render_feedback(row, results, task, "zh")
+        html = feedback_html(row, results, task, "zh")
     stacks = re.findall(r"font(?:-family)?:\s*(?:[\d.]+px/[\d.]+\s+)?([^;]+);", html)
     assert stacks
     for stack in stacks:
@@ -383,7 +383,8 @@ def test_captured_output_is_cut_between_words_and_says_so(words, cap, chunk):
 
 
 def test_the_feedback_page_cuts_long_output_between_words_and_says_so():
-    from grader.render.feedback import MAX_TEXT_CHARS, render_feedback
+    from grader.lms.feedback import feedback_html
+    from grader.render.feedback import MAX_TEXT_CHARS
     from tests.test_feedback import case
 
     row, results, task = case("en")
@@ -393,7 +394,7 @@ def test_the_feedback_page_cuts_long_output_between_words_and_says_so():
     tests = list(failing.tests)
     tests[index] = dataclasses.replace(tests[index], output=long, output_truncated=False)
     results = {**results, "exercise-14": dataclasses.replace(failing, tests=tuple(tests))}
-    html = render_feedback(row, results, task, "en")
+    html = feedback_html(row, results, task, "en")
     shown = re.search(r'<pre class="output"[^>]*data-output-cut>([^<]*)</pre>', html)
     assert shown, "the cut output is marked as cut"
     text = shown.group(1).replace("&#39;", "'").replace("&amp;", "&").replace("&gt;", ">")

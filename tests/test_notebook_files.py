@@ -17,7 +17,7 @@ from grader.errors import UsageError
 from grader.notebook.display import GradeOutput
 from grader.notebook.magics import cell_submission
 from grader.results import Result
-from grader.submission import find_target
+from grader.serve.submission import find_target
 from grader.workspace import find_workspace
 from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, cli_here, run_cli
 
@@ -220,7 +220,7 @@ def probe_env(monkeypatch, tmp_path):
 
 def probe_request():
     from grader.catalog import Catalog
-    from grader.submission import load
+    from grader.serve.submission import load
 
     spec = Catalog(PROBE_HOME).resolve("90")
     return spec, load(SUBMISSIONS / "correct.py").request(spec, ("cpu",))

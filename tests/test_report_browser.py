@@ -97,7 +97,7 @@ def class_report(lang: str) -> str:
 
 
 def accessibility_page(name: str, tmp_path: Path) -> Path:
-    from grader.render.feedback import render_feedback
+    from grader.lms.feedback import feedback_html
     from tests.test_feedback import case
 
     path = tmp_path / f"{name}.html"
@@ -122,7 +122,7 @@ def accessibility_page(name: str, tmp_path: Path) -> Path:
     else:
         lang = name.removeprefix("feedback-")
         row, results, task = case(lang)
-        text = render_feedback(row, results, task, lang)
+        text = feedback_html(row, results, task, lang)
     path.write_text(text, encoding="utf-8")
     return path
 

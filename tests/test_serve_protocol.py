@@ -50,7 +50,9 @@ def envelope(kind: str, body: object, version: object = protocol.PROTOCOL) -> di
         protocol.Accepted(),
         protocol.ResultReply(RESULT),
         protocol.ErrorReply(protocol.USAGE, "no exercise 'x'", "Run `grade list`."),
-        protocol.StatusReply(1, "0.1.0", "/course", 1.5, 900.0, 3.25, 2, "process"),
+        protocol.StatusReply(
+            1, "0.1.0", "/course", 1.5, 900.0, 3.25, 2, "process", 200_000, 204_096
+        ),
         protocol.Stopping(),
     ],
 )
@@ -167,6 +169,8 @@ def test_malformed_results_are_refused(body, says):
                 "idle_s": 0,
                 "served": 0,
                 "isolation": "",
+                "learner_uids_start": 0,
+                "learner_uids_stop": 0,
             },
             "field 'body.pid': expected a whole number, got a boolean",
         ),
@@ -223,3 +227,12 @@ def test_the_runtime_folder_must_be_private(tmp_path):
     with pytest.raises(RuntimeFolderError, match="not a folder"):
         check_private(link)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+
+
+def test_a_request_carries_only_what_decides_the_result():
+    # no label that nothing reads: a request with one more field is refused, not ignored
+    wire = REQUEST.to_wire()
+    assert set(wire) == {"exercise", "source", "filename", "devices", "seed", "lang", "cells"}
+    assert GradeRequest.from_wire(wire) == REQUEST
+    with pytest.raises(ValueError, match=r"tag.*unknown field"):
+        GradeRequest.from_wire({**wire, "tag": "mine"})

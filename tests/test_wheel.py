@@ -187,3 +187,11 @@ def test_a_course_of_its_own_from_the_wheel(installed, tmp_path):
     assert "An exclusive prefix sum instead of an inclusive one" in proc.stdout
     proc = run(grade, "new", "exercise-23", cwd=tmp_path, ok=(2,))
     assert "built-in course is part of the installed grader" in proc.stderr
+    # the templates of `grade new` are in the wheel: a scaffold from it validates
+    proc = run(
+        grade, "new", "exercise-23", "--template", "mistakes", "--course", course, cwd=tmp_path
+    )
+    assert "created exercises/exercise-23/tests.py" in proc.stdout
+    assert not any(course.rglob("__init__.py"))
+    proc = run(grade, "validate", "exercise-23", "--course", course, cwd=tmp_path)
+    assert "✓ exercise-23" in proc.stdout and "0 failed" in proc.stdout

@@ -39,7 +39,7 @@ def scaffold(
             )
     slug = slug or f"new-{exercise_id}"
     files = {}
-    for name, text in TEMPLATES[template].FILES.items():
+    for name, text in TEMPLATES[template].files().items():
         target = catalog.root / name.replace("{id}", exercise_id)
         files[target] = text.replace("{id}", exercise_id).replace("{slug}", slug)
     for path, text in files.items():

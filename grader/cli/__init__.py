@@ -25,9 +25,9 @@ import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from grader import __version__
 from grader.console import inert_terminal
 from grader.errors import ExitCode, GraderError, UsageError
+from grader.version import __version__
 
 COMMANDS = (
     "list",

@@ -169,7 +169,7 @@ def cmd_preview(argv: list[str]) -> int:
     from grader.engine.scoring import exit_code
     from grader.i18n import choose_lang
     from grader.render.terminal import print_summary
-    from grader.submission import check_devices, load
+    from grader.serve.submission import check_devices, load
 
     parser = Parser(
         prog="grade preview",

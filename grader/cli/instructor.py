@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 
 def cmd_batch(argv: list[str]) -> int:
-    from grader.lms.batch import BatchOptions, run_batch
+    from grader.cluster import make_engine
+    from grader.lms.batch import BatchEngine, BatchOptions, EngineNeeds, run_batch
     from grader.lms.platforms import names
 
     parser = Parser(
@@ -89,22 +90,32 @@ def cmd_batch(argv: list[str]) -> int:
     exercises = tuple(
         e.strip() for group in args.exercises or [] for e in group.split(",") if e.strip()
     )
+
+    def engine(needs: EngineNeeds) -> BatchEngine:
+        return make_engine(
+            args.cluster,
+            needs.catalog,
+            jobs=args.jobs,
+            gpu_jobs=args.gpu_jobs,
+            hidden=needs.hidden,
+            preload=needs.preload,
+            reports=True,
+        )
+
     started = time.monotonic()
     summary = run_batch(
         BatchOptions(
             submissions=args.submissions,
             out=args.out,
-            jobs=args.jobs,
-            gpu_jobs=args.gpu_jobs,
             assignment=args.assignment,
             exercises=exercises,
             layout=args.layout,
             student=args.student,
             seed=args.seed,
             lang=choose_lang(args.lang),
-            cluster=args.cluster,
         ),
         sys.stderr,
+        engine,
     )
     elapsed = time.monotonic() - started
     _report(summary, elapsed)

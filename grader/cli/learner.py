@@ -6,7 +6,7 @@ grade ID [--file PATH] [--device cpu|cuda|all] [--json PATH] [--report PATH] [--
 grade watch ID
 
 Grading goes through the warm server when one answers (:mod:`grader.cli.server`); what is
-graded and what is written afterwards is :mod:`grader.submission`, shared with the notebook.
+graded and what is written afterwards is :mod:`grader.serve.submission`, shared with the notebook.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
-from grader.cli.server import Grader
 from grader.concepts import concept_name
 from grader.console import control
 from grader.engine.scoring import exit_code
@@ -27,9 +26,10 @@ from grader.fileio import write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
 from grader.options import Parser, add_debug, add_device, add_lang, selected_devices
 from grader.results import Result
+from grader.serve.route import InProcess, Route, Start
+from grader.serve.submission import Submission, load, locate, write_outputs
 from grader.spec import ExerciseSpec
-from grader.submission import Submission, load, locate, write_outputs
-from grader.workspace import Workspace, find_workspace
+from grader.workspace import Workspace, find_workspace, hint_lines
 
 
 def _catalog() -> Catalog:
@@ -116,19 +116,9 @@ def cmd_hint(argv: list[str]) -> int:
     parser.add_argument("--all", action="store_true", help="show every hint")
     add_lang(parser)
     args = parser.parse_args(argv)
-    lang = choose_lang(args.lang)
-    words = labels(CLI, lang)
     spec = _catalog().resolve(args.id)
-    total = len(spec.hints)
-    if args.all:
-        for i, hint in enumerate(spec.hints, 1):
-            print(f"{words['hint']} {i}/{total}: {hint.get(lang)}\n")
-        return 0
-    workspace = find_workspace()
-    index = workspace.next_hint(spec) if workspace else 0
-    print(f"{words['hint']} {index + 1}/{total}: {spec.hints[index].get(lang)}")
-    if workspace is None and total > 1:
-        print(words["hint_outside"])
+    for line in hint_lines(spec, choose_lang(args.lang), every=args.all):
+        print(line)
     return 0
 
 
@@ -246,12 +236,29 @@ def _outputs(
 
 
 def _grade_one(
-    args: argparse.Namespace, spec: ExerciseSpec, submission: Submission, grader: Grader
+    args: argparse.Namespace, spec: ExerciseSpec, submission: Submission, grader: Route
 ) -> Result:
     request = submission.request(
         spec, selected_devices(args.device), args.seed, choose_lang(args.lang)
     )
     return submission.finish(grader.grade(request))
+
+
+def _route(args: argparse.Namespace, spec: ExerciseSpec, start: Start) -> tuple[Route, InProcess]:
+    """Where the command grades: the warm server, else this process. ``--debug`` grades here:
+    it shows the hidden tests' own exceptions from this process's engine records, which a
+    server's grading would not leave here."""
+    here = InProcess(spec, debug=args.debug)
+    use_server = not args.no_server and not args.debug
+    return Route(spec, here, use_server=use_server, start=start), here
+
+
+def _show_faults(here: InProcess, label: str) -> None:
+    """With --debug: the hidden tests' own exceptions of the last grading, on stderr."""
+    if here.debug and here.engine is not None:
+        from grader.cli.debug import show_faults
+
+        show_faults(here.engine, label)
 
 
 def cmd_grade(argv: list[str]) -> int:
@@ -262,7 +269,7 @@ def cmd_grade(argv: list[str]) -> int:
     path, workspace = locate(spec, args.file)
     report, json_path = _outputs(args, workspace, spec)
     submission = load(path)
-    grader = Grader(spec, use_server=not args.no_server, start="hand-off", debug=args.debug)
+    grader, here = _route(args, spec, "hand-off")
     completed = False
     try:
         result = _grade_one(args, spec, submission, grader)
@@ -273,7 +280,7 @@ def cmd_grade(argv: list[str]) -> int:
             json_path=str(json_path) if json_path else None,
             practice=workspace is not None,
         )
-        grader.show_faults(f"file {path}")
+        _show_faults(here, f"file {path}")
         for error in errors:
             print(error.format(), file=sys.stderr)
         completed = True
@@ -296,7 +303,7 @@ def cmd_watch(argv: list[str]) -> int:
     print(labels(CLI, choose_lang(args.lang))["watching"].format(path=path))
     last = None
     # A warm grading process (the server, or this one's own) makes every re-grade fast.
-    grader = Grader(spec, use_server=not args.no_server, start="spawn", debug=args.debug)
+    grader, here = _route(args, spec, "spawn")
     try:
         while True:
             stamp = _stamp(path)
@@ -312,7 +319,7 @@ def cmd_watch(argv: list[str]) -> int:
                     report_path=str(written) if written else None,
                     practice=workspace is not None,
                 )
-                grader.show_faults(f"file {path}")
+                _show_faults(here, f"file {path}")
                 for error in errors:
                     print(error.format(), file=sys.stderr)
                 # the score stays in sight at the bottom, however long the summary

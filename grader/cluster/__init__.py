@@ -40,10 +40,13 @@ def make_engine(
     gpu_jobs: int | None = None,
     hidden: Sequence[Path] = (),
     preload: Sequence[ExerciseSpec] | None = None,
+    reports: bool = False,
 ) -> LocalEngine | ClusterEngine:
     """The engine a batch grades with: this machine's (``cluster`` None), or a Dask cluster's
     (``cluster``: a scheduler's address, or ``local:N``; ``jobs`` and ``gpu_jobs`` then do not
-    apply: a cluster grades one submission per worker thread, CUDA passes one per GPU)."""
+    apply: a cluster grades one submission per worker thread, CUDA passes one per GPU).
+    ``reports``: a cluster renders each result's report on its worker (this machine's engine
+    renders nothing: the batch does)."""
     if cluster is None:
         return LocalEngine(catalog, jobs=jobs, gpu_jobs=gpu_jobs, hidden=hidden, preload=preload)
     if not dask_installed():
@@ -52,4 +55,4 @@ def make_engine(
         )
     from grader.cluster.engine import ClusterEngine
 
-    return ClusterEngine(cluster, catalog, hidden=hidden, preload=preload)
+    return ClusterEngine(cluster, catalog, hidden=hidden, preload=preload, reports=reports)

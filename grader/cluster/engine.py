@@ -67,10 +67,12 @@ class ClusterEngine:
     """Grades :class:`GradeRequest` s on a Dask cluster. Use as a context manager::
 
         with ClusterEngine("tcp://scheduler:8786") as engine:
-            results = engine.grade_many(requests, on_result, reports=True)
+            results = engine.grade_many(requests, on_result)
 
     ``hidden``: folders learner children must not see (on a worker that shares the driver's
-    file system); ``preload``: the exercises the run grades (default: every exercise).
+    file system); ``preload``: the exercises the run grades (default: every exercise);
+    ``reports``: each result's HTML report is rendered on the worker that graded it and
+    handed to ``on_result`` (so the driver of a batch only writes files).
     After a run, ``placements`` lists (pass, worker) for every chunk graded and
     ``startup_s`` how long the cluster took to be ready.
     """
@@ -87,8 +89,10 @@ class ClusterEngine:
         connect_timeout_s: float | None = None,
         start_timeout_s: float = START_TIMEOUT_S,
         slot_command: Sequence[str] | None = None,
+        reports: bool = False,
     ) -> None:
         self.kind, self.target = parse_cluster(address)
+        self.reports = reports
         self.address = address
         self.catalog = catalog or Catalog(project_root())
         for path in hidden:
@@ -315,12 +319,11 @@ class ClusterEngine:
         self,
         requests: Sequence[GradeRequest],
         on_result: OnResult | None = None,
-        *,
-        reports: bool = False,
     ) -> list[Result]:
         """Grade every request on the cluster; ``on_result(index, result, report)`` as each
-        chunk completes. On KeyboardInterrupt the chunks in flight are cancelled; results
+        chunk completes (``report``: with ``reports``, rendered on the worker; else None). On KeyboardInterrupt the chunks in flight are cancelled; results
         already handed to ``on_result`` stand."""
+        reports = self.reports
         client = self.client
         if client is None:
             raise InternalError("ClusterEngine used outside `with ClusterEngine(...) as engine:`")

@@ -14,22 +14,12 @@ import platform
 from collections.abc import Sequence
 from typing import Any
 
-from grader import __version__
 from grader.course import DIAGNOSES
-from grader.lms.cache import digest, exercise_fingerprint
-from grader.resources import PACKAGE
+from grader.digests import code_digest, digest, exercise_fingerprint
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 REQUIRED_TIER = "namespaces"
-
-
-def code_digest() -> str:
-    """The grader's own code: every .py and .yaml file of the package."""
-    parts: list[bytes | str] = []
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
-            parts += [path.relative_to(PACKAGE).as_posix(), path.read_bytes()]
-    return digest(*parts)
 
 
 def fingerprint(specs: Sequence[ExerciseSpec], isolation: str = "") -> dict[str, Any]:

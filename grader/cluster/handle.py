@@ -29,9 +29,9 @@ from grader.cluster.protocol import (
     Done,
     ErrorLine,
     Fault,
-    Hello,
     ProtocolError,
     ResultLine,
+    SlotHello,
     grade_line,
     parse_message,
 )
@@ -169,7 +169,7 @@ class SlotProcess:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: _Lines | None = None
-        self._hello: Hello | None = None
+        self._hello: SlotHello | None = None
         self._folder: str | None = None
         self.starts = 0
 
@@ -254,7 +254,7 @@ class SlotProcess:
 
     # -- the protocol -------------------------------------------------------------------------
 
-    def hello(self) -> Hello:
+    def hello(self) -> SlotHello:
         """The slot's hello (waiting for its warm-up; starting it if it is not running).
         SlotRefused when it says it cannot start, SlotLost when it ends first."""
         hello = self._hello
@@ -263,7 +263,7 @@ class SlotProcess:
         with self._lock:
             return self._wait_hello()
 
-    def _wait_hello(self) -> Hello:
+    def _wait_hello(self) -> SlotHello:
         if self._hello is not None:
             return self._hello
         self._start()
@@ -289,7 +289,7 @@ class SlotProcess:
         if isinstance(message, Fault):
             self._stop(timeout=CLOSE_TIMEOUT_S)
             raise SlotRefused(message.message)
-        if not isinstance(message, Hello):
+        if not isinstance(message, SlotHello):
             self._kill()
             raise SlotRefused("the grading process did not start with a hello")
         self._hello = message

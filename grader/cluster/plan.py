@@ -8,7 +8,6 @@ import math
 import platform
 import re
 
-from grader import __version__
 from grader.engine.api import GradeRequest
 from grader.engine.scoring import GRADER_FAULT, summarize
 from grader.errors import UsageError
@@ -22,6 +21,7 @@ from grader.results import (
     source_text,
 )
 from grader.spec import ExerciseSpec
+from grader.version import __version__
 
 MIN_CHUNK, MAX_CHUNK = 8, 32
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx|inproc)://)?[\w.\-\[\]:]+:\d+$")

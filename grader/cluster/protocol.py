@@ -56,7 +56,7 @@ class ProtocolError(WireError):
 
 
 @dataclass(frozen=True)
-class Job:
+class SlotJob:
     """One grading pass of one submission, as the slot receives it."""
 
     key: str
@@ -65,7 +65,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Hello:
+class SlotHello:
     pid: int
     gpus: int
     fingerprint: dict[str, Any]
@@ -96,7 +96,7 @@ class Fault:
     message: str
 
 
-Message = Hello | ResultLine | ErrorLine | Done | Fault
+Message = SlotHello | ResultLine | ErrorLine | Done | Fault
 
 
 def encode(obj: dict[str, Any]) -> bytes:
@@ -157,7 +157,7 @@ def job_wire(
     return {"key": key, "request": request.to_wire(), "prior": prior}
 
 
-def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
+def parse_grade(line: bytes) -> tuple[list[SlotJob], list[ErrorLine], bool]:
     """A chunk, as the slot reads it: the jobs to grade, the jobs it must refuse (a request
     that is not well formed, each with why), and whether to render reports. A chunk whose
     structure is broken is a ProtocolError as a whole."""
@@ -168,7 +168,7 @@ def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
     with _reading():
         reports = f.boolean("reports")
         items = f.sequence("jobs")
-    jobs: list[Job] = []
+    jobs: list[SlotJob] = []
     refused: list[ErrorLine] = []
     seen: set[str] = set()
     for where, item in items:
@@ -184,7 +184,7 @@ def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
         except (RequestError, ProtocolError) as exc:
             refused.append(ErrorLine(key, f"a malformed grading request: {exc}"))
             continue
-        jobs.append(Job(key, request, prior))
+        jobs.append(SlotJob(key, request, prior))
     return jobs, refused, reports
 
 
@@ -232,7 +232,7 @@ def parse_message(line: bytes) -> Message:
         if data["protocol"] != PROTOCOL or type(data["protocol"]) is not int:
             raise ProtocolError(f"protocol {str(data['protocol'])[:20]}, not {PROTOCOL}")
         with _reading():
-            return Hello(
+            return SlotHello(
                 pid=f.integer("pid", low=0),
                 gpus=f.integer("gpus", low=0),
                 fingerprint=_mapping(f.plain("fingerprint"), f.name("fingerprint")),

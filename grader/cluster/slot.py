@@ -36,8 +36,8 @@ from grader.catalog import Catalog, project_root
 from grader.cluster.fingerprint import fingerprint
 from grader.cluster.protocol import (
     MAX_LINE,
-    Job,
     ProtocolError,
+    SlotJob,
     done_line,
     error_line,
     fault_line,
@@ -119,11 +119,11 @@ class Slot:
             self.grade(jobs, reports)
             self.send(done_line(len(jobs) + len(refused)))
 
-    def grade(self, jobs: list[Job], reports: bool) -> None:
+    def grade(self, jobs: list[SlotJob], reports: bool) -> None:
         """Grade a chunk; one result or error line per job, as each completes."""
         from grader.render.html import render_result
 
-        valid: list[Job] = []
+        valid: list[SlotJob] = []
         for job in jobs:
             problem = self._problem(job)
             if problem:
@@ -155,7 +155,7 @@ class Slot:
                         error_line(job.key, f"the grader failed: {type(exc).__name__}: {exc}")
                     )
 
-    def _problem(self, job: Job) -> str:
+    def _problem(self, job: SlotJob) -> str:
         try:
             spec = self.engine.spec(job.request.exercise)
         except GraderError as exc:

@@ -37,10 +37,10 @@ class GradeRequest:
 
     ``filename`` is how the caller names the submission (the path as the learner typed it, or
     ``student/exercise-07.py`` in a batch); the result shows it and nothing else of where the
-    file came from. ``tag`` is the caller's own label, handed back untouched. ``cells``: for a
-    notebook, where each line of ``source`` (its joined code cells) is in the notebook, so that
-    every message names "cell 3, line 2" rather than a line of a file the learner never saw;
-    the Result carries it on.
+    file came from. ``cells``: for a notebook, where each line of ``source`` (its joined code
+    cells) is in the notebook, so that every message names "cell 3, line 2" rather than a line
+    of a file the learner never saw; the Result carries it on. Every field decides the result:
+    a caller keeps its own labels (a batch's task, a cluster's job key) beside the request.
     """
 
     exercise: str
@@ -49,7 +49,6 @@ class GradeRequest:
     devices: tuple[str, ...] = DEVICES
     seed: int = DEFAULT_SEED
     lang: str = "en"
-    tag: str = ""
     cells: CellMap | None = None
 
     def __post_init__(self) -> None:
@@ -73,7 +72,6 @@ class GradeRequest:
             "devices": list(self.devices),
             "seed": self.seed,
             "lang": self.lang,
-            "tag": self.tag,
             "cells": self.cells.to_dict() if self.cells is not None else None,
         }
 
@@ -96,23 +94,24 @@ class GradeRequest:
                 devices=f.strings("devices", max_items=len(DEVICES), max_len=20),
                 seed=f.integer("seed", low=-(2**63), high=2**64 - 1),
                 lang=f.string("lang", choices=LANGS),
-                tag=f.string("tag", max_len=200),
                 cells=None if cells is None else CellMap.from_dict(cells, f.name("cells")),
             )
 
 
-_REQUEST_FIELDS = ("exercise", "source", "filename", "devices", "seed", "lang", "tag", "cells")
+_REQUEST_FIELDS = ("exercise", "source", "filename", "devices", "seed", "lang", "cells")
 
 
-# on_result(index, result, report): report is the result's HTML report when it was asked for
+# on_result(index, result, report): report is the result's HTML report when the engine rendered
+# it where the grading ran (a cluster's workers), else None: the caller renders it
 OnResult = Callable[[int, Result, "str | None"], None]
 
 
 class Engine(Protocol):
     """Grades requests. ``grade_many`` calls ``on_result(index, result, report)`` as each
     completes (so a caller can store results as they come) and returns them in request order.
-    With ``reports=True`` each ``report`` is the result's HTML report, rendered where the
-    grading ran (on a cluster: on the worker, so the driver only writes files); else None."""
+    The engine renders nothing of its own: ``report`` is None, unless the engine was made to
+    render reports where the grading runs (a cluster's workers, so the driver only writes
+    files)."""
 
     def grade(self, request: GradeRequest) -> Result: ...
 
@@ -120,6 +119,4 @@ class Engine(Protocol):
         self,
         requests: Sequence[GradeRequest],
         on_result: OnResult | None = None,
-        *,
-        reports: bool = False,
     ) -> list[Result]: ...

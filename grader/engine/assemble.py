@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import platform
 
-from grader import __version__
 from grader.diagnose import DiagnosisCatalog, diagnose
 from grader.engine.records import TestRecord
 from grader.engine.scheduler import Running
@@ -20,6 +19,7 @@ from grader.errors import InternalError
 from grader.i18n import Text, pick
 from grader.results import Environment, Result, ReviewNote, Status, TestResult, read_source
 from grader.spec import ExerciseSpec, TestSpec
+from grader.version import __version__
 
 
 def build_result(

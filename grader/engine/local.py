@@ -43,7 +43,6 @@ from grader.engine.warmup import (
     worker_side_can_wait,
 )
 from grader.errors import InternalError, UsageError
-from grader.render.html import render_result
 from grader.resources import PACKAGE
 from grader.results import Result
 from grader.sandbox.policy import SandboxPolicy, runtime_paths, runtime_readable
@@ -207,11 +206,9 @@ class LocalEngine:
         self,
         requests: Sequence[GradeRequest],
         on_result: OnResult | None = None,
-        *,
-        reports: bool = False,
     ) -> list[Result]:
-        """Grade every request, ``jobs`` at a time; ``on_result(index, result, report)`` as
-        each one completes (``report``: its HTML report with ``reports=True``, else None). On
+        """Grade every request, ``jobs`` at a time; ``on_result(index, result, None)`` as
+        each one completes (this engine renders nothing: the caller does). On
         KeyboardInterrupt the gradings in flight are stopped; results already handed to
         ``on_result`` stand."""
         if self._forkserver is None:
@@ -250,7 +247,7 @@ class LocalEngine:
                     results[index] = merged
                     _unstage(job.path)
                     if on_result is not None:
-                        on_result(index, merged, render_result(merged) if reports else None)
+                        on_result(index, merged, None)
 
             run_jobs(
                 self,

@@ -48,7 +48,11 @@ from grader.testing.proxy import LearnerProxy
 
 
 @dataclass(frozen=True)
-class Submission:
+class GradedFile:
+    """A learner's file as the trusted worker's plugin knows it: its hidden tests run against
+    it through the proxy, never by importing it (the front ends keep what
+    the learner handed in, before any request: :class:`~grader.serve.submission.Submission`)."""
+
     key: str  # how records name it
     source: str  # the learner's whole file, for static checks
     # what its static review found reaching into the grader or torch internals (kind, line,
@@ -77,7 +81,7 @@ class GradingSession:
     spec: ExerciseSpec
     selected: tuple[str, ...]
     seed: int
-    submissions: list[Submission]
+    submissions: list[GradedFile]
     make_pool: Callable[[str], ChildPool]  # a fresh pool of learner children for a submission
     emit: Callable[[Record], None]
     cuda_available: bool

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import torch
 
-from grader.engine.plugin import GraderPlugin, GradingSession, Submission
+from grader.engine.plugin import GradedFile, GraderPlugin, GradingSession
 from grader.engine.records import (
     EnvRecord,
     GraderErrorRecord,
@@ -188,7 +188,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             source = _whole_source(path)
             findings = needs_review(source)
             emit(ReviewRecord(key, tuple((f.kind, f.line, f.en, f.zh) for f in findings)))
-            submissions.append(Submission(key, source, findings, dict(job.cells).get(key)))
+            submissions.append(GradedFile(key, source, findings, dict(job.cells).get(key)))
         session = GradingSession(
             spec=spec,
             selected=job.selected,

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from grader.errors import SpecError
 from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
-from grader.yamlfields import Fields as _Fields
+from grader.yamlfields import YamlFields as _Fields
 from grader.yamlfields import read_yaml
 
 FORMAT_VERSION = 1

@@ -22,18 +22,19 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from grader.catalog import Catalog, project_root
-from grader.cluster import make_engine
-from grader.engine import DEFAULT_SEED, GradeRequest
+from grader.digests import digest, exercise_fingerprint
+from grader.engine import DEFAULT_SEED, Engine, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.lms.assignment import Assignment, RosterEntry, match_roster, read_roster
-from grader.lms.cache import digest, engine_fingerprint, exercise_fingerprint, load, store
+from grader.lms.cache import engine_fingerprint, load, store
 from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
@@ -43,21 +44,49 @@ from grader.lms.progress import Progress
 from grader.lms.selection import choose
 from grader.lms.summary import Attention, attention
 from grader.results import Result
+from grader.spec import ExerciseSpec
 
 
 @dataclass(frozen=True)
 class BatchOptions:
+    """What to grade and how; where it is graded (this machine, a cluster, how many at a time)
+    is the engine's business, and the caller's choice (:data:`MakeEngine`)."""
+
     submissions: Path
     out: Path
-    jobs: int
-    gpu_jobs: int | None = None
     assignment: Path | None = None
     exercises: tuple[str, ...] = ()
     layout: str | None = None  # None: detect it
     student: str | None = None  # grade only this student (key, id, SID, e-mail or name)
     seed: int = DEFAULT_SEED
     lang: str = "en"
-    cluster: str | None = None
+
+
+@dataclass(frozen=True)
+class EngineNeeds:
+    """What a batch's engine must be told, known once the exercises are chosen: the course,
+    the folders learner children must not see (the class's submissions and the output), and
+    the exercises to warm up."""
+
+    catalog: Catalog
+    hidden: tuple[Path, ...]
+    preload: tuple[ExerciseSpec, ...]
+
+
+class BatchEngine(Engine, Protocol):
+    """An engine a batch can use: a context manager that says how many GPUs it grades on
+    (the passes it runs are part of every cache key)."""
+
+    @property
+    def gpus(self) -> int: ...
+
+    def __enter__(self) -> BatchEngine: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
+
+# The caller makes the engine (this machine's, or a cluster's): the batch never picks one.
+MakeEngine = Callable[[EngineNeeds], BatchEngine]
 
 
 @dataclass(frozen=True)
@@ -91,9 +120,10 @@ class BatchSummary:
     advice: list[str] = field(default_factory=list)  # what to do on each platform, in the end
 
 
-def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
-    """Grade the class in ``options.submissions`` into ``options.out``; progress on
-    ``stream``. Learner faults are results; bad input and grader faults are UsageErrors."""
+def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) -> BatchSummary:
+    """Grade the class in ``options.submissions`` into ``options.out`` with the engine
+    ``make_engine`` makes; progress on ``stream``. Learner faults are results; bad input and
+    grader faults are UsageErrors."""
     catalog = Catalog(project_root())
     out = options.out
     check_out(options.submissions, out)
@@ -107,13 +137,12 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
     specs = {e: catalog.resolve(e) for e in assignment.ids}
     roster = read_roster(assignment.roster) if assignment.roster is not None else None
     engine = make_engine(  # first: a cluster that cannot be used fails before any work
-        options.cluster,
-        catalog,
-        jobs=options.jobs,
-        gpu_jobs=options.gpu_jobs,
-        # learner children see neither the class's submissions nor what was graded so far
-        hidden=(options.submissions.resolve(), out.resolve()),
-        preload=list(specs.values()),
+        EngineNeeds(
+            catalog,
+            # learner children see neither the class's submissions nor what was graded so far
+            hidden=(options.submissions.resolve(), out.resolve()),
+            preload=tuple(specs.values()),
+        )
     )
     _make_folder(out)
     print(selection.how, file=stream)
@@ -184,7 +213,8 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
             result = _with_intake_notes(result, task.submitted)
             store(task.result_path, task.key if cacheable(result) else None, result)
             if report is None or task.submitted.notes or task.submitted.notebook is not None:
-                # notes or a notebook's cells added here: render it again
+                # the engine rendered none (only a cluster's workers do), or notes or a
+                # notebook's cells were added here: render it
                 from grader.render.html import render_result
 
                 report = render_result(result)
@@ -206,7 +236,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
         ]
         with engine:
             try:
-                engine.grade_many(requests, on_result=on_result, reports=True)
+                engine.grade_many(requests, on_result=on_result)
             except KeyboardInterrupt:
                 interrupted = True
     progress.show(final=True)

@@ -9,51 +9,19 @@ last, so a kill in between means a regrade, never a stale hit.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from grader import __version__
-from grader.course import DIAGNOSES
+from grader.digests import code_digest, digest
 from grader.fileio import write_atomic
-from grader.resources import PACKAGE
 from grader.results import Result, ResultError
-from grader.spec import ExerciseSpec
-
-
-def digest(*parts: bytes | str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()
+from grader.version import __version__
 
 
 def engine_fingerprint() -> str:
     """The grader's own code and the torch it runs with: a change to either regrades."""
     import torch
 
-    root = PACKAGE
-    parts: list[bytes | str] = [__version__, torch.__version__]
-    for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
-            parts += [path.relative_to(root).as_posix(), path.read_bytes()]
-    return digest(*parts)
-
-
-def exercise_fingerprint(spec: ExerciseSpec) -> str:
-    """Everything that decides a grade of this exercise: spec, hidden tests, reference, and the
-    course's own diagnoses.yaml (a changed diagnosis changes the result's feedback)."""
-    parts: list[bytes | str] = []
-    for path in sorted(
-        p for p in spec.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-    ):
-        parts += [path.relative_to(spec.folder).as_posix(), path.read_bytes()]
-    parts += ["solution", spec.solution_path.read_bytes()]
-    diagnoses = spec.course_root / DIAGNOSES
-    if diagnoses.is_file():
-        parts += ["diagnoses", diagnoses.read_bytes()]
-    return digest(*parts)
+    return digest(__version__, torch.__version__, code_digest())
 
 
 def load(result_path: Path, key: str | None, problems: list[str] | None = None) -> Result | None:
@@ -74,11 +42,6 @@ def load(result_path: Path, key: str | None, problems: list[str] | None = None) 
         if problems is not None:
             problems.append(f"{exc}: not a stored result, graded again")
         return None
-
-
-def cached(result_path: Path, key: str) -> bool:
-    """Whether ``result_path`` holds a readable result stored under ``key``."""
-    return load(result_path, key) is not None
 
 
 def store(result_path: Path, key: str | None, result: Result) -> None:

@@ -28,9 +28,9 @@ from datetime import datetime
 from typing import Any
 
 from grader.engine.scoring import grader_faulted
+from grader.i18n import number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
 from grader.lms.handin import Handin
-from grader.lms.platform import Lateness
 
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
@@ -41,7 +41,6 @@ NO_WORK = "on the roster; nothing handed in"
 NO_MATCH = "on the roster; no handin is known to be theirs"
 LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
 FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
-NO_LATENESS = Lateness()
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,18 @@ class TestScore:
     max_score: float
     passed: bool
     output: str = ""  # what the learner is told
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """What the download says of one student's lateness beyond the grade's own penalty."""
+
+    learner: str = ""  # one sentence on the student's feedback page and results
+    label: str = ""  # the sentence's key in the report's labels (grader.i18n), for its language
+    instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
+
+
+NO_LATENESS = Lateness()
 
 
 @dataclass(frozen=True)
@@ -351,12 +362,6 @@ def build_rows(
 def points(percent: float | None, maximum: float) -> float | None:
     """A percentage as points of ``maximum``, rounded to hundredths (what LMS imports keep)."""
     return None if percent is None else round(percent * maximum / 100.0, 2)
-
-
-def number(value: float) -> str:
-    """A number as people write it, at most two decimals: 7, 7.5, 7.25; never 7.0 or 1e+02."""
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def identified(rows: list[GradeRow]) -> list[GradeRow]:

@@ -53,8 +53,8 @@ def write_outputs(
     chosen: str,
     layout: str,
 ) -> Outputs:
+    from grader.lms.feedback import feedback_html
     from grader.render.classreport import render_class
-    from grader.render.feedback import render_feedback
     from grader.render.html import render_result
 
     outputs = Outputs()
@@ -80,7 +80,7 @@ def write_outputs(
             out / "students" / key / "results.json", gradescope.results_json(row, assignment)
         )
         write_atomic(
-            out / "feedback" / f"{key}.html", render_feedback(row, mine, assignment, lang, titles)
+            out / "feedback" / f"{key}.html", feedback_html(row, mine, assignment, lang, titles)
         )
         feedback += 1
     write("gradebook.csv", gradebook_csv(rows, assignment, maxima, incomplete=incomplete))

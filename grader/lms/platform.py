@@ -32,10 +32,13 @@ from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from grader.lms.grades import GradeRow, Lateness
+
 if TYPE_CHECKING:
     from grader.lms.assignment import Assignment
-    from grader.lms.grades import GradeRow
     from grader.lms.handin import ExerciseInfo, Handin
+
+__all__ = ["Lateness"]  # defined with the grades it adds to; the platforms import it from here
 
 
 class Reader(Protocol):
@@ -57,15 +60,6 @@ class Upload:
     name: str  # in the output folder: "canvas.csv"
     text: str
     warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Lateness:
-    """What the download says of one student's lateness beyond the grade's own penalty."""
-
-    learner: str = ""  # one sentence on the student's feedback page and results
-    label: str = ""  # the sentence's key in the report's labels (grader.i18n), for its language
-    instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
 
 
 def _no_uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:

@@ -6,40 +6,34 @@ shows the result under it. The line numbers in the feedback are the cell's own (
 line is line 1). ``%grade 7`` grades the workspace's ``exercise-07.py`` or ``exercise-07.ipynb``
 exactly as ``grade 7`` does; ``%grade hint 7`` shows the next hint.
 
-Where the grading runs: in the learner's warm server, started here if none is running; if no
-server can be had, in a fresh process (``python -m grader.serve --once``), with one line saying
-why. Never in the kernel.
+Where the grading runs (:mod:`grader.serve.route`, as for ``grade ID``): in the learner's warm
+server, started here if none is running; if no server can be had, in a fresh process (``python
+-m grader.serve --once``), with one line saying why. Never in the kernel.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 from grader.catalog import Catalog, project_root
 from grader.engine.api import GradeRequest
-from grader.errors import GraderError, InternalError, UsageError
-from grader.i18n import CLI, choose_lang, labels
+from grader.errors import GraderError
+from grader.i18n import choose_lang
 from grader.notebook.display import GradeOutput
 from grader.notebooks import extract
 from grader.options import Parser, add_device, add_lang, selected_devices
 from grader.results import Result
-from grader.serve import client, launch, protocol
-from grader.serve.runtime import RuntimeFolderError, disabled, place
+from grader.serve.route import FreshProcess, Route
+from grader.serve.submission import Submission, learner_notes, load, locate, write_outputs
 from grader.spec import ExerciseSpec
-from grader.submission import Submission, learner_notes, load, locate, write_outputs
-from grader.workspace import Workspace, find_workspace
-
-ONCE_TIMEOUT_S = 600.0
+from grader.workspace import Workspace, find_workspace, hint_lines
 
 
 def _parser(cell: bool) -> Parser:
@@ -157,71 +151,19 @@ def cell_submission(magic: str, cell: str, count: int | None) -> Submission:
 def show_hint(words: list[str]) -> None:
     """``%grade hint ID``: the next hint (each time one more, in a workspace), or all."""
     args = _hint_parser().parse_args(words)
-    lang = choose_lang(args.lang)
     spec = _catalog().resolve(args.id)
-    word = labels(CLI, lang)["hint"]
-    total = len(spec.hints)
-    if args.all:
-        for i, hint in enumerate(spec.hints, 1):
-            print(f"{word} {i}/{total}: {hint.get(lang)}")
-        return
-    workspace = find_workspace()
-    index = workspace.next_hint(spec) if workspace else 0
-    print(f"{word} {index + 1}/{total}: {spec.hints[index].get(lang)}")
+    for line in hint_lines(spec, choose_lang(args.lang), every=args.all):
+        print(line)
 
 
 # -- where the grading runs ---------------------------------------------------------------------
 
 
 def grade_request(spec: ExerciseSpec, request: GradeRequest) -> Result:
-    """Grade through the warm server (started if none is running); else in a fresh process."""
-    if disabled():
-        return grade_in_fresh_process(request)
-    limit = spec.limits.total_timeout_s * 2 * len(request.devices) + 60
+    """Grade through the warm server (started if none is running); else in a fresh process,
+    never in the kernel."""
+    route = Route(spec, FreshProcess(), start="spawn")
     try:
-        where = place(project_root())
-        try:
-            return client.grade(where, request, limit)
-        except client.Unavailable as exc:
-            if not exc.quiet:
-                raise
-        launch.spawn(where)
-        return client.grade(where, request, limit)
-    except (client.Unavailable, launch.StartError, RuntimeFolderError) as exc:
-        reason = exc.reason if isinstance(exc, client.Unavailable) else str(exc)
-        print(
-            f"Note: the grading server is not usable ({reason}); grading in a separate process "
-            "instead.",
-            file=sys.stderr,
-        )
-        return grade_in_fresh_process(request)
-
-
-def grade_in_fresh_process(request: GradeRequest) -> Result:
-    """``python -m grader.serve --once``: the request on its stdin, the reply on its stdout."""
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "grader.serve", "--once"],
-            input=protocol.encode(protocol.GradeCall(request)),
-            capture_output=True,
-            timeout=ONCE_TIMEOUT_S,
-            env=dict(os.environ),
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise InternalError(f"the grading process failed: {exc}") from None
-    reply: Any
-    try:
-        reply = protocol.read_stream(
-            io.BytesIO(proc.stdout), (protocol.ResultReply, protocol.ErrorReply)
-        )
-    except protocol.ProtocolError as exc:
-        tail = proc.stderr.decode("utf-8", errors="replace").strip().splitlines()[-3:]
-        raise InternalError(
-            f"the grading process gave no result ({exc}): {' / '.join(tail)}"
-        ) from None
-    if isinstance(reply, protocol.ErrorReply):
-        if reply.error == protocol.USAGE:
-            raise UsageError(reply.message, hint=reply.hint or None)
-        raise InternalError(reply.message)
-    result: Result = reply.result
-    return result
+        return route.grade(request)
+    finally:
+        route.close()

@@ -2,7 +2,8 @@
 
 It is what an instructor sends to the student, so it stands alone: inline CSS, no script, no
 link to any other file of the batch (the per-exercise reports are not sent), and it prints. It
-is a pure function of the student's gradebook row and the results of the exercises that were
+is a pure function of a plain :class:`FeedbackPage` (the batch builds it from the student's
+gradebook row: :mod:`grader.lms.feedback`) and of the results of the exercises that were
 graded; every value reaches the template as plain text, so the learner's output and file names
 are always escaped. A result flagged for review says only that an instructor is looking: what
 was flagged is for the instructor, not the student.
@@ -10,110 +11,116 @@ was flagged is for the instructor, not the student.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from grader.i18n import REPORT, labels
-from grader.lms.assignment import Assignment
-from grader.lms.grades import NO_FILE, NOT_GRADED, UNREADABLE, ExerciseScore, GradeRow, number
+from grader.i18n import REPORT, labels, number
 from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
 
 MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
+# why an exercise of the assignment has no score of its own ("": it was graded)
+NotGraded = Literal["", "missing", "unreadable", "not graded"]
 
-def render_feedback(
-    row: GradeRow,
-    results: dict[str, Result],
-    assignment: Assignment,
-    lang: str,
-    titles: dict[str, str] | None = None,
-) -> str:
+
+@dataclass(frozen=True)
+class ExerciseLine:
+    """One exercise of the assignment as the student's grade counts it."""
+
+    exercise: str
+    status: str  # passed, failed, error; or why it was not graded (``not_graded``)
+    not_graded: NotGraded
+    score: float
+    max_score: float
+    weight: float
+    message: str  # why it was unreadable or not graded, or the gradebook's note on it
+    title: str  # the exercise's title (also where it has no result)
+    result: Result | None  # its result, where it was graded
+
+
+@dataclass(frozen=True)
+class FeedbackPage:
+    """Everything one student's page says, as plain values."""
+
+    title: str
+    student: str
+    identity: tuple[tuple[str, str], ...]  # (label key in REPORT, value): ids the page shows
+    final_percent: float | None  # None: nothing handed in
+    missing_is_zero: bool  # nothing handed in counts as 0% (else the cell is left blank)
+    weighted_percent: float | None  # before any late penalty
+    days_late: int
+    late_percent: float  # points the late rule took
+    zero_after_days: int | None  # beyond this many days late, the grade is zero
+    lateness: str  # what the platform does about lateness, where it applies the rule ("": here)
+    lateness_label: str  # that sentence's key in REPORT (its translations)
+    exercises: tuple[ExerciseLine, ...]  # in the assignment's order
+    problems: tuple[str, ...]  # addressed to the student
+
+
+def render_feedback(page: FeedbackPage, lang: str) -> str:
     """The feedback page of one student: the final grade and how it was reached, then every
-    exercise of ``row`` in order (``results`` holds those that were graded; ``titles`` names
-    every exercise, those without a result too)."""
+    exercise in order."""
     lang = lang if lang in REPORT else "en"
     t = labels(REPORT, lang)
-    exercises = [_exercise(s, results.get(s.exercise), assignment, lang, t) for s in row.scores]
-    for view in exercises:
-        view["title"] = view["title"] or (titles or {}).get(view["id"], "")
-    student = row.student
     view = {
-        "title": assignment.title or assignment.name,
-        "student": student.name or student.key,
-        "identity": [
-            (t[key], value)
-            for key, value in (
-                ("student_id", student.lms_id),
-                ("sid", student.sid),
-                ("email", student.email),
-            )
-            if value and value != (student.name or student.key)
-        ],
-        "final": _percent(row.final_percent, assignment),
-        "grade": _breakdown(row, assignment, t),
-        "exercises": exercises,
-        "problems": list(row.problems),
+        "title": page.title,
+        "student": page.student,
+        "identity": [(t[key], value) for key, value in page.identity],
+        "final": _percent(page),
+        "grade": _breakdown(page, t),
+        "exercises": [_exercise(line, lang, t) for line in page.exercises],
+        "problems": list(page.problems),
     }
     return render("feedback.html.j2", view, lang)
 
 
-def _percent(value: float | None, assignment: Assignment) -> str:
+def _percent(page: FeedbackPage) -> str:
     """A percentage as the page shows it; nothing handed in reads as the export's cell does."""
-    if value is None:
-        return "0%" if assignment.missing == "zero" else "—"
-    return f"{number(value)}%"
+    if page.final_percent is None:
+        return "0%" if page.missing_is_zero else "—"
+    return f"{number(page.final_percent)}%"
 
 
-def _breakdown(row: GradeRow, assignment: Assignment, t: dict[str, str]) -> list[str]:
+def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     """The lines under the final grade that say how it differs from the exercises' score."""
-    if row.weighted_percent is None:
+    if page.weighted_percent is None:
         return [t["nothing_handed_in"]]
-    if row.lateness:  # the platform applies the late rule, not this grade
-        return [t.get(row.lateness_label, row.lateness)]
-    if not row.days_late:
+    if page.lateness:  # the platform applies the late rule, not this grade
+        return [t.get(page.lateness_label, page.lateness)]
+    if not page.days_late:
         return []
-    days = row.days_late
-    if not row.late_percent:
+    days = page.days_late
+    if not page.late_percent:
         return [t["late_free_one" if days == 1 else "late_free"].format(n=days)]
     lines = [
-        t["before_penalty"].format(percent=number(row.weighted_percent)),
+        t["before_penalty"].format(percent=number(page.weighted_percent)),
         t["late_by_one" if days == 1 else "late_by"].format(
-            n=days, points=number(row.late_percent)
+            n=days, points=number(page.late_percent)
         ),
     ]
-    policy = assignment.late
-    if (
-        policy
-        and policy.max_days is not None
-        and days > policy.max_days
-        and policy.after_max_days == "zero"
-    ):
-        lines.append(t["late_zero"].format(max=policy.max_days))
-    elif row.final_percent == 0 and row.weighted_percent > 0:
+    if page.zero_after_days is not None and days > page.zero_after_days:
+        lines.append(t["late_zero"].format(max=page.zero_after_days))
+    elif page.final_percent == 0 and page.weighted_percent > 0:
         lines.append(t["late_floor"])
     return lines
 
 
-def _exercise(
-    score: ExerciseScore,
-    result: Result | None,
-    assignment: Assignment,
-    lang: str,
-    t: dict[str, str],
-) -> dict[str, Any]:
-    graded = score.status not in (NO_FILE, UNREADABLE, NOT_GRADED)
+def _exercise(line: ExerciseLine, lang: str, t: dict[str, str]) -> dict[str, Any]:
+    graded = not line.not_graded
     reason = {
-        NO_FILE: t["exercise_missing"],
-        UNREADABLE: score.message or t["exercise_unreadable"],
-        NOT_GRADED: score.message or t["exercise_not_graded"],
-    }.get(score.status, "")
+        "missing": t["exercise_missing"],
+        "unreadable": line.message or t["exercise_unreadable"],
+        "not graded": line.message or t["exercise_not_graded"],
+    }.get(line.not_graded, "")
+    result = line.result
     view: dict[str, Any] = {
-        "id": score.exercise,
-        "title": result.exercise_title if result else "",
-        "weight": number(assignment.weights.get(score.exercise, 0.0)),
-        "status": score.status,
-        "score": f"{number(score.score)}/{number(score.max_score)}" if graded else "—",
+        "id": line.exercise,
+        "title": line.title,
+        "weight": number(line.weight),
+        "status": line.status,
+        "score": f"{number(line.score)}/{number(line.max_score)}" if graded else "—",
         "reason": reason,
         "submission": result.submission if result else "",
         "review": bool(result and result.review),
@@ -123,7 +130,7 @@ def _exercise(
         "not_run": [],
     }
     if result is None:
-        view["notes"] = [score.message] if graded and score.message else []
+        view["notes"] = [line.message] if graded and line.message else []
         return view
     skipped = result.skipped
     reasons = {s.message for s in skipped}

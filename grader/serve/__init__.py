@@ -11,6 +11,7 @@ result JSON back, in a fraction of the time a fresh process takes to import torc
     server       the server: a LocalEngine kept open, idle timeout, cancellation
     client       grade, status and stop, every failure as one reason in words
     launch       starting a server: handed off by a warm process, or spawned fresh
+    submission   around every learner grading: which file, the request, what is written after
 
 Nothing here changes a grading: the server calls the same engine, with the same sandbox, as
 the command's own process would. It only keeps the process warm.

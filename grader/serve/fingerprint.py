@@ -20,8 +20,8 @@ import os
 import sys
 from pathlib import Path
 
-from grader import __version__
 from grader.resources import PACKAGE
+from grader.version import __version__
 
 _CODE_SUFFIXES = (".py", ".yaml")
 

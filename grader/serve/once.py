@@ -42,7 +42,7 @@ def grade_once(stdin: BinaryIO, stdout: BinaryIO) -> int:
 def _grade(message: protocol.GradeCall) -> Result:
     from grader.catalog import Catalog, project_root
     from grader.engine import LocalEngine
-    from grader.submission import check_devices
+    from grader.serve.submission import check_devices
 
     request = message.request
     spec = Catalog(project_root()).resolve(request.exercise)

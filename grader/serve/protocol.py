@@ -124,6 +124,9 @@ class StatusReply:
     idle_s: float
     served: int  # gradings answered
     isolation: str
+    # the uids its learner children run as, [start, stop) (empty: they keep the server's)
+    learner_uids_start: int
+    learner_uids_stop: int
 
 
 @dataclass(frozen=True)

@@ -36,13 +36,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from grader import __version__
 from grader.engine.api import GradeRequest
 from grader.errors import GraderError, UsageError
 from grader.results import Result
 from grader.serve import protocol
 from grader.serve.fingerprint import fingerprint
 from grader.serve.runtime import Place, same_user
+from grader.version import __version__
 
 CHECK_S = 2.0  # how often an idle server looks at its fingerprint
 LOCK_WAIT_S = 10.0  # for a server that is on its way out (stale) to let go of the lock
@@ -237,7 +237,7 @@ class Server:
         return True
 
     def _grade(self, conn: socket.socket, request: GradeRequest) -> protocol.Message:
-        from grader.submission import check_devices
+        from grader.serve.submission import check_devices
 
         started = time.monotonic()
         log(f"{request.exercise}: grading {request.filename} ({', '.join(request.devices)})")
@@ -261,6 +261,7 @@ class Server:
         return protocol.ResultReply(result)
 
     def status(self) -> protocol.StatusReply:
+        uids = self.engine.learner_uids if self.engine is not None else None
         return protocol.StatusReply(
             pid=os.getpid(),
             version=__version__,
@@ -270,6 +271,8 @@ class Server:
             idle_s=round(time.monotonic() - self._idle_since, 3),
             served=self.served,
             isolation=self.engine.isolation if self.engine is not None else "",
+            learner_uids_start=uids.start if uids is not None else 0,
+            learner_uids_stop=uids.stop if uids is not None else 0,
         )
 
     @staticmethod

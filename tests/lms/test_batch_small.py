@@ -12,11 +12,11 @@ import pytest
 
 from grader.lms import gradescope
 from grader.lms.assignment import Assignment
+from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, Student, TestScore, build_row
 from grader.lms.handin import Handin, Submitted
 from grader.lms.progress import Progress
 from grader.lms.summary import attention
-from grader.render.feedback import render_feedback
 from grader.results import Environment, Result, Status
 from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, write
@@ -65,7 +65,7 @@ def test_the_progress_line_says_how_many_files_could_not_run():
 def test_a_missing_exercise_keeps_its_title_on_the_feedback_page():
     row, _ = broken_row()
     titles = {"exercise-01": "Add two numbers", "exercise-05": "Scale a tensor"}
-    page = render_feedback(row, {}, WEEK, "en", titles)
+    page = feedback_html(row, {}, WEEK, "en", titles)
     assert "Scale a tensor" in page and "Add two numbers" in page
 
 

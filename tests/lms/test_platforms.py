@@ -18,12 +18,12 @@ import pytest
 from grader.lms import canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
 from grader.lms.batch import advice
+from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
 from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
 from grader.lms.platform import NO_TIMES
 from grader.lms.platforms import by_name, names, platforms
-from grader.render.feedback import render_feedback
 from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, exercises, write
 from tests.lms.classes import CLASS, PARTICIPANT, roster_text, same_class
@@ -162,9 +162,9 @@ def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
 def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_path):
     rows, assignment = rows_of("canvas", tmp_path)
     ann = by_email(rows)["ann@example.edu"]
-    page = render_feedback(ann, {}, assignment, "en")
+    page = feedback_html(ann, {}, assignment, "en")
     assert "Canvas marks this submission late" in page and "Late Policy" in page
-    assert "Canvas 将这次提交标为迟交" in render_feedback(ann, {}, assignment, "zh")
+    assert "Canvas 将这次提交标为迟交" in feedback_html(ann, {}, assignment, "zh")
     results = json.loads(gradescope.results_json(ann, assignment))
     assert canvas.LATE_LEARNER in results["output"]
 

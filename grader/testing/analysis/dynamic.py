@@ -10,12 +10,33 @@ ruled out about what it reaches.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from grader.testing.analysis.markers import COMPUTED, UNKNOWN
 
-if TYPE_CHECKING:  # the model calls into this module; these names are for annotations only
-    from grader.testing.analysis.model import Model, Scope
+
+class ScopeView(Protocol):
+    """A scope of the name model: only its kind matters here (module, function, lambda,
+    class)."""
+
+    kind: str
+
+
+class Resolver(Protocol):
+    """What this module asks of the name model (:class:`~grader.testing.analysis.model.Model`).
+    The model calls into this module for the calls and subscripts that reach names through
+    strings; this module never imports the model, so the two are no circle."""
+
+    @property
+    def module(self) -> Any: ...
+
+    def values(self, expr: ast.AST, scope: Any, depth: int = 0) -> frozenset: ...
+
+    def extend(self, values: Iterable, attrs: list[str], scope: Any) -> set: ...
+
+    def name_values(self, name: str, scope: Any, depth: int = 0) -> frozenset: ...
+
 
 GETATTR = {"builtins.getattr", "inspect.getattr_static"}
 IMPORTERS = {
@@ -120,7 +141,7 @@ def is_dynamic_path(value: object) -> bool:
     return "__dict__" in parts or value.startswith("sys.modules") or "__subclasses__" in parts
 
 
-def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set | None:
+def call_values(model: Resolver, call: ast.Call, scope: ScopeView, depth: int) -> set | None:
     """The values of a call that reaches a name through a string, else None."""
     funcs = model.values(call.func, scope, depth)
     result: set = set()
@@ -195,7 +216,7 @@ def call_values(model: Model, call: ast.Call, scope: Scope, depth: int) -> set |
     return result if special else None
 
 
-def _own_locals(func: str, call: ast.Call, scope: Scope) -> bool:
+def _own_locals(func: str, call: ast.Call, scope: ScopeView) -> bool:
     """``locals()`` or ``vars()`` without arguments inside a function or lambda (at module
     level they are the module's globals, which hold ``__builtins__``)."""
     if scope.kind not in ("function", "lambda") or call.args or call.keywords:
@@ -215,7 +236,9 @@ def _has_fromlist(call: ast.Call) -> bool:
     )
 
 
-def subscript_values(model: Model, node: ast.Subscript, scope: Scope, depth: int) -> set | None:
+def subscript_values(
+    model: Resolver, node: ast.Subscript, scope: ScopeView, depth: int
+) -> set | None:
     """The values of ``globals()["x"]``, ``vars(m)["x"]``, ``m.__dict__["x"]``,
     ``sys.modules["m"]``; None for any other subscript."""
     base = node.value
@@ -239,7 +262,7 @@ def subscript_values(model: Model, node: ast.Subscript, scope: Scope, depth: int
     return None
 
 
-def handles(node: ast.AST, model: Model, scope: Scope) -> list[ast.AST]:
+def handles(node: ast.AST, model: Resolver, scope: ScopeView) -> list[ast.AST]:
     """The parts of a special call or subscript that are resolved through it (so that they
     are not judged on their own: ``getattr`` itself, the ``m.__dict__`` of ``m.__dict__["x"]``)."""
     if isinstance(node, ast.Call):

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from grader.testing.analysis import intake
+from grader.testing.analysis import dynamic, intake
 from grader.testing.analysis.markers import COMPUTED, UNKNOWN
 
 UNDEFINED = "<undefined>"  # a global the file never binds (it could only be injected)
@@ -584,16 +584,12 @@ class Model:
         return found
 
     def call_values(self, call: ast.Call, scope: Scope, depth: int) -> frozenset:
-        from grader.testing.analysis import dynamic
-
         special = dynamic.call_values(self, call, scope, depth)
         if special is not None:
             return frozenset(special)
         return frozenset({UNKNOWN})
 
     def subscript_values(self, node: ast.Subscript, scope: Scope, depth: int) -> frozenset:
-        from grader.testing.analysis import dynamic
-
         special = dynamic.subscript_values(self, node, scope, depth)
         if special is not None:
             return frozenset(special)

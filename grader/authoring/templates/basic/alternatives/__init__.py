@@ -1,0 +1,1 @@
+"""The alternatives of the basic template."""

@@ -1,0 +1,3 @@
+def scale(x, factor):
+    x *= factor
+    return x

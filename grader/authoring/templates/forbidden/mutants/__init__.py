@@ -1,0 +1,1 @@
+"""The mutants of the forbidden template."""

@@ -1,0 +1,5 @@
+import torch
+
+
+def add_positions(x):
+    return x + (torch.ones_like(x).cumsum(dim=1) - 1)

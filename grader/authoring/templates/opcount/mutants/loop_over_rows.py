@@ -1,0 +1,5 @@
+import torch
+
+
+def row_norms(x):
+    return torch.stack([(row * row).sum().sqrt() for row in x])

@@ -1,0 +1,1 @@
+"""The alternatives of the property template."""

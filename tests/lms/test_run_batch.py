@@ -1,0 +1,156 @@
+"""``run_batch`` with an engine its caller makes: tested in this process, with a fake engine
+that grades nothing, so that what the batch does around the engine (what it tells the engine,
+the cache, the reports, the outputs) is checked in milliseconds."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from grader.catalog import Catalog, project_root
+from grader.cluster.plan import fault_result
+from grader.engine.api import GradeRequest, OnResult
+from grader.engine.scoring import summarize
+from grader.lms.batch import BatchOptions, EngineNeeds, run_batch
+from grader.results import Result, Status, TestResult
+from tests.conftest import PROBE_HOME
+
+PASS_MARK = b"# fake: passes"
+
+
+class FakeEngine:
+    """Grades by a mark in the source, running nothing: every test passes where the source
+    holds ``PASS_MARK`` and fails elsewhere. ``report``: the HTML it hands back with each
+    result, as a cluster's workers do (None: it renders nothing, as this machine's engine)."""
+
+    def __init__(self, needs: EngineNeeds, report: str | None = None, gpus: int = 0) -> None:
+        self.needs = needs
+        self.report = report
+        self.gpus = gpus
+        self.requests: list[GradeRequest] = []
+        self.entered = False
+
+    def __enter__(self) -> FakeEngine:
+        self.entered = True
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.entered = False
+
+    def grade(self, request: GradeRequest) -> Result:
+        return self.grade_many([request])[0]
+
+    def grade_many(
+        self, requests: Sequence[GradeRequest], on_result: OnResult | None = None
+    ) -> list[Result]:
+        assert self.entered, "the batch grades inside `with engine:`"
+        results = []
+        for index, request in enumerate(requests):
+            self.requests.append(request)
+            result = verdict(request, PASS_MARK in request.source)
+            if on_result is not None:
+                on_result(index, result, self.report)
+            results.append(result)
+        return results
+
+
+def verdict(request: GradeRequest, passed: bool) -> Result:
+    """Every test of the request passed, or every one failed (built on the result the cluster
+    gives a grading it could not run, with verdicts of a real grading instead)."""
+    spec = Catalog(project_root()).resolve(request.exercise)
+    tests = tuple(
+        TestResult(
+            name=test.name,
+            device=device,
+            status=Status.PASSED if passed else Status.FAILED,
+            points=float(test.points) if passed else 0.0,
+            max_points=float(test.points),
+            description=test.description.get(request.lang),
+            message="" if passed else "fake: wrong",
+        )
+        for test, device in spec.manifest(request.devices)
+    )
+    status, score, max_score = summarize(tests)
+    result = fault_result(spec, request, "")
+    return dataclasses.replace(
+        result,
+        tests=tests,
+        status=status,
+        score=score,
+        max_score=max_score,
+        notes=(),
+        environment=dataclasses.replace(result.environment, isolation="namespaces"),
+    )
+
+
+@pytest.fixture
+def course(monkeypatch):
+    monkeypatch.delenv("GRADER_COURSE", raising=False)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+
+
+def make_class(root: Path, passing: dict[str, bool]) -> Path:
+    for student, passes in passing.items():
+        (root / student).mkdir(parents=True)
+        body = b"def f():\n    return 1\n" + (PASS_MARK if passes else b"# fake: fails") + b"\n"
+        (root / student / "exercise-90.py").write_bytes(body)
+    return root
+
+
+def grade(
+    submissions: Path, out: Path, report: str | None = None
+) -> tuple[list[FakeEngine], object]:
+    made: list[FakeEngine] = []
+
+    def make(needs: EngineNeeds) -> FakeEngine:
+        made.append(FakeEngine(needs, report))
+        return made[-1]
+
+    summary = run_batch(BatchOptions(submissions=submissions, out=out), io.StringIO(), make)
+    return made, summary
+
+
+def test_the_batch_grades_with_the_engine_its_caller_makes(course, tmp_path):
+    submissions = make_class(tmp_path / "class", {"ada": True, "bob": False})
+    out = tmp_path / "out"
+    made, summary = grade(submissions, out)
+    (engine,) = made
+    # what the batch tells the engine: the course, what learners must not see, what to warm
+    assert engine.needs.catalog.root.resolve() == PROBE_HOME.resolve()
+    assert set(engine.needs.hidden) == {submissions.resolve(), out.resolve()}
+    assert [s.id for s in engine.needs.preload] == ["exercise-90"]
+    assert sorted(r.filename for r in engine.requests) == [
+        "ada/exercise-90.py",
+        "bob/exercise-90.py",
+    ]
+    assert summary.graded == 2 and summary.cached == 0 and not summary.all_passed
+    for student, status in (("ada", "passed"), ("bob", "failed")):
+        stored = Result.from_json((out / "students" / student / "exercise-90.json").read_text())
+        assert stored.status.value == status
+        # the engine rendered nothing: the batch rendered each report itself
+        html = (out / "students" / student / "exercise-90.html").read_text()
+        assert html.lstrip().lower().startswith("<!doctype html")
+    assert (out / "gradebook.csv").is_file() and (out / "feedback" / "ada.html").is_file()
+
+
+def test_a_report_the_engine_rendered_is_written_as_it_came(course, tmp_path):
+    submissions = make_class(tmp_path / "class", {"ada": True})
+    out = tmp_path / "out"
+    grade(submissions, out, report="<!DOCTYPE html><p>rendered on a worker</p>")
+    assert (out / "students" / "ada" / "exercise-90.html").read_text() == (
+        "<!DOCTYPE html><p>rendered on a worker</p>"
+    )
+
+
+def test_a_second_run_hands_the_engine_nothing_it_graded_already(course, tmp_path):
+    submissions = make_class(tmp_path / "class", {"ada": True, "bob": False})
+    out = tmp_path / "out"
+    grade(submissions, out)
+    (submissions / "bob" / "exercise-90.py").write_bytes(b"def f():\n    return 2\n" + PASS_MARK)
+    made, summary = grade(submissions, out)
+    assert [r.filename for r in made[0].requests] == ["bob/exercise-90.py"]
+    assert summary.graded == 1 and summary.cached == 1 and summary.all_passed
