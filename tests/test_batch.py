@@ -81,6 +81,7 @@ def hostile_batch(tmp_path_factory):
     return names, submissions, out, batch(submissions, out)
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_hostile_mix_completes_and_honest_ones_are_graded_as_alone(hostile_batch, probe_service):
     names, _, out, proc = hostile_batch
     assert proc.returncode == 1, proc.stderr
@@ -100,10 +101,12 @@ def test_hostile_mix_completes_and_honest_ones_are_graded_as_alone(hostile_batch
     )
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_nothing_left_running_after_a_batch(hostile_batch):
     assert _grading_processes() == []
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_gradebook_contents(hostile_batch):
     names, _, out, _ = hostile_batch
     rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
@@ -149,6 +152,7 @@ def test_gradebook_contents(hostile_batch):
     assert (out / "feedback" / "s01-wrong.html").is_file()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_class_report(hostile_batch):
     _, _, out, _ = hostile_batch
     html = (out / "index.html").read_text()
@@ -170,6 +174,7 @@ def test_class_report(hostile_batch):
     assert "Score distribution" in page.text
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_rerun_uses_the_cache_and_is_identical(hostile_batch):
     names, submissions, out, _ = hostile_batch
     before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "gradebook.json")}
@@ -179,6 +184,7 @@ def test_rerun_uses_the_cache_and_is_identical(hostile_batch):
     assert {p: p.read_bytes() for p in before} == before
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_grading_a_class_twice_gives_identical_gradebooks(hostile_batch, tmp_path):
     _, submissions, out, _ = hostile_batch
     fresh = tmp_path / "again"
@@ -187,6 +193,7 @@ def test_grading_a_class_twice_gives_identical_gradebooks(hostile_batch, tmp_pat
         assert (fresh / name).read_bytes() == (out / name).read_bytes()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_changed_tests_invalidate_the_cache(tmp_path):
     home = tmp_path / "home"
     shutil.copytree(PROBE_HOME, home)
@@ -238,6 +245,7 @@ def _interrupt(sig: int, tmp_path: Path) -> tuple[Path, Path, subprocess.Complet
     return submissions, out, code
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_ctrl_c_keeps_what_was_graded_and_resumes(tmp_path):
     submissions, out, code = _interrupt(signal.SIGINT, tmp_path)
     assert code == 130
@@ -271,6 +279,7 @@ def _grading_processes() -> list[str]:
     return found
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_resume_after_a_kill(tmp_path):
     submissions, out, code = _interrupt(signal.SIGKILL, tmp_path)
     assert code == -signal.SIGKILL
@@ -292,6 +301,7 @@ def test_resume_after_a_kill(tmp_path):
     assert (reference / "gradebook.csv").read_bytes() == (out / "gradebook.csv").read_bytes()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_exercises_filter_and_missing(tmp_path):
     submissions = make_class(tmp_path / "class", ["correct"])
     (submissions / "late").mkdir()
@@ -308,6 +318,7 @@ def test_exercises_filter_and_missing(tmp_path):
     assert proc.returncode == 2 and "no exercise 'nope'" in proc.stderr
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_without_an_assignment_every_exercise_of_the_course_is_a_column(tmp_path):
     """One student's run (as an autograder does) has the same columns as the class's, and a
     stray file adds none."""
@@ -325,6 +336,7 @@ def test_without_an_assignment_every_exercise_of_the_course_is_a_column(tmp_path
     assert "exercise-05.py: an exercise file at the top" in proc.stdout
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_out_inside_the_submissions_is_no_student(tmp_path):
     submissions = make_class(tmp_path / "class", ["correct", "wrong"])
     first = batch(submissions, submissions / "graded")
@@ -366,6 +378,7 @@ def test_cpu_and_cuda_passes_merge_into_one_result(probe_service):
     assert merge_passes(spec, [cpu]) is cpu
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_the_process_tier_says_what_it_cannot_hide(tmp_path):
     """Batch grading is authoritative: where learner code could read files and use the
     network (no namespaces), the run's output says so; in the namespaces tier it does not."""

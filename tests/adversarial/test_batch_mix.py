@@ -7,6 +7,8 @@ import shutil
 import time
 import uuid
 
+import pytest
+
 from grader.engine.scoring import grader_faulted
 from grader.results import Result
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
@@ -22,6 +24,7 @@ HOSTILE = sorted(
 )
 
 
+@pytest.mark.slow  # grades a class of fifty with `grade batch`, twice
 def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
     marker = f"3600.{uuid.uuid4().int % 10**9}"
     root = tmp_path / "class"
