@@ -13,7 +13,8 @@ from pathlib import Path
 
 from grader import course
 from grader.errors import SpecError, UsageError
-from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec, load_exercise
+from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec
+from grader.specfile import load_exercise
 
 NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
 

@@ -24,7 +24,7 @@ from grader.course import DIAGNOSES as COURSE_FILE
 from grader.errors import SpecError
 from grader.i18n import Text
 from grader.results import Diagnosis
-from grader.spec import _Fields, read_yaml, text_value
+from grader.yamlfields import Fields, read_yaml, text_value
 
 CATALOGUE_PATH = Path(__file__).with_name("diagnoses.yaml")
 FORMAT_VERSION = 1
@@ -116,13 +116,13 @@ class DiagnosisCatalog:
 
     @classmethod
     def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
-        top = _Fields(path, read_yaml(path), "", ("format_version", "diagnoses"))
+        top = Fields(path, read_yaml(path), "", ("format_version", "diagnoses"))
         top.check_version(FORMAT_VERSION)
         entries = []
         seen: set[str] = set()
         for i, raw in enumerate(top.get("diagnoses", list)):
             where = f"diagnoses[{i}]"
-            fields = _Fields(
+            fields = Fields(
                 path,
                 raw,
                 where,
@@ -140,7 +140,7 @@ class DiagnosisCatalog:
             }
             patterns = []
             for j, item in enumerate(fields.get("exceptions", list, [])):
-                sub = _Fields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
+                sub = Fields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
                 patterns.append(
                     Pattern(
                         _regex(path, f"{where}.exceptions[{j}].type", sub.get("type", str, None)),

@@ -12,17 +12,24 @@ import tempfile
 from pathlib import Path
 
 from grader.errors import UsageError
+from grader.text import shown
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader (or a kill) never sees half of it."""
+    """Write a file so that a reader (or a kill) never sees half of it. Text that cannot be
+    UTF-8 (a lone surrogate from a name the file system gave, or from learner code) is written
+    with replacement characters (:func:`grader.text.shown`): an output never fails to encode."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = shown(text).encode("utf-8")
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; reports are meant to be shared
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     except OSError as exc:
         raise UsageError(

@@ -58,6 +58,66 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
+# Punctuation that may not start a line in Chinese (it stays with the character before it).
+_NO_LINE_START = frozenset("，。、；：！？）」』】》〉”’,.;:!?)]}%")
+
+
+def _has_wide(text: str) -> bool:
+    return display_width(text) != len(text)
+
+
+def _tokens(paragraph: str) -> list[str]:
+    """A paragraph as wrap units: runs of spaces, runs of narrow characters (a word), and
+    single wide characters; a punctuation mark that may not start a line joins the unit
+    before it (so a unit is at most four columns wide unless it is a word of narrow ones)."""
+    tokens: list[str] = []
+    for ch in paragraph:
+        wide = display_width(ch) == 2
+        if (
+            tokens
+            and ch in _NO_LINE_START
+            and not tokens[-1].isspace()
+            and tokens[-1][-1] not in _NO_LINE_START  # one mark joins; a run of them breaks
+        ):
+            tokens[-1] += ch
+        elif ch.isspace():
+            if tokens and tokens[-1].isspace():
+                tokens[-1] += ch
+            else:
+                tokens.append(ch)
+        elif wide or not tokens or tokens[-1].isspace() or _has_wide(tokens[-1]):
+            tokens.append(ch)
+        else:
+            tokens[-1] += ch
+    return tokens
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` as lines of at most ``width`` terminal columns (East Asian wide characters
+    count two): English breaks between words, Chinese between any two characters, and a
+    word longer than the width (a path, a URL) keeps a line of its own rather than being cut.
+    Each line of ``text`` starts a new paragraph; an empty one stays an empty line."""
+    width = max(width, 8)
+    out: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        tokens = _tokens(paragraph)
+        line = tokens.pop(0) if tokens and tokens[0].isspace() else ""  # keep an indent
+        pending = ""
+        for token in tokens:
+            if token.isspace():
+                pending = token
+                continue
+            candidate = line + pending + token
+            if line.strip() and display_width(candidate) > width:
+                out.append(line)
+                line = token
+            else:
+                line = candidate
+            pending = ""
+        out.append(line.rstrip())
+    return out
+
+
 def pad(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` terminal columns."""
     return text + " " * max(0, width - display_width(text))
@@ -95,7 +155,9 @@ CLI: dict[str, dict[str, str]] = {
         "hint": "Hint",
         "hint_outside": "\n(run inside a workspace to get the next hint each time, or use --all)",
         "watching": "Watching {path} (Ctrl-C to stop)",
-        "cuda_points": "+{n} on CUDA",
+        "cuda_points": " (+{n} on CUDA)",
+        "list_sep": ", ",
+        "colon": ": ",
         "report_done": "{passed}/{total} exercises passed. Dashboard: {out}",
         "init_ready": "Workspace ready in {root}",
         "init_created": "  created: {files}",
@@ -120,7 +182,7 @@ CLI: dict[str, dict[str, str]] = {
         "passed": "已通过",
         "not_in_workspace": "\n（当前不在工作区中：运行 `grade init` 创建一个）",
         "implement": "实现",
-        "fix": "修复 bug",
+        "fix": "修复错误",
         "kind": "类型",
         "file": "文件",
         "points": "总分",
@@ -131,7 +193,9 @@ CLI: dict[str, dict[str, str]] = {
         "hint": "提示",
         "hint_outside": "\n（在工作区中运行可以每次得到下一条提示，或使用 --all）",
         "watching": "正在监视 {path}（按 Ctrl-C 停止）",
-        "cuda_points": "CUDA 上另加 {n}",
+        "cuda_points": "（CUDA 上另加 {n}）",
+        "list_sep": "、",
+        "colon": "：",
         "report_done": "已通过 {passed}/{total} 个练习。进度报告：{out}",
         "init_ready": "工作区已在 {root} 准备好",
         "init_created": "  已创建：{files}",
@@ -140,8 +204,9 @@ CLI: dict[str, dict[str, str]] = {
         "init_next_notebooks": "下一步：在 Jupyter 中打开 exercise-01.ipynb（`jupyter lab`）。",
         "reset_done": "已从初始文件恢复 {file}。",
         "reset_backup": "你之前的文件已保存为 {backup}",
-        "points_note": "\n总分：评分实际给出的分数；每个测试在它运行的每个设备上各计一次"
-        "（cpu，以及代替 GPU 的 meta）。有 GPU 时，CUDA 用例另加标为“CUDA 上另加 N”的分数。",
+        "points_note": "\n总分是在这台机器上评分能得到的满分：每个测试在几个设备上运行，就计几次分"
+        "（cpu 设备，以及没有 GPU 时代替它的 meta 设备）。机器有 GPU 时，CUDA 用例另外加分，"
+        "即表中的“CUDA 上另加 N”。",
     },
 }
 
@@ -156,6 +221,11 @@ TERMINAL: dict[str, dict[str, str]] = {
         "error": "error",
         "timeout": "timeout",
         "skipped": "skipped",
+        "crashed": "crashed",
+        "crashed_tag": " (crashed)",
+        "crashed_note": "your function raised before the test could check anything",
+        "same_tag": " (same mistake as above)",
+        "colon": ": ",
         "score": "score",
         "test": "test",
         "failures": "What to fix",
@@ -175,6 +245,10 @@ TERMINAL: dict[str, dict[str, str]] = {
         "review_note": "Your file reaches into the grader's or PyTorch's internals. Checks that "
         "rest on what your own process measures cannot count until your instructor has reviewed "
         "it; remove such code if you do not need it.",
+        "review_note_practice": "Your file reaches into the grader's or PyTorch's internals. "
+        "Here, in your own practice workspace, nobody reviews it: the checks that rest on what "
+        "your own process measures stay failed while that code is there. Remove it and grade "
+        "again; a file handed in with it is flagged for your instructor to review.",
         "review_line": "line {line}: {message}",
         "review_cell_line": "cell {cell}{count}, line {line}: {message}",
     },
@@ -184,6 +258,11 @@ TERMINAL: dict[str, dict[str, str]] = {
         "error": "错误",
         "timeout": "超时",
         "skipped": "跳过",
+        "crashed": "崩溃",
+        "crashed_tag": "（崩溃）",
+        "crashed_note": "你的函数抛出了异常，测试还没来得及检查任何东西",
+        "same_tag": "（与上面是同一个错误）",
+        "colon": "：",
         "score": "得分",
         "test": "测试",
         "failures": "需要修改的地方",
@@ -202,6 +281,9 @@ TERMINAL: dict[str, dict[str, str]] = {
         "review_title": "需要审阅",
         "review_note": "你的文件触及了评分器或 PyTorch 的内部。依赖你自己进程测量结果的检查，在老师审阅之前"
         "都不能计分；如果不需要这样的代码，请删掉它。",
+        "review_note_practice": "你的文件触及了评分器或 PyTorch 的内部。这里是你自己的练习工作区，"
+        "没有人会审阅它：只要那段代码还在，依赖你自己进程测量结果的检查就一直算作未通过。删掉它再评分；"
+        "如果带着它提交，老师那边的评分会把它标出来等待审阅。",
         "review_line": "第 {line} 行：{message}",
         "review_cell_line": "第 {cell} 个单元格{count}第 {line} 行：{message}",
     },
@@ -225,7 +307,12 @@ REPORT: dict[str, dict[str, str]] = {
         "failures": "What went wrong",
         "diagnosis": "Why",
         "fix": "How to fix it",
-        "teaches": "Tutorial section",
+        "teaches": "Read more in the tutorial",
+        "colon": ": ",
+        "list_sep": "; ",
+        "crashed": "crashed",
+        "crashed_note": "Your function raised an exception before this test could check anything.",
+        "same_diagnosis": "The same mistake as above:",
         "hint": "Hint",
         "hints": "Hints",
         "next_hint": "Stuck? A hint",
@@ -275,6 +362,7 @@ REPORT: dict[str, dict[str, str]] = {
         "report": "report",
         "progress_of": "exercises passed",
         "last_graded": "Last graded",
+        "cuda_points": "(+{n} on CUDA)",
         "class": "Class report",
         "students": "students",
         "distribution": "Score distribution",
@@ -298,10 +386,16 @@ REPORT: dict[str, dict[str, str]] = {
         "days_late": "day(s) late",
         "incomplete": "Incomplete:",
         "kind": "Kind",
+        "kind_implement": "implement",
+        "kind_fix": "fix a bug",
         "review_title": "Needs review",
         "review_note": "This file reaches into the grader's or PyTorch's internals. Checks that "
         "rest on what the learner's own process measured do not count until an instructor has "
         "reviewed it.",
+        "review_note_practice": "Your file reaches into the grader's or PyTorch's internals. "
+        "Here, in your own practice workspace, nobody reviews it: the checks that rest on what "
+        "your own process measures stay failed while that code is there. Remove it and grade "
+        "again; a file handed in with it is flagged for your instructor to review.",
         "advisory": "Graded in your own workspace: "
         "this verdict is for practice; your instructor's grading is the one that counts.",
         # a student's feedback page (grader.render.feedback)
@@ -345,7 +439,12 @@ REPORT: dict[str, dict[str, str]] = {
         "failures": "哪里出了问题",
         "diagnosis": "原因",
         "fix": "如何修改",
-        "teaches": "教程章节",
+        "teaches": "延伸阅读",
+        "colon": "：",
+        "list_sep": "；",
+        "crashed": "崩溃",
+        "crashed_note": "你的函数抛出了异常，这个测试还没来得及检查任何东西。",
+        "same_diagnosis": "与上面是同一个错误：",
         "hint": "提示",
         "hints": "提示",
         "next_hint": "卡住了？看看提示",
@@ -395,6 +494,7 @@ REPORT: dict[str, dict[str, str]] = {
         "report": "报告",
         "progress_of": "个练习已通过",
         "last_graded": "最近评分",
+        "cuda_points": "（CUDA 上另加 {n} 分）",
         "class": "班级报告",
         "students": "名学生",
         "distribution": "分数分布",
@@ -418,9 +518,14 @@ REPORT: dict[str, dict[str, str]] = {
         "days_late": "天迟交",
         "incomplete": "未完成：",
         "kind": "类型",
+        "kind_implement": "实现",
+        "kind_fix": "修复错误",
         "review_title": "需要审阅",
         "review_note": "这个文件触及了评分器或 PyTorch 的内部。依赖学习者自己进程测量结果的检查，"
         "在老师审阅之前都不计分。",
+        "review_note_practice": "你的文件触及了评分器或 PyTorch 的内部。这里是你自己的练习工作区，"
+        "没有人会审阅它：只要那段代码还在，依赖你自己进程测量结果的检查就一直算作未通过。删掉它再评分；"
+        "如果带着它提交，老师那边的评分会把它标出来等待审阅。",
         "advisory": "这是在你自己的工作区中评分的结果，仅供练习；以老师的评分为准。",
         # a student's feedback page (grader.render.feedback)
         "feedback": "作业反馈",

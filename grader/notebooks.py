@@ -34,18 +34,22 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from grader import wire
 from grader.errors import UsageError
 
 MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
+# Jupyter writes notebooks a few levels deep (cells, outputs, widget state): 64 is far beyond it,
+# and far below where validating or copying a nesting would exhaust the stack.
+MAX_NOTEBOOK_DEPTH = 64
 MAX_NOTES = 20  # per notebook; the rest are counted
 MAP_VERSION = 1
+MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has far fewer
 _ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*[!%]")
 _GRADE_MAGIC = re.compile(r"^%%grade(\s|$)")
 _SHELL = re.compile(r"^(?:[A-Za-z_][\w.]*\s*=\s*)?!")
@@ -118,17 +122,23 @@ class CellMap:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> CellMap:
-        """Strict: the map is stored in result JSON, so anything unexpected is an error."""
-        if not isinstance(data, dict) or set(data) != {"map_version", "runs", "execution_counts"}:
-            raise ValueError("a cell map has exactly map_version, runs and execution_counts")
-        if data["map_version"] != MAP_VERSION:
-            raise ValueError(f"cell map version {data['map_version']!r} is not {MAP_VERSION}")
-        runs = tuple(Run(*_ints(item, 4, "run")) for item in _list(data["runs"]))
-        counts = tuple(
-            tuple(_ints(item, 2, "execution count")) for item in _list(data["execution_counts"])
+    def from_dict(cls, data: Any, where: str = "cells") -> CellMap:
+        """Strict: the map is stored in result JSON and sent in requests, so anything
+        unexpected is a :class:`~grader.wire.WireError` (a ValueError) naming the field."""
+        f = wire.Fields(data, where, required=("map_version", "runs", "execution_counts"))
+        f.integer("map_version", low=MAP_VERSION, high=MAP_VERSION)
+        runs = tuple(
+            Run(*wire.ints(item, at, 4, low=0))
+            for at, item in f.sequence("runs", max_items=MAX_RUNS)
         )
-        return cls(runs, counts)  # type: ignore[arg-type]
+        counts = tuple(
+            (cell, count)
+            for cell, count in (
+                wire.ints(item, at, 2)
+                for at, item in f.sequence("execution_counts", max_items=MAX_RUNS)
+            )
+        )
+        return cls(runs, counts)
 
 
 # The notebook whose lines the grading's messages name: set by the trusted worker around each
@@ -159,22 +169,6 @@ def line_zh(line: int) -> str:
     """:func:`line_en` in Chinese: "第 7 行", or "第 3 个单元格第 2 行"."""
     described = _naming.describe_zh(line) if _naming is not None else None
     return described or f"第 {line} 行"
-
-
-def _list(value: Any) -> list:
-    if not isinstance(value, list):
-        raise ValueError("expected a list")
-    return value
-
-
-def _ints(item: Any, n: int, what: str) -> list[int]:
-    if (
-        not isinstance(item, list)
-        or len(item) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
-    ):
-        raise ValueError(f"a cell map {what} is a list of {n} whole numbers")
-    return item
 
 
 @dataclass(frozen=True)
@@ -232,20 +226,20 @@ def _read(data: bytes) -> dict[str, Any]:
 
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise NotebookError(f"the notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise NotebookError(
-            "not a notebook: the file is not UTF-8 text (was another file renamed to .ipynb?)"
-        ) from None
-    if not text.strip():
+    if not data.strip():
         raise NotebookError("the notebook file is empty")
     try:
-        raw = json.loads(text)
-    except ValueError as exc:
+        raw = wire.loads(
+            data, max_bytes=MAX_NOTEBOOK_BYTES, max_depth=MAX_NOTEBOOK_DEPTH, constants=True
+        )
+    except wire.WireError as exc:
+        if "UTF-8" in exc.problem:
+            raise NotebookError(
+                "not a notebook: the file is not UTF-8 text (was another file renamed to .ipynb?)"
+            ) from None
         raise NotebookError(
-            f"not a notebook: the file is not valid JSON ({exc}); open it in Jupyter and save "
-            "it again, or hand in a .py file"
+            f"not a notebook: the file is not a notebook's JSON ({exc.problem}); open it in "
+            "Jupyter and save it again, or hand in a .py file"
         ) from None
     if not isinstance(raw, dict) or "cells" not in raw or "nbformat" not in raw:
         raise NotebookError(
@@ -275,7 +269,7 @@ def _read(data: bytes) -> dict[str, Any]:
         raise NotebookError(
             f"the notebook is damaged ({first[:200]}); open it in Jupyter and save it again"
         ) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise NotebookError(
             f"the notebook is damaged ({type(exc).__name__}: {str(exc)[:200]}); open it in "
             "Jupyter and save it again"

@@ -8,14 +8,21 @@ rejects versions it does not know instead of guessing.
 from __future__ import annotations
 
 import enum
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader import wire
+from grader.i18n import LANGS
 from grader.notebooks import CellMap
 
 SCHEMA_VERSION = 1
+MAX_TESTS = 10_000
+MAX_LONG_TEXT = 4 << 20  # characters of a source, an output or a message
+
+
+class ResultError(wire.WireError):
+    """Result JSON (stored, or sent by a worker) does not have the form of a result."""
 
 
 class Status(str, enum.Enum):
@@ -38,8 +45,13 @@ class Frame:
     code: str
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Frame:
-        return cls(int(data["line"]), str(data["function"]), str(data["code"]))
+    def from_dict(cls, data: Any, where: str = "frame") -> Frame:
+        f = wire.Fields(data, where, required=("line", "function", "code"))
+        return cls(
+            f.integer("line", low=0),
+            f.string("function", max_len=1000),
+            f.string("code", max_len=wire.MAX_TEXT),
+        )
 
 
 @dataclass(frozen=True)
@@ -53,13 +65,14 @@ class Diagnosis:
     teaches: str = ""  # the seed section that teaches it
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Diagnosis:
+    def from_dict(cls, data: Any, where: str = "diagnosis") -> Diagnosis:
+        f = wire.Fields(data, where, required=("id", "title", "explanation", "fix", "teaches"))
         return cls(
-            id=data["id"],
-            title=data["title"],
-            explanation=data["explanation"],
-            fix=data["fix"],
-            teaches=data.get("teaches", ""),
+            id=f.string("id", max_len=200),
+            title=f.string("title", max_len=wire.MAX_TEXT),
+            explanation=f.string("explanation", max_len=wire.MAX_TEXT),
+            fix=f.string("fix", max_len=wire.MAX_TEXT),
+            teaches=f.string("teaches", max_len=wire.MAX_TEXT),
         )
 
 
@@ -86,6 +99,14 @@ class TestResult:
     def key(self) -> str:
         return f"{self.name}[{self.device}]" if self.device else self.name
 
+    @property
+    def verdict_word(self) -> str:
+        """The label key a report shows for this verdict: its status, except ``crashed`` for a
+        test that failed because the learner's function raised (its frames are in their file)
+        before the check could look at anything: `test_leaves_inputs_alone ✗ failed` would
+        say the inputs were changed when nothing was checked."""
+        return "crashed" if self.status is Status.FAILED and self.frames else self.status.value
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = self.status.value
@@ -94,23 +115,29 @@ class TestResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TestResult:
-        diagnosis = data.get("diagnosis")
+    def from_dict(cls, data: Any, where: str = "test") -> TestResult:
+        f = wire.Fields(data, where, required=_TEST_FIELDS)
+        diagnosis = f.raw("diagnosis")
+        attached = f.plain("data")
+        if type(attached) is not dict:
+            wire.fail(f.name("data"), f"expected a mapping, got {wire.kind(attached)}")
         return cls(
-            name=data["name"],
-            device=data.get("device"),
-            status=Status(data["status"]),
-            points=float(data["points"]),
-            max_points=float(data["max_points"]),
-            description=data.get("description", ""),
-            message=data.get("message", ""),
-            diagnosis=Diagnosis.from_dict(diagnosis) if diagnosis else None,
-            evidence=tuple(data.get("evidence", ())),
-            frames=tuple(Frame.from_dict(f) for f in data.get("frames", ())),
-            output=data.get("output", ""),
-            output_truncated=bool(data.get("output_truncated", False)),
-            duration_s=float(data.get("duration_s", 0.0)),
-            data=dict(data.get("data", {})),
+            name=f.string("name", max_len=500),
+            device=f.string("device", null=True, max_len=100),
+            status=_status(f, "status"),
+            points=f.number("points", low=0),
+            max_points=f.number("max_points", low=0),
+            description=f.string("description", max_len=wire.MAX_TEXT),
+            message=f.string("message", max_len=MAX_LONG_TEXT),
+            diagnosis=None
+            if diagnosis is None
+            else Diagnosis.from_dict(diagnosis, f.name("diagnosis")),
+            evidence=f.strings("evidence", max_items=1000, max_len=500),
+            frames=tuple(Frame.from_dict(v, w) for w, v in f.sequence("frames", max_items=1000)),
+            output=f.string("output", max_len=MAX_LONG_TEXT),
+            output_truncated=f.boolean("output_truncated"),
+            duration_s=f.number("duration_s", low=0),
+            data=attached,
         )
 
 
@@ -129,14 +156,26 @@ class Environment:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Environment:
+    def from_dict(cls, data: Any, where: str = "environment") -> Environment:
+        f = wire.Fields(
+            data,
+            where,
+            required=(
+                "python",
+                "torch",
+                "platform",
+                "cuda_available",
+                "cuda_devices",
+                "isolation",
+            ),
+        )
         return cls(
-            python=data["python"],
-            torch=data["torch"],
-            platform=data.get("platform", ""),
-            cuda_available=bool(data["cuda_available"]),
-            cuda_devices=tuple(data.get("cuda_devices", ())),
-            isolation=data.get("isolation", ""),
+            python=f.string("python", max_len=500),
+            torch=f.string("torch", max_len=500),
+            platform=f.string("platform", max_len=500),
+            cuda_available=f.boolean("cuda_available"),
+            cuda_devices=f.strings("cuda_devices", max_items=64, max_len=500),
+            isolation=f.string("isolation", max_len=500),
         )
 
 
@@ -151,8 +190,13 @@ class ReviewNote:
     message: str  # in the result's language
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ReviewNote:
-        return cls(str(data["kind"]), int(data["line"]), str(data["message"]))
+    def from_dict(cls, data: Any, where: str = "review") -> ReviewNote:
+        f = wire.Fields(data, where, required=("kind", "line", "message"))
+        return cls(
+            f.string("kind", max_len=100),
+            f.integer("line", low=0),
+            f.string("message", max_len=wire.MAX_TEXT),
+        )
 
 
 @dataclass(frozen=True)
@@ -221,44 +265,85 @@ class Result:
         } | ({"cells": self.cells.to_dict()} if self.cells is not None else {})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Result:
-        version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ValueError(
-                f"result schema_version {version!r} is not {SCHEMA_VERSION}; "
-                "regrade the submission with this grader"
+    def from_dict(cls, data: Any, *, source: str = "") -> Result:
+        """Strict: exactly the fields :meth:`to_dict` writes (``cells`` only for a notebook),
+        each of its type and within its bounds; anything else is a :class:`ResultError`
+        naming ``source`` and the field. A stored result is outside data too."""
+        with wire.reading(ResultError, source):
+            if type(data) is not dict:
+                wire.fail("", f"expected a result (a mapping), got {wire.kind(data)}")
+            version = data.get("schema_version")
+            if type(version) is not int or version != SCHEMA_VERSION:
+                wire.fail(
+                    "schema_version",
+                    f"result schema_version {str(version)[:20]} is not {SCHEMA_VERSION}",
+                    "regrade the submission with this grader",
+                )
+            f = wire.Fields(data, "", required=_RESULT_FIELDS, optional=("cells",))
+            cells = f.raw("cells", None)
+            return cls(
+                exercise_id=f.string("exercise_id", max_len=200),
+                exercise_title=f.string("exercise_title", max_len=1000),
+                submission=f.string("submission", max_len=4096),
+                status=_status(f, "status"),
+                score=f.number("score", low=0),
+                max_score=f.number("max_score", low=0),
+                tests=tuple(
+                    TestResult.from_dict(v, w) for w, v in f.sequence("tests", max_items=MAX_TESTS)
+                ),
+                environment=Environment.from_dict(f.raw("environment")),
+                seed=f.integer("seed"),
+                lang=f.string("lang", choices=LANGS),
+                devices=f.strings("devices", max_items=10, max_len=20),
+                notes=f.strings("notes", max_items=1000, max_len=wire.MAX_TEXT),
+                hints=f.strings("hints", max_items=1000, max_len=wire.MAX_TEXT),
+                source=f.string("source", max_len=MAX_LONG_TEXT),
+                review=tuple(
+                    ReviewNote.from_dict(v, w) for w, v in f.sequence("review", max_items=1000)
+                ),
+                cells=None if cells is None else CellMap.from_dict(cells, "cells"),
+                grader_version=f.string("grader_version", max_len=100),
+                duration_s=f.number("duration_s", low=0),
             )
-        return cls(
-            exercise_id=data["exercise_id"],
-            exercise_title=data.get("exercise_title", ""),
-            submission=data["submission"],
-            status=Status(data["status"]),
-            score=float(data["score"]),
-            max_score=float(data["max_score"]),
-            tests=tuple(TestResult.from_dict(t) for t in data["tests"]),
-            environment=Environment.from_dict(data["environment"]),
-            seed=int(data["seed"]),
-            lang=data.get("lang", "en"),
-            devices=tuple(data.get("devices", ())),
-            notes=tuple(data.get("notes", ())),
-            hints=tuple(data.get("hints", ())),
-            source=data.get("source", ""),
-            review=tuple(ReviewNote.from_dict(n) for n in data.get("review", ())),
-            cells=CellMap.from_dict(data["cells"]) if data.get("cells") is not None else None,
-            grader_version=data.get("grader_version", ""),
-            duration_s=float(data.get("duration_s", 0.0)),
-        )
 
     def to_json(self, *, compact: bool = False) -> str:
         """Indented for people; ``compact`` for files only programs read (a batch stores
         thousands, and indenting is a third of the cost of storing one)."""
         if compact:
-            return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+            return wire.dumps(self.to_dict(), compact=True) + "\n"
+        return wire.dumps(self.to_dict(), indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> Result:
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: str | bytes, *, source: str = "") -> Result:
+        """A result from its JSON text, strictly (see :meth:`from_dict`): ResultError."""
+        return cls.from_dict(wire.loads(text, source=source, cls=ResultError), source=source)
+
+
+_TEST_FIELDS = tuple(f for f in TestResult.__dataclass_fields__ if f != "__test__")
+_RESULT_FIELDS = (
+    "schema_version",
+    "grader_version",
+    "exercise_id",
+    "exercise_title",
+    "submission",
+    "status",
+    "score",
+    "max_score",
+    "lang",
+    "seed",
+    "devices",
+    "environment",
+    "notes",
+    "hints",
+    "duration_s",
+    "tests",
+    "source",
+    "review",
+)
+
+
+def _status(f: wire.Fields, key: str) -> Status:
+    return Status(f.string(key, choices=tuple(s.value for s in Status)))
 
 
 def devices_of(tests: tuple[TestResult, ...] | list[TestResult]) -> list[str]:

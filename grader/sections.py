@@ -38,7 +38,7 @@ from typing import Any
 
 from grader.errors import SpecError
 from grader.i18n import LANGS, Text
-from grader.spec import _Fields, read_yaml, text_value
+from grader.yamlfields import Fields, read_yaml, text_value
 
 SECTIONS_PATH = Path(__file__).with_name("sections.yaml")
 FORMAT_VERSION = 1
@@ -113,7 +113,7 @@ class SectionCatalog:
 def load(path: Path = SECTIONS_PATH) -> SectionCatalog:
     """Read ``path`` strictly (every problem is a SpecError naming the file and the field);
     the result is cached per path."""
-    top = _Fields(path, read_yaml(path), "", ("format_version", "tutorials", "sections"))
+    top = Fields(path, read_yaml(path), "", ("format_version", "tutorials", "sections"))
     top.check_version(FORMAT_VERSION)
 
     tutorials: dict[str, Text] = {}

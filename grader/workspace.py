@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
+from grader import __version__, wire
 from grader.errors import UsageError
 from grader.fileio import write_atomic
-from grader.results import Result
+from grader.results import Result, ResultError
 from grader.spec import ExerciseSpec
 
 MARKER = ".grade"
 FORMAT_VERSION = 1
+MAX_STATE_BYTES = 1 << 20
 
 README = """\
 # PyTorch exercises
@@ -77,13 +78,24 @@ class Workspace:
     # -- state --------------------------------------------------------------------------------
 
     def load_state(self) -> dict[str, Any]:
+        """The state file, read strictly (grader.wire): an entry of the wrong shape is
+        forgotten, as if that exercise had not been graded here; an unreadable file is a fresh
+        state. Stored data never crashes a command."""
+        fresh: dict[str, Any] = {"format_version": FORMAT_VERSION, "exercises": {}}
         try:
-            data = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {"format_version": FORMAT_VERSION, "exercises": {}}
-        if not isinstance(data, dict) or not isinstance(data.get("exercises"), dict):
-            return {"format_version": FORMAT_VERSION, "exercises": {}}
-        return data
+            data = wire.loads(self.state_path.read_bytes(), max_bytes=MAX_STATE_BYTES)
+            top = wire.Fields(data, "state", optional=("format_version", "exercises"))
+            entries = top.raw("exercises", {})
+            if type(entries) is not dict:
+                return fresh
+        except (OSError, wire.WireError):
+            return fresh
+        for exercise_id, entry in entries.items():
+            try:
+                fresh["exercises"][exercise_id] = _entry(entry)
+            except wire.WireError:
+                continue
+        return fresh
 
     def _save_state(self, state: dict[str, Any]) -> None:
         write_atomic(self.state_path, json.dumps(state, indent=2, ensure_ascii=False) + "\n")
@@ -110,14 +122,15 @@ class Workspace:
         )
 
     def last_result(self, exercise_id: str) -> Result | None:
+        path = self.result_path(exercise_id)
         try:
-            return Result.from_json(self.result_path(exercise_id).read_text(encoding="utf-8"))
-        except (OSError, ValueError, KeyError, TypeError):
+            return Result.from_json(path.read_bytes(), source=str(path))
+        except (OSError, ResultError):
             return None
 
     def next_hint(self, spec: ExerciseSpec) -> int:
         """Index of the hint to show now (advances each time, stays on the last one)."""
-        shown = int(self.entry(spec.id).get("hints_shown", 0) or 0)
+        shown = self.entry(spec.id).get("hints_shown", 0)
         index = min(shown, len(spec.hints) - 1)
         self._update(spec.id, hints_shown=min(shown + 1, len(spec.hints)))
         return index
@@ -193,3 +206,22 @@ def mark_workspace(root: Path) -> Workspace:
             + "\n",
         )
     return Workspace(root.resolve())
+
+
+def _entry(data: Any) -> dict[str, Any]:
+    """One exercise's entry of the state file, each field of its type."""
+    f = wire.Fields(
+        data, "exercise", optional=("status", "score", "max_score", "graded_at", "hints_shown")
+    )
+    entry: dict[str, Any] = {}
+    for key in ("status", "graded_at"):
+        if f.has(key):
+            entry[key] = f.string(key, null=True, max_len=100)
+    for key in ("score", "max_score"):
+        if f.has(key):
+            entry[key] = f.number(key, null=True, low=0)
+    if (entry.get("score") is None) != (entry.get("max_score") is None):
+        wire.fail("exercise", "a score without its maximum, or a maximum without a score")
+    if f.has("hints_shown"):
+        entry["hints_shown"] = f.integer("hints_shown", low=0, high=1000)
+    return entry

@@ -264,3 +264,145 @@ def test_exercises_with_loop_checks_have_loop_free_solutions():
         path = ROOT / "solutions" / f"exercise-{exercise}" / f"exercise-{exercise}.py"
         analysis = Analysis(path.read_text(encoding="utf-8"))
         assert loops_in(analysis, function) == []
+
+
+# -- callables handed to code that may call them per element (analysis/callbacks.py) ---------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PRELUDE = """import functools, heapq, itertools, math, operator, re
+import numpy as np
+import torch
+from heapq import nsmallest as pick_smallest
+import somelib as some  # a library the grader knows nothing about
+def k(r):
+    return r * 2
+def k2(a, r):
+    return r * a
+class Box:
+    def k(self, r):
+        return r * 2
+    def __call__(self, r):
+        return r * 2
+"""
+# (setup lines inside f, the expression for the callable)
+_CALLABLES = [
+    ("", "lambda r: r * 2"),
+    ("", "k"),
+    ("g = k\n", "g"),
+    ("", "functools.partial(k2, 2)"),
+    ("p = functools.partial(k2, 2)\n", "p"),
+    ("", "Box().k"),
+    ("", "Box()"),
+    ("", "math.exp"),
+    ("", "operator.itemgetter(0)"),
+    ("ops = [k]\n", "ops[0]"),
+    ("table = {'f': lambda r: r}\n", "table['f']"),
+    ("h = (lambda r: r) if x.numel() else k\n", "h"),
+]
+# a higher-order call, with {f} where the callable goes
+_HIGHER_ORDER = [
+    "sorted(x, key={f})",
+    "sorted(x, **{{'key': {f}}})",
+    "min(x, key={f})",
+    "max(x, default=None, key={f})",
+    "heapq.nsmallest(2, x, key={f})",
+    "pick_smallest(2, x, {f})",
+    "list(x).sort(key={f})",
+    "re.sub('a', {f}, 'abc')",
+    "x.clone().apply_({f})",
+    "torch.Tensor.apply_(x.clone(), {f})",
+    "x.clone().map_(x, {f})",
+    "np.vectorize({f})(x.numpy())",
+    "np.apply_along_axis({f}, 0, x.numpy())",
+    "functools.reduce({f}, x)",
+    "itertools.accumulate(x, {f})",
+    "operator.methodcaller('apply_', {f})(x)",
+    "functools.partial(sorted, key={f})(x)",
+    "torch.autograd.functional.jacobian({f}, x)",
+    "some.library.call(*[{f}], x)",
+]
+
+
+def _handed(setup: str, call: str) -> str:
+    body = "".join(f"    {line}\n" for line in setup.splitlines())
+    return _PRELUDE + "def f(x):\n" + body + f"    return {call}\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    callable_=st.sampled_from(_CALLABLES),
+    template=st.sampled_from(_HIGHER_ORDER),
+    alias=st.booleans(),
+)
+def test_a_callable_handed_to_a_higher_order_call_is_a_loop(callable_, template, alias):
+    """Whatever the callable (lambda, def, alias, partial, bound method, callable instance,
+    builtin, element of a container), wherever it goes (keyword, position, ``*``/``**``) and
+    whatever it is handed to, the call counts as a loop unless it is known to vectorise."""
+    setup, spelled = callable_
+    if alias:  # the callable through one more name
+        setup += f"alias_of_it = {spelled}\n"
+        spelled = "alias_of_it"
+    source = _handed(setup, template.format(f=spelled))
+    found = loops_in(source, "f")
+    assert found, source
+    assert {loop.function for loop in found} <= {"f", "k", "k2", "Box.k", "Box.__call__"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    callable_=st.sampled_from([c for c in _CALLABLES if c[1] not in ("math.exp",)]),
+    template=st.sampled_from(
+        [
+            "torch.vmap({f})(x)",
+            "torch.func.vmap({f}, in_dims=0)(x)",
+            "torch.func.grad({f})(x)",
+            "torch.compile({f})(x)",
+            "isinstance({f}, type)",
+        ]
+    ),
+)
+def test_a_callable_handed_to_a_vectorising_call_is_not_a_loop(callable_, template):
+    setup, spelled = callable_
+    source = _handed(setup, template.format(f=spelled))
+    assert loops_in(source, "f") == [], source
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    argument=st.sampled_from(
+        [
+            "x.shape",
+            "x.dtype",
+            "x.device",
+            "torch.float32",
+            "x.shape[0]",
+            "*x.shape",
+            "float",
+            "np.float32",
+            "x.T",
+            "x.grad",
+            "2",
+            "'mean'",
+            "[x, x]",
+            "x.sum(dim=0)",
+        ]
+    ),
+    call=st.sampled_from(
+        ["torch.zeros({a})", "x.to({a})", "some.library.call({a})", "x.new_zeros({a})"]
+    ),
+)
+def test_tensor_data_handed_on_is_not_a_callable(argument, call):
+    """Shapes, dtypes, devices, numbers and tensors handed to any call are data, not loops."""
+    source = _handed("", call.format(a=argument))
+    assert loops_in(source, "f") == [], source
+
+
+def test_a_function_handed_to_sorted_is_named_in_the_message():
+    from grader.testing import checks
+
+    source = "import torch\ndef f(x):\n    return torch.stack(sorted(x, key=lambda r: r.sum()))\n"
+    with pytest.raises(checks.CheckFailed) as raised:
+        checks.assert_no_loops(source, "f")
+    assert "handed to sorted(...)" in str(raised.value)

@@ -45,7 +45,7 @@ roster: rosters/class.csv
 due: 2026-12-01T23:59:00+00:00
 gradescope: {points: 10, hidden_tests: after_published, visibility: visible}
 """
-ROSTER = "id,name,email,sid\n1,Jane Doe,jane@example.edu,1001\n"
+ROSTER = "id,name,email,sid\n1,Jane Rosterly,jane.rosterly@example.edu,S7730019\n"
 METADATA = {
     "id": 123456,
     "created_at": "2026-11-30T14:32:10.123456-08:00",
@@ -120,7 +120,7 @@ def assert_valid(data: dict) -> None:
     assert isinstance(data["execution_time"], (int, float)) and data["execution_time"] >= 0
     assert isinstance(data["output"], str)
     assert data.get("visibility", "visible") in VISIBILITIES
-    assert data.get("stdout_visibility", "hidden") in ("hidden", "visible")
+    assert data.get("stdout_visibility", "hidden") in VISIBILITIES
     assert isinstance(data["tests"], list)
     for test in data["tests"]:
         assert set(test) == TEST_KEYS, test
@@ -168,6 +168,8 @@ def test_a_correct_submission_gets_full_marks(autograder, tmp_path):
     ]  # CUDA cases are skipped without a GPU, and skipped tests are not listed
     assert all(t["status"] == "passed" for t in data["tests"])
     assert all(t["visibility"] == "after_published" for t in data["tests"])
+    # Gradescope hides the total score while tests are unpublished: the output must not tell it
+    assert "Score:" not in data["output"] and "publishes the grades" in data["output"]
     assert sum(t["max_score"] for t in data["tests"]) == pytest.approx(10.0)
     assert "Graded in the grader's 'process' isolation tier." in data["output"]
     # learner code ran as another uid, while the hidden tests were root's alone
@@ -246,12 +248,14 @@ def test_the_zip_is_the_grader_and_the_assignments_exercises_only(autograder):
         names = set(zf.namelist())
         modes = {i.filename: stat.S_IMODE(i.external_attr >> 16) for i in zf.infolist()}
         shipped = zf.read("assignment.yaml").decode()
-        roster = zf.read("roster.csv").decode()
+        everything = b"".join(zf.read(n) for n in zf.namelist())
     assert modes["run_autograder"] == modes["setup.sh"] == 0o755
     assert {"setup.sh", "run_autograder", "requirements.txt", "assignment.yaml"} <= names
-    # the roster next to the shipped assignment, which points at it
-    assert roster == ROSTER and "roster: roster.csv\n" in shipped
-    assert shipped.replace("roster: roster.csv", "roster: rosters/class.csv") == ASSIGNMENT
+    # grading needs no roster: none of its names, e-mails or student numbers goes to Gradescope
+    assert not any("roster" in n for n in names)
+    assert shipped == ASSIGNMENT.replace("roster: rosters/class.csv\n", "")
+    for fact in ("Jane Rosterly", "jane.rosterly@example.edu", "S7730019"):
+        assert fact.encode() not in everything, fact
     data = {n for n in names if n.startswith("grader/_data/")}
     assert {n for n in data if not n.startswith("grader/_data/reports/")} == {
         "grader/_data/exercises/exercise-90/exercise.yaml",
@@ -292,14 +296,73 @@ def test_setup_installs_cpu_torch_before_the_requirements(autograder):
         setup = zf.read("setup.sh").decode()
         requirements = zf.read("requirements.txt").decode().splitlines()
     assert setup.startswith("#!/usr/bin/env bash\n")
+    assert f"{CPU_TORCH_INDEX}}}" in setup  # the default torch index
     lines = setup.splitlines()
-    torch = next(i for i, line in enumerate(lines) if f"--index-url {CPU_TORCH_INDEX}" in line)
+    torch = next(i for i, line in enumerate(lines) if '--index-url "$TORCH_INDEX"' in line)
     rest = next(i for i, line in enumerate(lines) if "-r " in line and "requirements.txt" in line)
     assert torch < rest
-    assert '"torch>=' in lines[torch]
-    assert any(r.startswith("torch") for r in requirements)
+    version = importlib.metadata.version("torch").partition("+")[0]
+    assert f'"torch=={version}"' in lines[torch]
+    assert f"torch=={version}" in requirements
     assert any(r.startswith("pytest") for r in requirements)
     assert not any("extra" in r or r.startswith(("dask", "ruff", "mypy")) for r in requirements)
+
+
+def test_requirements_are_pinned_to_what_this_machine_grades_with(tmp_path):
+    """Gradescope must grade with the instructor's versions: every requirement is pinned to
+    the version installed here, unless the assignment's gradescope.requirements says
+    otherwise."""
+    (tmp_path / "w.yaml").write_text("format_version: 1\nname: w\nexercises: {exercise-01: 1}\n")
+    files = autograder_files(load_assignment(tmp_path / "w.yaml"), course=ROOT)
+    lines = [
+        line
+        for line in files["requirements.txt"][0].decode().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(lines) == len(runtime_requirements())
+    for line in lines:
+        name, _, version = line.partition("==")
+        assert version == importlib.metadata.version(name).partition("+")[0], line
+    (tmp_path / "w.yaml").write_text(
+        "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+        "gradescope: {requirements: {torch: '>=2.2,<3', NumPy: '1.26.4'}}\n"
+    )
+    files = autograder_files(load_assignment(tmp_path / "w.yaml"), course=ROOT)
+    requirements = files["requirements.txt"][0].decode().splitlines()
+    assert "torch>=2.2,<3" in requirements and "numpy==1.26.4" in requirements
+    assert '"torch>=2.2,<3"' in files["setup.sh"][0].decode()
+
+
+@pytest.mark.parametrize(
+    ("field", "problem"),
+    [
+        ("{torch: 2.4}", "must be a quoted string"),
+        ("{torch: 'latest'}", "is not a version"),
+        ("{torch: '2.4; rm -rf /'}", "is not a version"),
+        ("[torch]", "expected"),
+    ],
+)
+def test_a_bad_requirement_override_is_a_spec_error(tmp_path, field, problem):
+    (tmp_path / "w.yaml").write_text(
+        "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+        f"gradescope: {{requirements: {field}}}\n"
+    )
+    done = run_cli(
+        "gradescope", "--assignment", str(tmp_path / "w.yaml"), "-o", str(tmp_path / "z")
+    )
+    assert done.returncode == 2 and "gradescope.requirements" in done.stderr, done.stderr
+    assert problem in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_requirement_override_names_a_requirement(tmp_path):
+    (tmp_path / "w.yaml").write_text(
+        "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+        "gradescope: {requirements: {scipy: '1.0'}}\n"
+    )
+    done = run_cli(
+        "gradescope", "--assignment", str(tmp_path / "w.yaml"), "-o", str(tmp_path / "z")
+    )
+    assert done.returncode == 2 and "scipy is not one of the grader's requirements" in done.stderr
 
 
 def test_requirements_come_from_pyproject_without_installed_metadata(monkeypatch):

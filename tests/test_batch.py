@@ -336,12 +336,39 @@ def test_without_an_assignment_every_exercise_of_the_course_is_a_column(tmp_path
     assert "exercise-05.py: an exercise file at the top" in proc.stdout
 
 
-@pytest.mark.slow  # grades a class with `grade batch`
-def test_out_inside_the_submissions_is_no_student(tmp_path):
+@pytest.mark.parametrize("where", ["student", "itself", "nested", "new", "link"])
+def test_out_inside_the_submissions_is_refused(tmp_path, where):
+    """--out naming a student's folder (which would drop that student as an earlier output),
+    the submissions folder itself, or anything inside it, is a usage error before any work:
+    exit 2, one `Error:` line, nothing written, every student's folder as it was."""
     submissions = make_class(tmp_path / "class", ["correct", "wrong"])
-    first = batch(submissions, submissions / "graded")
+    before = sorted(p.relative_to(submissions) for p in submissions.rglob("*"))
+    if where == "link":
+        (tmp_path / "link").symlink_to(submissions / "s00-correct")
+    out = {
+        "student": submissions / "s00-correct",
+        "itself": submissions,
+        "nested": submissions / "s01-wrong" / "graded",
+        "new": submissions / "graded",
+        "link": tmp_path / "link",
+    }[where]
+    # refused before any work: in-process
+    proc = cli_here("batch", str(submissions), "--out", str(out), "--jobs", "2", home=PROBE_HOME)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.count("Error:") == 1, proc.stderr
+    assert "inside the submissions" in proc.stderr or "is the submissions folder" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.relative_to(submissions) for p in submissions.rglob("*")) == before
+
+
+@pytest.mark.slow  # grades a class with `grade batch`, twice
+def test_an_earlier_output_inside_the_submissions_is_no_student(tmp_path):
+    """A download that holds the output of an earlier run (as older versions allowed) is
+    still read without taking that output for a student."""
+    submissions = make_class(tmp_path / "class", ["correct", "wrong"])
+    first = batch(submissions, tmp_path / "graded")
     assert "2 students" in first.stdout
-    # and a later run with another --out does not take the earlier output for a student
+    shutil.move(tmp_path / "graded", submissions / "graded")
     second = batch(submissions, tmp_path / "elsewhere")
     assert "2 students" in second.stdout, second.stdout
     assert "graded/: the output of an earlier grade batch; ignored" in second.stdout

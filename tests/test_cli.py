@@ -519,3 +519,35 @@ def test_the_console_script_answers_as_the_in_process_runner_does(args, tmp_path
         here.stderr,
     )
     assert proc.returncode in (0, 2) and (proc.stdout or proc.stderr)
+
+
+def test_list_and_dashboard_name_the_same_points(capsys, tmp_path):
+    """`grade list` and the dashboard (`grade report`) read one source for an exercise's
+    points (ExerciseSpec.points): for every exercise not yet graded, the dashboard's "– /N"
+    is the list's N, and both name what CUDA cases add."""
+    import re
+
+    from grader.catalog import Catalog, project_root
+
+    workspace = tmp_path / "ws"
+    assert main(capsys, "init", str(workspace))[0] == 0
+    code, listing, _ = main(capsys, "list", cwd=workspace)
+    assert code == 0
+    out = workspace / "index.html"
+    assert main(capsys, "report", "--out", str(out), cwd=workspace)[0] == 0
+    html = out.read_text(encoding="utf-8")
+    specs = Catalog(project_root()).all()
+    assert len(specs) >= 20
+    for spec in specs:
+        row = next(line for line in listing.splitlines() if line.startswith(spec.id))
+        listed = re.search(r"\s(\d+)(?: \(\+(\d+) on CUDA\))?\s", row)
+        assert listed, row
+        cell = re.search(
+            rf'data-exercise="{spec.id}".*?– /(\d+)(?: \(\+(\d+) on CUDA\))?</span>', html, re.S
+        )
+        assert cell, spec.id
+        assert cell.groups() == listed.groups(), (spec.id, row)
+    # exercise-02 grades cpu and meta cases: more than its tests' points counted once
+    assert "exercise-02" in listing
+    two = next(s for s in specs if s.id == "exercise-02")
+    assert two.points.here > two.max_points

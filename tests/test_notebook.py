@@ -186,3 +186,18 @@ def test_the_line_magic_grades_the_workspace_notebook(jupyter):
     assert "exercise-05.ipynb" in text  # the workspace's notebook, as `grade 5` grades it
     assert "at cell 4, line" in text  # the cell map: the %%grade cell is the notebook's fourth
     assert 'data-score="' in html_of(graded)
+
+
+def test_a_diagnosis_shared_by_several_tests_is_explained_once(jupyter):
+    """The starter of exercise 05 makes three tests fail with one mistake (view() on a
+    non-contiguous tensor): under the %%grade cell the diagnosis box appears once, and the
+    later failure names it instead of repeating it; the text summary does the same."""
+    nb = execute(jupyter, "exercise-05.ipynb")
+    graded = outputs(nb, "%%grade")
+    html = html_of(graded)
+    assert html.count("data-failure=") >= 2
+    assert html.count('data-diagnosis="view-non-contiguous"') == 1
+    assert html.count('data-diagnosis-seen="view-non-contiguous"') >= 1
+    text = text_of(graded)
+    assert text.count("Fix:") == 1
+    assert "(same mistake as above)" in text

@@ -156,6 +156,7 @@ def dashboard_entries() -> list[dict]:
             "status": "passed",
             "score": "14",
             "max_score": "14",
+            "cuda_points": 0,
             "percent": 100,
             "report": "exercise-01.html",
             "graded_at": "2026-11-29T10:00:00",
@@ -168,6 +169,7 @@ def dashboard_entries() -> list[dict]:
             "status": "failing",
             "score": "4",
             "max_score": "11",
+            "cuda_points": 0,
             "percent": 36,
             "report": "exercise-05.html",
             "graded_at": "2026-11-29T10:05:00",
@@ -180,6 +182,7 @@ def dashboard_entries() -> list[dict]:
             "status": "not_started",
             "score": "",
             "max_score": "12",
+            "cuda_points": 4,
             "percent": 0,
             "report": "",
             "graded_at": "",
@@ -198,7 +201,9 @@ def test_dashboard_structure_matches_golden():
 def test_dashboard_content():
     html = render_dashboard(dashboard_entries(), "zh")
     assert "1/3" in html and "学习进度" in html
-    assert "data-mastered>device<" in html and "data-mastered>dtype<" in html
+    # concepts and kinds in the page's language (grader.concepts), never as slugs
+    assert "data-mastered>设备<" in html and "data-mastered>数据类型（dtype）<" in html
+    assert '<td class="nowrap">修复错误</td>' in html and ">fix</td>" not in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html
     assert '<a href="exercise-05.html">' in html
 

@@ -79,3 +79,75 @@ def test_learner_markup_never_runs(tmp_path):
     assert page.values["typeof window.pwned"] == "undefined"
     assert page.values["document.querySelectorAll('img').length"] == 0
     assert "<script>window.pwned = 3</script>" in page.text  # shown as text, not run
+
+
+def class_report(lang: str) -> str:
+    """The class report of a batch of one student (tests.test_feedback's case): every part of
+    the page (gradebook, histogram, pass rates, misconceptions, problems) has something in it."""
+    from grader.lms.gradebook import class_stats, exercise_maxima
+    from grader.render.classreport import render_class
+    from tests.test_feedback import case
+
+    row, results, task = case(lang)
+    keyed = {(row.student.key, e): r for e, r in results.items()}
+    maxima = exercise_maxima([row], task, {e: 10.0 for e, _ in task.exercises})
+    titles = {e: f"Title of {e}" for e, _ in task.exercises}
+    stats = class_stats([row], keyed, task, maxima, titles)
+    return render_class([row], task, maxima, titles, stats, ["stray.txt"], lang)
+
+
+def accessibility_page(name: str, tmp_path: Path) -> Path:
+    from grader.render.feedback import render_feedback
+    from tests.test_feedback import case
+
+    path = tmp_path / f"{name}.html"
+    if name.startswith("report-"):
+        return write_report(name.removeprefix("report-"), tmp_path)
+    if name.startswith("inline-"):
+        from grader.render.html import render_inline
+        from grader.results import Result
+
+        lang = name.removeprefix("inline-")
+        case_name = "failing-zh" if lang == "zh" else "failing"
+        data = json.loads((FIXTURES / "results" / f"{case_name}.json").read_text("utf-8"))
+        fragment = render_inline(Result.from_dict(data), report_path="report.html")
+        text = (
+            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            f"<title>notebook</title></head><body><main><h1>notebook</h1>{fragment}</main></body></html>"
+        )
+    elif name.startswith("dashboard-"):
+        text = render_dashboard(dashboard_entries(), name.removeprefix("dashboard-"))
+    elif name.startswith("class-"):
+        text = class_report(name.removeprefix("class-"))
+    else:
+        lang = name.removeprefix("feedback-")
+        row, results, task = case(lang)
+        text = render_feedback(row, results, task, lang)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "report-failing",
+        "report-failing-zh",
+        "report-error",
+        "dashboard-en",
+        "dashboard-zh",
+        "class-en",
+        "feedback-en",
+        "feedback-zh",
+        "inline-en",
+    ],
+)
+def test_pages_have_no_accessibility_violations(tmp_path, name):
+    """axe-core (vendored, tests/vendor/axe-core) finds nothing on a report in English and in
+    Chinese, the dashboard, the class report and a student's feedback page: every rule, WCAG
+    AA colour contrast among them, with every folded section opened."""
+    page = render(accessibility_page(name, tmp_path), axe=True)
+    found = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+        for v in page.violations
+    ]
+    assert found == [], "\n".join(found)

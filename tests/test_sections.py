@@ -11,7 +11,7 @@ import pytest
 from grader import sections
 from grader.errors import SpecError
 from grader.sections import Ref, Section, TeachesSyntaxError, describe, parse, unknown
-from grader.spec import read_yaml
+from grader.yamlfields import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 # Excerpts of the seed tutorials that sections.yaml names: everything of each seed that could be

@@ -70,33 +70,36 @@ def test_the_request_keeps_bytes_and_the_name_as_given():
     ("payload", "says"),
     [
         (b"\xff\xfe", "not UTF-8"),
-        (b"{not json", "not JSON"),
+        (b"{not json", "not valid JSON"),
         (b"[1, 2]", "an object with protocol, kind and body"),
         (json.dumps({"kind": "status", "body": {}}).encode(), "protocol, kind and body"),
         (json.dumps(envelope("status", {}, 99)).encode(), "speaks protocol 99"),
         (json.dumps(envelope("status", {}, True)).encode(), "speaks protocol True"),
         (json.dumps(envelope("launch", {})).encode(), "unexpected message kind 'launch'"),
         (json.dumps(envelope("status", [])).encode(), "body must be an object"),
-        (json.dumps(envelope("status", {"x": 1})).encode(), "unexpected x"),
-        (json.dumps(envelope("grade", {})).encode(), "missing request"),
-        (json.dumps(envelope("grade", {"request": "x"})).encode(), "request must be an object"),
+        (json.dumps(envelope("status", {"x": 1})).encode(), "field 'body.x': unknown field"),
+        (json.dumps(envelope("grade", {})).encode(), "field 'body.request': missing"),
+        (
+            json.dumps(envelope("grade", {"request": "x"})).encode(),
+            "field 'request': expected a mapping, got a string",
+        ),
         (
             json.dumps(
                 envelope("grade", {"request": {**REQUEST.to_wire(), "path": "/etc"}})
             ).encode(),
-            "a malformed grading request: a request has exactly the fields",
+            "a malformed grading request: field 'request.path': unknown field",
         ),
         (
             json.dumps(
                 envelope("grade", {"request": {**REQUEST.to_wire(), "source": "%%"}})
             ).encode(),
-            "source must be base64",
+            "field 'request.source': source must be base64",
         ),
         (
             json.dumps(
                 envelope("grade", {"request": {**REQUEST.to_wire(), "cells": {"runs": []}}})
             ).encode(),
-            "cells: a cell map has exactly map_version, runs and execution_counts",
+            "field 'request.cells.map_version': missing",
         ),
         (
             json.dumps(
@@ -110,7 +113,7 @@ def test_the_request_keeps_bytes_and_the_name_as_given():
                     },
                 )
             ).encode(),
-            "cells: expected a list",
+            "field 'request.cells.execution_counts': expected a list",
         ),
     ],
 )
@@ -129,10 +132,10 @@ def test_a_reply_is_not_accepted_as_a_request():
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ({"result": {**RESULT.to_dict(), "verdict": "A+"}}, "unknown fields: verdict"),
+        ({"result": {**RESULT.to_dict(), "verdict": "A+"}}, "field 'verdict': unknown field"),
         (
             {"result": {k: v for k, v in RESULT.to_dict().items() if k != "tests"}},
-            "missing 'tests'",
+            "field 'tests': missing",
         ),
         ({"result": {**RESULT.to_dict(), "schema_version": 7}}, "schema_version 7"),
         ({"result": {**RESULT.to_dict(), "status": "great"}}, "malformed result"),
@@ -150,7 +153,10 @@ def test_malformed_results_are_refused(body, says):
     ("body", "says"),
     [
         ({"error": "oops", "message": "m", "hint": ""}, "unknown error kind 'oops'"),
-        ({"error": "usage", "message": 3, "hint": ""}, "message must be a string"),
+        (
+            {"error": "usage", "message": 3, "hint": ""},
+            "field 'body.message': expected a string, got a whole number",
+        ),
         (
             {
                 "pid": True,
@@ -162,7 +168,7 @@ def test_malformed_results_are_refused(body, says):
                 "served": 0,
                 "isolation": "",
             },
-            "pid must be a whole number, not a boolean",
+            "field 'body.pid': expected a whole number, got a boolean",
         ),
     ],
 )

@@ -176,3 +176,28 @@ def test_the_warm_up_uses_the_stand_ins_only_where_children_could_load_the_real_
     )
     expected = "['SympyStandIn', 'ShapesStandIn']" if readable else "['module', 'module']"
     assert out.strip() == expected
+
+
+def test_a_traceback_source_lookup_loads_neither_real_module():
+    """``inspect.getmodule`` (run by every traceback source lookup: pytest's failure reports,
+    ``inspect.stack``) asks each module of sys.modules for its ``__file__``. The stand-ins
+    answer with the real packages' files, as the real modules would, and load nothing."""
+    out = run(
+        """
+        import inspect, os
+        try:
+            torch.ones(2) @ torch.ones(3)
+        except RuntimeError as exc:
+            frame = exc.__traceback__.tb_frame
+        inspect.getmodule(frame)  # "<string>": every module of sys.modules is asked
+        print(stand_ins())
+        for name, tail in ((symbolic.SYMPY, "sympy/__init__.py"),
+                           (symbolic.SHAPES, "experimental/symbolic_shapes.py")):
+            found = sys.modules[name].__file__
+            print(os.path.isfile(found) and found.endswith(tail), stand_ins())
+        """
+    )
+    assert (
+        out.splitlines()
+        == ["['SympyStandIn', 'ShapesStandIn']"] + ["True ['SympyStandIn', 'ShapesStandIn']"] * 2
+    )

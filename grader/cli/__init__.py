@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from grader import __version__
+from grader.console import inert_terminal
 from grader.errors import ExitCode, GraderError, UsageError
 
 COMMANDS = (
@@ -101,6 +102,13 @@ _GRADE = _lazy("grader.cli.learner", "cmd_grade")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every command, with the terminal made inert (:mod:`grader.console`): whatever from
+    outside it prints, no control code reaches the user's terminal."""
+    with inert_terminal():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if not argv or argv[0] in ("-h", "--help", "help"):

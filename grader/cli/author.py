@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from grader import course
 from grader.catalog import Catalog, project_root
+from grader.console import control
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
 from grader.options import Parser, add_debug, add_device, add_lang, positive, selected_devices
@@ -56,7 +57,8 @@ def cmd_validate(argv: list[str]) -> int:
         nonlocal count
         count += 1
         if sys.stderr.isatty():
-            print(f"\r  graded {count}...", end="", file=sys.stderr, flush=True)
+            control(sys.stderr, "\r")
+            print(f"  graded {count}...", end="", file=sys.stderr, flush=True)
 
     devices = selected_devices(args.device)
     if devices == ("cuda",):
@@ -76,7 +78,7 @@ def cmd_validate(argv: list[str]) -> int:
         progress=progress,
     )
     if sys.stderr.isatty():
-        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+        control(sys.stderr, "\r" + " " * 30 + "\r")
     _print_report(report, verbose=args.verbose)
     if args.junit:
         write_junit(report, args.junit)

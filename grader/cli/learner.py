@@ -12,16 +12,19 @@ graded and what is written afterwards is :mod:`grader.submission`, shared with t
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from grader.catalog import Catalog, project_root
 from grader.cli.server import Grader
+from grader.concepts import concept_name
+from grader.console import control
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
 from grader.fileio import write_atomic
-from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad
+from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
 from grader.options import Parser, add_debug, add_device, add_lang, selected_devices
 from grader.results import Result
 from grader.spec import ExerciseSpec
@@ -51,7 +54,7 @@ def cmd_list(argv: list[str]) -> int:
         rows.append(
             (
                 spec.id,
-                spec.kind,
+                words[spec.kind],
                 spec.title.get(choose_lang(args.lang)),
                 _points(spec, words),
                 words[status],
@@ -61,17 +64,17 @@ def cmd_list(argv: list[str]) -> int:
     widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip())
-    print(words["points_note"])
-    if workspace is None:
-        print(words["not_in_workspace"])
+    # the notes under the table, wrapped by display width (a Chinese character takes two columns)
+    for note in (words["points_note"], *([words["not_in_workspace"]] * (workspace is None))):
+        print("\n".join(wrap(note, min(shutil.get_terminal_size((100, 24)).columns, 100))))
     return 0
 
 
 def _points(spec: ExerciseSpec, words: dict[str, str]) -> str:
     """What grading gives here (CPU and meta cases), and what CUDA cases add."""
-    extra = spec.graded_points(("cuda",))
-    shown = str(spec.graded_points(("cpu",)))
-    return f"{shown} ({words['cuda_points'].format(n=extra)})" if extra else shown
+    points = spec.points
+    shown = str(points.here)
+    return f"{shown}{words['cuda_points'].format(n=points.cuda)}" if points.cuda else shown
 
 
 def cmd_show(argv: list[str]) -> int:
@@ -81,13 +84,15 @@ def cmd_show(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     lang = choose_lang(args.lang)
     words = labels(CLI, lang)
+    colon = words["colon"]
     spec = _catalog().resolve(args.id)
     print(f"{spec.id}  {spec.title.get(lang)}")
     print(
-        f"{words['kind']}: {words[spec.kind]}    "
-        f"{words['file']}: {spec.learner_file}    "
-        f"{words['points']}: {_points(spec, words)}    "
-        f"{words['concepts']}: {', '.join(spec.concepts)}"
+        f"{words['kind']}{colon}{words[spec.kind]}    "
+        f"{words['file']}{colon}{spec.learner_file}    "
+        f"{words['points']}{colon}{_points(spec, words)}    "
+        f"{words['concepts']}{colon}"
+        f"{words['list_sep'].join(concept_name(c, lang) for c in spec.concepts)}"
     )
     print()
     print(spec.instructions.get(lang).rstrip())
@@ -266,6 +271,7 @@ def cmd_grade(argv: list[str]) -> int:
             result,
             report_path=str(report) if report else None,
             json_path=str(json_path) if json_path else None,
+            practice=workspace is not None,
         )
         grader.show_faults(f"file {path}")
         for error in errors:
@@ -296,11 +302,16 @@ def cmd_watch(argv: list[str]) -> int:
             stamp = _stamp(path)
             if stamp is not None and stamp != last:
                 last = stamp
-                print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
+                if sys.stdout.isatty():
+                    control(sys.stdout, "\033[2J\033[H")
                 print(time.strftime("[%H:%M:%S]"))
                 result = _grade_one(args, spec, load(path), grader)
                 errors, written, _ = write_outputs(result, report, json_path, workspace)
-                print_summary(result, report_path=str(written) if written else None)
+                print_summary(
+                    result,
+                    report_path=str(written) if written else None,
+                    practice=workspace is not None,
+                )
                 grader.show_faults(f"file {path}")
                 for error in errors:
                     print(error.format(), file=sys.stderr)

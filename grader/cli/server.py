@@ -123,7 +123,8 @@ def cmd_server(argv: list[str]) -> int:
     parser = Parser(
         prog="grade server",
         description="The warm grading server that `grade` starts by itself: see it, start it "
-        "or stop it.",
+        "or stop it. There is one per user account and course: only your own user id can reach "
+        "it, and each course, checkout or Python environment has its own.",
     )
     parser.add_argument("action", choices=("status", "start", "stop"))
     parser.add_argument(

@@ -28,20 +28,27 @@ Every line is parsed strictly (exact fields, exact types); a line that breaks th
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from grader import wire
 from grader.engine.api import GradeRequest, RequestError
-from grader.results import Result
+from grader.results import Result, ResultError
+from grader.text import shown
+from grader.wire import WireError
 
 PROTOCOL = 1
 MAX_LINE = 256 << 20  # one result and its report: far beyond any real one, still bounded
 MAX_KEY = 64
 
 
-class ProtocolError(ValueError):
+class ProtocolError(WireError):
     """A line that breaks the protocol. ``key`` is the job it belongs to, when known."""
+
+    key: str | None = None
 
     def __init__(self, message: str, key: str | None = None) -> None:
         super().__init__(message)
@@ -97,36 +104,18 @@ def encode(obj: dict[str, Any]) -> bytes:
     return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ProtocolError(f"the field {key!r} appears twice")
-        data[key] = value
-    return data
-
-
 def _object(line: bytes) -> dict[str, Any]:
-    if len(line) > MAX_LINE:
-        raise ProtocolError(f"a line longer than {MAX_LINE >> 20} MiB")
-    try:
-        data = json.loads(line.decode("utf-8"), object_pairs_hook=_no_duplicates)
-    except ProtocolError:
-        raise
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ProtocolError(f"not a JSON line ({type(exc).__name__})") from None
+    data = wire.loads(line, max_bytes=MAX_LINE, cls=ProtocolError)
     if type(data) is not dict or type(data.get("type")) is not str:
         raise ProtocolError("not a protocol message (a JSON object with a 'type')")
     return data
 
 
-def _fields(data: dict[str, Any], *names: str, key: str | None = None) -> None:
-    expected = {"type", *names}
-    if set(data) != expected:
-        raise ProtocolError(
-            f"a {data['type']!r} line has exactly the fields {', '.join(sorted(expected))}",
-            key,
-        )
+def _fields(data: dict[str, Any], *names: str, key: str | None = None) -> wire.Fields:
+    try:
+        return wire.Fields(data, shown(data["type"])[:20], required=("type", *names))
+    except WireError as exc:
+        raise ProtocolError(str(exc), key) from None
 
 
 def _key(value: Any) -> str:
@@ -135,28 +124,23 @@ def _key(value: Any) -> str:
     return value
 
 
-def _int(value: Any, what: str, key: str | None = None) -> int:
-    if type(value) is not int or value < 0:
-        raise ProtocolError(f"{what} must be a whole number", key)
-    return value
-
-
-def _str(value: Any, what: str, key: str | None = None) -> str:
-    if type(value) is not str:
-        raise ProtocolError(f"{what} must be a string", key)
-    return value
+@contextlib.contextmanager
+def _reading(key: str | None = None) -> Iterator[None]:
+    """Within: a WireError leaves as a ProtocolError naming the job ``key``."""
+    try:
+        yield
+    except ProtocolError:
+        raise
+    except WireError as exc:
+        raise ProtocolError(str(exc), key) from None
 
 
 def load_result(data: Any, key: str | None = None) -> Result:
     """A result dict as a Result, or a ProtocolError naming the job."""
-    if type(data) is not dict:
-        raise ProtocolError("a result must be a JSON object", key)
     try:
         return Result.from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ProtocolError(
-            f"a result that does not load ({type(exc).__name__}: {exc})", key
-        ) from None
+    except ResultError as exc:
+        raise ProtocolError(f"a result that does not load ({exc})", key) from None
 
 
 # -- into the slot --------------------------------------------------------------------------
@@ -179,30 +163,29 @@ def parse_grade(line: bytes) -> tuple[list[Job], list[ErrorLine], bool]:
     structure is broken is a ProtocolError as a whole."""
     data = _object(line)
     if data["type"] != "grade":
-        raise ProtocolError(f"expected a 'grade' line, not {data['type']!r}")
-    _fields(data, "reports", "jobs")
-    if type(data["reports"]) is not bool:
-        raise ProtocolError("reports must be true or false")
-    if type(data["jobs"]) is not list:
-        raise ProtocolError("jobs must be a list")
+        raise ProtocolError(f"expected a 'grade' line, not {shown(data['type'])[:40]!r}")
+    f = _fields(data, "reports", "jobs")
+    with _reading():
+        reports = f.boolean("reports")
+        items = f.sequence("jobs")
     jobs: list[Job] = []
     refused: list[ErrorLine] = []
     seen: set[str] = set()
-    for item in data["jobs"]:
-        if type(item) is not dict or set(item) != {"key", "request", "prior"}:
-            raise ProtocolError("a job has exactly the fields key, request, prior")
-        key = _key(item["key"])
+    for where, item in items:
+        with _reading():
+            job = wire.Fields(item, where, required=("key", "request", "prior"))
+        key = _key(job.raw("key"))
         if key in seen:
             raise ProtocolError(f"the job key {key!r} appears twice")
         seen.add(key)
         try:
-            request = GradeRequest.from_wire(item["request"])
-            prior = None if item["prior"] is None else load_result(item["prior"], key)
+            request = GradeRequest.from_wire(job.raw("request"))
+            prior = None if job.raw("prior") is None else load_result(job.raw("prior"), key)
         except (RequestError, ProtocolError) as exc:
             refused.append(ErrorLine(key, f"a malformed grading request: {exc}"))
             continue
         jobs.append(Job(key, request, prior))
-    return jobs, refused, data["reports"]
+    return jobs, refused, reports
 
 
 # -- out of the slot ------------------------------------------------------------------------
@@ -245,38 +228,42 @@ def parse_message(line: bytes) -> Message:
     data = _object(line)
     kind = data["type"]
     if kind == "hello":
-        _fields(data, "protocol", "pid", "gpus", "fingerprint", "isolation", "hidden")
-        if data["protocol"] != PROTOCOL:
-            raise ProtocolError(f"protocol {data['protocol']!r}, not {PROTOCOL}")
-        if type(data["fingerprint"]) is not dict:
-            raise ProtocolError("the fingerprint must be a JSON object")
-        hidden = data["hidden"]
-        if type(hidden) is not list or not all(type(p) is str for p in hidden):
-            raise ProtocolError("hidden must be a list of paths")
-        return Hello(
-            pid=_int(data["pid"], "pid"),
-            gpus=_int(data["gpus"], "gpus"),
-            fingerprint=data["fingerprint"],
-            isolation=_str(data["isolation"], "isolation"),
-            hidden=tuple(hidden),
-        )
+        f = _fields(data, "protocol", "pid", "gpus", "fingerprint", "isolation", "hidden")
+        if data["protocol"] != PROTOCOL or type(data["protocol"]) is not int:
+            raise ProtocolError(f"protocol {str(data['protocol'])[:20]}, not {PROTOCOL}")
+        with _reading():
+            return Hello(
+                pid=f.integer("pid", low=0),
+                gpus=f.integer("gpus", low=0),
+                fingerprint=_mapping(f.plain("fingerprint"), f.name("fingerprint")),
+                isolation=f.string("isolation", max_len=500),
+                hidden=f.strings("hidden", max_len=4096),
+            )
     if kind == "result":
         key = data.get("key")
         key = key if type(key) is str and len(key) <= MAX_KEY else None
-        _fields(data, "key", "result", "report", key=key)
+        f = _fields(data, "key", "result", "report", key=key)
         key = _key(data["key"])
-        report = data["report"]
-        if report is not None and type(report) is not str:
-            raise ProtocolError("a report must be a string or null", key)
+        with _reading(key):
+            report = f.string("report", null=True, max_len=MAX_LINE)
         load_result(data["result"], key)
         return ResultLine(key, data["result"], report)
     if kind == "error":
-        _fields(data, "key", "message")
-        return ErrorLine(_key(data["key"]), _str(data["message"], "message"))
+        f = _fields(data, "key", "message")
+        with _reading():
+            return ErrorLine(_key(data["key"]), f.string("message"))
     if kind == "done":
-        _fields(data, "count")
-        return Done(_int(data["count"], "count"))
+        f = _fields(data, "count")
+        with _reading():
+            return Done(f.integer("count", low=0))
     if kind == "fault":
-        _fields(data, "message")
-        return Fault(_str(data["message"], "message"))
-    raise ProtocolError(f"an unknown message type {kind!r}")
+        f = _fields(data, "message")
+        with _reading():
+            return Fault(f.string("message"))
+    raise ProtocolError(f"an unknown message type {shown(kind)[:40]!r}")
+
+
+def _mapping(value: Any, where: str) -> dict[str, Any]:
+    if type(value) is not dict:
+        wire.fail(where, f"expected a mapping, got {wire.kind(value)}")
+    return value

@@ -15,16 +15,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from grader import wire
 from grader.i18n import LANGS
 from grader.notebooks import CellMap
 from grader.results import Result
+from grader.text import shown
+from grader.wire import WireError
 
 DEFAULT_SEED = 20261129
 DEVICES = ("cpu", "cuda")
 MAX_SOURCE_BYTES = 4 << 20  # a learner's file: more than any exercise needs, little enough to read
 
 
-class RequestError(ValueError):
+class RequestError(WireError):
     """A grading request is not well formed."""
 
 
@@ -50,6 +53,9 @@ class GradeRequest:
     cells: CellMap | None = None
 
     def __post_init__(self) -> None:
+        # the name is shown in results, reports and terminals: decoded once, here (a path's
+        # undecodable bytes become U+FFFD: the name is never used to open a file)
+        object.__setattr__(self, "filename", shown(self.filename))
         if not self.devices or any(d not in DEVICES for d in self.devices):
             raise RequestError(f"devices must be some of {', '.join(DEVICES)}")
         if len(set(self.devices)) != len(self.devices):
@@ -73,34 +79,29 @@ class GradeRequest:
 
     @classmethod
     def from_wire(cls, data: Any) -> GradeRequest:
-        keys = ("exercise", "source", "filename", "devices", "seed", "lang", "tag", "cells")
-        if type(data) is not dict or set(data) != set(keys):
-            raise RequestError(f"a request has exactly the fields {', '.join(keys)}")
-        for key in ("exercise", "source", "filename", "lang", "tag"):
-            if type(data[key]) is not str:
-                raise RequestError(f"{key} must be a string")
-        if type(data["seed"]) is not int:
-            raise RequestError("seed must be a whole number")
-        if type(data["devices"]) is not list or not all(type(d) is str for d in data["devices"]):
-            raise RequestError("devices must be a list of device names")
-        try:
-            source = base64.b64decode(data["source"], validate=True)
-        except (binascii.Error, ValueError):
-            raise RequestError("source must be base64") from None
-        try:
-            cells = CellMap.from_dict(data["cells"]) if data["cells"] is not None else None
-        except ValueError as exc:
-            raise RequestError(f"cells: {exc}") from None
-        return cls(
-            exercise=data["exercise"],
-            source=source,
-            filename=data["filename"],
-            devices=tuple(data["devices"]),
-            seed=data["seed"],
-            lang=data["lang"],
-            tag=data["tag"],
-            cells=cells,
-        )
+        """Strict: exactly the fields :meth:`to_wire` writes, each of its type and bounds;
+        else a :class:`RequestError` naming the field."""
+        with wire.reading(RequestError):
+            f = wire.Fields(data, "request", required=_REQUEST_FIELDS)
+            encoded = f.string("source", max_len=(MAX_SOURCE_BYTES // 3 + 1) * 4)
+            try:
+                source = base64.b64decode(encoded, validate=True)
+            except (binascii.Error, ValueError):
+                wire.fail(f.name("source"), "source must be base64")
+            cells = f.raw("cells")
+            return cls(
+                exercise=f.string("exercise", max_len=200),
+                source=source,
+                filename=f.string("filename", max_len=4096),
+                devices=f.strings("devices", max_items=len(DEVICES), max_len=20),
+                seed=f.integer("seed", low=-(2**63), high=2**64 - 1),
+                lang=f.string("lang", choices=LANGS),
+                tag=f.string("tag", max_len=200),
+                cells=None if cells is None else CellMap.from_dict(cells, f.name("cells")),
+            )
+
+
+_REQUEST_FIELDS = ("exercise", "source", "filename", "devices", "seed", "lang", "tag", "cells")
 
 
 # on_result(index, result, report): report is the result's HTML report when it was asked for

@@ -91,6 +91,10 @@ def package_stand_in(
     stand_in = cls(name, f"{name}, loaded when something needs more than eager")
     stand_in.__path__ = list(spec.submodule_search_locations)
     stand_in.__package__ = name
+    # what the real package says of its file, held here so that a probe of it (every
+    # ``inspect.getmodule``, which a traceback's source lookup runs over all of sys.modules)
+    # loads nothing
+    stand_in.__file__ = spec.origin
     SubmoduleFinder.add(name, cls, load)
     return stand_in
 

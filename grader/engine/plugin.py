@@ -146,6 +146,14 @@ class GraderPlugin:
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
 
+    def pytest_configure(self, config: pytest.Config) -> None:
+        # A verdict is read from the failure's exception (``_verdict``); pytest's own report of
+        # a failure is never shown. Its default style ("long") parses the source of every
+        # frame with ast, and its module lookup probes every module in sys.modules: a third
+        # of a batch's worker time. "native" is the standard library's plain traceback.
+        # (``--tb`` itself belongs to the terminal plugin, which the worker leaves out.)
+        config.option.tbstyle = "native"
+
     # -- collection -------------------------------------------------------------------------
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
@@ -423,11 +431,11 @@ def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ..
         Text(
             f"This check rests on what your code's own process measured ({', '.join(used)}), and "
             f"your file reaches into the grader's or PyTorch's internals ({line_en(first.line)}: "
-            f"{first.en}), which could change such measurements. It cannot count until your "
-            "instructor has reviewed the file; remove that code if it is not needed.",
+            f"{first.en}), which could change such measurements: the check cannot count them. "
+            "Remove that code if it is not needed.",
             f"这项检查依赖你的代码所在进程自己的测量（{'、'.join(used)}），而你的文件触及了评分器或 "
-            f"PyTorch 的内部（{line_zh(first.line)}：{first.zh}），这可能改变这些测量。在老师审阅你的"
-            "文件之前它不能计分；如果不需要那段代码，请删掉它。",
+            f"PyTorch 的内部（{line_zh(first.line)}：{first.zh}），这可能改变这些测量，所以这项检查"
+            "不能采信它们。如果不需要那段代码，请删掉它。",
         ),
         evidence=("needs_review",),
     )

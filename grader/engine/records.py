@@ -16,80 +16,24 @@ worker's failure for that submission.
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader import wire
 from grader.i18n import Text
 from grader.results import Frame, Status
+from grader.wire import WireError
 
 MAX_TEXT = 64_000  # characters of a message or of captured output in one record
 
 
-class RecordError(ValueError):
+class RecordError(WireError):
     """A line from a worker is not a well-formed record."""
 
 
-def _fields(data: Any, kind: str, required: tuple[str, ...]) -> dict[str, Any]:
-    if type(data) is not dict:
-        raise RecordError(f"{kind}: not an object")
-    missing = [k for k in required if k not in data]
-    unknown = [k for k in data if k not in required]
-    if missing or unknown:
-        raise RecordError(f"{kind}: fields {sorted(missing)} missing, {sorted(unknown)} unknown")
-    return data
-
-
-def _str(value: Any, what: str, limit: int = MAX_TEXT) -> str:
-    if type(value) is not str or len(value) > limit:
-        raise RecordError(f"{what}: not a string of at most {limit} characters")
-    return value
-
-
-def _optional_str(value: Any, what: str) -> str | None:
-    return None if value is None else _str(value, what, 200)
-
-
-def _bool(value: Any, what: str) -> bool:
-    if type(value) is not bool:
-        raise RecordError(f"{what}: not a boolean")
-    return value
-
-
-def _number(value: Any, what: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-        raise RecordError(f"{what}: not a finite, non-negative number")
-    return float(value)
-
-
-def _strings(value: Any, what: str, limit: int = 1000) -> tuple[str, ...]:
-    if type(value) is not list or len(value) > limit:
-        raise RecordError(f"{what}: not a list of strings")
-    return tuple(_str(v, what, 1000) for v in value)
-
-
-def _text(value: Any, what: str) -> Text:
-    d = _fields(value, what, ("en", "zh"))
-    return Text(_str(d["en"], what), _str(d["zh"], what))
-
-
-def check_json(value: Any, what: str, depth: int = 0) -> Any:
-    """Plain JSON data (for attachments): finite numbers, strings, lists, string-keyed dicts,
-    nested at most 12 deep."""
-    if depth > 12:
-        raise RecordError(f"{what}: nested too deeply")
-    if value is None or type(value) in (bool, str, int):
-        return value
-    if type(value) is float:
-        if not math.isfinite(value):
-            raise RecordError(f"{what}: not a finite number")
-        return value
-    if type(value) is list:
-        return [check_json(v, what, depth + 1) for v in value]
-    if type(value) is dict and all(type(k) is str for k in value):
-        return {k: check_json(v, what, depth + 1) for k, v in value.items()}
-    raise RecordError(f"{what}: not JSON data")
+def _text(f: wire.Fields, key: str) -> Text:
+    sub = f.fields(key, required=("en", "zh"))
+    return Text(sub.string("en", max_len=MAX_TEXT), sub.string("zh", max_len=MAX_TEXT))
 
 
 @dataclass(frozen=True)
@@ -114,16 +58,15 @@ class EnvRecord:
 
     @classmethod
     def from_wire(cls, data: Any) -> EnvRecord:
-        d = _fields(
-            data, "env", ("type", "python", "torch", "platform", "cuda_available", "cuda_devices")
-        )
-        return cls(
-            python=_str(d["python"], "python", 100),
-            torch=_str(d["torch"], "torch", 100),
-            platform=_str(d["platform"], "platform", 200),
-            cuda_available=_bool(d["cuda_available"], "cuda_available"),
-            cuda_devices=_strings(d["cuda_devices"], "cuda_devices", 64),
-        )
+        with wire.reading(RecordError):
+            f = wire.Fields(data, "env", required=_ENV_FIELDS)
+            return cls(
+                python=f.string("python", max_len=100),
+                torch=f.string("torch", max_len=100),
+                platform=f.string("platform", max_len=200),
+                cuda_available=f.boolean("cuda_available"),
+                cuda_devices=f.strings("cuda_devices", max_items=64, max_len=1000),
+            )
 
 
 @dataclass(frozen=True)
@@ -175,66 +118,62 @@ class TestRecord:
 
     @classmethod
     def from_wire(cls, data: Any) -> TestRecord:
-        d = _fields(
-            data,
-            "test",
-            (
-                "type",
-                "submission",
-                "name",
-                "device",
-                "status",
-                "message",
-                "evidence",
-                "frames",
-                "error",
-                "output",
-                "output_truncated",
-                "duration_s",
-                "data",
-                "fault",
-            ),
-        )
-        try:
-            status = Status(d["status"])
-        except ValueError:
-            raise RecordError("test: unknown status") from None
-        frames = d["frames"]
-        if type(frames) is not list or len(frames) > 100:
-            raise RecordError("test frames: not a list")
-        parsed = []
-        for frame in frames:
-            f = _fields(frame, "frame", ("line", "function", "code"))
-            if type(f["line"]) is not int or f["line"] < 0:
-                raise RecordError("frame line: not a line number")
-            parsed.append(
-                Frame(f["line"], _str(f["function"], "frame", 500), _str(f["code"], "frame", 500))
+        with wire.reading(RecordError):
+            f = wire.Fields(data, "test", required=_TEST_FIELDS)
+            error = f.fields("error", required=("type", "message"), null=True)
+            attached = f.plain("data")
+            if type(attached) is not dict:
+                wire.fail(f.name("data"), f"expected a mapping, got {wire.kind(attached)}")
+            return cls(
+                submission=f.string("submission", max_len=200),
+                name=f.string("name", max_len=200),
+                device=f.string("device", null=True, max_len=200),
+                status=Status(f.string("status", choices=_STATUSES)),
+                message=_text(f, "message"),
+                evidence=f.strings("evidence", max_items=100, max_len=1000),
+                frames=tuple(
+                    Frame(
+                        fr.integer("line", low=0),
+                        fr.string("function", max_len=500),
+                        fr.string("code", max_len=500),
+                    )
+                    for fr in (
+                        wire.Fields(v, w, required=("line", "function", "code"))
+                        for w, v in f.sequence("frames", max_items=100)
+                    )
+                ),
+                error=None
+                if error is None
+                else {
+                    "type": error.string("type", max_len=500),
+                    "message": error.string("message", max_len=MAX_TEXT),
+                },
+                output=f.string("output", max_len=MAX_TEXT),
+                output_truncated=f.boolean("output_truncated"),
+                duration_s=f.number("duration_s", low=0),
+                data=attached,
+                fault=f.string("fault", max_len=MAX_TEXT),
             )
-        error = d["error"]
-        if error is not None:
-            e = _fields(error, "error", ("type", "message"))
-            error = {
-                "type": _str(e["type"], "error type", 500),
-                "message": _str(e["message"], "error"),
-            }
-        attached = check_json(d["data"], "data")
-        if type(attached) is not dict:
-            raise RecordError("test data: not an object")
-        return cls(
-            submission=_str(d["submission"], "submission", 200),
-            name=_str(d["name"], "name", 200),
-            device=_optional_str(d["device"], "device"),
-            status=status,
-            message=_text(d["message"], "message"),
-            evidence=_strings(d["evidence"], "evidence", 100),
-            frames=tuple(parsed),
-            error=error,
-            output=_str(d["output"], "output"),
-            output_truncated=_bool(d["output_truncated"], "output_truncated"),
-            duration_s=_number(d["duration_s"], "duration_s"),
-            data=attached,
-            fault=_str(d["fault"], "fault"),
-        )
+
+
+_ENV_FIELDS = ("type", "python", "torch", "platform", "cuda_available", "cuda_devices")
+_TEST_FIELDS = (
+    "type",
+    "submission",
+    "name",
+    "device",
+    "status",
+    "message",
+    "evidence",
+    "frames",
+    "error",
+    "output",
+    "output_truncated",
+    "duration_s",
+    "data",
+    "fault",
+)
+_STATUSES = tuple(s.value for s in Status)
 
 
 @dataclass(frozen=True)
@@ -256,18 +195,22 @@ class ReviewRecord:
 
     @classmethod
     def from_wire(cls, data: Any) -> ReviewRecord:
-        d = _fields(data, "review", ("type", "submission", "findings"))
-        raw = d["findings"]
-        if type(raw) is not list or len(raw) > 1000:
-            raise RecordError("review findings: not a list")
-        findings = []
-        for item in raw:
-            if type(item) is not list or len(item) != 4 or type(item[1]) is not int:
-                raise RecordError("review finding: not (kind, line, en, zh)")
-            findings.append(
-                (_str(item[0], "kind", 100), item[1], _str(item[2], "en"), _str(item[3], "zh"))
-            )
-        return cls(_str(d["submission"], "submission", 200), tuple(findings))
+        with wire.reading(RecordError):
+            f = wire.Fields(data, "review", required=("type", "submission", "findings"))
+            findings = []
+            for where, item in f.sequence("findings", max_items=1000):
+                (_, kind), (_, line), (_, en), (_, zh) = wire.sequence(
+                    item, where, min_items=4, max_items=4
+                )
+                findings.append(
+                    (
+                        wire.string(kind, f"{where}[0]", max_len=100),
+                        wire.integer(line, f"{where}[1]", low=0),
+                        wire.string(en, f"{where}[2]", max_len=MAX_TEXT),
+                        wire.string(zh, f"{where}[3]", max_len=MAX_TEXT),
+                    )
+                )
+            return cls(f.string("submission", max_len=200), tuple(findings))
 
 
 @dataclass(frozen=True)
@@ -281,8 +224,9 @@ class SubmissionDone:
 
     @classmethod
     def from_wire(cls, data: Any) -> SubmissionDone:
-        d = _fields(data, "submission_done", ("type", "submission"))
-        return cls(_str(d["submission"], "submission", 200))
+        with wire.reading(RecordError):
+            f = wire.Fields(data, "submission_done", required=("type", "submission"))
+            return cls(f.string("submission", max_len=200))
 
 
 @dataclass(frozen=True)
@@ -296,8 +240,9 @@ class GraderErrorRecord:
 
     @classmethod
     def from_wire(cls, data: Any) -> GraderErrorRecord:
-        d = _fields(data, "grader_error", ("type", "message"))
-        return cls(_str(d["message"], "message"))
+        with wire.reading(RecordError):
+            f = wire.Fields(data, "grader_error", required=("type", "message"))
+            return cls(f.string("message", max_len=MAX_TEXT))
 
 
 Record = EnvRecord | TestRecord | ReviewRecord | SubmissionDone | GraderErrorRecord
@@ -309,20 +254,18 @@ _TYPES: dict[str, Any] = {
 
 def from_wire(data: Any) -> Record:
     """The record a decoded JSON line holds (RecordError when it holds none)."""
-    if type(data) is not dict or data.get("type") not in _TYPES:
+    kind = data.get("type") if type(data) is dict else None
+    if type(kind) is not str or kind not in _TYPES:
         raise RecordError("not a record of a known type")
-    record: Record = _TYPES[data["type"]].from_wire(data)
+    record: Record = _TYPES[kind].from_wire(data)
     return record
 
 
 def parse_line(line: bytes) -> Record:
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"not JSON ({type(exc).__name__})") from None
-    return from_wire(data)
+    return from_wire(wire.loads(line, source="a worker's record", cls=RecordError))
 
 
 def to_line(record: Record) -> str:
-    """One record as a JSON line. Raises ValueError for data that is not JSON (a NaN)."""
-    return json.dumps(record.to_wire(), ensure_ascii=False, allow_nan=False) + "\n"
+    """One record as a JSON line, always encodable as UTF-8 (a lone surrogate in learner text
+    is replaced). Raises ValueError for data that is not JSON (a NaN)."""
+    return wire.dumps(record.to_wire()) + "\n"

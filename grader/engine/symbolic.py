@@ -24,6 +24,7 @@ slower than the real module, never different. ``grader.engine.dynamo`` does the 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import operator
 import sys
 import types
@@ -178,6 +179,9 @@ def install() -> bool:
         return False
     shapes = ShapesStandIn(SHAPES, "symbolic shapes, loaded when something needs more than eager")
     shapes.__package__ = SHAPES.rpartition(".")[0]
+    found = importlib.util.find_spec(SHAPES)  # its parent packages are imported already
+    if found is not None:
+        shapes.__file__ = found.origin  # as package_stand_in does: a probe loads nothing
     sys.modules[SYMPY] = sympy
     sys.modules[SHAPES] = shapes
     torch.fx.experimental.symbolic_shapes = shapes

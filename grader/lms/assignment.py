@@ -32,7 +32,9 @@ from typing import Any, NamedTuple
 
 from grader.errors import SpecError
 from grader.lms.handin import Handin, name_forms
-from grader.spec import ID_RE, _Fields, read_yaml
+from grader.spec import ID_RE
+from grader.yamlfields import Fields as _Fields
+from grader.yamlfields import read_yaml
 
 FORMAT_VERSION = 1
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -84,9 +86,25 @@ class MoodleSettings:
 @dataclass(frozen=True)
 class GradescopeSettings:
     points: float = 100.0  # the assignment's autograder points in Gradescope
-    hidden_tests: str = "visible"  # visibility of each test's details
-    visibility: str = "visible"  # visibility of the whole result (score included)
+    hidden_tests: str = ""  # visibility of each graded test ("": as ``visibility``)
+    visibility: str = "visible"  # the result's default visibility, for every test
     stdout_visibility: str = "hidden"  # the autograder's own output
+    # (name, specifier) replacing the autograder's pin of that requirement: ("torch", ">=2.2")
+    requirements: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def tests_visibility(self) -> str:
+        """What each graded test's ``visibility`` is: ``hidden_tests``, else ``visibility``
+        (Gradescope's top-level visibility is the default a test can override)."""
+        return self.hidden_tests or self.visibility
+
+    @property
+    def score_at_once(self) -> bool:
+        """Whether a student sees the total score as soon as the grading ends. Gradescope
+        ("Controlling Test Case Visibility"): while a graded test is not yet shown
+        (``after_due_date``, ``after_published``), the total score is hidden too; ``hidden``
+        tests do not hide it (Gradescope means them for tests worth no points)."""
+        return self.tests_visibility in ("visible", "hidden")
 
 
 @dataclass(frozen=True)
@@ -184,7 +202,7 @@ def _number(fields: _Fields, path: Path, key: str, default: float) -> float:
 
 def _choice(fields: _Fields, path: Path, key: str, allowed: tuple[str, ...], default: str) -> str:
     value = fields.get(key, str, default)
-    if value not in allowed:
+    if value not in allowed and not (value == default and not fields.has(key)):
         raise SpecError(
             path,
             fields._name(key),
@@ -270,16 +288,49 @@ def _gradescope(top: _Fields, path: Path) -> GradescopeSettings:
         path,
         top.data["gradescope"],
         "gradescope",
-        ("points", "hidden_tests", "visibility", "stdout_visibility"),
+        ("points", "hidden_tests", "visibility", "stdout_visibility", "requirements"),
     )
     return GradescopeSettings(
         points=_number(fields, path, "points", 100.0),
-        hidden_tests=_choice(fields, path, "hidden_tests", VISIBILITIES, "visible"),
+        hidden_tests=_choice(fields, path, "hidden_tests", VISIBILITIES, ""),
         visibility=_choice(fields, path, "visibility", VISIBILITIES, "visible"),
-        stdout_visibility=_choice(
-            fields, path, "stdout_visibility", ("hidden", "visible"), "hidden"
-        ),
+        stdout_visibility=_choice(fields, path, "stdout_visibility", VISIBILITIES, "hidden"),
+        requirements=_requirements(fields, path),
     )
+
+
+_PACKAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_SPECIFIER = re.compile(
+    r"^\s*(?:(?:==|!=|<=|>=|~=|<|>)\s*[0-9][0-9A-Za-z.*+!]*)"
+    r"(?:\s*,\s*(?:==|!=|<=|>=|~=|<|>)\s*[0-9][0-9A-Za-z.*+!]*)*\s*$"
+)
+
+
+def _requirements(fields: _Fields, path: Path) -> tuple[tuple[str, str], ...]:
+    """``gradescope.requirements``: package name to a version (``"2.4.1"``, meaning ``==``)
+    or a specifier (``">=2.2,<3"``), replacing the autograder's pin of that package."""
+    raw = fields.get("requirements", dict, {})
+    where = fields._name("requirements")
+    found = []
+    for name, value in raw.items():
+        if not isinstance(name, str) or not _PACKAGE.match(name):
+            raise SpecError(path, where, f"{name!r} is not a package name", "e.g. torch: '2.4.1'")
+        if not isinstance(value, str):
+            raise SpecError(
+                path, f"{where}.{name}", "must be a quoted string", f"write {name}: '{value}'"
+            )
+        spec = value.strip()
+        if spec[:1].isdigit():
+            spec = f"=={spec}"
+        if not _SPECIFIER.match(spec):
+            raise SpecError(
+                path,
+                f"{where}.{name}",
+                f"{value!r} is not a version or version specifier",
+                "e.g. '2.4.1' or '>=2.2,<3'",
+            )
+        found.append((name.lower().replace("_", "-"), spec.replace(" ", "")))
+    return tuple(found)
 
 
 # ---------------------------------------------------------------------------------------------

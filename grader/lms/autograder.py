@@ -46,26 +46,40 @@ from grader.lms.grades import ExerciseScore
 from grader.lms.gradescope import finish_run, prepare_run, read_run_metadata
 from grader.lms.handin import ExerciseInfo
 from grader.resources import PACKAGE, data_root
-from grader.spec import read_yaml
+from grader.yamlfields import read_yaml
 
 DISTRIBUTION = "torch-grader"
 VENV = "/opt/torch-grader"
 CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
-ROSTER = "roster.csv"  # the roster's name next to the shipped assignment.yaml
 _SKIPPED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
 
 SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image. It needs Python
 # 3.10 or newer: choose the Ubuntu 22.04 base image (or a later one).
+#
+# Nothing needs setting on Gradescope. Elsewhere (a mirror, an offline machine, CI) these
+# environment variables choose where things go and come from:
+#   GRADER_VENV             the install root: the virtualenv made here (default {venv});
+#                           run_autograder finds it again through source/.grader-python
+#   GRADER_PIP_INDEX_URL    the package index of every install (pip's --index-url)
+#   GRADER_TORCH_INDEX_URL  the index torch comes from (default: GRADER_PIP_INDEX_URL if set,
+#                           else PyTorch's CPU index {index})
+# and pip's own PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, PIP_CONSTRAINT, PIP_CERT
+# apply to every install as pip documents them.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SOURCE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
-VENV={venv}
+VENV="${{GRADER_VENV:-{venv}}}"
+TORCH_INDEX="${{GRADER_TORCH_INDEX_URL:-${{GRADER_PIP_INDEX_URL:-{index}}}}}"
+INDEX=()
+if [ -n "${{GRADER_PIP_INDEX_URL:-}}" ]; then
+    INDEX=(--index-url "$GRADER_PIP_INDEX_URL")
+fi
 
 install_python() {{
     apt-get update
-    apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+    apt-get install -y --no-install-recommends python3 python3-venv python3-pip ca-certificates
 }}
 
 command -v python3 >/dev/null 2>&1 || install_python
@@ -73,17 +87,22 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
     echo "torch-grader needs Python 3.10 or newer: choose the Ubuntu 22.04 base image" >&2
     exit 1
 fi
+if ! python3 -c 'import sys; sys.exit(sys.version_info[:2] != ({python}))'; then
+    echo "note: requirements.txt pins what the instructor's Python {python_dotted} used;" \\
+        "this is $(python3 -V 2>&1). If a pin cannot be installed, choose a base image" \\
+        "with Python {python_dotted}, or set gradescope.requirements in the assignment." >&2
+fi
 rm -rf "$VENV"
 if ! python3 -m venv "$VENV"; then
     install_python
     rm -rf "$VENV"
     python3 -m venv "$VENV"
 fi
-"$VENV/bin/python" -m pip install --upgrade pip
-# CPU torch first, from PyTorch's CPU index: the requirements then find torch installed and
-# never pull the CUDA build (gigabytes that Gradescope's machines cannot use).
-"$VENV/bin/python" -m pip install --index-url {index} "{torch}"
-"$VENV/bin/python" -m pip install -r "$SOURCE/requirements.txt"
+# CPU torch first, from the CPU index: the requirements then find torch installed and never
+# pull the CUDA build (gigabytes that Gradescope's machines cannot use).
+"$VENV/bin/python" -m pip install --index-url "$TORCH_INDEX" "{torch}"
+"$VENV/bin/python" -m pip install ${{INDEX[@]+"${{INDEX[@]}}"}} -r "$SOURCE/requirements.txt"
+printf '%s\\n' "$VENV/bin/python" > "$SOURCE/.grader-python"
 # Learner code runs as an unprivileged uid: Python and its packages must stay readable to it.
 chmod -R go+rX "$VENV"
 """
@@ -92,11 +111,11 @@ RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
 # Gradescope runs this for every submission, as root, in a fresh container. It always leaves a
 # results.json: Gradescope shows an error instead of a grade without one.
-# GRADESCOPE_ROOT (default /autograder) and GRADER_PYTHON (default the set-up's virtualenv) let
-# CI run it against a fake root.
+# GRADESCOPE_ROOT (default /autograder) and GRADER_PYTHON (default the Python setup.sh
+# installed, named in source/.grader-python) let CI run it against a fake root.
 set -u
 ROOT="${{GRADESCOPE_ROOT:-/autograder}}"
-PYTHON="${{GRADER_PYTHON:-{venv}/bin/python}}"
+PYTHON="${{GRADER_PYTHON:-$(cat "$ROOT/source/.grader-python" 2>/dev/null || echo {venv}/bin/python)}}"
 # The grader is the package shipped in source/, with its course in source/grader/_data.
 export PYTHONPATH="$ROOT/source"
 unset GRADER_COURSE GRADER_HOME
@@ -130,9 +149,8 @@ def autograder_files(assignment: Assignment, *, course: Path, lang: str = "en") 
     ``/autograder/source``), with its mode:
 
     - ``setup.sh`` and ``run_autograder`` (executable), ``requirements.txt`` (the grader's
-      runtime requirements, extras left out);
-    - ``assignment.yaml``, and ``roster.csv`` where the assignment names a roster (the
-      shipped assignment points at it);
+      runtime requirements, extras left out, pinned: ``pinned_requirements``);
+    - ``assignment.yaml``, without its roster (``shipped_assignment``);
     - ``grader/``: the running grader's package, without byte code and without any course it
       carries, plus ``grader/_data/exercises/ID/`` and ``grader/_data/solutions/ID/`` for the
       assignment's exercises only (from ``course``, the catalog's root),
@@ -142,15 +160,25 @@ def autograder_files(assignment: Assignment, *, course: Path, lang: str = "en") 
 
     ``lang`` is the language of the feedback Gradescope shows.
     """
-    requirements = runtime_requirements()
+    requirements = pinned_requirements(assignment)
     torch = next((r for r in requirements if _name(r) == "torch"), "torch")
+    python = sys.version_info[:2]
+    setup = SETUP_SH.format(
+        venv=VENV,
+        index=CPU_TORCH_INDEX,
+        torch=torch.partition(";")[0].strip(),
+        python=f"{python[0]}, {python[1]}",
+        python_dotted=f"{python[0]}.{python[1]}",
+    )
+    header = (
+        f"# The grader's requirements, pinned to what `grade gradescope` ran with (Python "
+        f"{python[0]}.{python[1]}),\n# so that Gradescope grades with the instructor's versions; "
+        "gradescope.requirements in the\n# assignment file overrides a pin.\n"
+    )
     files: Files = {
-        "setup.sh": (
-            SETUP_SH.format(venv=VENV, index=CPU_TORCH_INDEX, torch=torch).encode(),
-            0o755,
-        ),
+        "setup.sh": (setup.encode(), 0o755),
         "run_autograder": (RUN_AUTOGRADER.format(venv=VENV, lang=lang).encode(), 0o755),
-        "requirements.txt": ("".join(f"{r}\n" for r in requirements).encode(), 0o644),
+        "requirements.txt": ((header + "".join(f"{r}\n" for r in requirements)).encode(), 0o644),
     }
     files.update(shipped_assignment(assignment))
     _add_tree(files, PACKAGE, "grader", skip_data=True)
@@ -187,33 +215,68 @@ def _add_tree(files: Files, folder: Path, prefix: str, *, skip_data: bool = Fals
 
 
 def shipped_assignment(assignment: Assignment) -> Files:
-    """``assignment.yaml`` as shipped, with its roster (if it names one) as ``roster.csv``
-    beside it, so that the shipped file loads where Gradescope unpacks it. The file is shipped
-    as written, only its ``roster:`` line rewritten; the result is proven to load to the same
-    assignment."""
+    """``assignment.yaml`` as shipped: the file as written, without its ``roster:`` line.
+    Grading one submission needs no roster (Gradescope's metadata names the submitter), and a
+    roster (names, e-mails, student numbers) has no business on Gradescope's machines. The
+    line is removed where it stands alone, else the mapping is written anew without it; either
+    way the result is proven to load to the same assignment, roster aside."""
     text = _read(assignment.path)
     if assignment.roster is None:
-        shipped: Files = {"assignment.yaml": (text, 0o644)}
-    else:
-        lines = re.findall(rb"^roster[ \t]*:.*$", text, re.M)
-        if len(lines) == 1:
-            text = re.sub(rb"^roster[ \t]*:.*$", f"roster: {ROSTER}".encode(), text, flags=re.M)
-        else:  # written some other way: the same mapping, written anew
-            data = read_yaml(assignment.path)
-            data["roster"] = ROSTER
-            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode()
-        shipped = {"assignment.yaml": (text, 0o644), ROSTER: (_read(assignment.roster), 0o644)}
-    with tempfile.TemporaryDirectory(prefix="grader-assignment-") as folder:
-        for name, (data, _) in shipped.items():
-            (Path(folder) / name).write_bytes(data)
-        loaded = load_assignment(Path(folder) / "assignment.yaml")
-        same = replace(loaded, path=assignment.path, roster=assignment.roster) == assignment
-    if not same:
+        return {"assignment.yaml": (text, 0o644)}
+    attempts = []
+    if len(re.findall(rb"^roster[ \t]*:", text, re.M)) == 1:
+        attempts.append(re.sub(rb"^roster[ \t]*:[^\n]*(\n|$)", b"", text, flags=re.M))
+    data = read_yaml(assignment.path)
+    data.pop("roster", None)
+    attempts.append(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).encode())
+    wanted = replace(assignment, roster=None)
+    for candidate in attempts:
+        with tempfile.TemporaryDirectory(prefix="grader-assignment-") as folder:
+            (Path(folder) / "assignment.yaml").write_bytes(candidate)
+            try:
+                loaded = load_assignment(Path(folder) / "assignment.yaml")
+            except UsageError:
+                continue
+        if replace(loaded, path=assignment.path) == wanted:
+            return {"assignment.yaml": (candidate, 0o644)}
+    raise UsageError(
+        f"{assignment.path}: its roster line could not be left out of the autograder",
+        hint="Write `roster: FILE` on a line of its own.",
+    )
+
+
+def pinned_requirements(assignment: Assignment) -> list[str]:
+    """The grader's runtime requirements, each pinned (``name==version``) to the version
+    installed here, where ``grade gradescope`` runs and the instructor's batches grade: so
+    that Gradescope grades with the same torch. A local version label (``2.13.0+cpu``) is
+    left out: the CPU index serves ``2.13.0+cpu`` for ``torch==2.13.0``. The assignment's
+    ``gradescope.requirements`` (name: specifier) replaces a pin."""
+    overrides = dict(assignment.gradescope.requirements)
+    pinned = []
+    for requirement in runtime_requirements():
+        name = _name(requirement)
+        marker = requirement.partition(";")[2].strip()
+        if name in overrides:
+            spec = overrides.pop(name)
+        else:
+            try:
+                version = importlib.metadata.version(name)
+            except importlib.metadata.PackageNotFoundError:
+                raise UsageError(
+                    f"{name} is not installed here, so the autograder cannot pin it",
+                    hint="Install the grader's requirements (pip install -e .), or give "
+                    f"gradescope.requirements: {{{name}: VERSION}} in the assignment file.",
+                ) from None
+            spec = f"=={version.partition('+')[0]}"
+        pinned.append(f"{name}{spec}" + (f"; {marker}" if marker else ""))
+    if overrides:
+        unknown = ", ".join(sorted(overrides))
         raise UsageError(
-            f"{assignment.path}: its roster line could not be rewritten for the autograder",
-            hint="Write `roster: FILE` on a line of its own.",
+            f"{assignment.path}: field 'gradescope.requirements': {unknown} is not one of the "
+            "grader's requirements",
+            hint=f"Name one of: {', '.join(_name(r) for r in runtime_requirements())}.",
         )
-    return shipped
+    return pinned
 
 
 def runtime_requirements() -> list[str]:

@@ -94,6 +94,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
     ``stream``. Learner faults are results; bad input and grader faults are UsageErrors."""
     catalog = Catalog(project_root())
     out = options.out
+    check_out(options.submissions, out)
     selection = choose(
         catalog,
         assignment=options.assignment,
@@ -142,6 +143,7 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
     tasks: list[Task] = []
     sources: dict[Path, bytes] = {}
     cached = 0
+    unreadable: list[str] = []  # stored results that are not results: graded again
     for handin in intake.handins:
         for exercise, submitted in sorted(handin.files.items()):
             source = _read(submitted.path)
@@ -157,17 +159,19 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
             )
             task = Task(handin, submitted, key, _result_path(out, handin, exercise))
             if chosen is not None and handin is not chosen:
-                stored = load(task.result_path, key)
+                stored = load(task.result_path, key, unreadable)
                 if stored is not None:
                     results[(handin.key, exercise)] = stored
                 continue
-            stored = load(task.result_path, key)
+            stored = load(task.result_path, key, unreadable)
             if stored is not None:
                 results[(handin.key, exercise)] = stored
                 cached += 1
             else:
                 tasks.append(task)
 
+    for problem in unreadable:
+        print(problem, file=stream)
     progress = Progress(len(tasks) + cached, stream, already=cached)
     interrupted = False
     fresh: list[Result] = []
@@ -245,6 +249,27 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
         attention=attention(rows, intake.handins),
         stray=list(intake.stray),
     )
+
+
+def check_out(submissions: Path, out: Path) -> None:
+    """Refuse an output folder that is the submissions folder or lies anywhere inside it.
+
+    Inside the download, the output would be read back as a student's work on the next run,
+    or, naming a student's folder, would make that student's work look like an earlier output
+    and drop it without a word. Both paths are compared resolved, so a link into the download
+    is refused as well."""
+    try:
+        root = submissions.resolve()
+        target = out.resolve()
+    except (OSError, RuntimeError) as exc:  # a link loop
+        raise UsageError(f"cannot resolve --out {out}: {exc}") from None
+    if target == root or root in target.parents:
+        where = "is the submissions folder" if target == root else "lies inside the submissions"
+        raise UsageError(
+            f"--out {out} {where} ({submissions}): its files would be read as a student's "
+            "work, or a student's work taken for an earlier output",
+            hint=f"Choose a folder outside {submissions}, e.g. --out {root.name}-graded beside it.",
+        )
 
 
 def _make_folder(out: Path) -> None:

@@ -16,7 +16,7 @@ from grader import __version__
 from grader.course import DIAGNOSES
 from grader.fileio import write_atomic
 from grader.resources import PACKAGE
-from grader.results import Result
+from grader.results import Result, ResultError
 from grader.spec import ExerciseSpec
 
 
@@ -56,14 +56,23 @@ def exercise_fingerprint(spec: ExerciseSpec) -> str:
     return digest(*parts)
 
 
-def load(result_path: Path, key: str | None) -> Result | None:
+def load(result_path: Path, key: str | None, problems: list[str] | None = None) -> Result | None:
     """The result stored at ``result_path`` if it is readable and was stored under ``key``
-    (``key=None``: whatever is stored, key or not); else None."""
+    (``key=None``: whatever is stored, key or not); else None. A stored file is outside data:
+    one that is not a result (``[]``, a field of the wrong type, bytes that are not JSON) is
+    read strictly, never crashes, and is named in ``problems`` so that the caller can say it
+    is graded again."""
     try:
         if key is not None and result_path.with_suffix(".key").read_text() != key:
             return None
-        return Result.from_json(result_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, KeyError, TypeError):
+        data = result_path.read_bytes()
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        return Result.from_json(data, source=str(result_path))
+    except ResultError as exc:
+        if problems is not None:
+            problems.append(f"{exc}: not a stored result, graded again")
         return None
 
 

@@ -31,6 +31,10 @@ import stat
 import tarfile
 import zipfile
 import zlib
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -47,6 +51,18 @@ MAX_ARCHIVE_MEMBERS = 2000
 MAX_TAR_STREAM_BYTES = 256 << 20  # decompressed bytes read through one tar archive
 MAX_WALK_ENTRIES = 10_000  # entries looked at in one student's folder
 MAX_DEPTH = 24  # folder levels below a student's folder
+# One student, whatever the layout (docs/LMS.md, "Caps"): what fits is kept in reading order
+# (names sorted), the rest is not read, and the student needs a look.
+MAX_STUDENT_ARCHIVES = 16  # archives opened
+MAX_STUDENT_MEMBERS = 4000  # archive entries looked at, over all their archives
+MAX_STUDENT_BYTES = 64 << 20  # file bytes read and held (intake's memory for one student)
+MAX_STUDENT_INFLATE = 256 << 20  # bytes decompressed, over all their archives
+MAX_RATIO = 100  # decompressed : compressed, above RATIO_FLOOR (a .py file compresses ~4:1)
+RATIO_FLOOR = 16 << 20  # smaller members and streams may compress as well as they like
+# A whole class (one intake): over these, intake stops with a usage error and grades no one.
+MAX_CLASS_BYTES = 4 << 30  # file bytes read in all
+MAX_CLASS_INFLATE = 16 << 30  # bytes decompressed in all
+MAX_CLASS_ENTRIES = 2_000_000  # folder entries and archive members looked at in all
 SHOWN = 5  # names listed in a summary
 SKIP_DIRS = frozenset(
     {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints", "node_modules", "site-packages"}
@@ -171,6 +187,7 @@ class _Limited:
     def __init__(self, raw: BinaryIO, limit: int) -> None:
         self.raw = raw
         self.left = limit
+        self.delivered = 0
 
     def read(self, size: int = -1) -> bytes:
         if self.left <= 0:
@@ -178,7 +195,62 @@ class _Limited:
         want = self.left if size is None or size < 0 else min(size, self.left)
         data = self.raw.read(want)
         self.left -= len(data)
+        self.delivered += len(data)
         return data
+
+
+class OverCap(Exception):
+    """A student went over one of the per-student caps: ``why`` says which."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass
+class ClassBudget:
+    """What one intake read for the whole class, by student: over a class cap, intake stops
+    with a usage error that names the students who used the most (no one is graded on a
+    download the grader could not read in full, and no classmate is dropped in silence)."""
+
+    read: int = 0
+    inflated: int = 0
+    entries: int = 0
+    by_student: Counter = field(default_factory=Counter)
+
+    def charge(self, student: str, *, read: int = 0, inflated: int = 0, entries: int = 0) -> None:
+        self.read += read
+        self.inflated += inflated
+        self.entries += entries
+        self.by_student[student] += read + inflated + entries
+        over = (
+            ("bytes read", self.read, MAX_CLASS_BYTES),
+            ("bytes decompressed", self.inflated, MAX_CLASS_INFLATE),
+            ("entries looked at", self.entries, MAX_CLASS_ENTRIES),
+        )
+        for what, used, cap in over:
+            if used > cap:
+                most = ", ".join(name for name, _ in self.by_student.most_common(3))
+                raise UsageError(
+                    f"the download is over intake's class cap of {cap:,} {what}; most of it "
+                    f"came from: {most}",
+                    hint='Look at those students\' files (docs/LMS.md, "Caps"), remove what '
+                    "is no one's work, and run again.",
+                )
+
+
+_CLASS: ContextVar[ClassBudget | None] = ContextVar("grader_class_budget", default=None)
+
+
+@contextmanager
+def class_budget() -> Iterator[ClassBudget]:
+    """One intake's class-wide budget: every ``Collector`` made inside charges it."""
+    budget = ClassBudget()
+    token = _CLASS.set(budget)
+    try:
+        yield budget
+    finally:
+        _CLASS.reset(token)
 
 
 @dataclass
@@ -194,23 +266,63 @@ class Collector:
     ignored: list[str] = field(default_factory=list)  # "name: why", summarised at the end
     damaged: list[str] = field(default_factory=list)  # archives that could not be read
     rejected: list[str] = field(default_factory=list)  # "name: why" of refused entries
+    archives: int = 0  # archives opened
+    members: int = 0  # archive entries looked at
+    held: int = 0  # file bytes read and held
+    inflated: int = 0  # bytes decompressed
+    over: str = ""  # the first per-student cap this student went over ("" none)
+    budget: ClassBudget | None = field(default_factory=_CLASS.get)
+
+    # -- caps --------------------------------------------------------------------------------
+
+    def _cap(self, why: str) -> None:
+        """Note the first cap this student went over; everything after it is not read."""
+        if not self.over:
+            self.over = why
+            self.handin.problems.append(
+                f"over intake's per-student cap ({why}): what came before it in name order "
+                "is graded, the rest was not read; needs a look"
+            )
+        raise OverCap(why)
+
+    def _charge(self, *, read: int = 0, inflated: int = 0, entries: int = 0) -> None:
+        self.held += read
+        self.inflated += inflated
+        if self.budget is not None:
+            self.budget.charge(
+                self.handin.origin or self.handin.key, read=read, inflated=inflated,
+                entries=entries,
+            )  # fmt: skip
+        if self.held > MAX_STUDENT_BYTES:
+            self._cap(f"more than {MAX_STUDENT_BYTES >> 20} MiB of files")
+        if self.inflated > MAX_STUDENT_INFLATE:
+            self._cap(f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives")
+
+    def _room(self) -> int:
+        """Bytes this student may still read."""
+        return max(0, MAX_STUDENT_BYTES - self.held)
 
     # -- sources ---------------------------------------------------------------------------
 
     def add_folder(self, folder: Path, *, shown: str, submitted_at: datetime | None = None) -> None:
-        """Every file under ``folder`` (links, devices and FIFOs reported, not followed)."""
+        """Every file under ``folder`` (links, devices and FIFOs reported, not followed), in a
+        stated order, which is the order the per-student caps keep what fits in: a folder's
+        files by name, then its subfolders by name, each walked the same way."""
         seen = 0
         stack: list[tuple[Path, str, int]] = [(folder, "", 0)]
         while stack:
             current, relative, depth = stack.pop()
             try:
                 with os.scandir(current) as scan:
-                    entries = sorted(scan, key=lambda e: e.name, reverse=True)
+                    entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
                 self.handin.problems.append(
                     f"{shown}{relative or '.'}: cannot be read ({exc.strerror or exc}); skipped"
                 )
                 continue
+            if self.budget is not None:
+                self.budget.charge(self.handin.origin or self.handin.key, entries=len(entries))
+            folders: list[tuple[Path, str, int]] = []  # walked after this folder's files
             for entry in entries:
                 seen += 1
                 if seen > MAX_WALK_ENTRIES:
@@ -233,13 +345,14 @@ class Collector:
                             f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored"
                         )
                     else:
-                        stack.append((path, f"{name}/", depth + 1))
+                        folders.append((path, f"{name}/", depth + 1))
                 elif entry.is_file(follow_symlinks=False):
                     self.add_file(path, name=name, shown=f"{shown}{name}", depth=depth,
                                   submitted_at=submitted_at)  # fmt: skip
                 else:
                     why = "not a regular file (a FIFO, socket or device); not read"
                     self.refuse(name, f"{shown}{name}", why, depth)
+            stack.extend(reversed(folders))  # popped in name order
 
     def refuse(self, name: str, shown: str, why: str, depth: int = 0) -> None:
         """A link or special file: never opened. Named like an exercise, that exercise is
@@ -274,6 +387,9 @@ class Collector:
             self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
+        if self.over:
+            candidate.error = f"not read: over intake's per-student cap ({self.over})"
+            return
         limit = MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES
         try:
             data, modified = read_regular(path, limit)
@@ -282,6 +398,11 @@ class Collector:
             return
         except OSError as exc:
             candidate.error = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+            return
+        try:
+            self._charge(read=len(data))
+        except OverCap as exc:
+            candidate.error = f"not read: over intake's per-student cap ({exc.why})"
             return
         candidate.data = data
         if candidate.submitted_at is None and self.use_mtime:
@@ -302,6 +423,16 @@ class Collector:
         mtime), never the member's, whose clock and time zone were the student's."""
         kind = kind or archive_kind(path.name) or "zip"
         first = len(self.candidates)
+        if not self.over:
+            self.archives += 1
+            if self.archives > MAX_STUDENT_ARCHIVES:
+                try:
+                    self._cap(f"more than {MAX_STUDENT_ARCHIVES} archives")
+                except OverCap:
+                    pass
+        if self.over:
+            self.rejected.append(f"{shown}: not opened (over intake's cap: {self.over})")
+            return
         try:
             fd, info = open_regular(path)
         except OSError as exc:
@@ -310,10 +441,15 @@ class Collector:
         platform = submitted_at is not None
         when = submitted_at if platform or not self.use_mtime else mtime(info)
         with os.fdopen(fd, "rb") as handle:
-            if kind == "zip":
-                self._read_zip(handle, shown, when, sequence)
-            else:
-                self._read_tar(handle, shown, when, sequence, gz=kind == "tgz")
+            try:
+                if kind == "zip":
+                    self._read_zip(handle, shown, when, sequence)
+                else:
+                    self._read_tar(
+                        handle, shown, when, sequence, gz=kind == "tgz", size=info.st_size
+                    )
+            except OverCap:
+                self.rejected.append(f"{shown}: not read to the end (over intake's cap)")
         if not platform:
             for candidate in self.candidates[first:]:
                 candidate.platform_time = False
@@ -334,6 +470,9 @@ class Collector:
             self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
+        if self.over:
+            candidate.error = f"not read: over intake's per-student cap ({self.over})"
+            return
         candidate.data = data
 
     # -- archives --------------------------------------------------------------------------
@@ -360,6 +499,13 @@ class Collector:
             return None
         return (MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES), match.notebook
 
+    def _count_member(self) -> None:
+        self.members += 1
+        if self.budget is not None:
+            self.budget.charge(self.handin.origin or self.handin.key, entries=1)
+        if self.members > MAX_STUDENT_MEMBERS:
+            self._cap(f"more than {MAX_STUDENT_MEMBERS} archive entries")
+
     def _read_zip(self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int) -> None:
         try:
             with zipfile.ZipFile(handle) as zf:
@@ -369,6 +515,7 @@ class Collector:
                     return
                 total = 0
                 for info in sorted(members, key=lambda i: i.filename):
+                    self._count_member()
                     name = info.filename.replace("\\", "/")
                     if not self._member_ok(shown, name) or info.is_dir():
                         continue
@@ -389,9 +536,17 @@ class Collector:
                     if info.file_size > limit or total + info.file_size > MAX_ARCHIVE_BYTES:
                         self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
+                    if _inflates(info.file_size, info.compress_size):
+                        self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
+                        continue
+                    room = min(limit, self._room(), MAX_STUDENT_INFLATE - self.inflated)
                     with zf.open(info) as source:
-                        data = source.read(limit + 1)  # never trust the header's size
+                        data = source.read(room + 1)  # never trust the header's size
                     total += len(data)
+                    self._charge(read=len(data), inflated=len(data))
+                    if _inflates(len(data), info.compress_size):
+                        self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
+                        continue
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
                         self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
@@ -408,15 +563,46 @@ class Collector:
             self._damaged(shown, f"not a readable zip archive ({exc})")
 
     def _read_tar(
-        self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int, *, gz: bool
+        self,
+        handle: BinaryIO,
+        shown: str,
+        when: datetime | None,
+        sequence: int,
+        *,
+        gz: bool,
+        size: int = 0,
     ) -> None:
+        """A tar stream, read once from the front: bounded by ``MAX_TAR_STREAM_BYTES``, by
+        what the student may still decompress, and (gzip) by ``MAX_RATIO`` times the
+        archive's size on disk."""
         raw: BinaryIO = gzip.GzipFile(fileobj=handle) if gz else handle  # type: ignore[assignment]
-        stream = _Limited(raw, MAX_TAR_STREAM_BYTES)
+        ratio = max(RATIO_FLOOR, MAX_RATIO * size) if gz else MAX_TAR_STREAM_BYTES
+        student = MAX_STUDENT_INFLATE - self.inflated
+        stream = _Limited(raw, min(MAX_TAR_STREAM_BYTES, ratio, student))
+        try:
+            self._tar_members(stream, shown, when, sequence)
+        except _StreamLimit:
+            if student <= min(MAX_TAR_STREAM_BYTES, ratio):
+                self._charge(inflated=stream.delivered + 1)  # over: raises OverCap
+            why = (
+                RATIO_WHY
+                if ratio < MAX_TAR_STREAM_BYTES
+                else f"more than {MAX_TAR_STREAM_BYTES >> 20} MiB uncompressed"
+            )
+            self._damaged(shown, f"{why}; not read to the end")
+            self._charge(inflated=stream.delivered)
+            return
+        self._charge(inflated=stream.delivered)
+
+    def _tar_members(
+        self, stream: _Limited, shown: str, when: datetime | None, sequence: int
+    ) -> None:
         total = 0
         count = 0
         try:
             with tarfile.open(fileobj=stream, mode="r|") as tf:  # type: ignore[call-overload]
                 for member in tf:
+                    self._count_member()
                     count += 1
                     if count > MAX_ARCHIVE_MEMBERS:
                         self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
@@ -442,8 +628,9 @@ class Collector:
                     source = tf.extractfile(member)
                     if source is None:
                         continue
-                    data = source.read(limit + 1)  # never trust the header's size
+                    data = source.read(min(limit, self._room()) + 1)  # never trust headers
                     total += len(data)
+                    self._charge(read=len(data))
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
                         self.rejected.append(f"{shown}: {name} is too large; not graded")
                         continue
@@ -455,11 +642,6 @@ class Collector:
                         sequence=sequence,
                         depth=len(PurePosixPath(name).parts) - 1,
                     )
-        except _StreamLimit:
-            self._damaged(
-                shown,
-                f"more than {MAX_TAR_STREAM_BYTES >> 20} MiB uncompressed; not read to the end",
-            )
         except (tarfile.TarError, OSError, EOFError, zlib.error, ValueError) as exc:
             self._damaged(shown, f"not a readable tar archive ({exc})")
 
@@ -522,8 +704,8 @@ class Collector:
                         f"({_why_first(winner, other)})"
                     )
             self._stage(exercise, winner, data, cells, notes)
-        if self.damaged:
-            why = "; ".join(self.damaged)
+        if self.damaged or self.over:
+            why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
             for exercise in self.exercises:
                 if exercise not in handin.files and exercise not in handin.unreadable:
                     handin.unreadable[exercise] = why
@@ -582,6 +764,15 @@ class Collector:
             sequence=chosen.sequence,
         )
         handin.notes.extend(notes)
+
+
+RATIO_WHY = f"compressed more than {MAX_RATIO}:1"
+
+
+def _inflates(size: int, compressed: int) -> bool:
+    """A member (or stream) larger than ``RATIO_FLOOR`` that decompresses more than
+    ``MAX_RATIO`` times: a bomb, not a source file."""
+    return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
 
 def _why_first(chosen: _Candidate, other: _Candidate) -> str:

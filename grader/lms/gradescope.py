@@ -46,6 +46,7 @@ from typing import Any
 
 import yaml
 
+from grader import wire
 from grader.errors import UsageError
 from grader.lms.assignment import Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
@@ -85,7 +86,8 @@ def check_not_inner(root: Path) -> None:
 
 
 class _MetadataLoader(yaml.SafeLoader):
-    """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath."""
+    """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath, and
+    timestamps as the text they are (``parse_time`` reads them)."""
 
 
 def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
@@ -97,11 +99,66 @@ def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 
 
 _MetadataLoader.add_multi_constructor("!", _plain)
+_MetadataLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    lambda loader, node: loader.construct_scalar(node),  # type: ignore[arg-type]
+)
+
+MAX_METADATA_DEPTH = 16  # Gradescope's own nests about six deep
+MAX_METADATA_ALIASES = 1000  # Ruby writes an alias for an object it wrote before
+MAX_METADATA_VALUES = 1_000_000  # values in all, each alias counted as often as it is used
+MAX_NAME = 500  # characters of a name, SID or e-mail
+MAX_SUBMITTERS = 100  # of one submission (a group)
 
 
-def _key(mapping: dict, name: str) -> Any:
-    """A value under a Ruby symbol key (``:name``) or a plain one (``name``)."""
-    return mapping.get(f":{name}", mapping.get(name))
+def _load_metadata(data: bytes, source: str) -> Any:
+    """The metadata's YAML, bounded: a file an instructor did not write (Gradescope wrote
+    it, from names students chose) may not expand by aliases, nest without end or hold more
+    than ``MAX_METADATA_VALUES`` values once every alias is counted where it is used."""
+    with wire.reading(wire.WireError, source):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            wire.fail("", f"not UTF-8 text (a bad byte at offset {exc.start})")
+        try:
+            depth = aliases = 0
+            for event in yaml.parse(text, Loader=_MetadataLoader):
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_METADATA_DEPTH:
+                        wire.fail("", f"nested more than {MAX_METADATA_DEPTH} deep")
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+                elif isinstance(event, yaml.AliasEvent):
+                    aliases += 1
+                    if aliases > MAX_METADATA_ALIASES:
+                        wire.fail("", f"more than {MAX_METADATA_ALIASES} aliases (*)")
+            raw = yaml.load(text, Loader=_MetadataLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}" if mark else ""
+            wire.fail("", f"invalid YAML{where}: {getattr(exc, 'problem', None) or exc}")
+        except RecursionError:
+            wire.fail("", f"nested more than {MAX_METADATA_DEPTH} deep")
+        # a fresh copy, every alias walked where it is used: billion laughs stop at the budget
+        return wire.plain(raw, "", max_depth=MAX_METADATA_DEPTH, max_items=MAX_METADATA_VALUES)
+
+
+def _field(record: dict, name: str, where: str) -> tuple[Any, str]:
+    """A value under a Ruby symbol key (``:name``) or a plain one (``name``), and its path."""
+    for key in (f":{name}", name):
+        if key in record:
+            return record[key], f"{where}.{key}"
+    return None, f"{where}.:{name}"
+
+
+def _text(value: Any, where: str, *, numbers: bool = False) -> str:
+    """A name, SID or e-mail: a string (a whole number too, for a SID), or nothing."""
+    if value is None:
+        return ""
+    if numbers and type(value) is int:
+        return str(value)
+    return wire.string(value, where, max_len=MAX_NAME).strip()
 
 
 def parse_time(value: Any) -> datetime | None:
@@ -136,32 +193,57 @@ class Submitter:
 
 
 def read_metadata(path: Path) -> dict[str, tuple[list[Submitter], datetime | None]]:
-    """Each submission folder's submitters and time, from ``submission_metadata.yml``."""
+    """Each submission folder's submitters and time, from ``submission_metadata.yml``, read
+    strictly (``_load_metadata``, then every field by its type). The file is the instructor's
+    download: any departure is a usage error naming the file and the field."""
     try:
         data, _ = read_regular(path, MAX_METADATA_BYTES)
-        raw = yaml.load(data.decode("utf-8", errors="replace"), Loader=_MetadataLoader)
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
         raise UsageError(
-            f"{path}: cannot be read as Gradescope's submission metadata ({exc})",
+            f"{path}: cannot be read as Gradescope's submission metadata "
+            f"({getattr(exc, 'strerror', None) or exc})",
             hint="Unzip the export again; the file is written by Gradescope, not by hand.",
         ) from None
-    if not isinstance(raw, dict):
-        raise UsageError(f"{path}: not Gradescope's submission metadata (expected a mapping)")
+    try:
+        with wire.reading(wire.WireError, str(path)):
+            return _records(_load_metadata(data, str(path)))
+    except wire.WireError as exc:
+        raise UsageError(
+            f"not Gradescope's submission metadata: {exc}",
+            hint="Unzip the export again; the file is written by Gradescope, not by hand.",
+        ) from None
+
+
+def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
+    if type(raw) is not dict:
+        wire.fail("", f"expected a mapping of submission folders, got {wire.kind(raw)}")
     found = {}
     for folder, record in raw.items():
-        if not isinstance(record, dict):
-            continue
+        where = wire.string(folder, "<submission folder>", max_len=MAX_NAME)
+        if type(record) is not dict:
+            wire.fail(where, f"expected a mapping, got {wire.kind(record)}")
         people = []
-        for person in _key(record, "submitters") or []:
-            if isinstance(person, dict):
-                people.append(
-                    Submitter(
-                        name=str(_key(person, "name") or "").strip(),
-                        sid=str(_key(person, "sid") or "").strip(),
-                        email=str(_key(person, "email") or "").strip(),
-                    )
+        submitters, at = _field(record, "submitters", where)
+        for spot, person in wire.sequence(submitters or [], at, max_items=MAX_SUBMITTERS):
+            if type(person) is not dict:
+                wire.fail(spot, f"expected a mapping, got {wire.kind(person)}")
+            name, name_at = _field(person, "name", spot)
+            sid, sid_at = _field(person, "sid", spot)
+            email, email_at = _field(person, "email", spot)
+            people.append(
+                Submitter(
+                    name=_text(name, name_at),
+                    sid=_text(sid, sid_at, numbers=True),
+                    email=_text(email, email_at),
                 )
-        found[str(folder)] = (people, parse_time(_key(record, "created_at")))
+            )
+        created, created_at = _field(record, "created_at", where)
+        when = None
+        if created is not None:
+            when = parse_time(wire.string(created, created_at, max_len=100))
+            if when is None:
+                wire.fail(created_at, f"{created[:40]!r} is not a time")
+        found[where] = (people, when)
     return found
 
 
@@ -244,10 +326,15 @@ def results_json(
     format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
     (late penalty applied); each graded test is a test case whose points are its share of its
     exercise's weight, so the tests add up to the score before any penalty; a missing or
-    unreadable exercise is one failed, always visible test saying so. Test details take
-    ``gradescope.hidden_tests`` as their visibility (``after_published``: learners see them when
-    grades are published), the whole result ``gradescope.visibility``, the autograder's own
-    output ``gradescope.stdout_visibility``. Keys sorted, numbers rounded: byte-stable.
+    unreadable exercise is one failed, always visible test saying so. Visibility follows
+    Gradescope's specification ("Controlling Test Case Visibility"): the top-level
+    ``visibility`` (``gradescope.visibility``) is the default, each graded test states its own
+    (``gradescope.hidden_tests``, else the default), and while a graded test is not yet shown
+    Gradescope hides the total score as well; so the top-level ``output`` states the score and
+    the late penalty's result only where the score is shown at once
+    (``GradescopeSettings.score_at_once``), and otherwise says when it will be. The
+    autograder's own output is ``gradescope.stdout_visibility``. Keys sorted, numbers
+    rounded: byte-stable.
 
     ``fault`` (why the grader itself failed, in some test) makes the score 0 and tells the
     student to contact the instructor: a grade the grader cannot vouch for must not stand as
@@ -279,17 +366,21 @@ def results_json(
                     "max_score": _round(test.max_score * scale),
                     "status": "passed" if test.passed else "failed",
                     "output": test.output,
-                    "visibility": settings.hidden_tests,
+                    "visibility": settings.tests_visibility,
                 }
             )
     final = 0.0 if fault else points(row.final_percent, settings.points) or 0.0
     lines = [contact_line(fault)] if fault else []
-    if row.weighted_percent is not None:
+    shown = settings.score_at_once
+    if row.weighted_percent is not None and shown:
         lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
+    elif row.weighted_percent is not None:
+        lines.append(SCORE_LATER[settings.tests_visibility])
     if row.days_late:
+        in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
         lines.append(
             f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
-            f"points, {number(row.final_percent or 0.0)}% in all."
+            f"points{in_all}."
         )
     lines.extend(row.problems)
     if isolation:
@@ -303,6 +394,13 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+SCORE_LATER = {
+    "after_due_date": "Your score and each test's feedback are shown after the due date.",
+    "after_published": "Your score and each test's feedback are shown when your instructor "
+    "publishes the grades.",
+}
 
 
 def contact_line(why: str) -> str:
@@ -351,33 +449,53 @@ class RunMetadata:
 
 
 def read_run_metadata(path: Path) -> RunMetadata:
-    """``submission_metadata.json``; a missing or unreadable file gives empty metadata (a
-    grading must not fail for it; the result then says who is unknown)."""
+    """``submission_metadata.json``, read strictly (``grader.wire``): a missing or unreadable
+    file, or one whose fields have other types than Gradescope documents, gives empty
+    metadata (a grading must not fail for it; the result then says who is unknown)."""
     try:
         data, _ = read_regular(path, MAX_METADATA_BYTES)
-        raw = json.loads(data.decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
+        return _run_metadata(wire.loads(data, source=str(path), max_depth=MAX_METADATA_DEPTH))
+    except (OSError, wire.WireError):
         return RunMetadata()
-    if not isinstance(raw, dict):
-        return RunMetadata()
-    assignment: dict[str, Any] = (
-        raw["assignment"] if isinstance(raw.get("assignment"), dict) else {}
-    )
-    users = tuple(
-        Submitter(
-            name=str(u.get("name") or "").strip(),
-            sid=str(u.get("sid") or "").strip(),
-            email=str(u.get("email") or "").strip(),
+
+
+def _optional_text(record: dict, key: str, where: str) -> str:
+    value = record.get(key)
+    if value is None:
+        return ""
+    if type(value) is int:
+        return str(value)
+    return wire.string(value, f"{where}.{key}" if where else key, max_len=MAX_NAME).strip()
+
+
+def _run_metadata(raw: Any) -> RunMetadata:
+    if type(raw) is not dict:
+        wire.fail("", f"expected a mapping, got {wire.kind(raw)}")
+    assignment = raw.get("assignment") or {}
+    if type(assignment) is not dict:
+        wire.fail("assignment", f"expected a mapping, got {wire.kind(assignment)}")
+    users = []
+    for where, user in wire.sequence(raw.get("users") or [], "users", max_items=MAX_SUBMITTERS):
+        if type(user) is not dict:
+            wire.fail(where, f"expected a mapping, got {wire.kind(user)}")
+        users.append(
+            Submitter(
+                name=_optional_text(user, "name", where),
+                sid=_optional_text(user, "sid", where),
+                email=_optional_text(user, "email", where),
+            )
         )
-        for u in raw.get("users") or []
-        if isinstance(u, dict)
-    )
+
+    def time(record: dict, key: str, where: str) -> datetime | None:
+        value = record.get(key)
+        return None if value is None else parse_time(wire.string(value, where, max_len=100))
+
     return RunMetadata(
-        created_at=parse_time(raw.get("created_at")),
-        due_date=parse_time(assignment.get("due_date")),
-        late_due_date=parse_time(assignment.get("late_due_date")),
-        users=users,
-        submission_id=str(raw.get("id") or ""),
+        created_at=time(raw, "created_at", "created_at"),
+        due_date=time(assignment, "due_date", "assignment.due_date"),
+        late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
+        users=tuple(users),
+        submission_id=_optional_text(raw, "id", ""),
     )
 
 

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from grader.errors import UsageError
 from grader.lms import canvas, folders, gradescope, moodle
-from grader.lms.collect import archive_kind, skipped, summarise
+from grader.lms.collect import archive_kind, class_budget, skipped, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 
@@ -111,9 +111,10 @@ def read_submissions(
     excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
     module = LAYOUTS[layout]
     try:
-        handins = module.read(
-            root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
-        )
+        with class_budget():  # the class caps (collect.py), over every student's Collector
+            handins = module.read(
+                root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
+            )
     except OSError as exc:
         raise UsageError(f"cannot read {root}: {exc.strerror or exc}") from None
     merged = _merge(handins)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
+from grader.console import control
 from grader.results import Result, Status
 
 
@@ -38,8 +39,9 @@ class Progress:
         if self.tty:
             width = 30
             filled = int(width * self.done / max(self.total, 1))
+            control(self.stream, "\r")  # the bar redraws its own line: the grader's control
             self.stream.write(
-                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
                 f"graded · {self.errors} errors · ETA {self.eta()}   "
             )
             if final:

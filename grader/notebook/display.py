@@ -17,13 +17,16 @@ from grader.results import Result
 class GradeOutput:
     result: Result
     report_path: str | None = None
+    practice: bool = False  # graded in the learner's own workspace
 
     def _repr_html_(self) -> str:
         from grader.render.html import render_inline
 
-        return render_inline(self.result, report_path=self.report_path)
+        return render_inline(self.result, report_path=self.report_path, practice=self.practice)
 
     def __repr__(self) -> str:
         from grader.render.terminal import render
 
-        return render(self.result, colour=False, report_path=self.report_path).rstrip("\n")
+        return render(
+            self.result, colour=False, report_path=self.report_path, practice=self.practice
+        ).rstrip("\n")

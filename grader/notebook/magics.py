@@ -117,7 +117,7 @@ def _grade_and_show(
     errors, written, _ = write_outputs(result, report, None, workspace)
     for error in errors:
         print(error.format(), file=sys.stderr)
-    display(GradeOutput(result, str(written) if written else None))
+    display(GradeOutput(result, str(written) if written else None, practice=workspace is not None))
     return result
 
 

@@ -15,9 +15,9 @@ from typing import Any
 from grader.i18n import REPORT, labels
 from grader.lms.assignment import Assignment
 from grader.lms.grades import NO_FILE, NOT_GRADED, UNREADABLE, ExerciseScore, GradeRow, number
+from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
-from grader.sections import describe
 
 MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
@@ -159,7 +159,7 @@ def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, An
             "title": d.title,
             "explanation": d.explanation,
             "fix": d.fix,
-            "teaches": [{"ref": s.ref, "title": s.title} for s in describe(d.teaches, lang)],
+            "teaches": citations(d.teaches, lang),
         },
         "output": output,
         "output_cut": first.output_truncated or cut,
@@ -183,5 +183,12 @@ def _not_run(skipped: tuple[TestResult, ...], cuda_available: bool, t: dict[str,
 
 
 def _cap(text: str) -> tuple[str, bool]:
-    """``text`` cut to MAX_TEXT_CHARS, and whether it was."""
-    return text[:MAX_TEXT_CHARS], len(text) > MAX_TEXT_CHARS
+    """``text`` cut to MAX_TEXT_CHARS, between two words where one ends in the last 200
+    characters, with an ellipsis; and whether it was (the page then says so)."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text, False
+    cut = text[:MAX_TEXT_CHARS]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= MAX_TEXT_CHARS - 200:
+        cut = cut[:space]
+    return f"{cut} …", True

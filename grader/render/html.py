@@ -44,12 +44,14 @@ def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 
     return render("result.html.j2", view, result.lang)
 
 
-def render_inline(result: Result, *, report_path: str | None = None) -> str:
+def render_inline(result: Result, *, report_path: str | None = None, practice: bool = False) -> str:
     """The result as an HTML fragment for a notebook cell's output (``%%grade``): the score,
     the verdicts, each failure with its diagnosis and fix, the loss curves. ``report_path``:
-    where the full report was written, named at the bottom."""
+    where the full report was written, named at the bottom; ``practice``: graded in the
+    learner's own workspace."""
     view = result_view(result)
     view["report_path"] = report_path or ""
+    view["practice"] = practice
     view["short_id"] = (
         result.exercise_id.removeprefix("exercise-").lstrip("0") or result.exercise_id
     )
@@ -76,6 +78,7 @@ def result_view(result: Result) -> dict[str, Any]:
                 {
                     "span": max(1, len(devices)),
                     "status": test.status.value,
+                    "word": test.verdict_word,
                     "label": "any",
                     "anchor": anchor_of.get((name, None)),
                     "title": test.message if test.status is Status.SKIPPED else "",
@@ -90,6 +93,7 @@ def result_view(result: Result) -> dict[str, Any]:
                     else {
                         "span": 1,
                         "status": on_device.status.value,
+                        "word": on_device.verdict_word,
                         "label": device,
                         "anchor": anchor_of.get((name, device)),
                         "title": on_device.message if on_device.status is Status.SKIPPED else "",
@@ -155,33 +159,43 @@ def result_view(result: Result) -> dict[str, Any]:
 
 
 def _failures(result: Result) -> list[dict[str, Any]]:
-    """One entry per distinct failure (the same message on several devices is shown once)."""
+    """One entry per distinct failure (the same message on several devices is shown once).
+    A diagnosis is explained once, at the first failure it explains; a later failure with the
+    same diagnosis names it and links there (``diagnosis_seen``), so a %%grade cell whose
+    tests share one mistake does not repeat the same box once per test."""
     failures = []
+    first_anchor: dict[str, str] = {}
     for index, tests in enumerate(failure_groups(result.tests), start=1):
         first = tests[0]
         frame = first.frames[-1] if first.frames else None
+        anchor = f"failure-{index}"
         diagnosis = None
+        seen = None
         if first.diagnosis is not None:
             d = first.diagnosis
-            diagnosis = {
-                "id": d.id,
-                "title": d.title,
-                "explanation": d.explanation,
-                "fix": d.fix,
-                "teaches": [
-                    {"ref": s.ref, "title": s.title} for s in describe(d.teaches, result.lang)
-                ],
-            }
+            if d.id in first_anchor:
+                seen = {"id": d.id, "title": d.title, "anchor": first_anchor[d.id]}
+            else:
+                first_anchor[d.id] = anchor
+                diagnosis = {
+                    "id": d.id,
+                    "title": d.title,
+                    "explanation": d.explanation,
+                    "fix": d.fix,
+                    "teaches": citations(d.teaches, result.lang),
+                }
         failures.append(
             {
-                "anchor": f"failure-{index}",
+                "anchor": anchor,
                 "name": group_names(tests),
                 "description": first.description if len({t.name for t in tests}) == 1 else "",
                 "status": first.status.value,
+                "word": first.verdict_word,
                 "devices": group_devices(tests),
                 "tests": [(t.name, t.device) for t in tests],
                 "message": first.message,
                 "diagnosis": diagnosis,
+                "diagnosis_seen": seen,
                 "line": frame.line if frame else None,
                 **_where(result, frame.line if frame else None),
                 "function": frame.function if frame else "",
@@ -192,6 +206,26 @@ def _failures(result: Result) -> list[dict[str, Any]]:
             }
         )
     return failures
+
+
+def citations(teaches: str, lang: str) -> list[dict[str, str]]:
+    """The tutorial sections a diagnosis cites, as a student can look them up: the tutorial's
+    title, the section's number and its heading (titles from grader.sections), e.g.
+    “PyTorch study notes: all about tensors”, section 2.2: Generated tensors: ...; a reference
+    the catalog does not know keeps the words its author wrote."""
+    shown = []
+    for s in describe(teaches, lang):
+        number = s.ref.split("§", 1)[-1]
+        if s.known and s.tutorial:
+            text = (
+                f"《{s.tutorial}》第 {number} 节：{s.title}"
+                if lang == "zh"
+                else f"“{s.tutorial}”, section {number}: {s.title}"
+            )
+        else:
+            text = s.ref
+        shown.append({"ref": s.ref, "title": s.title, "text": text})
+    return shown
 
 
 _CELL_MARKER = re.compile(r"^# %% cell (\d+)$")  # what grader.notebooks puts before each cell

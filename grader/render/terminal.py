@@ -8,11 +8,11 @@ shown once.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TextIO
 
-from grader.i18n import TERMINAL, display_width, labels, pad
+from grader.console import use_colour
+from grader.i18n import TERMINAL, display_width, labels, pad, wrap
 from grader.results import (
     Result,
     Status,
@@ -23,6 +23,7 @@ from grader.results import (
     group_names,
     number,
 )
+from grader.text import inert
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -31,14 +32,6 @@ _MARK = {
     Status.TIMEOUT: ("⧗", "33"),
     Status.SKIPPED: ("-", "2"),
 }
-
-
-def use_colour(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return hasattr(stream, "isatty") and stream.isatty()
 
 
 class _Style:
@@ -60,7 +53,10 @@ def render(
     report_path: str | None = None,
     json_path: str | None = None,
     width: int = 100,
+    practice: bool = False,
 ) -> str:
+    """The summary of ``result``; ``practice``: graded in the learner's own workspace, where
+    nobody reviews a file that needs review (the note says what that means there)."""
     lang = result.lang if result.lang in TERMINAL else "en"
     w = labels(TERMINAL, lang)
     style = _Style(colour)
@@ -75,12 +71,13 @@ def render(
     lines.append(
         style(head, "1") + style(f"{mark} {_status_word(result.status, lang)}", f"1;{code}")
     )
-    lines.append(style(f"{w['submission']}: {result.submission}", "2"))
+    lines.append(style(f"{w['submission']}{w['colon']}{result.submission}", "2"))
 
     devices = ["-"] * any(t.device is None for t in result.tests) + devices_of(result.tests)
     names = list(dict.fromkeys(t.name for t in result.tests))
     label = max([display_width(w["test"])] + [display_width(n) for n in names]) + 2
-    column = max([11] + [display_width(f"x {_status_word(s, lang)}") + 2 for s in Status])
+    words = [_status_word(s, lang) for s in Status] + [w["crashed"]]
+    column = max([11] + [display_width(f"x {word}") + 2 for word in words])
     header = pad(w["test"], label) + "".join(pad(d, column) for d in devices)
     lines += ["", style(header, "1")]
     for name in names:
@@ -93,21 +90,23 @@ def render(
                 row += " " * column
                 continue
             mark, code = _MARK[test.status]
-            cell = f"{mark} {_status_word(test.status, lang)}"
+            cell = f"{mark} {w[test.verdict_word]}"
             row += style(pad(cell, column), code)
         lines.append(row.rstrip())
 
     failures = failure_groups(result.tests)
     if failures:
         lines += ["", style(w["failures"], "1")]
+        explained: set[str] = set()  # a diagnosis is explained once, then named
         for group in failures:
-            lines += _failure_block(result, group, style, w, width)
+            lines += _failure_block(result, group, style, w, width, explained)
     elif result.graded:
         lines += ["", style(w["all_passed"], "32")]
 
     if result.review:
         lines += ["", style(f"⚠ {w['review_title']}", "1;33")]
-        lines += [f"    {text}" for text in _wrap(w["review_note"], width - 4)]
+        note = w["review_note_practice" if practice else "review_note"]
+        lines += [f"    {text}" for text in _wrap(note, width - 4)]
         for finding in result.review:
             where = result.where(finding.line)
             if where is None:
@@ -119,12 +118,16 @@ def render(
                 )
             lines.append(f"    - {shown}")
     for note in result.notes:
-        lines += ["", style(f"* {note}", "2")]
+        wrapped = _wrap(note, width - 2)
+        lines += [
+            "",
+            *(style(f"{'*' if i == 0 else ' '} {text}", "2") for i, text in enumerate(wrapped)),
+        ]
     tail = []
     if report_path:
-        tail.append(f"{w['report']}: {report_path}")
+        tail.append(f"{w['report']}{w['colon']}{report_path}")
     if json_path:
-        tail.append(f"{w['json']}: {json_path}")
+        tail.append(f"{w['json']}{w['colon']}{json_path}")
     if tail:
         lines += [""] + tail
     return "\n".join(lines) + "\n"
@@ -144,7 +147,12 @@ def _at(result: Result, w: dict[str, str], line: int, function: str) -> str:
 
 
 def _failure_block(
-    result: Result, group: list[TestResult], style: _Style, w: dict[str, str], width: int
+    result: Result,
+    group: list[TestResult],
+    style: _Style,
+    w: dict[str, str],
+    width: int,
+    explained: set[str],
 ) -> list[str]:
     first = group[0]
     mark, code = _MARK[first.status]
@@ -152,37 +160,64 @@ def _failure_block(
     where = f" [{devices}]" if devices else ""
     several = len({t.name for t in group}) > 1
     about = "" if several else f"  {first.description}"
-    lines = [
-        "",
-        style(f"{mark} {group_names(group)}{where}", f"1;{code}") + style(about, "2"),
-    ]
+    crashed = w["crashed_tag"] if first.verdict_word == "crashed" else ""
+    head = f"{mark} {group_names(group)}{where}{crashed}"
+    lines = [""]
+    if display_width(head + about) <= width:
+        lines.append(style(head, f"1;{code}") + style(about, "2"))
+    else:  # several names, or a long description: each on lines of their own
+        heads = _wrap(head, width)
+        lines += [
+            style(text if i == 0 else f"  {text}", f"1;{code}") for i, text in enumerate(heads)
+        ]
+        lines += [style(f"    {text}", "2") for text in _wrap(about.strip(), width - 4) if text]
+    if crashed:
+        lines += [
+            f"    {text}" for text in _wrap(f"{w['crashed_note']}{w['colon'].rstrip()}", width - 4)
+        ]
     for text in _wrap(first.message, width - 4):
         lines.append(f"    {text}")
-    if first.diagnosis is not None:
-        lines.append("    " + style(f"→ {first.diagnosis.title}", "1;36"))
-        for text in _wrap(f"{w['fix']}: {first.diagnosis.fix}", width - 6):
+    diagnosis = first.diagnosis
+    if diagnosis is not None and diagnosis.id in explained:
+        lines.append("    " + style(f"→ {diagnosis.title}{w['same_tag']}", "36"))
+    elif diagnosis is not None:
+        explained.add(diagnosis.id)
+        lines.append("    " + style(f"→ {diagnosis.title}", "1;36"))
+        for text in _wrap(f"{w['fix']}{w['colon']}{diagnosis.fix}", width - 6):
             lines.append(f"      {text}")
     if first.frames:
         frame = first.frames[-1]
-        lines.append(style(f"    {_at(result, w, frame.line, frame.function)}:  {frame.code}", "2"))
+        lines.append(
+            style(f"    {_at(result, w, frame.line, frame.function)}{w['colon']} {frame.code}", "2")
+        )
     if first.output.strip():
-        shown = first.output.strip().splitlines()
-        cut = first.output_truncated or len(shown) > 6
-        body = shown[:6]
-        lines.append(style(f"    {w['output']}{' ' + w['cut'] if cut else ''}:", "2"))
-        lines += [style(f"      | {line[: width - 10]}", "2") for line in body]
+        body, cut = _output_excerpt(first.output, width - 10)
+        cut = cut or first.output_truncated
+        lines.append(
+            style(f"    {w['output']}{' ' + w['cut'] if cut else ''}{w['colon'].rstrip()}", "2")
+        )
+        lines += [style(f"      | {line}", "2") for line in body]
     return lines
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
+OUTPUT_LINES = 10  # terminal lines of a failure's captured output; the HTML report has it all
 
-    out: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        out += textwrap.wrap(
-            paragraph, width=width, break_long_words=False, break_on_hyphens=False
-        ) or [""]
-    return out
+
+def _output_excerpt(output: str, width: int) -> tuple[list[str], bool]:
+    """The start of a test's output, wrapped at word boundaries to ``width`` columns (a long
+    PyTorch warning stays readable, never cut mid-word), at most OUTPUT_LINES lines; and
+    whether anything was left out (then the last line shown ends with an ellipsis)."""
+    wrapped = wrap(inert(output).strip(), width)  # the learner's bytes: no terminal controls
+    if len(wrapped) <= OUTPUT_LINES:
+        return wrapped, False
+    body = wrapped[:OUTPUT_LINES]
+    body[-1] = f"{body[-1]} …"
+    return body, True
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns (Chinese counts two a character)."""
+    return wrap(text, width)
 
 
 def print_summary(
@@ -191,8 +226,15 @@ def print_summary(
     report_path: str | None = None,
     json_path: str | None = None,
     stream: TextIO | None = None,
+    practice: bool = False,
 ) -> None:
     stream = stream or sys.stdout
     stream.write(
-        render(result, colour=use_colour(stream), report_path=report_path, json_path=json_path)
+        render(
+            result,
+            colour=use_colour(stream),
+            report_path=report_path,
+            json_path=json_path,
+            practice=practice,
+        )
     )

@@ -604,8 +604,26 @@ def decode(
     keep_info: bool = False,
     scenario_loader: Callable[[Scenario], Any] | None = None,
 ) -> Any:
-    decoder = Decoder(_list(header.get("storages", [])), blobs, keep_info, scenario_loader)
-    return decoder.decode(header.get("value"))
+    try:
+        decoder = Decoder(_list(header.get("storages", [])), blobs, keep_info, scenario_loader)
+        return decoder.decode(header.get("value"))
+    except CodecError:
+        raise
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        AttributeError,
+        OverflowError,
+        RuntimeError,
+        RecursionError,
+        NotImplementedError,
+        MemoryError,
+    ) as exc:
+        # A tree from a learner child is outside data: whatever it holds, reading it fails
+        # only as a CodecError (the learner's answer is unreadable), never as the grader's.
+        raise CodecError(f"the value cannot be read ({type(exc).__name__})") from None
 
 
 def _local_device(name: str) -> torch.device:

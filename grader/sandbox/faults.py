@@ -158,8 +158,13 @@ def _raised_by_learner(error: ErrorInfo) -> bool:
     return bool(error.frames) and "NotImplementedError" in error.frames[-1].code
 
 
-def ended(status: int | None, function: str, during_import: bool, memory_mb: int) -> LearnerCrashed:
-    """The fault for a child that died; ``status`` is its waitpid status if known."""
+def ended(
+    status: int | None, function: str, during_import: bool, memory_mb: int, file_mb: int = 64
+) -> LearnerCrashed:
+    """The fault for a child that died; ``status`` is its waitpid status if known.
+
+    SIGXFSZ: it wrote a file past RLIMIT_FSIZE, or the sandbox stopped it for writing more than
+    ``file_mb`` to its scratch folder (both the one quota, ``ChildLimits.file_mb``)."""
     where_en = "while your file was being imported" if during_import else f"during {function}"
     where_zh = "在导入你的文件时" if during_import else f"在运行 {function} 时"
     evidence: tuple[str, ...] = (
@@ -185,8 +190,15 @@ def ended(status: int | None, function: str, during_import: bool, memory_mb: int
             zh = f"你的代码{where_zh}用完了 CPU 时间（{name}）。"
             evidence += ("cpu_limit",)
         elif sig == signal.SIGXFSZ:
-            en = f"Your code wrote a file larger than allowed {where_en} ({name})."
-            zh = f"你的代码{where_zh}写入的文件超过了允许的大小（{name}）。"
+            en = (
+                f"Your code wrote more than {file_mb} MiB to its folder {where_en} and was "
+                f"stopped ({name}): a submission's files may hold {file_mb} MiB in all."
+            )
+            zh = (
+                f"你的代码{where_zh}向其文件夹写入了超过 {file_mb} MiB 的数据，因而被停止"
+                f"（{name}）：一份提交的文件总共最多 {file_mb} MiB。"
+            )
+            evidence += ("file_limit",)
         elif sig == signal.SIGKILL:
             en = (
                 f"The process running your code was killed {where_en} ({name}); it may have "

@@ -41,6 +41,8 @@ SETTLE_S = 10.0
 # each once it and what it started are reaped, or after SETTLE_S regardless. It stays within
 # the slack a worker has beyond its gradings' time limits (engine/local.py).
 ENDED_WAIT_S = SETTLE_S + 1.0
+# How often the process tier measures its children's scratch folders against their quota.
+MEASURE_S = 0.02
 
 
 def _send_json(sock: socket.socket, data: dict[str, Any], fds: Sequence[int] = ()) -> None:
@@ -81,10 +83,41 @@ def _children_of(pid: int) -> list[int]:
         return []
 
 
+def _own_children() -> set[int]:
+    """This server's live children, its own and the orphans re-parented to it.
+
+    Read from each of its threads' ``children`` list in /proc, which costs the same however
+    many processes the machine runs. Where the kernel has no such list, every process's parent
+    is read instead: a scan of all of /proc, on every reaped child, which costs milliseconds on
+    a busy machine."""
+    me = os.getpid()
+    try:
+        found: set[int] = set()
+        for task in os.listdir(f"/proc/{me}/task"):
+            with open(f"/proc/{me}/task/{task}/children") as handle:
+                found.update(int(p) for p in handle.read().split())
+        return found
+    except (OSError, ValueError):
+        pass
+    found = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as handle:
+                ppid = handle.read().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+        if ppid == str(me):
+            found.add(int(name))
+    return found
+
+
 @dataclass
 class _Child:
     owner: int  # fd of the worker connection that asked for it
     scratch: str
+    quota: int = 0  # bytes its scratch folder may hold (measured here in the process tier)
 
 
 @dataclass
@@ -108,6 +141,10 @@ class _Server:
     # and the connections waiting until none of them, nor anything dying, is left
     abandoned: set[int] = field(default_factory=set)
     settling: list[tuple[socket.socket, float]] = field(default_factory=list)
+    # children stopped for writing past their scratch folder's quota (the process tier), and
+    # when their folders are next measured
+    over_quota: set[int] = field(default_factory=set)
+    next_measure: float = 0.0
 
     def run(self) -> None:
         become_subreaper()
@@ -122,9 +159,12 @@ class _Server:
                 self._settle()
                 self._expire_waits()
                 self._answer_settling()
+                self._measure_scratch()
                 deadlines = [d for waits in self.waiting.values() for _, d in waits]
                 deadlines += [d for _, d in self.held.values()]
                 deadlines += [d for _, d in self.settling]
+                if self.tier.name == "process" and self.children:
+                    deadlines.append(self.next_measure)
                 timeout = min([1.0] + [max(d - time.monotonic(), 0.0) for d in deadlines])
                 sockets: list[socket.socket] = [self.control, *self.clients.values()]
                 watched: list[Any] = [wake_r, *sockets]
@@ -180,6 +220,8 @@ class _Server:
         elif op == "kill":
             self._kill(int(request["pid"]))
             _send_json(sock, {"ok": True})
+        elif op == "quota":
+            _send_json(sock, {"ok": True, "over": self._over_quota(int(request["pid"]))})
         elif op == "settled":
             # The worker that asked for the abandoned children may have ended just now: its
             # end of the connection is read here first, or this answer could come before it.
@@ -270,18 +312,56 @@ class _Server:
                         uid=uid,
                         learner=learner,
                         cuda=kind == "cuda",
+                        quota=limits.file_mb << 20,
                     )
                 learner(scratch)
             finally:
                 os._exit(71)
         child_end.close()
         os.close(out_w)
-        self.children[pid] = _Child(owner=sock.fileno(), scratch=scratch)
+        self.children[pid] = _Child(
+            owner=sock.fileno(), scratch=scratch, quota=limits.file_mb << 20
+        )
         try:
             _send_json(sock, {"ok": True, "pid": pid}, [parent_end.fileno(), out_r])
         finally:
             parent_end.close()
             os.close(out_r)
+
+    def _over_quota(self, pid: int) -> bool:
+        """Whether a child's scratch folder holds more than its quota now (asked by its worker
+        after each answer, so that the verdict does not depend on when the last poll ran); a
+        child found over it is killed and ends as one stopped for its quota."""
+        child = self.children.get(pid)
+        if child is None:
+            return pid in self.over_quota
+        if pid not in self.over_quota:
+            if self.tier.name == "namespaces":
+                used = namespaces.keeper_scratch_usage(pid)
+            else:
+                used = process.folder_usage(child.scratch, child.quota)
+            if used is None or used <= child.quota:
+                return False
+            self.over_quota.add(pid)
+            self._kill(pid)
+        return True
+
+    def _measure_scratch(self) -> None:
+        """The process tier's scratch quota: a child's files land on the host's disk, so its
+        folder is measured from here every ``MEASURE_S`` while it lives, and a child whose
+        folder holds more than its quota is killed. Its end is then reported as a process
+        killed by SIGXFSZ, as for a file past RLIMIT_FSIZE (in the namespaces tier, the keeper
+        does the same for its tmpfs)."""
+        now = time.monotonic()
+        if self.tier.name != "process" or now < self.next_measure:
+            return
+        self.next_measure = now + MEASURE_S
+        for pid, child in list(self.children.items()):
+            if pid in self.over_quota:
+                continue
+            if process.folder_usage(child.scratch, child.quota) > child.quota:
+                self.over_quota.add(pid)
+                self._kill(pid)
 
     def _expire_waits(self) -> None:
         """Answer waits whose timeout passed with status None (the child is still running)."""
@@ -329,19 +409,10 @@ class _Server:
     def _kill_orphans(self) -> None:
         """Kill every process re-parented to this server (it is a subreaper) and remember it
         as dying until it is reaped."""
-        me = str(os.getpid())
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) in self.children:
-                continue
-            try:
-                with open(f"/proc/{name}/stat") as handle:
-                    ppid = handle.read().rsplit(")", 1)[1].split()[1]
-            except (OSError, IndexError):
-                continue
-            if ppid == me:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(int(name), signal.SIGKILL)
-                self.dying.add(int(name))
+        for pid in _own_children() - self.children.keys():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            self.dying.add(pid)
 
     def _settle(self) -> None:
         """Publish the held exit statuses once nothing a child left behind is still dying.
@@ -397,6 +468,9 @@ class _Server:
                 os.killpg(pid, signal.SIGKILL)
             self._kill_orphans()
             shutil.rmtree(child.scratch, ignore_errors=True)
+            if pid in self.over_quota:
+                self.over_quota.discard(pid)
+                status = int(signal.SIGXFSZ)  # the status of a process killed by SIGXFSZ
             self.held[pid] = (status, time.monotonic() + SETTLE_S)
 
 
@@ -578,6 +652,13 @@ class ForkServerClient:
             raise SpawnError(reply.get("error", "the fork server could not start a child"))
         sock_fd, out_fd = fds
         return int(reply["pid"]), socket.socket(fileno=sock_fd), out_fd
+
+    def over_quota(self, pid: int) -> bool:
+        """Whether the child's scratch folder holds more than its quota (the server then kills
+        it, and :meth:`wait` reports it as killed by SIGXFSZ)."""
+        self._send({"op": "quota", "pid": pid})
+        reply, _ = self._receive()
+        return reply.get("over") is not False
 
     def wait(self, pid: int, timeout: float | None = None) -> int | None:
         """How the child ended (a waitpid status), once it has; None if it has not ended

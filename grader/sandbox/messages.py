@@ -13,9 +13,11 @@ Values (the return value and the inputs after a call) travel as codec trees and 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from grader import wire
+from grader.wire import WireError
 
 MAX_TEXT = 8000  # characters of an exception message
 MAX_NAME = 500  # characters of a type name, a function name, a line of code
@@ -25,57 +27,8 @@ MAX_NAMES = 10_000  # functions a module defines, torch functions a call traced
 ERROR_KINDS = ("import", "call", "arguments", "answer", "missing", "protocol")
 
 
-class MessageError(ValueError):
+class MessageError(WireError):
     """A child's message does not have the form its type requires."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Field readers: each takes the raw JSON value and returns it typed, or raises MessageError.
-
-
-def fields(
-    data: Any, kind: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """``data`` as a mapping holding every required key, and no key beyond the optional ones."""
-    if type(data) is not dict:
-        raise MessageError(f"{kind}: not an object")
-    missing = [k for k in required if k not in data]
-    if missing:
-        raise MessageError(f"{kind}: missing {', '.join(missing)}")
-    unknown = [k for k in data if k not in required and k not in optional]
-    if unknown:
-        raise MessageError(f"{kind}: unknown field {str(unknown[0])[:40]!r}")
-    return data
-
-
-def text(value: Any, what: str, limit: int = MAX_TEXT) -> str:
-    if type(value) is not str:
-        raise MessageError(f"{what}: not a string")
-    return value if len(value) <= limit else value[:limit] + " ... [cut]"
-
-
-def integer(value: Any, what: str, low: int = 0, high: int = 2**62) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise MessageError(f"{what}: not a whole number in range")
-    return value
-
-
-def seconds(value: Any, what: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-        raise MessageError(f"{what}: not a finite, non-negative number")
-    return float(value)
-
-
-def flag(value: Any, what: str) -> bool:
-    if type(value) is not bool:
-        raise MessageError(f"{what}: not true or false")
-    return value
-
-
-def names(value: Any, what: str, limit: int = MAX_NAMES) -> tuple[str, ...]:
-    if type(value) is not list or len(value) > limit:
-        raise MessageError(f"{what}: not a list of names")
-    return tuple(text(v, what, MAX_NAME) for v in value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,12 +48,17 @@ class ErrorFrame:
 
     @classmethod
     def from_wire(cls, data: Any) -> ErrorFrame:
-        d = fields(data, "frame", ("line", "function", "code"))
-        return cls(
-            integer(d["line"], "frame line", 0, 10**9),
-            text(d["function"], "frame function", MAX_NAME),
-            text(d["code"], "frame code", MAX_NAME),
-        )
+        return cls._read(data, "frame")
+
+    @classmethod
+    def _read(cls, data: Any, where: str) -> ErrorFrame:
+        with wire.reading(MessageError):
+            f = wire.Fields(data, where, required=("line", "function", "code"))
+            return cls(
+                f.integer("line", low=0, high=10**9),
+                f.string("function", max_len=MAX_NAME, cut=True),
+                f.string("code", max_len=MAX_NAME, cut=True),
+            )
 
 
 @dataclass(frozen=True)
@@ -131,28 +89,30 @@ class ErrorInfo:
 
     @classmethod
     def from_wire(cls, data: Any) -> ErrorInfo:
-        d = fields(
-            data, "error", ("kind", "type", "mro", "message", "frames"), ("offset", "exit_code")
-        )
-        kind = text(d["kind"], "error kind", 20)
-        if kind not in ERROR_KINDS:
-            raise MessageError("error kind: unknown")
-        frames = d["frames"]
-        if type(frames) is not list or len(frames) > MAX_FRAMES:
-            raise MessageError("error frames: not a list of frames")
-        offset = d.get("offset")
-        exit_code = d.get("exit_code")
-        if exit_code is not None and type(exit_code) is not int:
-            exit_code = text(exit_code, "exit code", MAX_NAME)
-        return cls(
-            kind=kind,
-            type=text(d["type"], "error type", MAX_NAME),
-            classes=names(d["mro"], "error mro", 100),
-            message=text(d["message"], "error message"),
-            frames=tuple(ErrorFrame.from_wire(f) for f in frames),
-            offset=None if offset is None else integer(offset, "error offset", 0, 10**9),
-            exit_code=exit_code,
-        )
+        with wire.reading(MessageError):
+            f = wire.Fields(
+                data,
+                "error",
+                required=("kind", "type", "mro", "message", "frames"),
+                optional=("offset", "exit_code"),
+            )
+            exit_code = f.raw("exit_code", None)
+            if exit_code is not None and type(exit_code) is not int:
+                exit_code = f.string("exit_code", max_len=MAX_NAME, cut=True)
+            return cls(
+                kind=f.string("kind", choices=ERROR_KINDS),
+                type=f.string("type", max_len=MAX_NAME, cut=True),
+                classes=tuple(
+                    wire.string(v, w, max_len=MAX_NAME, cut=True)
+                    for w, v in f.sequence("mro", max_items=100)
+                ),
+                message=f.string("message", max_len=MAX_TEXT, cut=True),
+                frames=tuple(
+                    ErrorFrame._read(v, w) for w, v in f.sequence("frames", max_items=MAX_FRAMES)
+                ),
+                offset=f.integer("offset", None, null=True, low=0, high=10**9),
+                exit_code=exit_code,
+            )
 
     @property
     def shown(self) -> str:
@@ -186,19 +146,25 @@ class Hello:
 
     @classmethod
     def from_wire(cls, data: Any) -> Hello:
-        d = fields(data, "hello", ("type", "ok", "functions", "duration_s", "blobs"), ("error",))
-        if d["type"] != "hello" or d["blobs"] != []:
-            raise MessageError("hello: not a hello")
-        ok = flag(d["ok"], "hello ok")
-        error = ErrorInfo.from_wire(d["error"]) if "error" in d else None
-        if ok == (error is not None):
-            raise MessageError("hello: ok and error disagree")
-        return cls(
-            ok,
-            names(d["functions"], "hello functions"),
-            seconds(d["duration_s"], "hello duration"),
-            error,
-        )
+        with wire.reading(MessageError):
+            f = wire.Fields(
+                data,
+                "hello",
+                required=("type", "ok", "functions", "duration_s", "blobs"),
+                optional=("error",),
+            )
+            if f.raw("type") != "hello" or f.raw("blobs") != []:
+                wire.fail("hello", "not a hello")
+            ok = f.boolean("ok")
+            error = ErrorInfo.from_wire(f.raw("error")) if f.has("error") else None
+            if ok == (error is not None):
+                wire.fail("hello", "ok and error disagree")
+            return cls(
+                ok,
+                _names(f, "functions"),
+                f.number("duration_s", low=0),
+                error,
+            )
 
 
 @dataclass(frozen=True)
@@ -215,18 +181,20 @@ class Trace:
 
     @classmethod
     def from_wire(cls, data: Any) -> Trace:
-        d = fields(data, "trace", ("ops", "functions", "aten"))
-        return cls(
-            integer(d["ops"], "trace ops"),
-            _counts(d["functions"], "trace functions"),
-            _counts(d["aten"], "trace operators"),
-        )
+        with wire.reading(MessageError):
+            f = wire.Fields(data, "trace", required=("ops", "functions", "aten"))
+            return cls(
+                f.integer("ops", low=0, high=2**62),
+                wire.counts(f.raw("functions"), f.name("functions"), max_items=MAX_NAMES),
+                wire.counts(f.raw("aten"), f.name("aten"), max_items=MAX_NAMES),
+            )
 
 
-def _counts(raw: Any, what: str) -> dict[str, int]:
-    if type(raw) is not dict or len(raw) > MAX_NAMES:
-        raise MessageError(f"{what}: not a mapping")
-    return {text(k, what, MAX_NAME): integer(v, what) for k, v in raw.items()}
+def _names(f: wire.Fields, key: str) -> tuple[str, ...]:
+    return tuple(
+        wire.string(v, w, max_len=MAX_NAME, cut=True)
+        for w, v in f.sequence(key, max_items=MAX_NAMES)
+    )
 
 
 _ABSENT: Any = object()
@@ -278,33 +246,31 @@ class Answer:
 
     @classmethod
     def from_wire(cls, data: Any) -> Answer:
-        d = fields(
-            data,
-            "answer",
-            ("type", "id", "ok", "duration_s", "storages", "blobs"),
-            ("error", "result", "after", "trace"),
-        )
-        if d["type"] != "answer":
-            raise MessageError("answer: not an answer")
-        ok = flag(d["ok"], "answer ok")
-        error = ErrorInfo.from_wire(d["error"]) if "error" in d else None
-        if ok == (error is not None):
-            raise MessageError("answer: ok and error disagree")
-        value = _ABSENT
-        if "result" in d:
-            value = fields(d["result"], "result", ("value",))["value"]
-        if ok and value is _ABSENT:
-            raise MessageError("answer: no result")
-        storages = d["storages"]
-        if type(storages) is not list:
-            raise MessageError("answer storages: not a list")
-        return cls(
-            id=text(d["id"], "answer id", 64),
-            ok=ok,
-            duration_s=seconds(d["duration_s"], "answer duration"),
-            error=error,
-            value=value,
-            after=d.get("after", _ABSENT),
-            storages=tuple(storages),
-            trace=Trace.from_wire(d["trace"]) if "trace" in d else None,
-        )
+        with wire.reading(MessageError):
+            f = wire.Fields(
+                data,
+                "answer",
+                required=("type", "id", "ok", "duration_s", "storages", "blobs"),
+                optional=("error", "result", "after", "trace"),
+            )
+            if f.raw("type") != "answer":
+                wire.fail("answer", "not an answer")
+            ok = f.boolean("ok")
+            error = ErrorInfo.from_wire(f.raw("error")) if f.has("error") else None
+            if ok == (error is not None):
+                wire.fail("answer", "ok and error disagree")
+            value = _ABSENT
+            if f.has("result"):
+                value = f.fields("result", required=("value",)).raw("value")
+            if ok and value is _ABSENT:
+                wire.fail("answer", "no result")
+            return cls(
+                id=f.string("id", max_len=64),
+                ok=ok,
+                duration_s=f.number("duration_s", low=0),
+                error=error,
+                value=value,
+                after=f.raw("after", _ABSENT),
+                storages=tuple(v for _, v in f.sequence("storages", max_items=1_000_000)),
+                trace=Trace.from_wire(f.raw("trace")) if f.has("trace") else None,
+            )

@@ -33,6 +33,9 @@ SYSTEM_PATHS = (
     "/etc/group",
     "/etc/nsswitch.conf",
 )
+# What one file or folder of a scratch folder counts towards its quota, whatever its size: a
+# folder of a million empty files fills a disk's inodes as surely as bytes fill its blocks.
+SCRATCH_ENTRY_BYTES = 4096
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri")
 
@@ -92,7 +95,10 @@ class ChildLimits:
 
     memory_mb: int = 3072  # address space above what the fork server already maps; CPU only
     cpu_seconds: int = 300  # CPU time over the child's whole life; the wall deadline comes first
-    file_mb: int = 64  # largest file the child may write
+    # The most the child may write to its scratch folder, all its files together (and so the
+    # largest file it may write anywhere: RLIMIT_FSIZE). Each file and folder counts at least
+    # SCRATCH_ENTRY_BYTES. Beyond it the child is stopped: "wrote more than N MiB to its folder".
+    file_mb: int = 64
     open_files: int = 256
     max_answer_mb: int = 256
 

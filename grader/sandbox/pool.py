@@ -60,15 +60,45 @@ class OutputCapture:
             del self._tail[:cut]
 
     def take(self) -> tuple[str, bool]:
-        head = self._head.decode("utf-8", "replace")
-        tail = self._tail.decode("utf-8", "replace")
         truncated = self._dropped > 0
+        if truncated:  # the cut falls between words, so a warning's last words stay whole
+            kept_head, kept_tail = _word_cut(bytes(self._head), bytes(self._tail))
+            self._dropped += len(self._head) - len(kept_head) + len(self._tail) - len(kept_tail)
+            self._head, self._tail = bytearray(kept_head), bytearray(kept_tail)
         if truncated:
+            head = self._head.decode("utf-8", "replace")
+            tail = self._tail.decode("utf-8", "replace")
             text = f"{head}\n[... {self._dropped:,} bytes of output cut here ...]\n{tail}"
-        else:
-            text = head + tail
+        else:  # one text: a character that spans the head and the tail stays whole
+            text = (self._head + self._tail).decode("utf-8", "replace")
         self._head, self._tail, self._dropped = bytearray(), bytearray(), 0
         return text, truncated
+
+
+_SPACE = re.compile(rb"\s")
+WORD_WINDOW = 200  # bytes: how far a cut moves back (or on) to fall between two words
+
+
+def _word_cut(head: bytes, tail: bytes) -> tuple[bytes, bytes]:
+    """``head`` ended and ``tail`` started at the nearest whitespace within WORD_WINDOW bytes
+    of the cut (so no word, and no UTF-8 character, is split); else at the nearest character
+    boundary."""
+    window = head[-WORD_WINDOW:]
+    spaces = [m.start() for m in _SPACE.finditer(window)]
+    if spaces:
+        head = head[: len(head) - len(window) + spaces[-1]]
+    else:
+        while head and head[-1] & 0xC0 == 0x80:  # continuation bytes of a cut character
+            head = head[:-1]
+        if head and head[-1] >= 0xC0:  # its lead byte
+            head = head[:-1]
+    found = _SPACE.search(tail[:WORD_WINDOW])
+    if found:
+        tail = tail[found.end() :]
+    else:
+        while tail and tail[0] & 0xC0 == 0x80:
+            tail = tail[1:]
+    return head, tail
 
 
 class _Expired(Exception):
@@ -435,6 +465,7 @@ class ChildPool:
                 None, [], deadline, self.capture, 1 << 20, self._rss_limit(kind)
             )
             hello = Hello.from_wire(header)
+            self._check_quota(child)
         except _Expired:
             where = self._snapshot(child)
             self._discard(child)
@@ -454,6 +485,18 @@ class ChildPool:
         child.hello = hello
         self.children[kind] = child
         return child
+
+    def _check_quota(self, child: LearnerChild) -> None:
+        """Before an answer counts: the child's scratch folder must hold no more than its
+        quota (``ChildLimits.file_mb``), measured by the fork server. A child past it has been
+        killed: it is lost, and its end (SIGXFSZ) says why. Fail closed: a server that cannot
+        say loses the answer too."""
+        try:
+            over = self.client.over_quota(child.pid)
+        except (OSError, EOFError, ValueError):
+            raise _Lost("the sandbox stopped answering") from None
+        if over:
+            raise _Lost("its folder is over its quota")
 
     def _import_failed(self, kind: str, fault: faults.LearnerFault) -> faults.LearnerFault:
         """Remember why no child of this kind can serve: every later test gets the same fault."""
@@ -585,7 +628,7 @@ class ChildPool:
                 ),
                 evidence=("unreadable_answer",),
             )
-        return faults.ended(status, function, during_import, self.memory_mb)
+        return faults.ended(status, function, during_import, self.memory_mb, self.limits.file_mb)
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -612,6 +655,7 @@ class ChildPool:
                 raise _Malformed(f"malformed answer: {exc}") from None
             if answer.id != header["id"] or child.pending():
                 raise _Malformed("malformed answer: it does not answer the question asked")
+            self._check_quota(child)
             return answer, answer_blobs
         except _Expired:
             where = self._snapshot(child)

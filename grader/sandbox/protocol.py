@@ -15,13 +15,18 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+from grader import wire
+from grader.wire import WireError
+
 _LENGTH = struct.Struct("!I")
 # The signal that asks a learner child for a snapshot of its stack (see grader.sandbox.pool).
 SNAPSHOT_SIGNAL = signal.SIGUSR2
 MAX_HEADER = 64 << 20
+# A codec tree nests at most codec.MAX_DEPTH values deep, each at most three JSON levels.
+MAX_HEADER_DEPTH = 128
 
 
-class ProtocolError(Exception):
+class ProtocolError(WireError):
     """The other side sent something that is not a well-formed message."""
 
 
@@ -93,10 +98,14 @@ class MessageReader:
             self._start("header", length)
             return False
         if self._stage == "header":
-            try:
-                header = json.loads(self._buffer)
-            except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-                raise ProtocolError(f"malformed header: {type(exc).__name__}") from None
+            # the one place a child's bytes become data: strict JSON, every string encodable
+            header = wire.loads(
+                bytes(self._buffer),
+                source="malformed header",
+                max_bytes=MAX_HEADER,
+                max_depth=MAX_HEADER_DEPTH,
+                cls=ProtocolError,
+            )
             if not isinstance(header, dict):
                 raise ProtocolError("header is not an object")
             sizes = header.get("blobs", [])

@@ -18,15 +18,16 @@ other side of a socket is never trusted to be well-formed.
 
 from __future__ import annotations
 
-import json
 import socket
 import struct
 import time
 from dataclasses import dataclass, fields
 from typing import Any, BinaryIO, ClassVar
 
+from grader import wire
 from grader.engine.api import GradeRequest, RequestError
-from grader.results import Result
+from grader.results import Result, ResultError
+from grader.wire import WireError
 
 PROTOCOL = 1
 MAX_MESSAGE = 64 << 20  # a request's source is at most 4 MiB, a result's about as much
@@ -41,7 +42,7 @@ INTERNAL = "internal"  # the server failed
 ERROR_KINDS = (USAGE, STALE, REFUSED, BAD_MESSAGE, INTERNAL)
 
 
-class ProtocolError(Exception):
+class ProtocolError(WireError):
     """What came over the socket is not a well-formed message (the text says how)."""
 
 
@@ -62,9 +63,9 @@ class GradeCall:
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> GradeCall:
-        _fields(body, {"request": dict})
+        request = wire.Fields(body, "body", required=("request",)).raw("request")
         try:
-            return cls(GradeRequest.from_wire(body["request"]))
+            return cls(GradeRequest.from_wire(request))
         except RequestError as exc:
             raise ProtocolError(f"a malformed grading request: {exc}") from None
 
@@ -97,8 +98,7 @@ class ResultReply:
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> ResultReply:
-        _fields(body, {"result": dict})
-        return cls(parse_result(body["result"]))
+        return cls(parse_result(wire.Fields(body, "body", required=("result",)).raw("result")))
 
 
 @dataclass(frozen=True)
@@ -149,69 +149,31 @@ def _body(message: Any) -> dict[str, Any]:
     return {f.name: getattr(message, f.name) for f in fields(message)}
 
 
-def _fields(body: dict[str, Any], expected: dict[str, type | tuple[type, ...]]) -> None:
-    """Exactly these fields, each of its type (a bool is not a number here)."""
-    if set(body) != set(expected):
-        missing = sorted(set(expected) - set(body))
-        extra = sorted(set(body) - set(expected))
-        parts = [f"missing {', '.join(missing)}"] * bool(missing) + [
-            f"unexpected {', '.join(extra)}"
-        ] * bool(extra)
-        raise ProtocolError(f"wrong fields ({'; '.join(parts)})")
-    for name, kind in expected.items():
-        value = body[name]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            raise ProtocolError(f"{name} must be {_names(kinds)}, not a boolean")
-        if not isinstance(value, kinds):
-            raise ProtocolError(f"{name} must be {_names(kinds)}, not {type(value).__name__}")
-
-
-def _names(kinds: tuple[type, ...]) -> str:
-    words = {str: "a string", int: "a whole number", float: "a number", dict: "an object"}
-    return " or ".join(words.get(k, k.__name__) for k in kinds)
-
-
 def _from_body(cls: Any, body: dict[str, Any]) -> Message:
     if hasattr(cls, "from_body"):
         parsed: Message = cls.from_body(body)
         return parsed
-    _fields(body, {f.name: _FIELD_TYPES[str(f.type)] for f in fields(cls)})
-    message: Message = cls(**body)
+    names = tuple(f.name for f in fields(cls))
+    f = wire.Fields(body, "body", required=names)
+    read = {"int": f.integer, "float": f.number, "str": f.string}
+    message: Message = cls(**{f.name: read[str(f.type)](f.name) for f in fields(cls)})
     return message
-
-
-# the field types of the messages without a from_body of their own
-_FIELD_TYPES: dict[str, type | tuple[type, ...]] = {"int": int, "float": (int, float), "str": str}
-
-
-_RESULT_FIELDS = frozenset(
-    {f.name for f in fields(Result)} | {"status", "environment", "tests"}
-) - {"percent"}
 
 
 def parse_result(data: Any) -> Result:
     """A Result from its JSON form, or a ProtocolError that says what was wrong with it."""
-    if not isinstance(data, dict):
-        raise ProtocolError("a result must be an object")
-    unknown = sorted(set(data) - _RESULT_FIELDS)
-    if unknown:
-        raise ProtocolError(f"a result with unknown fields: {', '.join(unknown)}")
     try:
         return Result.from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise ProtocolError(f"a malformed result ({what})") from None
+    except ResultError as exc:
+        raise ProtocolError(f"a malformed result ({exc})") from None
 
 
 # -- the envelope and the frame -----------------------------------------------------------
 
 
 def encode(message: Message) -> bytes:
-    payload = json.dumps(
-        {"protocol": PROTOCOL, "kind": message.kind, "body": _body(message)},
-        ensure_ascii=False,
-        separators=(",", ":"),
+    payload = wire.dumps(
+        {"protocol": PROTOCOL, "kind": message.kind, "body": _body(message)}, compact=True
     ).encode("utf-8")
     if len(payload) > MAX_MESSAGE:
         raise ProtocolError(f"a message of {len(payload)} bytes is over {MAX_MESSAGE} bytes")
@@ -220,29 +182,24 @@ def encode(message: Message) -> bytes:
 
 def decode(payload: bytes, expected: tuple[type, ...]) -> Message:
     """One message from its JSON bytes; ``expected``: the kinds this side may receive."""
-    try:
-        data = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ProtocolError("a message that is not UTF-8 text") from None
-    except ValueError as exc:
-        raise ProtocolError(f"a message that is not JSON ({exc})") from None
-    if not isinstance(data, dict) or set(data) != {"protocol", "kind", "body"}:
+    data = wire.loads(payload, max_bytes=MAX_MESSAGE, cls=ProtocolError)
+    if type(data) is not dict or set(data) != {"protocol", "kind", "body"}:
         raise ProtocolError("a message must be an object with protocol, kind and body")
-    if data["protocol"] != PROTOCOL or isinstance(data["protocol"], bool):
+    if type(data["protocol"]) is not int or data["protocol"] != PROTOCOL:
         raise ProtocolError(
-            f"the other side speaks protocol {data['protocol']!r}, this one {PROTOCOL}"
+            f"the other side speaks protocol {str(data['protocol'])[:20]}, this one {PROTOCOL}"
         )
     kind, body = data["kind"], data["body"]
-    if not isinstance(body, dict):
+    if type(body) is not dict:
         raise ProtocolError("a message's body must be an object")
-    for cls in _KINDS.get(kind, []) if isinstance(kind, str) else []:
+    for cls in _KINDS.get(kind, []) if type(kind) is str else []:
         if cls in expected:
             try:
                 message: Message = _from_body(cls, body)
-            except ProtocolError as exc:
+            except WireError as exc:
                 raise ProtocolError(f"a malformed {kind} message: {exc}") from None
             return message
-    raise ProtocolError(f"an unexpected message kind {kind!r}")
+    raise ProtocolError(f"an unexpected message kind {str(kind)[:40]!r}")
 
 
 def send(sock: socket.socket, message: Message) -> None:

@@ -326,6 +326,28 @@ def default_tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return 1e-5, 1e-5
 
 
+def tolerance_words(rtol: float, atol: float) -> tuple[str, str]:
+    """How close a value must be, in plain words (English, Chinese): what ``torch.isclose``
+    accepts, |yours - expected| <= atol + rtol * |expected|, said without the formula."""
+    percent = f"{100 * rtol:.3g}%"
+    if rtol <= 0 and atol <= 0:
+        return "each value must match exactly", "每个值都必须完全相等"
+    if rtol <= 0:
+        return (
+            f"each value must be within {atol:g} of the expected value",
+            f"每个值与期望值之差不能超过 {atol:g}",
+        )
+    if atol <= 0:
+        return (
+            f"each value must be within {percent} of the expected value",
+            f"每个值与期望值之差不能超过期望值的 {percent}",
+        )
+    return (
+        f"each value must be within {atol:g} of the expected value, plus {percent} of it",
+        f"每个值与期望值之差不能超过 {atol:g} 加上期望值的 {percent}",
+    )
+
+
 def assert_close(
     got: Any,
     expected: torch.Tensor,
@@ -410,10 +432,9 @@ def _report_mismatch(
         finite = torch.isfinite(a) & torch.isfinite(b)
         if bool(finite.any()):
             err = float((a - b).abs()[finite].max())
-            extra_en = (
-                f" The largest difference is {err:.3g} (allowed: {atol:g} + {rtol:g} x |expected|)."
-            )
-            extra_zh = f" 最大误差为 {err:.3g}（允许：{atol:g} + {rtol:g} × |期望值|）。"
+            rule_en, rule_zh = tolerance_words(rtol, atol)
+            extra_en = f" The largest difference is {err:.3g}; {rule_en}."
+            extra_zh = f"最大误差为 {err:.3g}；{rule_zh}。"
     at_en = f" First at index {where}:" if where else ""
     at_zh = f"第一个位于下标 {where}：" if where else ""
     fail(
@@ -677,6 +698,8 @@ def _loop_en(function: str, loop: Any) -> str:
         return f"recursion {loop.detail}"
     if loop.kind == "iteration protocol":
         return f"{loop.function} can be iterated ({loop.detail})"
+    if loop.kind == "higher-order call":
+        return f"a function handed to {_call(loop.detail)}{where}, which may call it per element"
     if loop.kind == "yield from":
         return f"yield from{where}"
     if loop.kind in _SYNTAX_LOOPS:
@@ -692,6 +715,8 @@ def _loop_zh(function: str, loop: Any) -> str:
         return f"递归 {loop.detail}"
     if loop.kind == "iteration protocol":
         return f"{loop.function} 可被迭代（{loop.detail}）"
+    if loop.kind == "higher-order call":
+        return f"{where}交给 {_call(loop.detail)} 的函数（它可能对每个元素调用一次）"
     if loop.kind == "yield from":
         return f"{where}yield from"
     if loop.kind in _SYNTAX_LOOPS:

@@ -225,9 +225,14 @@ CASES = [
     Case("disable_timeouts", S("timeout"), r"did not return within"),
     Case("network", S("failed"), r"differ", tiers=NS, after=no_connection),
     Case("delete_files", S("failed"), r"differ", tiers=NS, after=canary_file_kept),
-    Case(
-        "fill_disk", S("failed", "timeout"), r"differ|did not return", tiers=NS, after=no_fill_files
-    ),
+    # the scratch folder holds 64 MiB (a tmpfs in the namespaces tier); the private /tmp and
+    # others are tmpfs of their own there
+    Case("fill_disk", S("error"), r"more than 64 MiB to its folder", tiers=NS, after=no_fill_files),
+    # -- the scratch folder's quota, in every tier: many files each under the largest file
+    # allowed, every refusal swallowed and the right answer returned, lose the test; an honest
+    # use of the folder keeps its points
+    Case("fill_scratch", S("error"), r"wrote more than 64 MiB to its folder"),
+    Case("write_scratch", S("passed")),
     Case("drop_startup_files", S("failed"), r"differ", tiers=NS, after=no_startup_files),
     Case(
         "recursion_blowup",

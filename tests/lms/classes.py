@@ -144,4 +144,5 @@ def class_folders(root: Path) -> Path:
     write(root / "README.txt", "instructions")
     fifo(root / "pipe")
     write(root / "graded" / "students" / "x" / "exercise-01.py", code("an output"))
+    write(root / "graded" / ".grade-batch-output", "This folder is the output of `grade batch`.\n")
     return root

@@ -60,7 +60,8 @@ def test_a_minimal_assignment_file_has_documented_defaults(tmp_path):
     )
     assert (a.roster, a.due, a.late, a.missing) == (None, None, None, "zero")
     assert a.canvas_settings().column == "w1" and a.moodle_settings().item == "w1"
-    assert a.gradescope.hidden_tests == "visible" and a.gradescope.stdout_visibility == "hidden"
+    assert a.gradescope.tests_visibility == "visible" and a.gradescope.stdout_visibility == "hidden"
+    assert a.gradescope.score_at_once
 
 
 @pytest.mark.parametrize(

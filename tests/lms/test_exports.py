@@ -204,6 +204,45 @@ def test_gradescope_results_json(rows, week):
     assert bob["score"] == pytest.approx(50 * (100 / 3 - 20) / 100, abs=0.01)
 
 
+@pytest.mark.parametrize(
+    ("settings", "tests", "score_shown"),
+    [
+        ({}, "visible", True),
+        ({"hidden_tests": "after_published"}, "after_published", False),
+        ({"visibility": "after_published"}, "after_published", False),
+        ({"visibility": "after_due_date"}, "after_due_date", False),
+        ({"visibility": "after_due_date", "hidden_tests": "visible"}, "visible", True),
+        ({"hidden_tests": "hidden"}, "hidden", True),
+    ],
+)
+def test_gradescope_visibility_follows_the_specification(rows, week, settings, tests, score_shown):
+    """Gradescope's specification ("Controlling Test Case Visibility"): the top-level
+    ``visibility`` is every test's default, a test's own ``visibility`` overrides it, and while
+    a graded test is not yet shown the total score is hidden as well (``hidden`` tests do not
+    hide it). The top-level output must then not state the score either."""
+    chosen = replace(week, gradescope=replace(week.gradescope, **{"hidden_tests": "", **settings}))
+    bob = next(r for r in rows if r.student.name == "Bob Smith")
+    data = json.loads(gradescope.results_json(bob, chosen))
+    assert data["visibility"] == settings.get("visibility", "visible")
+    graded = [t for t in data["tests"] if not t["name"].endswith(": unreadable")]
+    assert graded and all(t["visibility"] == tests for t in graded)
+    assert data["tests"][-1]["visibility"] == "visible"  # a file not read is always shown
+    assert ("Score: " in data["output"]) is score_shown, data["output"]
+    assert ("% in all" in data["output"]) is score_shown, data["output"]
+    assert "Handed in 2 day(s) late: -20 percentage points" in data["output"]
+    if not score_shown:
+        when = "after the due date" if tests == "after_due_date" else "publishes the grades"
+        assert when in data["output"]
+
+
+def test_stdout_visibility_takes_gradescopes_four_values(tmp_path):
+    for value in ("hidden", "visible", "after_due_date", "after_published"):
+        text = GOOD.replace("stdout_visibility: hidden", f"stdout_visibility: {value}")
+        write(tmp_path / "roster.csv", ROSTER)
+        chosen = load_assignment(write(tmp_path / "week-3.yaml", text))
+        assert chosen.gradescope.stdout_visibility == value
+
+
 def test_a_grader_fault_gives_score_0_and_says_whom_to_ask(rows, week):
     jane = next(r for r in rows if r.student.name == "Jane Doe")
     why = "the grader itself failed in exercise-01"
@@ -267,14 +306,13 @@ def test_the_autograder_zip(week, tmp_path):
     assert not any(n.startswith("grader/_data/exercises/exercise-07/") for n in names)
     assert not any(n.startswith("grader/_data/solutions/exercise-07/") for n in names)
     assert not any("__pycache__" in n for n in names)
-    # the roster beside the shipped assignment, which loads as the same assignment
-    assert files["roster.csv"][0] == week.roster.read_bytes()
+    # no roster: the shipped assignment loads as the same assignment, roster aside
+    assert not any("roster" in n for n in names)
     shipped = tmp_path / "shipped"
     shipped.mkdir()
-    for name in ("assignment.yaml", "roster.csv"):
-        (shipped / name).write_bytes(files[name][0])
+    (shipped / "assignment.yaml").write_bytes(files["assignment.yaml"][0])
     again = load_assignment(shipped / "assignment.yaml")
-    assert replace(again, path=week.path, roster=week.roster) == week
+    assert replace(again, path=week.path) == replace(week, roster=None)
     first, second = tmp_path / "a.zip", tmp_path / "b.zip"
     autograder.autograder_zip(first, files)
     autograder.autograder_zip(second, autograder.autograder_files(week, course=ROOT))
@@ -285,21 +323,30 @@ def test_the_autograder_zip(week, tmp_path):
         assert zf.read("setup.sh").startswith(b"#!/usr/bin/env bash")
 
 
-def test_a_roster_written_in_a_flow_mapping_is_shipped_too(tmp_path):
-    write(tmp_path / "lists" / "class.csv", ROSTER)
-    path = write(
-        tmp_path / "week.yaml",
+@pytest.mark.parametrize(
+    "text",
+    [
         "{format_version: 1, name: w, exercises: {exercise-01: 1}, roster: lists/class.csv}\n",
-    )
-    week = load_assignment(path)
+        "format_version: 1\nname: w\nroster: lists/class.csv\nexercises: {exercise-01: 1}\n",
+        "format_version: 1\nname: w\nroster:\n  lists/class.csv\nexercises: {exercise-01: 1}\n",
+    ],
+)
+def test_the_roster_stays_home_however_it_is_written(tmp_path, text):
+    """The autograder grades one submission named by Gradescope's metadata: the roster's
+    names, e-mails and student numbers are not shipped, and the assignment still loads the
+    same, roster aside."""
+    write(tmp_path / "lists" / "class.csv", ROSTER)
+    week = load_assignment(write(tmp_path / "week.yaml", text))
+    assert week.roster is not None
     files = autograder.shipped_assignment(week)
+    assert set(files) == {"assignment.yaml"}
     shipped = tmp_path / "shipped"
     shipped.mkdir()
-    for name in ("assignment.yaml", "roster.csv"):
-        (shipped / name).write_bytes(files[name][0])
+    (shipped / "assignment.yaml").write_bytes(files["assignment.yaml"][0])
+    assert b"class.csv" not in files["assignment.yaml"][0]
     again = load_assignment(shipped / "assignment.yaml")
-    assert again.roster == shipped / "roster.csv"
-    assert replace(again, path=week.path, roster=week.roster) == week
+    assert again.roster is None
+    assert replace(again, path=week.path) == replace(week, roster=None)
 
 
 def write_executable(path: Path, text: str) -> Path:

@@ -198,12 +198,13 @@ def test_class_folders_mixing_folders_zips_and_tarballs(infos, tmp_path):
     assert intake.stray == [
         "README.txt: not a student folder or archive; ignored",
         "exercise-07.py: an exercise file at the top, in no student's folder or archive; ignored",
+        "graded/: the output of an earlier grade batch; ignored",
         "pipe: not a regular file or folder (a FIFO or device); ignored",
     ]
     assert "graded" not in students
     assert intake.summary() == (
         "5 students (folders), 7 files, 1 notebook, 1 unreadable, 2 students with problems, "
-        "3 stray entries"
+        "4 stray entries"
     )
 
 

@@ -11,6 +11,12 @@ grader's outputs, any other copy of them) does not exist for it; then (when the 
 it drops to an unprivileged uid of its own with a process limit. Nothing is exec'd: the child
 keeps the fork server's warm torch.
 
+The scratch folder is a tmpfs of the child's quota (``ChildLimits.file_mb``), mounted by the
+keeper over the host's scratch folder in the new mount namespace, with a copy of the learner's
+file: nothing the child writes reaches the host's disk. The keeper watches how full it is and
+stops a child that writes past the quota, ending as a file over ``RLIMIT_FSIZE`` does
+(SIGXFSZ), so the trusted side tells the learner what happened.
+
 When the learner child ends, the kernel kills every process left in its PID namespace (a
 ``setsid()`` grandchild too). When the keeper is killed (a deadline), the child dies with it, and
 so does the namespace. The keeper mirrors the child's exit status, so the fork server sees the
@@ -26,12 +32,20 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from grader.sandbox.policy import SandboxPolicy, device_nodes, runtime_paths
+from grader.sandbox.policy import (
+    SCRATCH_ENTRY_BYTES,
+    ChildLimits,
+    SandboxPolicy,
+    device_nodes,
+    runtime_paths,
+)
 from grader.sandbox.procs import close_all_but, die_with_parent, libc
 from grader.sandbox.tiers import Tier
 from grader.sandbox.tiers.uids import UID_SPAN, drop_privileges, uid_block, uid_trial
@@ -228,6 +242,92 @@ def _build_root(policy: SandboxPolicy, scratch: str | None, cuda: bool) -> None:
     _mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+# How often the keeper looks at how full the scratch tmpfs is.
+QUOTA_POLL_S = 0.02
+
+
+def _scratch_tmpfs(scratch: str, quota: int, uid: int | None) -> int:
+    """Put a tmpfs of ``quota`` bytes (and as many files as the quota counts) over the host's
+    scratch folder, in this mount namespace only, holding a copy of what the folder held (the
+    learner's file). Returns a descriptor of it, for :func:`_tmpfs_usage`.
+
+    The tmpfs is a little larger than the quota, so that writing past the quota shows as usage
+    above it; its inodes end where their count alone would pass the quota."""
+    files: dict[str, bytes] = {}
+    with os.scandir(scratch) as entries:
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False):
+                with open(entry.path, "rb") as handle:
+                    files[entry.name] = handle.read()
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing mounted here reaches the host
+    size = quota + 16 * SCRATCH_ENTRY_BYTES
+    inodes = quota // SCRATCH_ENTRY_BYTES + 16
+    _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},nr_inodes={inodes}")
+    for name, data in files.items():
+        path = os.path.join(scratch, name)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        if uid is not None:
+            os.chown(path, uid, uid)
+    if uid is not None:
+        os.chown(scratch, uid, uid)
+    os.chmod(scratch, 0o700)
+    return os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
+
+
+def _tmpfs_usage(fd: int) -> int:
+    """What the scratch tmpfs holds towards its quota: its used blocks, and
+    ``SCRATCH_ENTRY_BYTES`` for each file and folder (the same measure as the process tier's
+    :func:`grader.sandbox.tiers.process.folder_usage`, up to the tmpfs's own root)."""
+    info = os.fstatvfs(fd)
+    used = (info.f_blocks - info.f_bfree) * info.f_frsize
+    return used + (info.f_files - info.f_ffree - 1) * SCRATCH_ENTRY_BYTES
+
+
+def keeper_scratch_usage(keeper: int) -> int | None:
+    """What the scratch tmpfs of a keeper's learner child holds towards its quota, measured by
+    the fork server through the keeper's descriptor of it (the keeper holds no other folder);
+    None when the keeper is gone or holds none (no learner child to measure)."""
+    try:
+        names = os.listdir(f"/proc/{keeper}/fd")
+    except OSError:
+        return None
+    for name in names:
+        path = f"/proc/{keeper}/fd/{name}"
+        try:
+            if stat.S_ISDIR(os.stat(path).st_mode):
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    return _tmpfs_usage(fd)
+                finally:
+                    os.close(fd)
+        except OSError:
+            continue
+    return None
+
+
+def _watch(child: int, scratch_fd: int | None, quota: int) -> int:
+    """Wait for the learner child to end; stop it once its scratch folder holds more than
+    ``quota``. Returns its wait status, or that of a process killed by SIGXFSZ when it was
+    stopped for its quota (the end of a process that writes a file past RLIMIT_FSIZE)."""
+    try:
+        pidfd: int | None = os.pidfd_open(child)
+    except (AttributeError, OSError):
+        pidfd = None
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return status
+        if scratch_fd is not None and _tmpfs_usage(scratch_fd) > quota:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            return int(signal.SIGXFSZ)
+        if pidfd is not None:
+            select.select([pidfd], [], [], QUOTA_POLL_S)
+        else:
+            time.sleep(QUOTA_POLL_S)
+
+
 def _drop_capabilities() -> None:
     """In a user namespace the child is root of its namespace: give up every capability (and
     the right to regain one), so that learner code cannot unmount or remount what hides the
@@ -258,6 +358,7 @@ def keep(
     uid: int | None,
     learner: Callable[[str], NoReturn],
     cuda: bool = False,
+    quota: int = ChildLimits().file_mb << 20,
 ) -> NoReturn:
     """The keeper's body (in a process just forked by the fork server). Never returns.
 
@@ -265,7 +366,8 @@ def keep(
     when it ends, the kernel kills whatever it left in its PID namespace. (As PID 1 it ignores
     signals it sends itself; faults such as a segfault still end it.) The keeper waits, and
     ends the way the child ended, so the fork server sees the child's own exit status.
-    ``learner(workdir)`` turns the child into the learner child.
+    ``learner(workdir)`` turns the child into the learner child. ``quota``: the most its
+    scratch folder may hold, in bytes.
     """
     code = 70
     try:
@@ -276,6 +378,7 @@ def keep(
         os.setpgid(0, 0)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         _unshare(tier.user_namespace)
+        scratch_fd = _scratch_tmpfs(scratch, quota, uid)
         # Open while the keeper lives: the child can tell whether the keeper died before its
         # parent-death signal was (re)armed.
         keeper_alive, keeper_alive_w = os.pipe()
@@ -283,6 +386,7 @@ def keep(
         if child == 0:
             try:
                 os.close(keeper_alive_w)
+                os.close(scratch_fd)
                 die_with_parent()
                 _build_root(policy, scratch, cuda)
                 if uid is not None:
@@ -296,12 +400,11 @@ def keep(
                 learner(policy.workdir)
             finally:
                 os._exit(71)
-        close_all_but({keeper_alive_w})
+        close_all_but({keeper_alive_w, scratch_fd})
         # The trusted side asks for a snapshot of the learner's stack (SIGUSR2) through the
         # keeper, the only process of the pair it knows.
         signal.signal(signal.SIGUSR2, lambda *_: os.kill(child, signal.SIGUSR2))
-        _, status = os.waitpid(child, 0)
-        _mirror(status)
+        _mirror(_watch(child, scratch_fd, quota))
     except BaseException:  # noqa: BLE001 - the keeper must never return into the fork server
         os._exit(code)
 

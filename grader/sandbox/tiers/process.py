@@ -6,6 +6,11 @@ left open, a scrubbed environment, resource limits, (when the grader is root) an
 uid of the child's own, a scratch working directory holding only the learner's file, and torch
 on one thread.
 
+The scratch folder has a quota (``ChildLimits.file_mb``, all files together): here a child's
+files land on the host's disk, so the fork server measures the folder from outside
+(:func:`folder_usage`) while the child lives and stops a child past it; ``RLIMIT_FSIZE`` bounds
+each single file in between. (The namespaces tier puts the folder on a tmpfs of that size.)
+
 These apply in every tier. On their own they are the "process" tier: a separate process with
 rlimits and a scrubbed environment, which keeps learner code away from the grader's memory and
 verdicts but not from the file system or the network. As root (a container that refuses
@@ -20,11 +25,12 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import stat
 import sys
 
 import torch
 
-from grader.sandbox.policy import ChildLimits, SandboxPolicy
+from grader.sandbox.policy import SCRATCH_ENTRY_BYTES, ChildLimits, SandboxPolicy
 from grader.sandbox.procs import close_all_but, die_with_parent
 from grader.sandbox.tiers.uids import drop_privileges
 
@@ -36,6 +42,39 @@ def _vm_size() -> int:
             return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def folder_usage(path: str, cap: int) -> int:
+    """What a scratch folder holds towards its quota, measured from the trusted side: every
+    entry below it (never following a link) counts its size or its allocated blocks, whichever
+    is larger (a sparse file counts whole), plus ``SCRATCH_ENTRY_BYTES`` (the namespaces tier's
+    tmpfs is measured the same way: its pages, plus that much per file and folder).
+
+    The walk stops as soon as the total passes ``cap``, so a folder of a million files costs no
+    more than a folder just over the quota. Fail closed: a folder that cannot be read (learner
+    code can take the permissions away from its own folders) counts as past the cap. A folder
+    or file that vanishes during the walk (the child deletes as it goes) counts nothing."""
+    total = 0
+    folders = [path]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as entries:
+                for entry in entries:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except FileNotFoundError:
+                        continue
+                    size = info.st_size if stat.S_ISREG(info.st_mode) else 0
+                    total += max(size, info.st_blocks * 512) + SCRATCH_ENTRY_BYTES
+                    if stat.S_ISDIR(info.st_mode):
+                        folders.append(entry.path)
+                    if total > cap:
+                        return total
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            return cap + 1
+    return total
 
 
 def _set_limit(which: int, value: int) -> None:

@@ -3,7 +3,9 @@
 A loop is any of: ``for``, ``async for``, ``while``, a list, set or dict comprehension or a
 generator expression, ``yield from``, a use of ``map``, ``filter``, ``functools.reduce``, any
 ``itertools`` function or two-argument ``iter(f, sentinel)`` (used or only referred to:
-``f = map`` counts), a reachable class of the file that Python can iterate (it defines
+``f = map`` counts), any other call that is handed a callable and is not known to vectorise
+(``sorted(x, key=f)``, ``t.apply_(f)``, ``np.vectorize(f)``: :mod:`.callbacks` has the rule),
+a reachable class of the file that Python can iterate (it defines
 ``__iter__``, ``__next__`` or ``__getitem__``), and recursion: a reachable function that calls
 itself, directly or through others. Only functions and lambdas count (a loop in module-level
 code or in a class body runs once, at import). Code that reaches names through strings counts
@@ -33,6 +35,7 @@ import ast
 from dataclasses import dataclass
 
 from grader.notebooks import line_en, line_zh
+from grader.testing.analysis.callbacks import handed_on
 from grader.testing.analysis.core import Analysis, analyse, computed_uses, expressions
 from grader.testing.analysis.model import Model, Scope, chain
 
@@ -64,16 +67,18 @@ _KINDS_ZH = {
     "yield from": "yield from",
     "iteration protocol": "迭代协议",
     "computed name": "计算出的名字",
+    "higher-order call": "高阶调用",
 }
 
 
 @dataclass(frozen=True)
 class Loop:
     kind: str  # "for loop", "list comprehension", "map", "itertools.accumulate", "recursion",
-    # "iteration protocol", "yield from", "computed name"
+    # "iteration protocol", "yield from", "computed name", "higher-order call"
     line: int
     function: str  # the function or lambda it is in
-    detail: str = ""  # for recursion: "f -> g -> f"; for a computed name: how it was written
+    detail: str = ""  # for recursion: "f -> g -> f"; for a computed name: how it was written;
+    # for a higher-order call: the call ("sorted")
 
     def describe(self, lang: str = "en") -> str:
         kind = self.kind
@@ -148,6 +153,8 @@ def _helper_loops(model: Model, scope: Scope) -> list[Loop]:
             and "builtins.iter" in model.values(node.func, scope)
         ):
             found.append(Loop("iter(f, sentinel)", getattr(node, "lineno", 0), scope.name))
+    for call in handed_on(model, scope, frozenset(_ITERATION | {"builtins.iter"})):
+        found.append(Loop("higher-order call", call.line, scope.name, call.call))
     return found
 
 

@@ -1,0 +1,450 @@
+"""Loading an exercise spec: ``exercises/<id>/exercise.yaml`` into :class:`ExerciseSpec`.
+
+Read with :mod:`grader.yamlfields` (strict: unknown keys, wrong types and duplicate keys are
+SpecErrors naming the file, the field and the fix), then checked as a whole: every file it names
+exists, every listed test is a ``def`` in the test file and every ``def test_*`` is listed, the
+mutants and requirements refer to listed tests. Never imports torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from grader.errors import SpecError
+from grader.spec import (
+    DEVICES,
+    FORMAT_VERSION,
+    ID_RE,
+    KINDS,
+    NAME_RE,
+    SLUG_RE,
+    SPEC_FILE,
+    TEST_DEVICES,
+    AlternativeSpec,
+    ExerciseSpec,
+    ForbiddenSpec,
+    FunctionSpec,
+    Limits,
+    MutantSpec,
+    RequirementSpec,
+    TestSpec,
+)
+from grader.yamlfields import Fields, read_yaml, text_value
+
+_TOP_KEYS = (
+    "format_version",
+    "id",
+    "slug",
+    "kind",
+    "title",
+    "concepts",
+    "teaches",
+    "learner_file",
+    "instructions",
+    "hints",
+    "functions",
+    "devices",
+    "limits",
+    "forbidden",
+    "test_file",
+    "tests",
+    "mutants",
+    "alternatives",
+    "requirements",
+)
+
+
+def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
+    """Load and check ``folder/exercise.yaml``; every problem is a SpecError."""
+    path = folder / SPEC_FILE
+    top = Fields(path, read_yaml(path), "", _TOP_KEYS)
+
+    top.check_version(FORMAT_VERSION)
+
+    ex_id = top.get("id", str)
+    if not ID_RE.match(ex_id):
+        raise SpecError(path, "id", f"'{ex_id}' is not of the form exercise-NN", "e.g. exercise-07")
+    if ex_id != folder.name:
+        raise SpecError(
+            path,
+            "id",
+            f"'{ex_id}' does not match its folder '{folder.name}'",
+            f"rename the folder to {ex_id} or set id: {folder.name}",
+        )
+    slug = top.get("slug", str)
+    if not SLUG_RE.match(slug):
+        raise SpecError(path, "slug", f"'{slug}' is not a slug", "use lower-case words joined by -")
+    kind = top.get("kind", str)
+    if kind not in KINDS:
+        raise SpecError(path, "kind", f"'{kind}' is not a kind", f"use one of: {', '.join(KINDS)}")
+
+    learner_file = top.get("learner_file", str, f"{ex_id}.py")
+    if Path(learner_file).name != learner_file or not learner_file.endswith(".py"):
+        raise SpecError(path, "learner_file", "must be a plain .py file name", f"e.g. {ex_id}.py")
+    _require_file(path, "learner_file", folder / learner_file, "the starter file")
+
+    test_file = top.get("test_file", str, "tests.py")
+    if Path(test_file).name != test_file or not test_file.endswith(".py"):
+        raise SpecError(path, "test_file", "must be a plain .py file name", "e.g. tests.py")
+    _require_file(path, "test_file", folder / test_file, "the hidden tests")
+    solution = solutions_root / ex_id / learner_file
+    _require_file(path, None, solution, "the reference solution")
+
+    devices = top.names("devices", default=("cpu", "cuda"))
+    _check_subset(path, "devices", devices, DEVICES)
+    if "cpu" not in devices:
+        raise SpecError(path, "devices", "must include cpu", "every exercise runs on cpu")
+
+    functions = _functions(path, top)
+    function_names = {f.name for f in functions}
+    tests = _tests(path, top, function_names)
+    tests = _check_tests_exist(path, folder / test_file, tests)
+    mutants = _mutants(path, top, folder, {t.name for t in tests})
+
+    hints_raw = top.get("hints", list, fix="add at least one hint with `en:` and `zh:`")
+    if not hints_raw:
+        raise SpecError(path, "hints", "is empty", "add at least one hint")
+    hints = tuple(text_value(path, f"hints[{i}]", item) for i, item in enumerate(hints_raw))
+
+    spec = ExerciseSpec(
+        id=ex_id,
+        slug=slug,
+        kind=kind,
+        title=top.text("title"),
+        concepts=top.names("concepts"),
+        teaches=top.names("teaches", default=()),
+        learner_file=learner_file,
+        instructions=top.text("instructions"),
+        hints=hints,
+        functions=functions,
+        devices=devices,
+        limits=_limits(path, top),
+        forbidden=_forbidden(path, top, function_names),
+        tests=tests,
+        mutants=mutants,
+        alternatives=_alternatives(path, top, folder),
+        test_file=test_file,
+        folder=folder,
+        solutions_root=solutions_root,
+        requirements=_requirements(path, top, tests, mutants),
+    )
+    if not spec.concepts:
+        raise SpecError(path, "concepts", "is empty", "name at least one concept")
+    return spec
+
+
+def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:
+    if not target.is_file():
+        raise SpecError(path, where, f"{what} {target} does not exist", f"create {target}")
+
+
+def _check_subset(path: Path, where: str, values: tuple, allowed: tuple) -> None:
+    for i, value in enumerate(values):
+        if value not in allowed:
+            raise SpecError(
+                path, f"{where}[{i}]", f"'{value}' is not supported", f"use: {', '.join(allowed)}"
+            )
+    if len(set(values)) != len(values):
+        raise SpecError(path, where, "lists a value twice", "list each once")
+
+
+def _items(path: Path, top: Fields, key: str, required: bool = True) -> list[tuple[str, Any]]:
+    raw = top.get(key, list, ... if required else [], fix=f"add a `{key}:` list")
+    if required and not raw:
+        raise SpecError(path, key, "is empty", f"add at least one entry to `{key}`")
+    return [(f"{key}[{i}]", item) for i, item in enumerate(raw)]
+
+
+def _functions(path: Path, top: Fields) -> tuple[FunctionSpec, ...]:
+    result = []
+    for where, item in _items(path, top, "functions"):
+        fields = Fields(path, item, where, ("name", "signature", "summary"))
+        name = fields.get("name", str)
+        if not NAME_RE.match(name):
+            raise SpecError(
+                path,
+                f"{where}.name",
+                f"'{name}' is not a Python name",
+                "write the function's name as the learner's file defines it, e.g. pairwise_distance",
+            )
+        summary = fields.text("summary", None)
+        result.append(FunctionSpec(name, fields.get("signature", str), summary))
+    _unique(path, "functions", [f.name for f in result])
+    return tuple(result)
+
+
+def _tests(path: Path, top: Fields, functions: set[str]) -> tuple[TestSpec, ...]:
+    result = []
+    for where, item in _items(path, top, "tests"):
+        fields = Fields(
+            path,
+            item,
+            where,
+            (
+                "name",
+                "points",
+                "description",
+                "devices",
+                "functions",
+                "input_check",
+                "same_on_every_device",
+            ),
+        )
+        name = fields.get("name", str)
+        if not name.startswith("test_") or not NAME_RE.match(name):
+            raise SpecError(
+                path,
+                f"{where}.name",
+                f"'{name}' is not a test name",
+                "test names start with test_ and match a `def` in the test file",
+            )
+        points = fields.get("points", int)
+        if points < 0:
+            raise SpecError(path, f"{where}.points", "is negative", "use 0 or more")
+        devices = fields.names("devices", default=None)
+        if devices is not None:
+            _check_subset(path, f"{where}.devices", devices, TEST_DEVICES)
+            if not devices:
+                raise SpecError(path, f"{where}.devices", "is empty", "name at least one device")
+        used = fields.names("functions", default=())
+        for fn in used:
+            if fn not in functions:
+                raise SpecError(
+                    path,
+                    f"{where}.functions",
+                    f"'{fn}' is not in `functions`",
+                    _one_of(fn, functions),
+                )
+        result.append(
+            TestSpec(
+                name,
+                points,
+                fields.text("description"),
+                devices,
+                used,
+                input_check=fields.get("input_check", bool, True),
+                same_on_every_device=fields.get("same_on_every_device", bool, True),
+            )
+        )
+    _unique(path, "tests", [t.name for t in result])
+    if sum(t.points for t in result) <= 0:
+        raise SpecError(path, "tests", "give no points", "give at least one test some points")
+    return tuple(result)
+
+
+def _check_tests_exist(
+    path: Path, test_path: Path, tests: tuple[TestSpec, ...]
+) -> tuple[TestSpec, ...]:
+    """Every listed test is a ``def`` in the test file, and every ``def test_*`` is listed.
+
+    Read with ``ast``, not by importing: loading a spec must not run the hidden tests.
+    """
+    try:
+        tree = ast.parse(test_path.read_text(encoding="utf-8"), filename=str(test_path))
+    except SyntaxError as exc:
+        raise SpecError(
+            test_path, None, f"syntax error at line {exc.lineno}: {exc.msg}", "fix the test file"
+        ) from None
+    signatures = {
+        node.name: {a.arg for a in node.args.args + node.args.kwonlyargs}
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.name.startswith("test_")
+    }
+    defined = set(signatures)
+    listed = {t.name for t in tests}
+    for name in sorted(listed - defined):
+        raise SpecError(
+            path,
+            "tests",
+            f"'{name}' has no `def {name}` in {test_path.name}",
+            "write the test or remove its entry",
+        )
+    for name in sorted(defined - listed):
+        raise SpecError(
+            path,
+            "tests",
+            f"{test_path.name} defines {name} but `tests` does not list it",
+            "add an entry with its points and description, or rename it",
+        )
+    return tuple(replace(t, takes_device="device" in signatures[t.name]) for t in tests)
+
+
+def _limits(path: Path, top: Fields) -> Limits:
+    raw = top.get("limits", dict, {})
+    fields = Fields(path, raw, "limits", tuple(Limits.__dataclass_fields__))
+    defaults = Limits()
+    values = {}
+    for name in Limits.__dataclass_fields__:
+        default = getattr(defaults, name)
+        kind = (int, float) if isinstance(default, float) else int
+        value = fields.get(name, kind, default)
+        if value <= 0:
+            raise SpecError(path, f"limits.{name}", "must be positive", "use a positive number")
+        values[name] = type(default)(value)
+    return Limits(**values)
+
+
+FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def _forbidden(path: Path, top: Fields, functions: set[str]) -> tuple[ForbiddenSpec, ...]:
+    result = []
+    for where, item in _items(path, top, "forbidden", required=False):
+        fields = Fields(path, item, where, ("name", "functions", "why"))
+        used = fields.names("functions", default=())
+        for fn in used:
+            if fn not in functions:
+                raise SpecError(
+                    path,
+                    f"{where}.functions",
+                    f"'{fn}' is not in `functions`",
+                    _one_of(fn, functions),
+                )
+        raw = fields.get(
+            "name", (str, list), fix="give `name` as a name, or a list of names sharing one `why`"
+        )
+        if isinstance(raw, str):
+            names: tuple[str, ...] = (raw.strip(),)
+            spots = [f"{where}.name"]
+        else:
+            if not raw:
+                raise SpecError(path, f"{where}.name", "is an empty list", "list at least one name")
+            names = tuple(raw)
+            spots = [f"{where}.name[{i}]" for i in range(len(raw))]
+        for spot, name in zip(spots, names, strict=True):
+            if not isinstance(name, str) or not FORBIDDEN_NAME_RE.match(name.strip()):
+                raise SpecError(
+                    path,
+                    spot,
+                    f"{name!r} is not an API name",
+                    "write a name such as softmax, torch.optim or nn.Linear",
+                )
+        names = tuple(n.strip() for n in names)
+        if len(set(names)) != len(names):
+            raise SpecError(path, f"{where}.name", "lists a name twice", "list each name once")
+        result.append(ForbiddenSpec(names, used, fields.text("why")))
+    return tuple(result)
+
+
+def _mutants(path: Path, top: Fields, folder: Path, tests: set[str]) -> tuple[MutantSpec, ...]:
+    result = []
+    for where, item in _items(path, top, "mutants", required=False):
+        fields = Fields(path, item, where, ("file", "description", "must_fail", "diagnosis"))
+        file = fields.get("file", str)
+        _require_file(path, f"{where}.file", folder / file, "the mutant")
+        must_fail = fields.names("must_fail")
+        if not must_fail:
+            raise SpecError(path, f"{where}.must_fail", "is empty", "name the tests that catch it")
+        for name in must_fail:
+            if name not in tests:
+                raise SpecError(
+                    path,
+                    f"{where}.must_fail",
+                    f"'{name}' is not a listed test",
+                    f"use one of: {', '.join(sorted(tests))}",
+                )
+        result.append(
+            MutantSpec(
+                file, fields.get("description", str), must_fail, fields.get("diagnosis", str, None)
+            )
+        )
+    _unique(path, "mutants", [m.file for m in result])
+    return tuple(result)
+
+
+def _alternatives(path: Path, top: Fields, folder: Path) -> tuple[AlternativeSpec, ...]:
+    result = []
+    for where, item in _items(path, top, "alternatives", required=False):
+        fields = Fields(path, item, where, ("file", "description"))
+        file = fields.get("file", str)
+        _require_file(path, f"{where}.file", folder / file, "the alternative solution")
+        result.append(AlternativeSpec(file, fields.get("description", str)))
+    _unique(path, "alternatives", [a.file for a in result])
+    return tuple(result)
+
+
+def _requirements(
+    path: Path, top: Fields, tests: tuple[TestSpec, ...], mutants: tuple[MutantSpec, ...]
+) -> tuple[RequirementSpec, ...]:
+    """The audit table: every requirement of the instructions, the tests that check it and the
+    mutants that prove it. A mutant listed for a requirement may lose only that requirement's
+    tests, and every test checks some requirement."""
+    result = []
+    test_names = {t.name for t in tests}
+    by_file = {m.file: m for m in mutants}
+    for where, item in _items(path, top, "requirements", required=False):
+        fields = Fields(path, item, where, ("id", "text", "tests", "mutants", "no_mutant"))
+        req_id = fields.get("id", str)
+        if not SLUG_RE.match(req_id):
+            raise SpecError(path, f"{where}.id", f"'{req_id}' is not a slug", "e.g. keeps-dtype")
+        checked_by = fields.names("tests")
+        if not checked_by:
+            raise SpecError(path, f"{where}.tests", "is empty", "name the tests that check it")
+        for name in checked_by:
+            if name not in test_names:
+                close = difflib.get_close_matches(name, sorted(test_names), n=1)
+                raise SpecError(
+                    path,
+                    f"{where}.tests",
+                    f"'{name}' is not a listed test",
+                    f"did you mean '{close[0]}'?" if close else "list it under `tests` first",
+                )
+        proven_by = fields.names("mutants", default=())
+        for file in proven_by:
+            mutant = by_file.get(file)
+            if mutant is None:
+                raise SpecError(
+                    path, f"{where}.mutants", f"'{file}' is not a listed mutant", "list it first"
+                )
+            outside = sorted(set(mutant.must_fail) - set(checked_by))
+            if outside:
+                raise SpecError(
+                    path,
+                    f"{where}.mutants",
+                    f"{file} must fail {', '.join(outside)}, which do not check '{req_id}'",
+                    "a mutant of one requirement loses only that requirement's tests",
+                )
+        no_mutant = fields.get("no_mutant", str, "")
+        if not proven_by and not no_mutant.strip():
+            raise SpecError(
+                path,
+                where,
+                f"'{req_id}' has no mutant",
+                "add one under `mutants:`, or say why none can be written in `no_mutant:`",
+            )
+        result.append(
+            RequirementSpec(req_id, fields.get("text", str), checked_by, proven_by, no_mutant)
+        )
+    _unique(path, "requirements", [r.id for r in result])
+    if result:
+        covered = {name for r in result for name in r.tests}
+        for test in tests:
+            if test.name not in covered:
+                raise SpecError(
+                    path,
+                    "requirements",
+                    f"{test.name} checks no requirement",
+                    "add it to the tests of the requirement it checks",
+                )
+    return tuple(result)
+
+
+def _one_of(name: str, names: set[str]) -> str:
+    """The fix for a name that is not one of ``names``: the closest one, and all of them."""
+    close = difflib.get_close_matches(name, sorted(names), n=1)
+    listed = f"use one of: {', '.join(sorted(names))}"
+    return f"did you mean '{close[0]}'? ({listed})" if close else listed
+
+
+def _unique(path: Path, where: str, names: list[str]) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise SpecError(path, where, f"'{name}' appears twice", "keep one entry per name")
+        seen.add(name)

@@ -1,0 +1,83 @@
+"""How text from outside the grader is decoded, once, at the boundary.
+
+Names and texts reach the grader from places it does not control: a student's folder name in an
+LMS download (any bytes the student's OS allowed), a learner child's message (any string its
+code built, lone surrogates included), a notebook, a stored file. Each is decoded once, where
+it enters, under one policy, so that no later step (JSON, HTML, CSV, the terminal, the wire)
+can fail to encode it or be steered by it:
+
+- **Paths keep their bytes.** A file name is decoded with :func:`os.fsdecode`
+  (``surrogateescape``): an undecodable byte becomes a lone surrogate ``U+DC80..U+DCFF``, and
+  the name still opens the file. Such a name is for the file system only (:func:`path_text`).
+- **Text shown to anyone gets replacement characters.** :func:`shown` turns undecodable bytes
+  and every lone surrogate into U+FFFD, so its result always encodes as strict UTF-8.
+- **Text shown in a terminal is inert.** :func:`inert` also escapes, visibly, the C0 and C1
+  control codes (other than newline and tab), DEL, the bidirectional overrides, and writes a
+  path's undecodable byte as ``\\xNN``: an escape sequence in a file name cannot clear the
+  screen, move the cursor or forge a line, in either language. :func:`inert_line` escapes
+  newline and tab too, for one-line fields such as a name.
+
+After :func:`shown`, ``s.encode("utf-8")`` cannot raise; after :func:`inert`, no character
+of the text is a terminal control.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# C0 controls but tab and newline, DEL, C1 controls, lone surrogates, the bidirectional
+# embeddings, overrides and isolates (which reorder what a terminal shows: "Trojan source")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_CONTROL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def path_text(raw: str | bytes) -> str:
+    """A file name as the file system gave it: bytes decoded with ``surrogateescape``, so that
+    the text still names the same file. Never show it as is: use :func:`shown` or
+    :func:`inert`."""
+    return os.fsdecode(raw)
+
+
+def shown(value: str | bytes) -> str:
+    """Text fit to show anyone and to store anywhere: undecodable bytes and lone surrogates
+    become U+FFFD. The result always encodes as strict UTF-8."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(REPLACEMENT, value)
+    return value
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _NAMED:
+        return _NAMED[char]
+    if 0xDC80 <= code <= 0xDCFF:  # a byte a path could not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def inert(value: str | bytes) -> str:
+    """Text that is safe to write to a terminal: every control code but newline and tab is
+    written out visibly (``ESC`` as ``\\x1b``), bytes that are not UTF-8 are replaced, and a
+    path's undecodable byte shows as ``\\xNN``. Encodes as strict UTF-8."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return _CONTROL.sub(_escape, value)
+
+
+def inert_line(value: str | bytes) -> str:
+    """:func:`inert`, and newline and tab escaped too: for a field that must stay on one line
+    (a name, a path), so that it cannot start a line of its own."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return _CONTROL_LINE.sub(_escape, value)

@@ -1,0 +1,559 @@
+"""One strict reader for every piece of data from outside the grader, and every stored one.
+
+A learner child's message, a trusted worker's record, a socket message, a cluster line, a
+grading request, a notebook, a stored result, platform metadata, an instructor's YAML: all of
+it is read here, so that all of it is bounded the same way. A reader says what it expects;
+anything else is a :class:`WireError` naming the source (a file, a stream) and the dotted path
+of the field (``test.frames[3].line``), never a ``KeyError`` or a ``TypeError`` far away.
+
+- :class:`Fields` reads one mapping: exactly its required keys and none beyond the optional
+  ones, each read with a typed method (a bool is not an int, an int is not a float unless
+  allowed), strings bounded in length, lists in count, numbers in range and finite.
+- The value readers (:func:`string`, :func:`integer`, :func:`number`, :func:`boolean`,
+  :func:`sequence`, :func:`strings`, :func:`counts`, :func:`plain`) check one value, for list
+  items and for callers that hold a bare value.
+- :func:`loads` parses JSON with a byte cap and a depth cap, refusing duplicate keys, NaN and
+  Infinity; every string in it (keys too) is made encodable (lone surrogates replaced).
+- :func:`load_yaml` parses YAML safely with a size cap and a depth cap, and refuses aliases,
+  anchors and explicit tags unless the caller allows them (for a file an instructor wrote).
+
+Who reads what decides how an error surfaces: a submission's data is a learner fault for that
+submission, an instructor's file is a usage error (exit 2, one ``Error:`` line). Each reader
+raises its own subclass of :class:`WireError`, through :func:`reading`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
+
+from grader.text import shown
+
+MAX_DEPTH = 32  # of JSON or YAML nesting, unless a reader asks for less or more
+MAX_JSON_BYTES = 64 << 20
+MAX_YAML_BYTES = 1 << 20
+MAX_TEXT = 64_000
+MAX_ITEMS = 10_000
+_MISSING: Any = object()
+
+
+class WireError(ValueError):
+    """Data from outside does not have the form its reader requires.
+
+    ``source``: the file or stream it came from ("" when the reader does not know);
+    ``field``: the dotted path of the field ("" for the whole); ``problem``: what is wrong;
+    ``fix``: what to do about it, where the reader knows."""
+
+    def __init__(self, problem: str, *, field: str = "", source: str = "", fix: str = ""):
+        self.problem = shown(problem)
+        self.field = shown(field)
+        self.source = shown(source)
+        self.fix = shown(fix)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.source] if self.source else []
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        return ": ".join([*parts, self.problem])
+
+    def again(self, cls: type[WireError], source: str = "") -> WireError:
+        """The same error as a ``cls``, with ``source`` if it had none."""
+        error = cls.__new__(cls)
+        error.__dict__.update(self.__dict__)  # what a subclass adds (a job's key)
+        WireError.__init__(
+            error, self.problem, field=self.field, source=self.source or source, fix=self.fix
+        )
+        return error
+
+
+@contextlib.contextmanager
+def reading(cls: type[WireError] = WireError, source: str = "") -> Iterator[None]:
+    """Within: every WireError leaves as a ``cls`` naming ``source`` (a reader's own error
+    type, so its callers catch exactly what they expect)."""
+    try:
+        yield
+    except WireError as exc:
+        if type(exc) is cls and (exc.source or not source):
+            raise
+        raise exc.again(cls, source) from None
+
+
+def fail(where: str, problem: str, fix: str = "") -> NoReturn:
+    raise WireError(problem, field=where, fix=fix)
+
+
+def kind(value: Any) -> str:
+    """How a value is named in an error: its JSON or YAML kind, never its (hostile) repr."""
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a whole number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a mapping",
+    }.get(type(value), f"a {type(value).__name__}")
+
+
+# -- values ---------------------------------------------------------------------------------
+
+
+def string(
+    value: Any,
+    where: str,
+    *,
+    max_len: int = MAX_TEXT,
+    min_len: int = 0,
+    choices: tuple[str, ...] | None = None,
+    pattern: re.Pattern[str] | None = None,
+    cut: bool = False,
+) -> str:
+    """A string of ``min_len`` to ``max_len`` characters, made encodable (lone surrogates
+    replaced); with ``cut``, a longer one is cut and marked rather than refused."""
+    if type(value) is not str:
+        fail(where, f"expected a string, got {kind(value)}")
+    if len(value) > max_len:
+        if not cut:
+            fail(where, f"longer than {max_len} characters")
+        value = value[:max_len] + " ... [cut]"
+    if len(value) < min_len:
+        fail(where, "is empty" if min_len == 1 else f"shorter than {min_len} characters")
+    value = shown(value)
+    if choices is not None and value not in choices:
+        fail(where, f"{value[:40]!r} is not one of {', '.join(choices)}")
+    if pattern is not None and not pattern.fullmatch(value):
+        fail(where, f"{value[:40]!r} is not of the form {pattern.pattern}")
+    return value
+
+
+def integer(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
+    """A whole number (not a boolean, not a float) in ``[low, high]``."""
+    if type(value) is not int:
+        fail(where, f"expected a whole number, got {kind(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        fail(where, f"{value} is out of range [{low}, {high}]")
+    return value
+
+
+def number(
+    value: Any,
+    where: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    ints: bool = True,
+) -> float:
+    """A finite number in ``[low, high]``, as a float; a whole number counts when ``ints``."""
+    if type(value) is not float and not (ints and type(value) is int):
+        fail(where, f"expected a number, got {kind(value)}")
+    if not math.isfinite(value):
+        fail(where, "not a finite number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        fail(where, f"{value} is out of range [{low}, {high}]")
+    return float(value)
+
+
+def boolean(value: Any, where: str) -> bool:
+    if type(value) is not bool:
+        fail(where, f"expected true or false, got {kind(value)}")
+    return value
+
+
+def sequence(
+    value: Any, where: str, *, max_items: int = MAX_ITEMS, min_items: int = 0
+) -> list[tuple[str, Any]]:
+    """A list of at most ``max_items``, as (``where[i]``, item) pairs for reading each item."""
+    if type(value) is not list:
+        fail(where, f"expected a list, got {kind(value)}")
+    if len(value) > max_items:
+        fail(where, f"more than {max_items} items")
+    if len(value) < min_items:
+        fail(where, "is empty" if min_items == 1 else f"fewer than {min_items} items")
+    return [(f"{where}[{i}]", item) for i, item in enumerate(value)]
+
+
+def strings(
+    value: Any, where: str, *, max_items: int = MAX_ITEMS, max_len: int = 1000
+) -> tuple[str, ...]:
+    return tuple(
+        string(v, w, max_len=max_len) for w, v in sequence(value, where, max_items=max_items)
+    )
+
+
+def ints(value: Any, where: str, n: int, *, low: int | None = None) -> tuple[int, ...]:
+    """A list of exactly ``n`` whole numbers (a tuple on the wire)."""
+    items = sequence(value, where, max_items=n, min_items=n)
+    return tuple(integer(v, w, low=low) for w, v in items)
+
+
+def counts(
+    value: Any, where: str, *, max_items: int = MAX_ITEMS, max_len: int = 500
+) -> dict[str, int]:
+    """A mapping of names to non-negative whole numbers."""
+    if type(value) is not dict:
+        fail(where, f"expected a mapping, got {kind(value)}")
+    if len(value) > max_items:
+        fail(where, f"more than {max_items} entries")
+    return {
+        string(k, f"{where}.<key>", max_len=max_len): integer(v, f"{where}.{k}", low=0)
+        for k, v in value.items()
+    }
+
+
+def plain(
+    value: Any,
+    where: str,
+    *,
+    max_depth: int = 12,
+    max_items: int = 100_000,
+    max_len: int = MAX_TEXT,
+) -> Any:
+    """Plain JSON data: null, booleans, finite numbers, strings, lists and string-keyed
+    mappings, nested at most ``max_depth`` deep with at most ``max_items`` values in all.
+    Returns a fresh copy (strings made encodable)."""
+    budget = [max_items]
+
+    def walk(item: Any, at: str, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            fail(where, f"more than {max_items} values")
+        if depth > max_depth:
+            fail(at, f"nested more than {max_depth} deep")
+        if item is None or type(item) in (bool, int):
+            return item
+        if type(item) is float:
+            return number(item, at)
+        if type(item) is str:
+            return string(item, at, max_len=max_len)
+        if type(item) is list:
+            return [walk(v, f"{at}[{i}]", depth + 1) for i, v in enumerate(item)]
+        if type(item) is dict:
+            out = {}
+            for k, v in item.items():
+                if type(k) is not str:
+                    fail(at, f"a key that is {kind(k)}, not a string")
+                out[string(k, at, max_len=max_len)] = walk(v, f"{at}.{k}", depth + 1)
+            return out
+        fail(at, f"{kind(item)} is not plain data")
+
+    return walk(value, where, 0)
+
+
+# -- mappings -------------------------------------------------------------------------------
+
+
+class Fields:
+    """One mapping from outside, read field by field.
+
+    It must be a mapping with string keys, hold every ``required`` key and nothing beyond the
+    ``optional`` ones. ``where`` is its dotted path (fields are named ``where.key``). Each
+    typed reader takes ``default``: returned when an optional key is absent; ``null=True``
+    lets the value be null (None)."""
+
+    def __init__(
+        self,
+        data: Any,
+        where: str = "",
+        *,
+        required: tuple[str, ...] = (),
+        optional: tuple[str, ...] = (),
+    ) -> None:
+        self.where = where
+        if type(data) is not dict:
+            fail(where, f"expected a mapping, got {kind(data)}")
+        for key in data:
+            if type(key) is not str:
+                fail(where, f"a key that is {kind(key)}, not a name")
+        missing = [k for k in required if k not in data]
+        if missing:
+            fail(self.name(missing[0]), "missing", f"add `{missing[0]}`")
+        allowed = (*required, *optional)
+        for key in data:
+            if key not in allowed:
+                fail(self.name(shown(key)[:60]), "unknown field", f"allowed: {', '.join(allowed)}")
+        self.data: dict[str, Any] = data
+
+    def name(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def _get(self, key: str, default: Any, null: bool, read: Callable[[Any, str], Any]) -> Any:
+        if key not in self.data:
+            if default is _MISSING:
+                fail(self.name(key), "missing", f"add `{key}`")
+            return default
+        value = self.data[key]
+        if value is None and null:
+            return None
+        return read(value, self.name(key))
+
+    def raw(self, key: str, default: Any = _MISSING) -> Any:
+        """The value as it is (for a reader of its own, such as a codec tree)."""
+        return self._get(key, default, True, lambda v, w: v)
+
+    def string(
+        self, key: str, default: Any = _MISSING, *, null: bool = False, **limits: Any
+    ) -> Any:
+        return self._get(key, default, null, lambda v, w: string(v, w, **limits))
+
+    def integer(
+        self, key: str, default: Any = _MISSING, *, null: bool = False, **limits: Any
+    ) -> Any:
+        return self._get(key, default, null, lambda v, w: integer(v, w, **limits))
+
+    def number(
+        self, key: str, default: Any = _MISSING, *, null: bool = False, **limits: Any
+    ) -> Any:
+        return self._get(key, default, null, lambda v, w: number(v, w, **limits))
+
+    def boolean(self, key: str, default: Any = _MISSING, *, null: bool = False) -> Any:
+        return self._get(key, default, null, boolean)
+
+    def sequence(self, key: str, default: Any = _MISSING, **limits: Any) -> Any:
+        """(path, item) pairs; an absent optional list is ``default`` (give ``[]``)."""
+        return self._get(key, default, False, lambda v, w: sequence(v, w, **limits))
+
+    def strings(self, key: str, default: Any = _MISSING, **limits: Any) -> Any:
+        return self._get(key, default, False, lambda v, w: strings(v, w, **limits))
+
+    def plain(self, key: str, default: Any = _MISSING, **limits: Any) -> Any:
+        return self._get(key, default, True, lambda v, w: plain(v, w, **limits))
+
+    def fields(
+        self,
+        key: str,
+        *,
+        required: tuple[str, ...] = (),
+        optional: tuple[str, ...] = (),
+        default: Any = _MISSING,
+        null: bool = False,
+    ) -> Any:
+        """A nested mapping, as its own Fields (or ``default``, or None when ``null``)."""
+        return self._get(
+            key, default, null, lambda v, w: Fields(v, w, required=required, optional=optional)
+        )
+
+
+# -- JSON -----------------------------------------------------------------------------------
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            fail("", f"the key {shown(key)[:40]!r} appears twice")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> NoReturn:
+    fail("", f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999
+        fail("", f"the number {text[:40]} is out of range")
+    return value
+
+
+def loads(
+    data: bytes | str,
+    *,
+    source: str = "",
+    max_bytes: int = MAX_JSON_BYTES,
+    max_depth: int = MAX_DEPTH,
+    cls: type[WireError] = WireError,
+    constants: bool = False,
+) -> Any:
+    """Parse JSON strictly: at most ``max_bytes``, nested at most ``max_depth`` deep, no
+    duplicate keys, no NaN or Infinity (unless ``constants``: Python's own JSON writer emits
+    them, and a notebook's outputs may hold them), UTF-8 only (a BOM is allowed). Strings that
+    hold lone surrogates (``"\\ud800"``) have them replaced, so the data re-encodes. Errors
+    are ``cls``, naming ``source``."""
+    with reading(cls, source):
+        size = len(data)
+        if size > max_bytes:
+            fail("", f"larger than {max_bytes} bytes", "")
+        if isinstance(data, bytes):
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                fail("", f"not UTF-8 text (a bad byte at offset {exc.start})")
+        else:
+            text = data
+        try:
+            value = json.loads(
+                text,
+                object_pairs_hook=_no_duplicates,
+                parse_constant=float if constants else _no_constant,
+                parse_float=float if constants else _finite,
+            )
+        except RecursionError:
+            fail("", f"nested more than {max_depth} deep")
+        except ValueError as exc:
+            if isinstance(exc, WireError):
+                raise
+            fail("", f"not valid JSON ({shown(str(exc))[:200]})")
+        return _encodable(value, max_depth)
+
+
+def _encodable(value: Any, max_depth: int = 10**6) -> Any:
+    """``value`` with every string (and key) encodable as UTF-8 (the JSON escape ``\\ud800``
+    is a lone surrogate in Python, which no later writer could encode), checked to nest at
+    most ``max_depth`` deep (the parser recurses: it is refused past about a thousand)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth >= max_depth:
+            fail("", f"nested more than {max_depth} deep")
+        if type(item) is list:
+            for i, v in enumerate(item):
+                if type(v) is str:
+                    item[i] = shown(v)
+                elif type(v) in (list, dict):
+                    stack.append((v, depth + 1))
+        elif type(item) is dict:
+            for k in list(item):
+                v = item[k]
+                if type(v) is str:
+                    v = item[k] = shown(v)
+                elif type(v) in (list, dict):
+                    stack.append((v, depth + 1))
+                fixed = shown(k) if type(k) is str else k
+                if fixed != k:
+                    del item[k]
+                    if fixed in item:
+                        fail("", f"the key {fixed[:40]!r} appears twice")
+                    item[fixed] = v
+    return shown(value) if type(value) is str else value
+
+
+def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> str:
+    """JSON text of plain data that always encodes as UTF-8: lone surrogates replaced, NaN
+    refused (ValueError)."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(
+        value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+    )
+    # a lone surrogate can only stand inside a JSON string: replacing it keeps the JSON valid
+    return shown(text)
+
+
+# -- YAML -----------------------------------------------------------------------------------
+
+
+def load_yaml(
+    data: bytes | str,
+    *,
+    source: str = "",
+    max_bytes: int = MAX_YAML_BYTES,
+    max_depth: int = MAX_DEPTH,
+    aliases: bool = False,
+    tags: bool = False,
+    cls: type[WireError] = WireError,
+) -> Any:
+    """Parse YAML with the safe loader, strictly: at most ``max_bytes``, nested at most
+    ``max_depth`` deep, no duplicate keys. Aliases and anchors (which let a few hundred bytes
+    expand to gigabytes) are refused unless ``aliases``, explicit tags (``!!python/...``,
+    ``!!binary``, any ``!custom``) unless ``tags``: allow them only for a file an instructor
+    wrote. Errors are ``cls``, naming ``source``."""
+    import yaml
+
+    with reading(cls, source):
+        if len(data) > max_bytes:
+            fail("", f"larger than {max_bytes} bytes")
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                fail("", f"not UTF-8 text (a bad byte at offset {exc.start})", "save it as UTF-8")
+        loader = _strict_loader()
+        try:
+            depth = 0
+            for event in yaml.parse(data, Loader=loader):
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > max_depth:
+                        fail("", f"{_at(event)}nested more than {max_depth} deep")
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+                if not aliases and (
+                    isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None)
+                ):
+                    fail("", f"{_at(event)}an alias or anchor (& or *)", "write the value out")
+                if not tags and _explicit_tag(event):
+                    fail(
+                        "", f"{_at(event)}an explicit tag {shown(getattr(event, 'tag', ''))[:60]!r}"
+                    )
+            return _encodable(yaml.load(data, Loader=loader))  # a SafeLoader subclass
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problem = getattr(exc, "problem", None) or str(exc)
+            fail("", f"invalid YAML{where}: {problem}", "correct the YAML syntax there")
+        except RecursionError:
+            fail("", f"nested more than {max_depth} deep")
+
+
+def _at(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    return f"at line {mark.line + 1}: " if mark is not None else ""
+
+
+def _explicit_tag(event: Any) -> bool:
+    import yaml
+
+    tag = getattr(event, "tag", None)
+    if tag is None or tag == "!":
+        return False
+    if isinstance(event, yaml.ScalarEvent):
+        return not any(event.implicit)
+    return not getattr(event, "implicit", True)
+
+
+_LOADER: Any = None
+
+
+def _strict_loader() -> Any:
+    """A safe loader (the C one where built) that refuses duplicate keys rather than keeping
+    the last one silently."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class StrictLoader(base):  # type: ignore[misc,valid-type]
+        pass
+
+    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        seen: dict[Any, Any] = {}
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            try:
+                first = seen.get(key)
+            except TypeError:  # an unhashable key: the constructor says so
+                break
+            if first is not None:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"found duplicate key {key!r} (first at line {first.start_mark.line + 1})",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node
+        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+    StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    _LOADER = StrictLoader
+    return StrictLoader

@@ -1,0 +1,210 @@
+"""Gradescope's ``submission_metadata.yml`` is read strictly: YAML aliases cannot amplify it,
+a field of the wrong type is a usage error naming the file and the field (never exit 3), and
+no generated metadata makes the reader fail any other way."""
+
+from __future__ import annotations
+
+import json
+import string
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.errors import UsageError
+from grader.lms import gradescope
+from tests.conftest import PROBE_HOME, run_cli
+from tests.lms.builders import code, write
+from tests.lms.classes import GRADESCOPE_METADATA
+
+
+def laughs(levels: int = 6) -> str:
+    """A few hundred bytes whose aliases expand to 9**levels strings, used as a name."""
+    lines = ['l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels + 1):
+        lines.append(f"l{i}: &l{i} [{','.join([f'*l{i - 1}'] * 9)}]")
+    lines += [
+        "submission_1001:",
+        "  :submitters:",
+        f"  - :name: *l{levels}",
+        "    :sid: '1001'",
+        "    :email: jane@example.edu",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_aliases_cannot_amplify_the_metadata(tmp_path):
+    text = laughs()
+    assert len(text) < 600
+    path = write(tmp_path / "submission_metadata.yml", text)
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert str(path) in caught.value.message
+
+
+def test_aliases_are_bounded_even_where_ruby_uses_them(tmp_path):
+    """Ruby writes an alias for an object it wrote before: a few are read as they are."""
+    text = GRADESCOPE_METADATA.replace(
+        "    :email: jane.doe@example.edu\n", "    :email: &mail jane.doe@example.edu\n"
+    ).replace("  :status: processed\n", "  :status: processed\n  :contact: *mail\n")
+    path = write(tmp_path / "submission_metadata.yml", text)
+    found = gradescope.read_metadata(path)
+    assert found["submission_1001"][0][0].email == "jane.doe@example.edu"
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("submission_1: {':submitters': 5}\n", "submission_1.:submitters"),
+        ("submission_1: {':submitters': [5]}\n", "submission_1.:submitters[0]"),
+        (
+            "submission_1: {':submitters': [{':name': [a, b]}]}\n",
+            "submission_1.:submitters[0].:name",
+        ),
+        ("submission_1: {':submitters': [{':sid': {a: 1}}]}\n", "submission_1.:submitters[0].:sid"),
+        (
+            "submission_1: {':submitters': [{':email': 3.5}]}\n",
+            "submission_1.:submitters[0].:email",
+        ),
+        ("submission_1: {':created_at': 5}\n", "submission_1.:created_at"),
+        ("submission_1: {':created_at': 'yesterday'}\n", "submission_1.:created_at"),
+        ("submission_1: [1, 2]\n", "submission_1"),
+        ("submission_1: {':submitters': [{':name': !!binary aGk=}]}\n", "submission_1"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_a_usage_error_naming_it(tmp_path, text, field):
+    path = write(tmp_path / "submission_metadata.yml", text)
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert str(path) in caught.value.message
+    assert field in caught.value.message, caught.value.message
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"- 1\n- 2\n", b"\xff\xfe not utf-8", b"a: [" * 200, b"{a: 1, a: 2}\n", b"key: 'open"],
+)
+def test_a_file_that_is_not_metadata_is_a_usage_error(tmp_path, data):
+    path = write(tmp_path / "submission_metadata.yml", data)
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert str(path) in caught.value.message
+
+
+def test_grade_batch_on_a_wrong_typed_export_exits_2_with_one_error_line(tmp_path):
+    export = tmp_path / "export"
+    write(export / "submission_metadata.yml", "submission_1: {':submitters': 5}\n")
+    write(export / "submission_1" / "exercise-90.py", code("x"))
+    done = run_cli(
+        "batch", str(export), "--out", str(tmp_path / "out"), "--exercises", "90", home=PROBE_HOME
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("Error:") == 1 and "submission_1.:submitters" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "gradebook.csv").exists()
+
+
+# -- generated metadata ----------------------------------------------------------------------
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(string.printable, max_size=12), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+keys = st.sampled_from([":submitters", ":name", ":sid", ":email", ":created_at", "submitters"])
+records = st.dictionaries(keys, values, max_size=5)
+person = st.fixed_dictionaries(
+    {},
+    optional={
+        ":name": st.one_of(st.text(max_size=20), values),
+        ":sid": st.one_of(st.text(max_size=8), st.integers(), values),
+        ":email": st.one_of(st.text(max_size=20), values),
+    },
+)
+shaped = st.fixed_dictionaries(
+    {":submitters": st.one_of(st.lists(person, max_size=3), values)},
+    optional={":created_at": st.one_of(st.just("2026-12-01 10:00:00.000000000 -08:00"), values)},
+)
+documents = st.dictionaries(st.text(max_size=20), st.one_of(shaped, records, values), max_size=4)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(document=st.one_of(documents, values))
+def test_generated_metadata_is_read_or_refused_as_a_usage_error(tmp_path, document):
+    path = tmp_path / "submission_metadata.yml"
+    path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    try:
+        found = gradescope.read_metadata(path)
+    except UsageError as exc:
+        assert str(path) in exc.message
+        return
+    for people, when in found.values():
+        for p in people:
+            assert all(
+                isinstance(v, str) and len(v) <= gradescope.MAX_NAME for v in vars(p).values()
+            )
+        assert when is None or when.tzinfo is not None
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=300))
+def test_generated_bytes_are_read_or_refused_as_a_usage_error(tmp_path, data):
+    path = tmp_path / "submission_metadata.yml"
+    path.write_bytes(data)
+    try:
+        gradescope.read_metadata(path)
+    except UsageError as exc:
+        assert str(path) in exc.message
+
+
+# -- the autograder's submission_metadata.json -------------------------------------------------
+
+run_documents = st.fixed_dictionaries(
+    {},
+    optional={
+        "id": values,
+        "created_at": st.one_of(st.just("2026-11-30T14:32:10.123456-08:00"), values),
+        "assignment": st.one_of(
+            st.fixed_dictionaries({}, optional={"due_date": values, "late_due_date": values}),
+            values,
+        ),
+        "users": st.one_of(
+            st.lists(person.map(lambda p: {k[1:]: v for k, v in p.items()})), values
+        ),
+    },
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(document=st.one_of(run_documents, values))
+def test_generated_run_metadata_never_fails_a_grading(tmp_path, document):
+    """Gradescope's per-submission metadata: whatever its shape, reading it gives metadata
+    (empty where it is not as documented), never an exception."""
+    path = tmp_path / "submission_metadata.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    found = gradescope.read_run_metadata(path)
+    assert isinstance(found, gradescope.RunMetadata)
+    for user in found.users:
+        assert all(isinstance(v, str) for v in (user.name, user.sid, user.email))
+
+
+def test_run_metadata_of_the_wrong_type_is_no_metadata(tmp_path):
+    path = write(tmp_path / "submission_metadata.json", json.dumps({"users": 5}))
+    assert gradescope.read_run_metadata(path) == gradescope.RunMetadata()

@@ -1,0 +1,132 @@
+"""Generated assignment files and rosters: each either loads, with every value of its stated
+type, or is a usage error (exit 2) naming the file; no other exception, whatever the bytes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import string
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.errors import UsageError
+from grader.lms.assignment import ROSTER_COLUMNS, Assignment, load_assignment, read_roster
+
+FAST = settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(),
+    st.text(max_size=20),
+    st.dates(),
+    st.datetimes(),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(string.ascii_lowercase + "_-", max_size=12), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+ids = st.sampled_from(["exercise-01", "exercise-05", "exercise-99", "7", "", "Exercise 1"])
+settings_keys = {
+    "canvas": ["title", "assignment_id", "points"],
+    "moodle": ["item", "points", "key", "feedback"],
+    "gradescope": ["points", "hidden_tests", "visibility", "stdout_visibility", "requirements"],
+    "late": ["per_day_percent", "max_days", "after_max_days"],
+}
+
+
+def section(keys: list[str]):
+    return st.dictionaries(st.sampled_from(keys), values, max_size=len(keys)) | values
+
+
+assignment = st.fixed_dictionaries(
+    {},
+    optional={
+        "format_version": st.one_of(st.just(1), values),
+        "name": st.one_of(st.just("week-3"), values),
+        "title": values,
+        "exercises": st.one_of(
+            st.dictionaries(ids, st.one_of(st.floats(), st.integers(), values), max_size=3),
+            values,
+        ),
+        "roster": st.one_of(st.just("roster.csv"), values),
+        "due": st.one_of(st.just("2026-12-01T23:59:00+00:00"), values),
+        "grace_minutes": values,
+        "late": section(settings_keys["late"]),
+        "missing": st.one_of(st.sampled_from(["zero", "blank"]), values),
+        "canvas": section(settings_keys["canvas"]),
+        "moodle": section(settings_keys["moodle"]),
+        "gradescope": section(settings_keys["gradescope"]),
+        "extra": values,
+    },
+)
+
+
+@FAST
+@given(document=st.one_of(assignment, values))
+def test_generated_assignment_files_load_or_are_usage_errors(tmp_path, document):
+    (tmp_path / "roster.csv").write_text("id,name,email\n1,Ann,ann@example.edu\n")
+    path = tmp_path / "week.yaml"
+    path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    try:
+        loaded = load_assignment(path)
+    except UsageError as exc:
+        assert str(path) in exc.message
+        return
+    assert isinstance(loaded, Assignment)
+    assert all(isinstance(i, str) and w > 0 for i, w in loaded.exercises)
+    g = loaded.gradescope
+    assert isinstance(g.points, float) and all(isinstance(v, str) for v in (g.visibility,))
+
+
+@FAST
+@given(data=st.binary(max_size=400))
+def test_generated_assignment_bytes_load_or_are_usage_errors(tmp_path, data):
+    path = tmp_path / "week.yaml"
+    path.write_bytes(data)
+    try:
+        load_assignment(path)
+    except UsageError as exc:
+        assert str(path) in exc.message
+
+
+cells = st.one_of(st.text(max_size=15), st.sampled_from(["", " ", "=1+1", "a,b", '"q"', "\x00"]))
+header = st.lists(
+    st.one_of(st.sampled_from(ROSTER_COLUMNS), st.text(max_size=8)), min_size=0, max_size=7
+)
+
+
+@FAST
+@given(head=header, rows=st.lists(st.lists(cells, max_size=8), max_size=6))
+def test_generated_rosters_load_or_are_usage_errors(tmp_path, head, rows):
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([head, *rows])
+    path = tmp_path / "roster.csv"
+    path.write_text(buffer.getvalue(), encoding="utf-8", errors="surrogatepass")
+    try:
+        entries = read_roster(path)
+    except UsageError as exc:
+        assert str(path) in exc.message
+        return
+    for entry in entries:
+        assert all(isinstance(v, str) for v in (entry.id, entry.name, entry.email, entry.sid))
+
+
+@FAST
+@given(data=st.binary(max_size=400))
+def test_generated_roster_bytes_load_or_are_usage_errors(tmp_path, data):
+    path = tmp_path / "roster.csv"
+    path.write_bytes(data)
+    try:
+        read_roster(path)
+    except UsageError as exc:
+        assert str(path) in exc.message

@@ -1,0 +1,421 @@
+"""Outside data at the boundary (issue 21, classes 1, 2 and 5): text that is not clean UTF-8,
+structured input of an unexpected shape, and control codes meant for a terminal.
+
+Every reader of outside or stored data is fed generated input: each either reads it or refuses
+it with its own error naming the field, never anything else; every command given such input
+exits 0, 1 or 2, never 3 and never with a traceback; nothing it prints controls the terminal.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import shutil
+import unicodedata
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader import console, notebooks, wire
+from grader.cli import main
+from grader.cluster.protocol import ProtocolError as ClusterError
+from grader.cluster.protocol import load_result
+from grader.engine.api import GradeRequest, RequestError
+from grader.engine.records import RecordError, TestRecord, from_wire, parse_line, to_line
+from grader.i18n import Text
+from grader.lms import cache
+from grader.notebooks import CellMap, NotebookError, Run
+from grader.results import Result, ResultError, Status
+from grader.sandbox import codec
+from grader.sandbox.messages import Answer, ErrorInfo, MessageError
+from grader.serve.protocol import ProtocolError, parse_result
+from tests.conftest import FIXTURES, PROBE_HOME, SUBMISSIONS, run_cli
+
+# a shared machine: no per-example deadline; what is checked is the outcome, not the time
+RELAXED = settings(
+    deadline=None,
+    max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+RESULT = json.loads((FIXTURES / "results" / "failing.json").read_text(encoding="utf-8"))
+
+# Every C0 and C1 control, DEL, the bidirectional overrides: what a terminal obeys.
+CONTROLS = [chr(c) for c in range(0x20)] + ["\x7f"] + [chr(c) for c in range(0x80, 0xA0)]
+CONTROLS += ["\u202e", "\u2066", "\x1b[2J", "\x1b[H", "\x1b]0;title\x07", "\x1b[8m"]
+HOSTILE_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(CONTROLS),
+        st.characters(codec=None),
+        st.characters(categories=["Cs"]),  # lone surrogates: hypothesis leaves them out else
+    ),
+    max_size=30,
+).map("".join)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | HOSTILE_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(HOSTILE_TEXT, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _controls_in(text: str) -> list[str]:
+    """What in ``text`` a terminal would obey: control codes but newline and tab, lone
+    surrogates (undecodable bytes), bidirectional overrides and isolates."""
+    bidi = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+    return [
+        c
+        for c in text
+        if c not in "\n\t" and (unicodedata.category(c) in ("Cc", "Cs") or c in bidi)
+    ]
+
+
+def _mutations(data: dict) -> st.SearchStrategy[dict]:
+    """``data`` with one field, at any depth, replaced by generated JSON (or removed), or one
+    unknown field added."""
+    paths: list[tuple] = []
+
+    def walk(value: object, path: tuple) -> None:
+        paths.append(path)
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, (*path, k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value[:3]):
+                walk(v, (*path, i))
+
+    walk(data, ())
+
+    def mutate(path: tuple, value: object, how: str) -> dict:
+        changed = copy.deepcopy(data)
+        if not path:
+            return value if how == "replace" else changed  # type: ignore[return-value]
+        parent = changed
+        for step in path[:-1]:
+            parent = parent[step]
+        if how == "drop" and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif how == "add" and isinstance(parent, dict):
+            parent["surprise"] = value
+        else:
+            parent[path[-1]] = value
+        return changed
+
+    return st.builds(
+        mutate, st.sampled_from(paths), JSON, st.sampled_from(["replace", "drop", "add"])
+    )
+
+
+# -- class 1: text that is not clean UTF-8 ------------------------------------------------
+
+
+def test_a_lone_surrogate_from_learner_code_is_the_learners(probe_service, tmp_path):
+    """Learner code raises with a lone surrogate in its message: that test fails (the
+    learner's fault), the others are graded, and the worker does not die for it."""
+    path = tmp_path / "exercise-90.py"
+    path.write_text(
+        "def double(x):\n    raise ValueError('bad \\ud800 text')\n\n"
+        "def triple(x):\n    return 3 * x\n",
+        encoding="utf-8",
+    )
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    by_name = {t.name: t for t in result.tests}
+    assert by_name["test_triple"].status is Status.PASSED
+    assert by_name["test_double_values"].status is Status.FAILED
+    assert "bad \ufffd text" in by_name["test_double_values"].message
+    assert not any("grader itself" in note for note in result.notes)
+    result.to_json().encode("utf-8")
+
+
+@RELAXED
+@given(HOSTILE_TEXT)
+def test_a_record_of_any_text_is_written_and_read_back(text: str) -> None:
+    """A worker's record always encodes (it is written to a pipe as UTF-8) and reads back."""
+    record = TestRecord("0", "test_x", "cpu", Status.FAILED, Text(text, text), output=text)
+    line = to_line(record)
+    back = parse_line(line.encode("utf-8"))
+    assert isinstance(back, TestRecord) and back.output == wire.shown(text)
+
+
+@RELAXED
+@given(HOSTILE_TEXT)
+def test_a_request_names_its_file_in_text_that_always_encodes(name: str) -> None:
+    request = GradeRequest("exercise-90", b"x = 1\n", name)
+    request.filename.encode("utf-8")
+    assert GradeRequest.from_wire(json.loads(json.dumps(request.to_wire()))) == request
+
+
+# -- class 2: structured input of an unexpected shape ----------------------------------------
+
+
+@pytest.mark.parametrize("stored", [b"[]", b"{}", b"null", b'"x"', b"\xff", b"[" * 5000])
+def test_a_stored_result_that_is_not_one_is_graded_again_and_said_so(tmp_path, stored):
+    path = tmp_path / "students" / "ada" / "exercise-90.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(stored)
+    path.with_suffix(".key").write_text("k")
+    problems: list[str] = []
+    assert cache.load(path, "k", problems) is None
+    assert len(problems) == 1 and str(path) in problems[0] and "graded again" in problems[0]
+
+
+@RELAXED
+@given(_mutations(RESULT))
+def test_stored_results_are_read_strictly(data: dict) -> None:
+    """A result with any one field changed, dropped or added either reads as a Result (and
+    round-trips) or is a ResultError naming the file; never another exception."""
+    text = json.dumps(data, allow_nan=True)
+    try:
+        result = Result.from_json(text, source="students/ada/exercise-90.json")
+    except ResultError as exc:
+        assert "students/ada/exercise-90.json" in str(exc)
+        return
+    assert Result.from_json(result.to_json()) == result
+
+
+@RELAXED
+@given(_mutations(RESULT))
+def test_results_from_a_worker_or_a_server_are_read_strictly(data: dict) -> None:
+    for parse, error in ((parse_result, ProtocolError), (load_result, ClusterError)):
+        try:
+            parse(data)
+        except error:
+            pass
+
+
+RECORD = TestRecord(
+    "0",
+    "test_x",
+    "cpu",
+    Status.FAILED,
+    Text("en", "zh"),
+    evidence=("a",),
+    error={"type": "ValueError", "message": "m"},
+    data={"k": [1, 2.5]},
+).to_wire()
+
+
+@RELAXED
+@given(_mutations(RECORD))
+def test_records_from_a_worker_are_read_strictly(data: dict) -> None:
+    try:
+        record = from_wire(data)
+    except RecordError:
+        return
+    assert from_wire(json.loads(to_line(record))) == record
+
+
+ANSWER = Answer(
+    "ab12", ok=False, error=ErrorInfo("call", "ValueError", ("ValueError",), "m")
+).to_wire() | {"blobs": []}
+
+
+@RELAXED
+@given(_mutations(ANSWER))
+def test_answers_from_a_learner_child_are_read_strictly(data: dict) -> None:
+    try:
+        Answer.from_wire(data)
+    except MessageError:
+        pass
+
+
+def _answer_tree() -> tuple[dict, list]:
+    import numpy as np
+    import torch
+
+    value = (
+        torch.arange(6.0).reshape(2, 3)[:, 1:],
+        np.float32(2.5),
+        {"k": torch.ones(2, dtype=torch.int64)},
+        torch.empty(2, device="meta"),
+        torch.zeros(3, requires_grad=True),
+    )
+    header, blobs = codec.encode(value)
+    return json.loads(json.dumps(header)), [bytearray(b) for b in blobs]
+
+
+TREE, TREE_BLOBS = _answer_tree()
+
+
+@settings(RELAXED, max_examples=300)
+@given(_mutations(TREE))
+def test_an_answer_of_any_shape_is_read_or_unreadable(header: dict) -> None:
+    """A learner child's answer (a codec tree: tensors as metadata and bytes) changed in any
+    one place reads as data or is a CodecError, which the test reports as the learner's
+    unreadable answer; nothing else escapes to blame the grader."""
+    if not isinstance(header, dict):
+        return  # the proxy builds the header itself: only what is in it comes from the child
+    try:
+        codec.decode(header, TREE_BLOBS, keep_info=True)
+    except codec.CodecError:
+        pass
+
+
+CELLS = CellMap((Run(2, 3, 1, 4), Run(7, 5, 1, 2)), ((3, 7),)).to_dict()
+
+
+@RELAXED
+@given(_mutations(CELLS))
+def test_cell_maps_are_read_strictly(data: dict) -> None:
+    try:
+        cells = CellMap.from_dict(data)
+    except wire.WireError as exc:
+        assert isinstance(exc, ValueError)
+        return
+    assert CellMap.from_dict(cells.to_dict()) == cells
+
+
+@RELAXED
+@given(_mutations(GradeRequest("exercise-90", b"x = 1\n", "a.py", cells=CellMap()).to_wire()))
+def test_grading_requests_are_read_strictly(data: dict) -> None:
+    try:
+        GradeRequest.from_wire(data)
+    except RequestError:
+        pass
+
+
+def _notebook(metadata: object = None, cells: object = None) -> dict:
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {} if metadata is None else metadata,
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": "def double(x):\n    return 2 * x\n",
+                "metadata": {},
+                "outputs": [],
+                "execution_count": 1,
+            }
+        ]
+        if cells is None
+        else cells,
+    }
+
+
+@pytest.mark.parametrize("depth", [100, 500, 5000])
+def test_notebook_metadata_nested_hundreds_deep_is_the_learners_error(depth):
+    text = json.dumps(_notebook({"deep": "HERE"}))
+    nested = '{"a": ' * depth + "{}" + "}" * depth
+    data = text.replace('"HERE"', nested).encode()
+    with pytest.raises(NotebookError, match="nested more than"):
+        notebooks.extract(data)
+
+
+@RELAXED
+@given(_mutations(_notebook({"kernelspec": {"language": "python", "name": "p"}})))
+def test_notebooks_of_any_shape_are_read_or_refused(data: dict) -> None:
+    try:
+        notebooks.extract(json.dumps(data, allow_nan=True).encode())
+    except NotebookError as exc:
+        str(exc).encode("utf-8")
+
+
+# -- class 5: terminal injection ---------------------------------------------------------------
+
+
+@RELAXED
+@given(HOSTILE_TEXT, st.booleans())
+def test_nothing_written_to_the_terminal_controls_it(text: str, colour: bool) -> None:
+    out = io.StringIO()
+    stream = console.InertStream(out, colour=colour)
+    print(text, file=stream)
+    assert not _controls_in(out.getvalue()), ascii(out.getvalue())
+
+
+def test_the_graders_own_colours_and_controls_still_pass():
+    out = io.StringIO()
+    stream = console.InertStream(out, colour=True)
+    stream.write("\x1b[1;32m✓ passed\x1b[0m \x1b[8mhidden\x1b[2J")
+    console.control(stream, "\r")
+    assert out.getvalue() == "\x1b[1;32m✓ passed\x1b[0m \\x1b[8mhidden\\x1b[2J\r"
+
+
+@RELAXED
+@given(parts=st.lists(st.sampled_from(CONTROLS) | st.binary(min_size=1, max_size=3), min_size=1))
+def test_a_file_path_of_any_bytes_is_a_usage_error_in_inert_text(parts, capsys) -> None:
+    """``grade 90 --file PATH`` with a path of control codes and bytes that are not UTF-8:
+    one ``Error:`` line, exit 2, nothing that controls the terminal, no traceback."""
+    raw = b"".join(p if isinstance(p, bytes) else p.encode() for p in parts).replace(b"\0", b"")
+    name = os.fsdecode(b"/nonexistent-" + raw.replace(b"/", b"_") + b".py")
+    old = os.environ.get("GRADER_HOME")
+    os.environ["GRADER_HOME"] = str(PROBE_HOME)
+    try:
+        code = main(["90", "--file", name])
+    finally:
+        if old is None:
+            os.environ.pop("GRADER_HOME")
+        else:
+            os.environ["GRADER_HOME"] = old
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.startswith("Error: ") and "Traceback" not in captured.err
+    assert not _controls_in(captured.out + captured.err), ascii(captured.err)
+
+
+@pytest.mark.slow
+def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
+    """One batch: a folder named in Latin-1 bytes, one whose name clears the screen and forges
+    a line, one whose file name has escape codes. Everyone is graded (the gradebook is
+    written), nothing printed controls the terminal; then a stored result that holds ``[]`` is
+    graded again, said so, and the rerun still exits 0 or 1."""
+    root = os.fsencode(tmp_path / "class")
+    os.mkdir(root)
+    correct = os.fsencode(SUBMISSIONS / "correct.py")
+    for name in (b"ada", "Jos\xe9".encode("latin-1"), b"\x1b[2J\x1b[HAll tests passed\x1b[8m"):
+        os.mkdir(os.path.join(root, name))
+        shutil.copyfile(correct, os.path.join(root, name, b"exercise-90.py"))
+    os.mkdir(os.path.join(root, b"eve"))
+    shutil.copyfile(correct, os.path.join(root, b"eve", b"exercise-90\x1b]0;x\x07.py"))
+    out = tmp_path / "out"
+    args = ("batch", os.fsdecode(root), "--out", str(out), "--jobs", "2")
+    proc = run_cli(*args, home=PROBE_HOME)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not _controls_in(proc.stdout + proc.stderr), ascii(proc.stdout + proc.stderr)
+    gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
+    assert "Jos\ufffd" in gradebook
+    stored = next(out.glob("students/ada/exercise-90.json"))
+    stored.write_text("[]")
+    again = run_cli(*args, home=PROBE_HOME)
+    assert again.returncode in (0, 1), again.stderr
+    assert "not a stored result, graded again" in again.stderr
+    assert Result.from_json(stored.read_text(encoding="utf-8")).score == 4
+
+
+STATE = {
+    "format_version": 1,
+    "exercises": {
+        "exercise-90": {
+            "status": "failed",
+            "score": 1,
+            "max_score": 4,
+            "graded_at": "2026-01-01T00:00:00",
+            "hints_shown": 1,
+        }
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ws") / "ws"
+    proc = run_cli("init", str(folder), home=PROBE_HOME)
+    assert proc.returncode == 0, proc.stderr
+    return folder
+
+
+@RELAXED
+@given(state=_mutations(STATE))
+def test_a_workspace_state_of_any_shape_never_crashes_a_command(
+    state, workspace, monkeypatch, capsys
+) -> None:
+    """The learner's ``.grade/state.json`` is stored data: whatever it holds, ``grade hint``
+    and ``grade list`` answer (exit 0), reading what is well formed and forgetting the rest."""
+    (workspace / ".grade" / "state.json").write_text(json.dumps(state, allow_nan=True))
+    monkeypatch.chdir(workspace)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+    for command in (["hint", "90"], ["list"]):
+        assert main(command) == 0, capsys.readouterr().err
+    assert "Traceback" not in capsys.readouterr().err

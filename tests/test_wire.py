@@ -1,0 +1,189 @@
+"""The strict reader kit (grader.wire): every shape of outside data is either read, bounded
+and typed, or refused with a WireError naming the source and the field; nothing else escapes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader import wire
+from grader.wire import Fields, WireError
+
+# every code point, lone surrogates included (hypothesis leaves them out unless asked)
+CHARS = st.characters(codec=None) | st.characters(categories=["Cs"])
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(CHARS, max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(CHARS, max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _json_bytes() -> st.SearchStrategy[bytes]:
+    """JSON text built from hostile parts: deep brackets, NaN, surrogate escapes, bad bytes."""
+    part = st.sampled_from(
+        [
+            b"[",
+            b"]",
+            b"{",
+            b"}",
+            b'"a":',
+            b'"\\ud800"',
+            b"NaN",
+            b"1e999",
+            b",",
+            b"1",
+            b"\xff",
+            b'"x"',
+        ]
+    )
+    return st.one_of(st.binary(max_size=80), st.lists(part, max_size=60).map(b"".join))
+
+
+@given(_json_bytes())
+def test_loads_reads_or_refuses_any_bytes(data: bytes) -> None:
+    try:
+        value = wire.loads(data, source="x.json", max_depth=8)
+    except WireError as exc:
+        assert str(exc).startswith("x.json: ")
+        str(exc).encode("utf-8")
+        return
+    json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+@given(JSON_VALUES)
+def test_dumps_then_loads_round_trips_and_always_encodes(value: object) -> None:
+    try:
+        text = wire.dumps(value)
+    except ValueError:  # NaN and infinity are not JSON: dumps refuses them
+        assert "nan" in repr(value) or "inf" in repr(value)
+        return
+    text.encode("utf-8")
+    again = wire.loads(text)
+    assert wire.dumps(again) == text
+
+
+def test_loads_refuses_what_json_does_not_say() -> None:
+    for data, problem in [
+        (b'{"a": 1, "a": 2}', "appears twice"),
+        (b"[NaN]", "NaN"),
+        (b"[-Infinity]", "Infinity"),
+        (b"[" * 5000 + b"]" * 5000, "nested"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"x" * 101, "larger than 100 bytes"),
+    ]:
+        with pytest.raises(WireError, match=problem):
+            wire.loads(data, max_bytes=100 if data.startswith(b"x") else 1 << 20)
+
+
+def test_loads_replaces_lone_surrogates_in_keys_and_values() -> None:
+    value = wire.loads(b'{"\\udc80": ["\\ud800"]}')
+    assert value == {"\ufffd": ["\ufffd"]}
+
+
+def test_loads_names_its_own_error_type() -> None:
+    class MyError(WireError):
+        pass
+
+    with pytest.raises(MyError, match=r"^s\.json: "):
+        wire.loads(b"[", source="s.json", cls=MyError)
+
+
+@given(st.text(CHARS, max_size=200) | st.binary(max_size=200))
+def test_load_yaml_reads_or_refuses_any_text(data: str | bytes) -> None:
+    try:
+        wire.load_yaml(data, source="m.yml")
+    except WireError as exc:
+        assert str(exc).startswith("m.yml: ")
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("a: &x [1, 2]\nb: *x\n", "alias or anchor"),
+        ("a: !!python/object/apply:os.system [ls]\n", "explicit tag"),
+        ("a: !custom 3\n", "explicit tag"),
+        ("a: !!binary aGVsbG8=\n", "explicit tag"),
+        ("a: 1\na: 2\n", "duplicate key"),
+        ("a: " + "[" * 40 + "]" * 40 + "\n", "nested more than 32"),
+        ("a: [1\n", "invalid YAML"),
+    ],
+)
+def test_load_yaml_refuses_amplifiers_tags_and_depth(text: str, problem: str) -> None:
+    with pytest.raises(WireError, match=problem):
+        wire.load_yaml(text, source="m.yml")
+
+
+def test_load_yaml_allows_aliases_and_tags_only_when_asked() -> None:
+    assert wire.load_yaml("a: &x [1]\nb: *x\n", aliases=True) == {"a": [1], "b": [1]}
+    assert wire.load_yaml("a: !!str 3\n", tags=True) == {"a": "3"}
+
+
+def test_a_billion_laughs_is_refused_before_it_expands() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    with pytest.raises(WireError, match="alias"):
+        wire.load_yaml("\n".join(lines))
+
+
+def test_fields_checks_keys_types_and_ranges() -> None:
+    data = {"n": 3, "x": 1, "flag": True, "name": "ab", "items": [1, 2], "sub": {"k": "v"}}
+    f = Fields(data, "rec", required=("n", "x", "flag", "name", "items"), optional=("sub", "z"))
+    assert f.integer("n", low=0, high=3) == 3
+    assert f.number("x") == 1.0 and type(f.number("x")) is float
+    assert f.boolean("flag") is True
+    assert f.string("name", max_len=2) == "ab"
+    assert [v for _, v in f.sequence("items", max_items=2)] == [1, 2]
+    assert f.fields("sub", required=("k",)).string("k") == "v"
+    assert f.string("z", "default") == "default"
+    assert f.fields("missing-ok", default=None) is None
+    for read, problem in [
+        (lambda: f.integer("flag"), "rec.flag': expected a whole number, got a boolean"),
+        (lambda: f.integer("n", high=2), "out of range"),
+        (lambda: f.number("x", ints=False), "expected a number, got a whole number"),
+        (lambda: f.string("name", max_len=1), "longer than 1"),
+        (lambda: f.sequence("items", max_items=1), "more than 1 items"),
+        (lambda: f.fields("sub", required=("j",)), "rec.sub.j': missing"),
+        (lambda: f.boolean("name"), "expected true or false"),
+    ]:
+        with pytest.raises(WireError, match=problem):
+            read()
+    with pytest.raises(WireError, match=r"rec\.y': unknown field"):
+        Fields({"y": 1}, "rec", optional=("x",))
+    with pytest.raises(WireError, match=r"rec\.x': missing"):
+        Fields({}, "rec", required=("x",))
+    with pytest.raises(WireError, match="expected a mapping, got a list"):
+        Fields([], "rec")
+    with pytest.raises(WireError, match="not a name"):
+        Fields({1: 2}, "rec")
+
+
+def test_numbers_are_finite() -> None:
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(WireError, match="finite"):
+            wire.number(bad, "x")
+
+
+@given(JSON_VALUES)
+def test_plain_copies_plain_data_or_refuses_it(value: object) -> None:
+    try:
+        copy = wire.plain(value, "data", max_depth=3)
+    except WireError as exc:
+        assert "data" in str(exc)
+        return
+    wire.dumps(copy).encode("utf-8")
+
+
+@given(st.dictionaries(st.text(max_size=5), JSON_VALUES, max_size=5))
+def test_fields_reads_or_refuses_any_mapping(data: dict) -> None:
+    try:
+        f = Fields(data, "m", required=("a",), optional=("b",))
+        f.integer("a", low=0)
+        f.string("b", "", max_len=3)
+    except WireError as exc:
+        assert "field 'm" in str(exc)
