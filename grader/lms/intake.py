@@ -24,6 +24,7 @@ from grader.lms import canvas, folders, gradescope, moodle
 from grader.lms.collect import archive_kind, class_budget, skipped, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.text import shown
 
 LAYOUTS: dict[str, ModuleType] = {
     "gradescope": gradescope,
@@ -119,13 +120,31 @@ def read_submissions(
         raise UsageError(f"cannot read {root}: {exc.strerror or exc}") from None
     merged = _merge(handins)
     _unique_keys(merged)
+    for handin in merged:
+        _displayable(handin)
     return Intake(
         layout=layout,
         root=root,
         handins=sorted(merged, key=lambda h: h.key),
-        stray=summarise(stray, "entries belong to no student; ignored"),
-        notes=notes,
+        stray=[shown(s) for s in summarise(stray, "entries belong to no student; ignored")],
+        notes=[shown(n) for n in notes],
     )
+
+
+def _displayable(handin: Handin) -> None:
+    """Every text of a handin that someone reads, made encodable (``grader.text.shown``):
+    the names in it came from the file system, where an undecodable byte is a lone surrogate
+    (``surrogateescape``), and no writer after intake (JSON, CSV, HTML, the terminal) may fail
+    on one. Paths stay as they are: they are for the file system only."""
+    handin.name, handin.email, handin.sid, handin.lms_id, handin.origin = (
+        shown(v) for v in (handin.name, handin.email, handin.sid, handin.lms_id, handin.origin)
+    )
+    handin.problems = [shown(p) for p in handin.problems]
+    handin.notes = [shown(n) for n in handin.notes]
+    handin.unreadable = {e: shown(why) for e, why in handin.unreadable.items()}
+    for submitted in handin.files.values():
+        submitted.shown = shown(submitted.shown)
+        submitted.notes = [shown(n) for n in submitted.notes]
 
 
 def _earlier_outputs(root: Path) -> list[Path]:

@@ -140,7 +140,7 @@ documents = st.dictionaries(st.text(max_size=20), st.one_of(shaped, records, val
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(document=st.one_of(documents, values))
 def test_generated_metadata_is_read_or_refused_as_a_usage_error(tmp_path, document):
@@ -160,7 +160,7 @@ def test_generated_metadata_is_read_or_refused_as_a_usage_error(tmp_path, docume
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.binary(max_size=300))
 def test_generated_bytes_are_read_or_refused_as_a_usage_error(tmp_path, data):
@@ -191,7 +191,7 @@ run_documents = st.fixed_dictionaries(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(document=st.one_of(run_documents, values))
 def test_generated_run_metadata_never_fails_a_grading(tmp_path, document):

@@ -6,12 +6,14 @@ names), bytes, links (symbolic and hard, in tar, pointing outside), sizes and co
 The invariant, for every example: intake returns (never raises, never a traceback); nothing
 is written outside the staging folder (the download is unchanged, the place the links and
 absolute paths point at stays empty); intake's memory stays under its per-student cap; every
-staged file lies in the staging folder; the honest classmate keeps exactly their file.
+staged file lies in the staging folder; every text anyone reads encodes as UTF-8; the honest
+classmate keeps exactly their file.
 
 Intake only, no grading: ``test_batch_on_generated_downloads`` (slow) grades a handful."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 
 from grader.lms import collect
 from grader.lms.intake import read_submissions
+from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, exercises
 
 HONEST = code("alice 1")
@@ -249,7 +252,7 @@ def alice_of(intake, layout: str):
 
 @pytest.mark.parametrize("layout", ["folders", "canvas", "moodle", "gradescope"])
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -274,7 +277,51 @@ def test_intake_of_a_generated_download_keeps_its_invariants(
     for handin in intake.handins:
         for submitted in handin.files.values():
             assert staging in submitted.path.parents
+        # every text anyone reads encodes: names with undecodable bytes are shown, not kept
+        texts = [handin.name, handin.origin, *handin.problems, *handin.notes]
+        texts += [*handin.unreadable.values(), *(s.shown for s in handin.files.values())]
+        for text in texts:
+            text.encode("utf-8")
+    for text in [*intake.stray, *intake.notes]:
+        text.encode("utf-8")
     alice = alice_of(intake, layout)
     assert set(alice.files) == {"exercise-01"}
     assert alice.files["exercise-01"].path.read_text() == HONEST
     assert not alice.unreadable
+
+
+# -- a handful graded end to end ---------------------------------------------------------------
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    layout=st.sampled_from(["folders", "canvas", "moodle", "gradescope"]),
+    folder_name=st.one_of(wild, undecodable),
+    items=uploads,
+)
+def test_batch_on_generated_downloads(tmp_path_factory, layout, folder_name, items):
+    """``grade batch`` on a generated download: exit 0 or 1 (a hostile student's files are
+    results, never a usage error that would hold up the class), no traceback, and the honest
+    classmate gets full marks."""
+    base = tmp_path_factory.mktemp("batch")
+    root, out, outside = base / "download", base / "out", base / "outside"
+    outside.mkdir()
+    build(layout, root, folder_name, items, outside)
+    done = run_cli(
+        "batch", str(root), "--out", str(out), "--layout", layout, "--exercises", "01",
+        "--jobs", "2", home=FIXTURES / "lms-course", timeout=600,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert list(outside.iterdir()) == []
+    rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))
+    header, maximum = rows[0], rows[1]
+    column = header.index("exercise-01")
+    alice = [r for r in rows[2:] if r[0] in ("alice", "4711", "1000001", "1")]
+    assert len(alice) == 1, rows
+    assert alice[0][column] == maximum[column], (alice, maximum)

@@ -15,7 +15,7 @@ from grader.errors import UsageError
 from grader.lms.assignment import ROSTER_COLUMNS, Assignment, load_assignment, read_roster
 
 FAST = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 scalars = st.one_of(
