@@ -412,6 +412,8 @@ REPORT: dict[str, dict[str, str]] = {
         "late_by_one": "Handed in 1 day late: {points} percentage points off",
         "late_free": "Handed in {n} days late; no late penalty applies",
         "late_free_one": "Handed in 1 day late; no late penalty applies",
+        "late_canvas": "Canvas marks this submission late. The late penalty is not part of "
+        "this grade: Canvas's Late Policy applies it in Canvas.",
         "late_zero": "More than {max} days late: the late rule gives no credit",
         "late_floor": "The late penalty takes the grade to 0%",
         "exercise_missing": "No file was handed in for this exercise.",
@@ -541,6 +543,8 @@ REPORT: dict[str, dict[str, str]] = {
         "late_by_one": "迟交 1 天：扣 {points} 个百分点",
         "late_free": "迟交 {n} 天；不扣分",
         "late_free_one": "迟交 1 天；不扣分",
+        "late_canvas": "Canvas 将这次提交标为迟交。本成绩未含迟交扣分：由 Canvas 的迟交政策"
+        "（Late Policy）在 Canvas 中扣除。",
         "late_zero": "迟交超过 {max} 天：按迟交规则不得分",
         "late_floor": "迟交扣分使成绩降为 0%",
         "exercise_missing": "这道练习没有提交文件。",

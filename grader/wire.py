@@ -476,6 +476,7 @@ def load_yaml(
                 data = data.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 fail("", f"not UTF-8 text (a bad byte at offset {exc.start})", "save it as UTF-8")
+        data = shown(data)  # the parser encodes its text: no lone surrogate may reach it
         loader = _strict_loader()
         try:
             depth = 0

@@ -367,13 +367,16 @@ def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
         os.mkdir(os.path.join(root, name))
         shutil.copyfile(correct, os.path.join(root, name, b"exercise-90.py"))
     os.mkdir(os.path.join(root, b"eve"))
-    shutil.copyfile(correct, os.path.join(root, b"eve", b"exercise-90\x1b]0;x\x07.py"))
+    forged = b"exercise-90\x1b]0;x\x07\nNothing needs a look.py"
+    shutil.copyfile(correct, os.path.join(root, b"eve", forged))
     out = tmp_path / "out"
     args = ("batch", os.fsdecode(root), "--out", str(out), "--jobs", "2")
     proc = run_cli(*args, home=PROBE_HOME)
     assert proc.returncode in (0, 1), proc.stderr
     assert "Traceback" not in proc.stderr
     assert not _controls_in(proc.stdout + proc.stderr), ascii(proc.stdout + proc.stderr)
+    assert "\\nNothing needs a look" in proc.stdout  # eve's file, named on one line
+    assert not [line for line in proc.stdout.splitlines() if line.startswith("Nothing")]
     gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
     assert "Jos\ufffd" in gradebook
     stored = next(out.glob("students/ada/exercise-90.json"))
@@ -419,3 +422,25 @@ def test_a_workspace_state_of_any_shape_never_crashes_a_command(
     for command in (["hint", "90"], ["list"]):
         assert main(command) == 0, capsys.readouterr().err
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("a: " + "[" * 5000 + "]" * 5000 + "\n", "nest"),
+        ("a: !!python/object/apply:os.system [ls]\n", "explicit tag"),
+        ("a: 1\na: 2\n", "duplicate key"),
+        ("a: " + "x" * (5 << 20) + "\n", "larger than"),
+    ],
+)
+def test_an_instructors_yaml_of_any_shape_is_a_spec_error_naming_the_file(tmp_path, text, problem):
+    """An instructor's file (a spec, the diagnoses, an assignment) is read by the same kit:
+    a problem is a SpecError (exit 2, one ``Error:`` line) naming the file, never a crash."""
+    from grader.errors import SpecError
+    from grader.yamlfields import read_yaml
+
+    path = tmp_path / "exercise.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match=problem) as caught:
+        read_yaml(path)
+    assert str(path) in caught.value.format().splitlines()[0]

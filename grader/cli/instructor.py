@@ -12,6 +12,7 @@ from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
 from grader.options import Parser, add_lang, positive
+from grader.text import inert_line
 
 if TYPE_CHECKING:
     from grader.lms.batch import BatchSummary
@@ -19,13 +20,14 @@ if TYPE_CHECKING:
 
 def cmd_batch(argv: list[str]) -> int:
     from grader.lms.batch import BatchOptions, run_batch
-    from grader.lms.intake import LAYOUTS
+    from grader.lms.platforms import names
 
     parser = Parser(
         prog="grade batch",
         description="Grade a whole class of submissions: plain folders and archives, or a "
         "Gradescope, Canvas or Moodle download, unzipped.",
-        epilog="Exit code 0 when every exercise of every student passed, 1 when some did not or "
+        epilog="Exit code 0 when every exercise of every student (with --student, of that "
+        "student) passed, 1 when some did not or "
         "something is missing, 2 for a usage error, 3 when the grader itself failed in some "
         "grading, 130 when interrupted (rerun to resume).",
     )
@@ -43,7 +45,7 @@ def cmd_batch(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--layout",
-        choices=list(LAYOUTS),
+        choices=list(names()),
         default=None,
         help="how the download is laid out (default: detected)",
     )
@@ -128,16 +130,18 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
         f"{summary.students} students: {summary.graded} graded now, {summary.cached} from the cache "
         f"({elapsed:.1f} s)."
     )
+    # one item a line: a name or a file name with a newline in it cannot start a line of its
+    # own ("Nothing needs a look"); the stream escapes every other control code
     if summary.attention:
         print(f"\nNeeds a look ({len(summary.attention)} student(s)):")
         for item in summary.attention:
-            print(f"  {item.student}")
+            print(f"  {inert_line(item.student)}")
             for line in item.lines:
-                print(f"    - {line}")
+                print(f"    - {inert_line(line)}")
     if summary.stray:
         print("\nBelongs to no student:")
         for line in summary.stray:
-            print(f"  - {line}")
+            print(f"  - {inert_line(line)}")
     print()
     if summary.incomplete:
         print(f"INCOMPLETE: {summary.incomplete}.")
@@ -152,3 +156,7 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
             "Note: learner code ran in the process tier here (no namespaces): it could read files "
             "this user can read and use the network. docs/SECURITY.md says what each tier holds."
         )
+    if summary.advice:
+        print("\nStill to do on the platforms:")
+        for line in summary.advice:
+            print(f"  - {inert_line(line)}")

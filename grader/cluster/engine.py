@@ -42,11 +42,12 @@ import dask.config
 from dask.utils import parse_timedelta
 from distributed import Client, Future, Nanny, Scheduler, SpecCluster, as_completed, wait
 
+from grader import wire
 from grader.catalog import Catalog, project_root
 from grader.cluster.fingerprint import REQUIRED_TIER, fingerprint
 from grader.cluster.plan import chunk_size, fault_result, parse_cluster
 from grader.cluster.plugin import GPU, PLUGIN_NAME, SlotsPlugin, check_worker, grade_chunk
-from grader.cluster.protocol import job_wire
+from grader.cluster.protocol import MAX_LINE, job_wire
 from grader.engine.api import GradeRequest, OnResult
 from grader.engine.local import _check_hideable, count_gpus
 from grader.errors import InternalError, UsageError
@@ -422,23 +423,37 @@ class ClusterEngine:
         deliver: Any,
         fail: Any,
     ) -> None:
-        self.placements += [(str(p), str(w)) for p, w in answer.get("placements", [])]
+        try:  # a task's answer, read strictly (grader.wire): a malformed one fails its chunk
+            top = wire.Fields(answer, "answer", required=("refused", "placements", "outcomes"))
+            placements = [
+                wire.strings(v, w, max_items=2, max_len=1000)
+                for w, v in top.sequence("placements", max_items=1000)
+            ]
+            outcomes = [
+                wire.Fields(v, w, required=("key", "result", "report", "error"))
+                for w, v in top.sequence("outcomes", max_items=len(requests) + 1)
+            ]
+        except wire.WireError as exc:
+            fail(members, f"the cluster's answer is malformed ({exc})")
+            return
+        self.placements += [(p[0], p[-1]) for p in placements if p]
         answered = set()
-        for item in answer.get("outcomes", []):
-            key = item.get("key")
-            index = int(key) if isinstance(key, str) and key.isdigit() else -1
+        for item in outcomes:
+            key = item.raw("key")
+            index = int(key) if type(key) is str and key.isdigit() else -1
             if index not in members or index in answered:
                 continue
             answered.add(index)
-            if item.get("result") is None:
-                fail([index], str(item.get("error") or "no answer"))
-                continue
             try:
-                result = Result.from_dict(item["result"])
-            except (KeyError, TypeError, ValueError) as exc:
-                fail([index], f"a result that does not load ({type(exc).__name__})")
+                if item.raw("result") is None:
+                    fail([index], item.string("error", null=True, max_len=10_000) or "no answer")
+                    continue
+                result = Result.from_dict(item.raw("result"))
+                report = item.string("report", null=True, max_len=MAX_LINE)
+            except wire.WireError as exc:
+                fail([index], f"a result that does not load ({exc})")
                 continue
-            deliver(index, result, item.get("report"))
+            deliver(index, result, report)
         missing = [i for i in members if i not in answered]
         if missing:
             fail(missing, "the worker gave no answer for this grading")

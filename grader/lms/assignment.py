@@ -367,7 +367,7 @@ def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple
 # ---------------------------------------------------------------------------------------------
 # The roster
 
-ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login")
+ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login", "participant")
 REQUIRED_COLUMNS = ("id", "name", "email")
 
 
@@ -380,6 +380,7 @@ class RosterEntry:
     section: str = ""
     login: str = ""  # Canvas "SIS Login ID"
     line: int = 0  # where in the CSV
+    participant: str = ""  # Moodle's participant id for this assignment, where known
 
 
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
@@ -436,7 +437,15 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             raise SpecError(
                 path, f"line {line}", f"'{values['email']}' is not an e-mail address", "fix it"
             )
-        for column in ("id", "email", "sid"):
+        participant = values.get("participant", "")
+        if participant and not participant.isdigit():
+            raise SpecError(
+                path,
+                f"line {line}",
+                f"participant '{participant}' is not a Moodle participant id",
+                "give the number in the student's folder name in Moodle's download",
+            )
+        for column in ("id", "email", "sid", "participant"):
             value = values.get(column, "").lower()
             if value and (column, value) in seen:
                 raise SpecError(
@@ -456,6 +465,7 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 section=values.get("section", ""),
                 login=values.get("login", ""),
                 line=line,
+                participant=values.get("participant", ""),
             )
         )
     return tuple(entries)
@@ -463,17 +473,26 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
 
 class RosterMatch(NamedTuple):
     pairs: list[tuple[Handin, RosterEntry, str]]  # (handin, entry, matched by: id/sid/email/name)
-    unmatched: list[Handin]  # work from no one on the roster
-    absent: list[RosterEntry]  # on the roster, no work
+    unmatched: list[Handin]  # work from no one on the roster (the ambiguous ones included)
+    absent: list[RosterEntry]  # on the roster, no work (the ambiguous ones included)
+    ambiguous: dict[int, str]  # id() of a handin or entry -> why it cannot be matched
 
 
 def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> RosterMatch:
-    """Pair each handin with its roster entry, by the strongest fact first: the platform's
-    user id (``lms_id`` = roster ``id``; for plain folders, the folder's name = ``id``, case
-    ignored; never Moodle's participant ids, which are the download's own), then SID, then e-mail (case ignored), then the
-    name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane"). A name matches only
-    when it points at exactly one roster entry; each entry is taken once."""
+    """Pair each handin with its roster entry, by every id the download and the roster carry,
+    strongest first: the platform's user id (``lms_id`` = roster ``id``; for plain folders, the
+    folder's name = ``id``, case ignored), Moodle's participant id (= roster ``participant``;
+    never the roster's ``id``, which is another platform's), then SID, then e-mail (case
+    ignored), then the name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane").
+
+    A name matches only where it is unambiguous: where a handin's name fits several roster
+    entries (two students named alike), or several handins fit one entry by name, none of them
+    is paired, and each is marked ``ambiguous`` with the names and lines involved, so that no
+    grade goes to the wrong one of two namesakes. Likewise a handin whose ids disagree with the
+    entry one of them found (its SID is one student's, its e-mail another's) is paired with no
+    one, and the entries it points at get no grade. Each entry is taken once."""
     by_id = {e.id: e for e in roster}
+    by_participant = {e.participant: e for e in roster if e.participant}
     by_sid = {e.sid.lower(): e for e in roster if e.sid}
     by_email = {e.email.lower(): e for e in roster if e.email}
     by_name: dict[str, list[RosterEntry]] = {}
@@ -483,27 +502,99 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     taken: set[str] = set()
     pairs: list[tuple[Handin, RosterEntry, str]] = []
     pending = list(handins)
-    for how in ("id", "sid", "email", "name"):
+    ambiguous: dict[int, str] = {}
+    conflicted: dict[int, list[RosterEntry]] = {}
+    for how in ("id", "participant", "sid", "email"):
         left = []
         for handin in pending:
-            found = _lookup(handin, how, by_id, by_sid, by_email, by_name)
-            if found is not None and found.id not in taken:
+            found = _lookup(handin, how, by_id, by_participant, by_sid, by_email)
+            clash = _contradiction(handin, found) if found is not None else ""
+            if clash and found is not None:
+                conflicted.setdefault(id(handin), []).append(found)
+                ambiguous[id(handin)] = (
+                    f"ambiguous: {clash}: the download's ids point at different students; no "
+                    "grade written: match by hand"
+                )
+            if found is not None and not clash and found.id not in taken:
                 taken.add(found.id)
                 pairs.append((handin, found, how))
             else:
                 left.append(handin)
         pending = left
+    for handin in pending:  # an id that contradicts the roster: neither student gets it
+        for entry in conflicted.get(id(handin), []):
+            if entry.id not in taken:
+                ambiguous[id(entry)] = (
+                    f"ambiguous: a handin ({handin.origin or handin.key}) carries some of "
+                    f"{entry.name}'s ids (line {entry.line}) and contradicts others; no grade "
+                    "written: match by hand"
+                )
+    claims: dict[str, list[Handin]] = {}
+    candidates: dict[int, list[RosterEntry]] = {}
+    for handin in [h for h in pending if id(h) not in conflicted]:
+        fits = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
+        free = [e for e in fits.values() if e.id not in taken]
+        candidates[id(handin)] = free
+        for entry in free:
+            claims.setdefault(entry.id, []).append(handin)
+    left = []
+    for handin in pending:
+        if id(handin) in conflicted:
+            left.append(handin)
+            continue
+        free = candidates[id(handin)]
+        if len(free) == 1 and len(claims[free[0].id]) == 1:
+            taken.add(free[0].id)
+            pairs.append((handin, free[0], "name"))
+            continue
+        left.append(handin)
+        if not free:
+            continue
+        rivals = {id(h): h for e in free for h in claims[e.id]}
+        entries = ", ".join(f"{e.name} (line {e.line})" for e in free)
+        shown = handin.name or handin.key
+        why = (
+            f"ambiguous: {shown} fits {len(free)} roster students ({entries})"
+            if len(free) > 1
+            else f"ambiguous: {len(rivals)} handins are named like {entries}"
+        )
+        ambiguous[id(handin)] = f"{why}; no grade written: match by hand"
+        for entry in free:
+            ambiguous[id(entry)] = (
+                f"ambiguous: {len(rivals)} handin(s) fit {entry.name} (line {entry.line}) "
+                f"by name only ({', '.join(sorted(h.origin or h.key for h in rivals.values()))}); "
+                "no grade written: match by hand"
+            )
     absent = [e for e in roster if e.id not in taken]
-    return RosterMatch(sorted(pairs, key=lambda p: p[1].line), pending, absent)
+    return RosterMatch(sorted(pairs, key=lambda p: p[1].line), left, absent, ambiguous)
+
+
+def _contradiction(handin: Handin, entry: RosterEntry) -> str:
+    """Where a handin's other ids disagree with the roster entry one of them found ("its SID
+    1002 is Bob Smith's, its e-mail is not"): an id a student could set (a Gradescope SID) must
+    not carry another student's grade. "" when nothing disagrees."""
+    facts = (
+        ("user id", handin.lms_id, entry.id),
+        ("participant id", handin.participant, entry.participant),
+        ("SID", handin.sid, entry.sid),
+        ("e-mail", handin.email, entry.email),
+    )
+    for what, mine, theirs in facts:
+        if mine.strip() and theirs.strip() and mine.strip().lower() != theirs.strip().lower():
+            return (
+                f"{handin.origin or handin.key} fits {entry.name} (line {entry.line}) but its "
+                f"{what} {mine.strip()!r} is not theirs ({theirs.strip()!r})"
+            )
+    return ""
 
 
 def _lookup(
     handin: Handin,
     how: str,
     by_id: dict[str, RosterEntry],
+    by_participant: dict[str, RosterEntry],
     by_sid: dict[str, RosterEntry],
     by_email: dict[str, RosterEntry],
-    by_name: dict[str, list[RosterEntry]],
 ) -> RosterEntry | None:
     if how == "id":
         if handin.lms_id:
@@ -512,9 +603,8 @@ def _lookup(
             folded = {k.lower(): e for k, e in by_id.items()}
             return folded.get(handin.key.lower()) or folded.get(handin.name.strip().lower())
         return None
+    if how == "participant":
+        return by_participant.get(handin.participant) if handin.participant else None
     if how == "sid":
         return by_sid.get(handin.sid.strip().lower()) if handin.sid else None
-    if how == "email":
-        return by_email.get(handin.email.strip().lower()) if handin.email else None
-    found = {id(e): e for form in name_forms(handin.name) for e in by_name.get(form, [])}
-    return next(iter(found.values())) if len(found) == 1 else None
+    return by_email.get(handin.email.strip().lower()) if handin.email else None

@@ -32,12 +32,13 @@ from grader.engine import DEFAULT_SEED, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
-from grader.lms.assignment import RosterEntry, match_roster, read_roster
+from grader.lms.assignment import Assignment, RosterEntry, match_roster, read_roster
 from grader.lms.cache import digest, engine_fingerprint, exercise_fingerprint, load, store
 from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
 from grader.lms.outputs import Outputs, write_outputs
+from grader.lms.platforms import by_name, platforms
 from grader.lms.progress import Progress
 from grader.lms.selection import choose
 from grader.lms.summary import Attention, attention
@@ -87,6 +88,7 @@ class BatchSummary:
     notes: list[str] = field(default_factory=list)  # how the download was read
     attention: list[Attention] = field(default_factory=list)  # per student, what to look at
     stray: list[str] = field(default_factory=list)  # entries of the download that are no one's
+    advice: list[str] = field(default_factory=list)  # what to do on each platform, in the end
 
 
 def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
@@ -214,7 +216,15 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
     for (student, exercise), result in results.items():
         scores.setdefault(student, {})[exercise] = ExerciseScore.from_result(result)
         times[student] = times.get(student, 0.0) + result.duration_s
-    rows = build_rows(intake.handins, scores, assignment, roster, execution_times=times)
+    platform = by_name(intake.layout)
+    rows = build_rows(
+        intake.handins,
+        scores,
+        assignment,
+        roster,
+        execution_times=times,
+        lateness=platform.lateness,
+    )
     missing = sum(len(h.files) for h in intake.handins) - len(results)
     incomplete = _incomplete(missing, interrupted, chosen)
     outputs = write_outputs(
@@ -229,15 +239,18 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
         chosen=selection.how,
         layout=intake.layout,
     )
+    judged = [r for r in rows if chosen is None or r.student.key == chosen.key]
     return BatchSummary(
         students=len(rows),
         graded=len(fresh),
         cached=cached,
         interrupted=interrupted,
         out=out,
-        all_passed=not incomplete
-        and all(s.status == "passed" for r in rows for s in r.scores)
-        and all(r.roster != "unmatched" for r in rows),
+        # with --student, the exit code is that student's: the command graded only them
+        all_passed=(not incomplete or chosen is not None)
+        and bool(judged)
+        and all(s.status == "passed" for r in judged for s in r.scores)
+        and all(r.roster not in ("unmatched", "ambiguous") for r in judged),
         grader_faults=sum(1 for r in results.values() if grader_faulted(r)),
         selection=selection.how,
         intake=intake.summary(),
@@ -248,7 +261,15 @@ def run_batch(options: BatchOptions, stream: TextIO) -> BatchSummary:
         notes=list(intake.notes),
         attention=attention(rows, intake.handins),
         stray=list(intake.stray),
+        advice=[] if incomplete else advice(rows, assignment, intake.layout),
     )
+
+
+def advice(rows: list[GradeRow], assignment: Assignment, layout: str) -> list[str]:
+    """What the instructor must still do on each platform, from each platform's own word:
+    the one the class was read from first."""
+    ordered = sorted(platforms(), key=lambda p: p.name != layout)
+    return [line for p in ordered for line in p.advice(rows, assignment, p.name == layout)]
 
 
 def check_out(submissions: Path, out: Path) -> None:

@@ -38,11 +38,13 @@ import io
 import re
 from pathlib import Path
 
+from grader.i18n import REPORT
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
-from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
-from grader.lms.grades import GradeRow, grade_cell, number
+from grader.lms.collect import Collector, entries, skipped, staging_for
+from grader.lms.grades import GradeRow, grade_cell, identified, number
 from grader.lms.handin import ExerciseInfo, Handin
+from grader.lms.platform import Lateness, Platform, Upload
 
 LAYOUT = "canvas"
 FILE_NAME = re.compile(
@@ -96,8 +98,8 @@ def read(
         path = Path(entry.path)
         if skipped(entry.name) or (exclude and path.resolve() in exclude):
             continue
-        parsed = parse_name(entry.name)
-        text = ENTRY_NAME.match(entry.name)
+        parsed = parse_name(entry.name)  # a file first: its own name may end "_text.html"
+        text = ENTRY_NAME.match(entry.name) if parsed is None else None
         if text is not None:
             user = text.group("user")
             text_entries.setdefault(user, []).append(entry.name)
@@ -122,12 +124,7 @@ def read(
         )
         collector = Collector(handin, exercises, staging_for(staging, user), use_mtime=False)
         for shown, _, file_id, original, path in files:
-            if path.is_symlink():
-                collector.refuse(original, shown, "a symbolic link; not followed")
-            elif archive_kind(original):
-                collector.add_archive(path, shown=shown, sequence=file_id)
-            else:
-                collector.add_file(path, name=original, shown=shown, sequence=file_id)
+            collector.add_entry(path, name=original, shown=shown, sequence=file_id)
         handin = collector.finish()
         for name in text_entries.get(user, []):
             handin.problems.append(
@@ -163,3 +160,82 @@ def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
             [student.name, student.lms_id, student.sid, student.login, student.section, cell]
         )
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Lateness: Canvas marks late work, gives no time; its own Late Policy applies the rule
+
+LATE_POLICY = "Canvas's Late Policy"
+LATE_LEARNER = REPORT["en"]["late_canvas"]  # the feedback page says it in its own language
+LATE_INSTRUCTOR = (
+    "Canvas marks this submission late but its download gives no submission time: no late "
+    f"penalty applied here; {LATE_POLICY} applies it"
+)
+
+
+def lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    """A submission Canvas marks late (``_LATE_``), where the download gives no time: the
+    grade here is before lateness, and Canvas's Late Policy (which deducts from the grade
+    entered for a late submission) is what applies the rule; both the student and the
+    instructor are told so."""
+    if handin.late and handin.submitted_at is None:
+        return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
+    return Lateness()
+
+
+def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    """What to do in Canvas after the run."""
+    lines = []
+    late = [r for r in rows if LATE_INSTRUCTOR in r.problems]
+    if read and late:
+        rule = _rule(assignment)
+        lines.append(
+            f'Canvas: turn on {LATE_POLICY} (Gradebook, Settings, "Late Policies", '
+            f'"Automatically apply deduction to late submissions"){rule}: {len(late)} '
+            "submission(s) Canvas marks late got no late penalty here (canvas.csv holds their "
+            "grade before lateness)"
+        )
+    penalised = [r for r in identified(rows) if r.late_percent]
+    if penalised and not read:
+        lines.append(
+            f"Canvas: canvas.csv already holds the late penalty of {len(penalised)} student(s): "
+            f"if this Canvas assignment takes submissions, keep {LATE_POLICY} off for it, or "
+            "lateness counts twice"
+        )
+    return lines
+
+
+def _rule(assignment: Assignment) -> str:
+    policy = assignment.late
+    if policy is None:
+        return ""
+    rule = f" with this assignment's rule, {number(policy.per_day_percent)}% per day"
+    if policy.max_days is not None:
+        after = "no credit" if policy.after_max_days == "zero" else "no further loss"
+        rule += f" ({after} after {policy.max_days} days)"
+    return rule
+
+
+def uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:
+    """``canvas.csv``, for every student the roster identifies."""
+    known = identified(rows)
+    warnings = []
+    unidentified = [r for r in known if not (r.student.lms_id or r.student.sid)]
+    if unidentified:
+        warnings.append(
+            f"canvas.csv: {len(unidentified)} student(s) have no Canvas ID or SIS User ID, so "
+            "Canvas can match them only by name (a roster with their ids fixes this)"
+        )
+    return [Upload("canvas.csv", gradebook_csv(known, assignment), tuple(warnings))]
+
+
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    times="none: a LATE mark per file, and file ids in upload order",
+    uploads=uploads,
+    lateness=lateness,
+    advice=advice,
+    upload_names=("canvas.csv",),
+)

@@ -25,6 +25,7 @@ flagged.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import shutil
 import stat
@@ -353,6 +354,28 @@ class Collector:
                     why = "not a regular file (a FIFO, socket or device); not read"
                     self.refuse(name, f"{shown}{name}", why, depth)
             stack.extend(reversed(folders))  # popped in name order
+
+    def add_entry(
+        self,
+        path: Path,
+        *,
+        name: str,
+        shown: str,
+        submitted_at: datetime | None = None,
+        sequence: int = 0,
+    ) -> None:
+        """One entry of a download that the platform filed under this student, whatever it
+        is: a link or special file is refused (never followed or opened), a folder is walked,
+        an archive opened, a file read. ``name`` is the name to match an exercise by (the part
+        the student chose); ``shown`` is the entry as the download names it. Every platform's
+        reader goes through here, so each kind of entry is treated alike on every platform."""
+        if path.is_symlink():
+            self.refuse(name or shown, shown, "a symbolic link; not followed")
+        elif path.is_dir():
+            self.add_folder(path, shown=f"{shown}/", submitted_at=submitted_at)
+        else:  # a FIFO or device too: add_file opens nothing but a regular file
+            self.add_file(path, name=name, shown=shown, submitted_at=submitted_at,
+                          sequence=sequence)  # fmt: skip
 
     def refuse(self, name: str, shown: str, why: str, depth: int = 0) -> None:
         """A link or special file: never opened. Named like an exercise, that exercise is
@@ -818,5 +841,9 @@ def same_code(data: bytes, starter: bytes) -> bool:
 
 
 def staging_for(staging: Path, origin: str) -> Path:
-    """Each handin's own staging folder, named after where it came from (stable across runs)."""
-    return staging / safe_name(origin)
+    """Each handin's own staging folder, named after where it came from (stable across runs).
+    Two origins that clean up to the same name (``Dan Smith/`` and ``Dan_Smith/``, or names
+    cut at 100 characters) still get two folders: the digest of the exact origin is part of
+    the name, so one student's staging can never empty or replace another's."""
+    tag = hashlib.sha256(origin.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    return staging / f"{safe_name(origin)[:80]}-{tag}"

@@ -20,10 +20,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.lms.collect import Collector, archive_kind, archive_stem, skipped, staging_for
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.names import match_name
+from grader.lms.platform import Lateness, Platform, dated_files, no_times
+
+if TYPE_CHECKING:
+    from grader.lms.assignment import Assignment
+    from grader.lms.grades import GradeRow
 
 LAYOUT = "folders"
 
@@ -59,7 +65,7 @@ def read(
             name = archive_stem(entry.name)
             handin = Handin(key=safe_name(name), name=name, origin=entry.name)
             collector = Collector(handin, exercises, staging_for(staging, entry.name))
-            collector.add_archive(path, shown=entry.name)
+            collector.add_entry(path, name=entry.name, shown=entry.name)
             handins.append(collector.finish())
         elif entry.is_file(follow_symlinks=False) and match_name(entry.name, exercises):
             stray.append(
@@ -86,5 +92,25 @@ def read_one(
     name = folder.name if name is None else name
     handin = Handin(key=safe_name(name), name=name, origin=f"{folder.name}/")
     collector = Collector(handin, exercises, staging_for(staging, folder.name), exclude=exclude)
-    collector.add_folder(folder, shown=f"{folder.name}/")
+    collector.add_entry(folder, name=folder.name, shown=folder.name)
     return collector.finish()
+
+
+def lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    """Folders carry no submission times: files dated after the deadline are named."""
+    return dated_files(handin, assignment)
+
+
+def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    """The late rule, which a class of folders cannot carry."""
+    return no_times("Plain folders", rows, assignment, "by hand") if read else []
+
+
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    times="none: each file's date only (never used as a submission time)",
+    lateness=lateness,
+    advice=advice,
+)

@@ -135,6 +135,9 @@ def gradebook_json(
                 "submitted_at": row.submitted_at.isoformat() if row.submitted_at else None,
                 "problems": list(row.problems),
                 "needs_review": row.review,
+                "participant": student.participant,
+                "lateness": row.lateness,
+                "withheld": row.withheld,
             }
         )
     data = {

@@ -22,6 +22,7 @@ mark without a time is reported, not penalised.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 from grader.engine.scoring import grader_faulted
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
 from grader.lms.handin import Handin
+from grader.lms.platform import Lateness
 
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
@@ -36,8 +38,10 @@ NOT_GRADED = "not graded"
 # problems addressed to the instructor only (a student's feedback page leaves them out)
 NOT_ON_ROSTER = "not on the roster: check who this is"
 NO_WORK = "on the roster; nothing handed in"
+NO_MATCH = "on the roster; no handin is known to be theirs"
 LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
 FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
+NO_LATENESS = Lateness()
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,7 @@ class Student:
     lms_id: str = ""  # the platform's user id (Canvas "ID")
     section: str = ""
     login: str = ""  # Canvas "SIS Login ID"
+    participant: str = ""  # Moodle's participant id (what its grading worksheet is keyed by)
 
     @classmethod
     def from_roster(cls, entry: RosterEntry, handin: Handin | None = None) -> Student:
@@ -142,11 +147,19 @@ class Student:
             lms_id=entry.id,
             section=entry.section,
             login=entry.login,
+            participant=(handin.participant if handin else "") or entry.participant,
         )
 
     @classmethod
     def from_handin(cls, handin: Handin) -> Student:
-        return cls(handin.key, handin.name, handin.email, handin.sid, handin.lms_id)
+        return cls(
+            handin.key,
+            handin.name,
+            handin.email,
+            handin.sid,
+            handin.lms_id,
+            participant=handin.participant,
+        )
 
 
 @dataclass(frozen=True)
@@ -161,6 +174,9 @@ class GradeRow:
     problems: tuple[str, ...] = ()
     execution_time: float = 0.0  # seconds the grading took (Gradescope shows it)
     roster: str = ""  # "matched", "absent" (no work) or "unmatched" (not on it); "" no roster
+    lateness: str = ""  # for the student: what the platform does about lateness, if not here
+    lateness_label: str = ""  # that sentence's key in the report's labels (its translations)
+    withheld: str = ""  # why no grade may be uploaded for this row ("" when one may)
 
     @property
     def review(self) -> list[str]:
@@ -196,14 +212,16 @@ def build_row(
     problems: tuple[str, ...] | list[str] = (),
     execution_time: float = 0.0,
     roster: str = "",
+    lateness: Lateness = NO_LATENESS,
+    withheld: str = "",
 ) -> GradeRow:
     """One student's row: every exercise of the assignment (absent ones missing), the weighted
     percentage, the late penalty for the platform's ``submitted_at``, the final percentage."""
     ordered = [scores.get(e) or ExerciseScore.missing(e) for e in assignment.ids]
     weighted = weighted_percent(ordered, assignment)
     days, lost = late_penalty(submitted_at, assignment) if weighted is not None else (0, 0.0)
-    notes = list(problems)
-    if late_flag and submitted_at is None and assignment.late is not None:
+    notes = [*problems, *lateness.instructor]
+    if late_flag and submitted_at is None and assignment.late is not None and not lateness.learner:
         notes.append(LATE_WITHOUT_TIME)
     for score in ordered:
         if score.grader_fault:
@@ -222,7 +240,30 @@ def build_row(
         problems=tuple(notes),
         execution_time=execution_time,
         roster=roster,
+        lateness=lateness.learner,
+        lateness_label=lateness.label,
+        withheld=withheld,
     )
+
+
+def _not_on_roster(handin: Handin) -> str:
+    if handin.participant and not _identified(handin):  # Moodle's blind marking
+        return (
+            "not on the roster by name: blind marking names no one (a roster with a "
+            "participant column names them)"
+        )
+    return NOT_ON_ROSTER
+
+
+def _identified(handin: Handin) -> bool:
+    """The download says who handed this in (a user id, SID, e-mail or name): unmatched, it
+    is someone the roster does not hold, and the instructor is told so. A handin with none of
+    these (Moodle's blind marking; a Gradescope folder without metadata) could be anyone's."""
+    return bool(handin.lms_id or handin.sid or handin.email or handin.name.strip())
+
+
+def _no_lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    return NO_LATENESS
 
 
 def build_rows(
@@ -232,16 +273,30 @@ def build_rows(
     roster: tuple[RosterEntry, ...] | None = None,
     *,
     execution_times: dict[str, float] | None = None,
+    lateness: Callable[[Handin, Assignment], Lateness] | None = None,
 ) -> list[GradeRow]:
     """The class's rows: one per roster entry (students without work get a row of missing
     exercises) and one per handin from someone not on the roster (with a problem saying so).
     ``scores`` maps each handin's key to its exercises' scores; exercises a handin has no
     score for are ``unreadable`` (with intake's reason), ``not graded`` (a file without a
     result) or ``missing``. Sorted by name, then key.
+
+    ``lateness`` is the platform's word on each handin's lateness (``Platform.lateness``).
+    No row is given a grade it may not have: a roster student whose match is ambiguous, and,
+    while some handed-in work is not attributed to anyone on the roster (not on it, or
+    ambiguous), every roster student without matched work, are ``withheld``: their upload cell
+    stays empty, never 0, since the work may be theirs.
     """
     times = execution_times or {}
+    said = lateness or _no_lateness
 
-    def row(student: Student, handin: Handin | None, extra: list[str], status: str) -> GradeRow:
+    def row(
+        student: Student,
+        handin: Handin | None,
+        extra: list[str],
+        status: str,
+        withheld: str = "",
+    ) -> GradeRow:
         found = dict(scores.get(handin.key, {})) if handin else {}
         if handin is not None:
             for exercise, why in handin.unreadable.items():
@@ -260,17 +315,36 @@ def build_rows(
             problems=[*extra, *(handin.problems if handin else [])],
             execution_time=times.get(handin.key, 0.0) if handin else 0.0,
             roster=status,
+            lateness=said(handin, assignment) if handin else NO_LATENESS,
+            withheld=withheld,
         )
 
     if roster is None:
         rows = [row(Student.from_handin(h), h, [], "") for h in handins]
     else:
         matched = match_roster(handins, roster)
+        why = matched.ambiguous
         rows = [row(Student.from_roster(e, h), h, [], "matched") for h, e, _ in matched.pairs]
-        rows += [row(Student.from_roster(e), None, [NO_WORK], "absent") for e in matched.absent]
-        rows += [
-            row(Student.from_handin(h), h, [NOT_ON_ROSTER], "unmatched") for h in matched.unmatched
-        ]
+        anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
+        unattributed = (
+            f"{len(anonymous)} handin(s) whose owner the download does not name (blind "
+            "marking, or no metadata) match no one on the roster and may be this student's: "
+            "no grade written until they are matched"
+            if anonymous
+            else ""
+        )
+        for entry in matched.absent:
+            if id(entry) in why:
+                rows.append(row(Student.from_roster(entry), None, [why[id(entry)]], "ambiguous",
+                                withheld=why[id(entry)]))  # fmt: skip
+            else:
+                extra = [NO_MATCH, unattributed] if unattributed else [NO_WORK]
+                rows.append(
+                    row(Student.from_roster(entry), None, extra, "absent", withheld=unattributed)
+                )
+        for handin in matched.unmatched:
+            extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin)]
+            rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
 
 
@@ -285,9 +359,19 @@ def number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def identified(rows: list[GradeRow]) -> list[GradeRow]:
+    """The rows an identity-keyed upload (canvas.csv, moodle.csv) may name: not work from
+    someone the roster does not know (or knows only ambiguously), whose grade would go to
+    whoever the platform matched by name."""
+    return [r for r in rows if r.roster != "unmatched"]
+
+
 def grade_cell(row: GradeRow, maximum: float, missing: str) -> str:
     """A row's final grade as an LMS import cell: points of ``maximum``; for a student without
-    work "0" (``missing: zero``) or "" (``missing: blank``: the platform keeps what it has)."""
+    work "0" (``missing: zero``) or "" (``missing: blank``: the platform keeps what it has);
+    for a ``withheld`` row always "": a grade that cannot be vouched for is not written."""
+    if row.withheld:
+        return ""
     value = points(row.final_percent, maximum)
     if value is None:
         return "0" if missing == "zero" else ""

@@ -52,6 +52,7 @@ from grader.lms.assignment import Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.platform import Platform
 
 LAYOUT = "gradescope"
 METADATA = "submission_metadata.yml"
@@ -273,7 +274,7 @@ def read(
         template = Handin(key=name, origin=f"{name}/", submitted_at=created)
         if name in folders:
             collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
-            collector.add_folder(folders[name], shown=f"{name}/", submitted_at=created)
+            collector.add_entry(folders[name], name=name, shown=name, submitted_at=created)
             template = collector.finish()
         else:
             template.problems.append(
@@ -298,6 +299,53 @@ def read(
     return handins
 
 
+def locate(root: Path, notes: list[str], forced: bool) -> Path | None:
+    """The export to read: ``root`` itself, or (detecting) the one export inside the folder
+    the instructor unzipped into; a single submission folder, or a folder of submissions
+    without their metadata, is refused with the folder to pass instead."""
+    check_not_inner(root)
+    if detect(root):
+        return root
+    if forced:
+        raise UsageError(
+            f"{root} is not a Gradescope export: it has no {METADATA}",
+            hint="Pass the folder that holds submission_metadata.yml.",
+        )
+    exports = _exports_inside(root)
+    if len(exports) > 1:
+        raise UsageError(
+            f"{root} holds {len(exports)} Gradescope exports "
+            f"({', '.join(e.name for e in exports)})",
+            hint="Pass one export folder at a time.",
+        )
+    if exports:
+        notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
+        return exports[0]
+    return None
+
+
+def _exports_inside(root: Path) -> list[Path]:
+    """Gradescope exports one level down: the folder an instructor unzipped into."""
+    try:
+        found = entries(root)
+    except OSError:
+        return []
+    return [
+        Path(e.path)
+        for e in found
+        if not skipped(e.name) and e.is_dir(follow_symlinks=False) and detect(Path(e.path))
+    ]
+
+
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    locate=locate,
+    times="the submission time in submission_metadata.yml (the late rule is applied)",
+)
+
+
 def _copy(handin: Handin) -> Handin:
     return Handin(
         key=handin.key,
@@ -305,6 +353,7 @@ def _copy(handin: Handin) -> Handin:
         email=handin.email,
         sid=handin.sid,
         lms_id=handin.lms_id,
+        participant=handin.participant,
         submitted_at=handin.submitted_at,
         late=handin.late,
         origin=handin.origin,
@@ -376,12 +425,16 @@ def results_json(
         lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
     elif row.weighted_percent is not None:
         lines.append(SCORE_LATER[settings.tests_visibility])
-    if row.days_late:
+    if row.lateness:
+        lines.append(row.lateness)
+    elif row.days_late:
         in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
         lines.append(
             f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
             f"points{in_all}."
         )
+    if row.weighted_percent is None:
+        lines.append(nothing_found(row))
     lines.extend(row.problems)
     if isolation:
         lines.append(f"Graded in the grader's '{isolation}' isolation tier.")
@@ -394,6 +447,15 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def nothing_found(row: GradeRow) -> str:
+    """What a student is told when no file of the assignment was found in their submission."""
+    expected = ", ".join(f"{s.exercise}.py" for s in row.scores)
+    return (
+        f"No file of this assignment was found in the submission: expected {expected} "
+        "(a notebook, .ipynb, works too). Score: 0."
+    )
 
 
 SCORE_LATER = {

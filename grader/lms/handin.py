@@ -64,6 +64,7 @@ class Handin:
     email: str = ""
     sid: str = ""  # student id number (Gradescope's SID; Moodle's "ID number")
     lms_id: str = ""  # the platform's own user id (Canvas user id), as a roster's id holds it
+    participant: str = ""  # Moodle's participant id for this assignment (blind marking's key)
     submitted_at: datetime | None = None  # timezone-aware; the platform's, where it gives one
     late: bool | None = None  # the platform's own late flag; None where it gives none
     origin: str = ""  # where in the download: "submission_0123/", "alice.zip", "doejane_..."
@@ -76,8 +77,9 @@ class Handin:
         """The identity facts this handin carries, strongest first, for merging and roster
         matching: (kind, normalised value)."""
         found = []
-        if self.key_kind == "participant":  # Moodle: one student per id within a download
-            found.append(("participant", self.key))
+        participant = self.participant or (self.key if self.key_kind == "participant" else "")
+        if participant:  # Moodle: one student per id within a download
+            found.append(("participant", participant))
         if self.lms_id:
             found.append(("lms_id", self.lms_id.strip()))
         if self.sid:

@@ -17,21 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from types import ModuleType
 
 from grader.errors import UsageError
-from grader.lms import canvas, folders, gradescope, moodle
-from grader.lms.collect import archive_kind, class_budget, skipped, summarise
+from grader.lms.collect import archive_kind, class_budget, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.platforms import by_name, names, platforms
 from grader.text import shown
 
-LAYOUTS: dict[str, ModuleType] = {
-    "gradescope": gradescope,
-    "moodle": moodle,
-    "canvas": canvas,
-    "folders": folders,
-}
+LAYOUTS = names()  # most specific first: the order layouts are detected in
 STRONG = ("lms_id", "participant", "sid", "email")
 OUTPUT_MARKER = ".grade-batch-output"  # written by grade batch into its output folder
 
@@ -99,21 +93,15 @@ def read_submissions(
     notes: list[str] = []
     if layout is None:
         root, layout = _detect(root, notes)
-    elif layout == "gradescope":
-        gradescope.check_not_inner(root)
-        if not gradescope.detect(root):
-            raise UsageError(
-                f"{root} is not a Gradescope export: it has no {gradescope.METADATA}",
-                hint="Pass the folder that holds submission_metadata.yml.",
-            )
+    else:
+        root = by_name(layout).find(root, notes, True) or root
     stray: list[str] = []
     earlier = _earlier_outputs(root)
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
     excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
-    module = LAYOUTS[layout]
     try:
         with class_budget():  # the class caps (collect.py), over every student's Collector
-            handins = module.read(
+            handins = by_name(layout).read(
                 root, staging=staging / layout, exercises=exercises, exclude=excluded, stray=stray
             )
     except OSError as exc:
@@ -136,8 +124,16 @@ def _displayable(handin: Handin) -> None:
     the names in it came from the file system, where an undecodable byte is a lone surrogate
     (``surrogateescape``), and no writer after intake (JSON, CSV, HTML, the terminal) may fail
     on one. Paths stay as they are: they are for the file system only."""
-    handin.name, handin.email, handin.sid, handin.lms_id, handin.origin = (
-        shown(v) for v in (handin.name, handin.email, handin.sid, handin.lms_id, handin.origin)
+    handin.name, handin.email, handin.sid, handin.lms_id, handin.participant, handin.origin = (
+        shown(v)
+        for v in (
+            handin.name,
+            handin.email,
+            handin.sid,
+            handin.lms_id,
+            handin.participant,
+            handin.origin,
+        )
     )
     handin.problems = [shown(p) for p in handin.problems]
     handin.notes = [shown(n) for n in handin.notes]
@@ -178,37 +174,12 @@ def _check_root(root: Path) -> Path:
 
 
 def _detect(root: Path, notes: list[str]) -> tuple[Path, str]:
-    gradescope.check_not_inner(root)
-    if not gradescope.detect(root):
-        exports = _exports_inside(root)
-        if len(exports) > 1:
-            raise UsageError(
-                f"{root} holds {len(exports)} Gradescope exports "
-                f"({', '.join(e.name for e in exports)})",
-                hint="Pass one export folder at a time.",
-            )
-        if exports:
-            notes.append(f"read the Gradescope export {exports[0].name}/ inside {root}")
-            return exports[0], "gradescope"
-    for name, module in LAYOUTS.items():
-        if module.detect(root):
-            return root, name
+    """The first platform, most specific first, whose download ``root`` is (or holds)."""
+    for platform in platforms():
+        found = platform.find(root, notes, False)
+        if found is not None:
+            return found, platform.name
     return root, "folders"
-
-
-def _exports_inside(root: Path) -> list[Path]:
-    """Gradescope exports one level down: the folder an instructor unzipped into."""
-    try:
-        found = list_entries(root)
-    except OSError:
-        return []
-    return [
-        Path(e.path)
-        for e in found
-        if not skipped(e.name)
-        and e.is_dir(follow_symlinks=False)
-        and gradescope.detect(Path(e.path))
-    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -270,7 +241,7 @@ def _combine(group: list[Handin]) -> Handin:
         key=newest.key, key_kind=newest.key_kind, origin=" + ".join(h.origin for h in ordered)
     )
     for handin in ordered:  # later handins overwrite identity data they have
-        for attribute in ("name", "email", "sid", "lms_id"):
+        for attribute in ("name", "email", "sid", "lms_id", "participant"):
             if getattr(handin, attribute):
                 setattr(merged, attribute, getattr(handin, attribute))
         merged.problems.extend(handin.problems)

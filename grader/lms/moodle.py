@@ -34,19 +34,26 @@ from pathlib import Path
 
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
-from grader.lms.collect import Collector, archive_kind, entries, skipped, staging_for
-from grader.lms.grades import GradeRow, grade_cell, number
+from grader.lms.collect import Collector, entries, skipped, staging_for
+from grader.lms.grades import GradeRow, grade_cell, identified, number
 from grader.lms.handin import ExerciseInfo, Handin
+from grader.lms.platform import Lateness, Platform, Upload, dated_files, no_times
 
 LAYOUT = "moodle"
+# Moodle writes ``{name}_{participant id}_`` and the plugin's ``assignsubmission_{type}_``
+# before anything the student chose; its names never hold "_" (``str_replace('_', ' ', ...)``
+# before ``clean_filename``), so the first "_" ends the name. The prefix is read from the left
+# and nothing after it can move a file to another participant, whatever the student called it.
 ENTRY = re.compile(
-    r"^(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)$"
+    r"^(?P<name>[^_]+)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)$"
 )
 BLIND = "participant"
+HIDDEN_USER = "Participant "  # Moodle's ``hiddenuser`` string: the worksheet's identifiers
 
 
 def parse_name(name: str) -> tuple[str, str, str, str] | None:
-    """(student name, participant id, plugin, rest) of a download's top-level entry."""
+    """(student name, participant id, plugin, rest) of a download's top-level entry: the
+    prefix Moodle wrote, read from the left; ``rest`` is what the student chose."""
     match = ENTRY.match(name)
     if match is None:
         return None
@@ -71,10 +78,12 @@ def read(
     exclude: frozenset[Path] = frozenset(),
     stray: list[str] | None = None,
 ) -> list[Handin]:
-    """One Handin per participant id in the download at ``root``."""
+    """One Handin per participant id in the download at ``root``. Under blind marking
+    ("Participant_1234570_...") the participant id is all there is: the student is graded by
+    it, and ``moodle-worksheet.csv`` gives the grade back by it."""
     stray = stray if stray is not None else []
-    groups: dict[str, list[tuple[str, str, str, Path, bool]]] = {}
-    names: dict[str, str] = {}
+    groups: dict[str, list[tuple[str, str, str, Path]]] = {}
+    names: dict[str, set[str]] = {}
     for entry in entries(root):
         path = Path(entry.path)
         if skipped(entry.name) or (exclude and path.resolve() in exclude):
@@ -84,37 +93,61 @@ def read(
             stray.append(f"{entry.name}: not named as Moodle names submissions; ignored")
             continue
         name, participant, plugin, rest = parsed
-        names.setdefault(participant, name)
-        is_dir = entry.is_dir(follow_symlinks=False) and not entry.is_symlink()
-        groups.setdefault(participant, []).append((entry.name, plugin, rest, path, is_dir))
+        names.setdefault(participant, set()).add(name)
+        groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
-        name = names[participant]
+        if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
+            shown = ", ".join(sorted(names[participant]))
+            stray.extend(
+                f"{entry}: participant {participant} appears under several names ({shown}); refused"
+                for entry, _, _, _ in groups[participant]
+            )
+            continue
+        name = next(iter(names[participant]))
         blind = name.strip().lower() == BLIND
         handin = Handin(
             key=participant,
             key_kind="participant",
             name="" if blind else name,
+            participant=participant,
             origin=f"{name}_{participant}",
         )
         if blind:
-            handin.notes.append("blind marking: the download names no student")
+            handin.notes.append(
+                f"blind marking: the download names no student; graded as {HIDDEN_USER}"
+                f"{participant}"
+            )
         collector = Collector(handin, exercises, staging_for(staging, f"{name}_{participant}"))
-        for entry_name, plugin, rest, path, is_dir in groups[participant]:
+        for entry_name, plugin, rest, path in groups[participant]:
             if plugin != "file":
                 handin.problems.append(
                     f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded"
                 )
-            elif path.is_symlink():
-                collector.refuse(rest or entry_name, entry_name, "a symbolic link; not followed")
-            elif is_dir:
-                collector.add_folder(path, shown=f"{entry_name}/")
-            elif archive_kind(rest):
-                collector.add_archive(path, shown=entry_name)
             else:
-                collector.add_file(path, name=rest, shown=entry_name)
+                collector.add_entry(path, name=rest, shown=entry_name)
         handins.append(collector.finish())
     return handins
+
+
+def lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    """Moodle's download carries no submission times, only each file's date: files dated
+    after the deadline are named for the instructor (no penalty is applied on a file date)."""
+    return dated_files(handin, assignment)
+
+
+def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    """What to do in Moodle after the run."""
+    lines = []
+    if read and any(r.student.participant for r in rows):
+        lines.append(
+            f'Moodle: upload {WORKSHEET} in the assignment\'s "View all submissions", '
+            '"Upload grading worksheet" (the "Offline grading worksheet" feedback type must '
+            "be on); it names every student as Moodle's download does, by participant"
+        )
+    if read:
+        lines += no_times("Moodle", rows, assignment, "by hand in Moodle")
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,8 +178,8 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
         cell = grade_cell(row, settings.points, assignment.missing)
         keys = [email, idnumber] if settings.key == "email" else [idnumber, email]
         line = [*keys, student.name, cell]
-        if settings.feedback:
-            line.append(feedback(row))
+        if settings.feedback:  # never feedback without its grade: Moodle would clear it
+            line.append(feedback(row) if cell else "")
         writer.writerow(line)
     return out.getvalue()
 
@@ -164,3 +197,88 @@ def feedback(row: GradeRow) -> str:
     if row.final_percent is not None:
         parts.append(f"total {number(row.final_percent)}%")
     return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# The offline grading worksheet: grades by participant, blind marking included
+
+WORKSHEET = "moodle-worksheet.csv"
+WORKSHEET_HEADER = (
+    "Identifier",
+    "Full name",
+    "Email address",
+    "Grade",
+    "Maximum Grade",
+    "Last modified (grade)",
+    "Feedback comments",
+)
+
+
+def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
+    """The assignment's offline grading worksheet, as Moodle's ``assignfeedback_offline``
+    imports it ("Upload grading worksheet"): its importer finds the columns "Identifier",
+    "Grade" and "Last modified (grade)" by name, reads the participant id after Moodle's
+    ``hiddenuser`` string ("Participant 1234570"), and skips a row whose grade is empty (so an
+    empty cell never becomes 0); a feedback plugin's column ("Feedback comments") is read where
+    that plugin is on. One row per participant of the download, blind or not; the grade is the
+    final percentage as points of ``moodle.points``. "Last modified (grade)" is left empty:
+    Moodle then keeps a grade changed in Moodle unless the upload's "Allow updating records
+    that have been modified more recently in Moodle" is ticked."""
+    settings = assignment.moodle_settings()
+    out = io.StringIO()
+    writer = spreadsheet.writer(out)
+    writer.writerow(WORKSHEET_HEADER)
+    for row in sorted(
+        (r for r in rows if r.student.participant),
+        key=lambda r: (len(r.student.participant), r.student.participant),
+    ):
+        student = row.student
+        writer.writerow(
+            [
+                f"{HIDDEN_USER}{student.participant}",
+                student.name,
+                student.email,
+                grade_cell(row, settings.points, "blank"),
+                number(settings.points),
+                "",
+                feedback(row) if settings.feedback and row.final_percent is not None else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:
+    """``moodle.csv`` (the gradebook import, by e-mail or ID number) for every class, and the
+    grading worksheet for a class read from a Moodle download (by participant)."""
+    found = []
+    key = assignment.moodle_settings().key
+    known = identified(rows)
+    unkeyed = [r for r in known if not (r.student.email if key == "email" else r.student.sid)]
+    warnings = []
+    if unkeyed:
+        what = "e-mail address" if key == "email" else "ID number"
+        warnings.append(
+            f"moodle.csv: {len(unkeyed)} student(s) have no {what}, and Moodle skips such "
+            "rows (a roster with it fixes this"
+            + (f"; {WORKSHEET} has them by participant)" if _any_participant(rows) else ")")
+        )
+    found.append(Upload("moodle.csv", grades_csv(known, assignment), tuple(warnings)))
+    if _any_participant(rows):
+        found.append(Upload(WORKSHEET, worksheet_csv(rows, assignment)))
+    return found
+
+
+def _any_participant(rows: list[GradeRow]) -> bool:
+    return any(r.student.participant for r in rows)
+
+
+PLATFORM = Platform(
+    name=LAYOUT,
+    detect=detect,
+    read=read,
+    times="none: each file's date only (never used as a submission time)",
+    uploads=uploads,
+    lateness=lateness,
+    advice=advice,
+    upload_names=("moodle.csv", WORKSHEET),
+)

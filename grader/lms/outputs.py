@@ -5,12 +5,13 @@ What goes where, and when:
 - always: ``gradebook.csv`` and ``gradebook.json`` (:mod:`.gradebook`), ``index.html`` (the
   class report), ``feedback/<student>.html`` for every student who handed something in, and
   ``students/<student>/results.json`` (Gradescope's format) beside their results;
-- only when the gradebook is complete: ``canvas.csv`` and ``moodle.csv``, the files an
-  instructor uploads. An incomplete gradebook is marked as such in the CSV itself, and the
-  upload files of an earlier run are removed rather than left looking current.
+- only when the gradebook is complete: every platform's upload files (``Platform.uploads``:
+  ``canvas.csv``, ``moodle.csv``, and ``moodle-worksheet.csv`` for a Moodle download), the
+  files an instructor uploads. An incomplete gradebook is marked as such in the CSV itself,
+  and the upload files of an earlier run are removed rather than left looking current.
 
 Students who are not on the roster are in the gradebook (with a problem saying so) but never
-in an upload file: their grade would go to whoever the LMS matched by name.
+in an identity-keyed upload file: their grade would go to whoever the LMS matched by name.
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.fileio import write_atomic
-from grader.lms import canvas, gradescope, moodle
+from grader.lms import gradescope
 from grader.lms.assignment import Assignment
 from grader.lms.gradebook import class_stats, exercise_maxima, gradebook_csv, gradebook_json
-from grader.lms.grades import GradeRow
+from grader.lms.grades import GradeRow, identified
+from grader.lms.platforms import platforms
 from grader.results import Result
 from grader.spec import ExerciseSpec
 
-UPLOADS = ("canvas.csv", "moodle.csv")
+
+def upload_names() -> tuple[str, ...]:
+    return tuple(name for p in platforms() for name in p.upload_names)
 
 
 @dataclass
@@ -64,7 +68,7 @@ def write_outputs(
 
     feedback = 0
     for row in rows:
-        if row.roster == "absent":
+        if row.roster in ("absent", "ambiguous"):  # no work of theirs is known
             continue
         key = row.student.key
         mine = {e: r for (k, e), r in results.items() if k == key}
@@ -75,7 +79,9 @@ def write_outputs(
         write_atomic(
             out / "students" / key / "results.json", gradescope.results_json(row, assignment)
         )
-        write_atomic(out / "feedback" / f"{key}.html", render_feedback(row, mine, assignment, lang))
+        write_atomic(
+            out / "feedback" / f"{key}.html", render_feedback(row, mine, assignment, lang, titles)
+        )
         feedback += 1
     write("gradebook.csv", gradebook_csv(rows, assignment, maxima, incomplete=incomplete))
     write(
@@ -92,31 +98,32 @@ def write_outputs(
     if feedback:
         outputs.written.append(f"feedback/ ({feedback} page{'s' if feedback != 1 else ''})")
     if incomplete:
-        for name in UPLOADS:
+        for name in upload_names():
             (out / name).unlink(missing_ok=True)
-            outputs.withheld.append(f"{name}: not written, the gradebook is incomplete")
+        outputs.withheld.append(
+            f"{', '.join(upload_names())}: not written, the gradebook is incomplete"
+        )
         return outputs
-    uploads = [r for r in rows if r.roster != "unmatched"]
-    left_out = len(rows) - len(uploads)
+    left_out = len(rows) - len(identified(rows))
     if left_out:
         outputs.warnings.append(
-            f"{left_out} student(s) not on the roster are left out of {' and '.join(UPLOADS)}: "
-            "match them by hand (gradebook.csv has their grades)"
+            f"{left_out} student(s) not on the roster, or matched to it only ambiguously, are "
+            "left out of the identity-keyed uploads: match them by hand (gradebook.csv has "
+            "their grades"
+            + (
+                "; moodle-worksheet.csv has those of a Moodle download by participant)"
+                if any(r.student.participant for r in rows if r.roster == "unmatched")
+                else ")"
+            )
         )
-    write("canvas.csv", canvas.gradebook_csv(uploads, assignment))
-    unidentified = [r for r in uploads if not (r.student.lms_id or r.student.sid)]
-    if unidentified:
+    withheld = [r for r in rows if r.withheld and r.roster != "unmatched"]
+    if withheld:
         outputs.warnings.append(
-            f"canvas.csv: {len(unidentified)} student(s) have no Canvas ID or SIS User ID, so "
-            "Canvas can match them only by name (a roster with their ids fixes this)"
+            f"{len(withheld)} roster student(s) get an empty cell, never 0, until the work "
+            "above is matched (gradebook.csv says why for each)"
         )
-    write("moodle.csv", moodle.grades_csv(uploads, assignment))
-    key = assignment.moodle_settings().key
-    unkeyed = [r for r in uploads if not (r.student.email if key == "email" else r.student.sid)]
-    if unkeyed:
-        what = "e-mail address" if key == "email" else "ID number"
-        outputs.warnings.append(
-            f"moodle.csv: {len(unkeyed)} student(s) have no {what}, and Moodle skips such "
-            "rows (a roster with it fixes this)"
-        )
+    for platform in platforms():
+        for upload in platform.uploads(rows, assignment):
+            write(upload.name, upload.text)
+            outputs.warnings.extend(upload.warnings)
     return outputs

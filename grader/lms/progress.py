@@ -28,6 +28,12 @@ class Progress:
         self.errors += result.status is Status.ERROR
         self.show()
 
+    def _errors(self) -> str:
+        """How many files could not run ("1 file could not run"); the end of the batch names
+        each of them, with why, under "Needs a look"."""
+        n = self.errors
+        return f"{n} file{'s' if n != 1 else ''} could not run"
+
     def eta(self) -> str:
         if not self.graded_now:
             return "?"
@@ -42,7 +48,7 @@ class Progress:
             control(self.stream, "\r")  # the bar redraws its own line: the grader's control
             self.stream.write(
                 f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                f"graded · {self.errors} errors · ETA {self.eta()}   "
+                f"graded · {self._errors()} · ETA {self.eta()}   "
             )
             if final:
                 self.stream.write("\n")
@@ -51,6 +57,6 @@ class Progress:
             self._last = now
             pct = 100 * self.done // max(self.total, 1)
             self.stream.write(
-                f"graded {self.done}/{self.total} ({pct}%), {self.errors} errors, ETA {self.eta()}\n"
+                f"graded {self.done}/{self.total} ({pct}%), {self._errors()}, ETA {self.eta()}\n"
             )
             self.stream.flush()

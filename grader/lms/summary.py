@@ -11,8 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.lms.grades import NO_FILE, UNREADABLE, GradeRow, number
+from grader.lms.grades import (
+    NO_FILE,
+    NO_MATCH,
+    NO_WORK,
+    UNREADABLE,
+    ExerciseScore,
+    GradeRow,
+    number,
+)
 from grader.lms.handin import Handin
+from grader.text import inert_line
 
 MAX_LINES = 8  # per student; the rest are counted (all of them are in gradebook.csv)
 
@@ -27,10 +36,17 @@ def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
     by_key = {h.key: h for h in handins}
     found = []
     for row in rows:
-        handin = by_key.get(row.student.key) if row.roster != "absent" else None
+        handin = by_key.get(row.student.key) if row.roster not in ("absent", "ambiguous") else None
         lines: list[str] = []
         if row.roster == "absent":
-            lines.append("on the roster, nothing handed in")
+            lines.append(
+                "on the roster, no handin known to be theirs"
+                if row.withheld
+                else "on the roster, nothing handed in"
+            )
+            lines += [p for p in row.problems if p not in (NO_WORK, NO_MATCH)]
+        elif row.roster == "ambiguous":
+            lines += list(row.problems)
         else:
             missing = [s.exercise for s in row.scores if s.status == NO_FILE]
             if missing:
@@ -38,6 +54,9 @@ def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
             unreadable = [s.exercise for s in row.scores if s.status == UNREADABLE]
             if unreadable:  # the problems below say why
                 lines.append(f"unreadable: {', '.join(unreadable)}")
+            for score in row.scores:
+                if score.status == "error":  # the file did not run: name it and say why
+                    lines.append(_error_line(score, handin))
             lines += [p for p in row.problems if not p.startswith(tuple(missing))]
             if handin is not None:
                 lines += handin.notes
@@ -57,3 +76,16 @@ def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
         )
         found.append(Attention(label, tuple(lines)))
     return found
+
+
+def _error_line(score: ExerciseScore, handin: Handin | None) -> str:
+    """``exercise-07: alice/ex7.py could not run: SyntaxError ...``: the file as handed in,
+    and the first line of what its learner was told."""
+    submitted = handin.files.get(score.exercise) if handin is not None else None
+    shown = submitted.shown if submitted is not None else score.exercise
+    why = next(
+        (t.output.strip().splitlines()[0] for t in score.tests if t.output.strip()),
+        score.message.strip().splitlines()[0] if score.message.strip() else "",
+    )
+    line = f"{score.exercise}: {inert_line(shown)} could not run"
+    return line + (f": {inert_line(why[:200])}" if why else "")

@@ -23,13 +23,20 @@ MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
 
 def render_feedback(
-    row: GradeRow, results: dict[str, Result], assignment: Assignment, lang: str
+    row: GradeRow,
+    results: dict[str, Result],
+    assignment: Assignment,
+    lang: str,
+    titles: dict[str, str] | None = None,
 ) -> str:
     """The feedback page of one student: the final grade and how it was reached, then every
-    exercise of ``row`` in order (``results`` holds those that were graded)."""
+    exercise of ``row`` in order (``results`` holds those that were graded; ``titles`` names
+    every exercise, those without a result too)."""
     lang = lang if lang in REPORT else "en"
     t = labels(REPORT, lang)
     exercises = [_exercise(s, results.get(s.exercise), assignment, lang, t) for s in row.scores]
+    for view in exercises:
+        view["title"] = view["title"] or (titles or {}).get(view["id"], "")
     student = row.student
     view = {
         "title": assignment.title or assignment.name,
@@ -62,6 +69,8 @@ def _breakdown(row: GradeRow, assignment: Assignment, t: dict[str, str]) -> list
     """The lines under the final grade that say how it differs from the exercises' score."""
     if row.weighted_percent is None:
         return [t["nothing_handed_in"]]
+    if row.lateness:  # the platform applies the late rule, not this grade
+        return [t.get(row.lateness_label, row.lateness)]
     if not row.days_late:
         return []
     days = row.days_late

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from tests.lms.builders import (
@@ -20,6 +21,7 @@ from tests.lms.builders import (
 )
 
 NOW = int(time.time()) // 2 * 2
+DUE = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)  # the due date of ``same_class``
 
 GRADESCOPE_METADATA = """\
 ---
@@ -145,4 +147,63 @@ def class_folders(root: Path) -> Path:
     fifo(root / "pipe")
     write(root / "graded" / "students" / "x" / "exercise-01.py", code("an output"))
     write(root / "graded" / ".grade-batch-output", "This folder is the output of `grade batch`.\n")
+    return root
+
+
+# id, name, e-mail, SID; how late (days after the due date, None: on time); right or wrong
+CLASS = [
+    ("4711", "Jane Doe", "jane@example.edu", "1001", None, "right"),
+    ("4712", "Bob Smith", "bob@example.edu", "1002", None, "wrong"),
+    ("4713", "Ann Lee", "ann@example.edu", "1003", 2, "right"),  # 2 days late: -20
+    ("4714", "Kim Nguyen", "kim@example.edu", "1004", 4, "right"),  # 4 days: no credit
+]
+PARTICIPANT = {"4711": "901", "4712": "902", "4713": "903", "4714": "904"}
+
+
+def roster_text(extra: str = "") -> str:
+    return "id,name,email,sid\n" + "".join(f"{i},{n},{e},{s}\n" for i, n, e, s, *_ in CLASS) + extra
+
+
+def when(late: int | None) -> datetime:
+    return DUE - timedelta(hours=3) if late is None else DUE + timedelta(days=late, hours=-1)
+
+
+def files(tag: str, right: str) -> dict[str, str]:
+    label = f"{tag} wrong" if right == "wrong" else tag
+    return {"exercise-01.py": code(label), "exercise-05.py": code(label)}
+
+
+def same_class(layout: str, root: Path, *, blind: bool = False) -> Path:
+    """One class (``CLASS``) as ``layout``'s download has it: Gradescope's export with its
+    submission times, Canvas's flat download with ``_LATE_`` marks, Moodle's folders (blind
+    marking with ``blind``) with each file dated when it was handed in."""
+    root.mkdir(parents=True)
+    if layout == "gradescope":
+        meta = ["---"]
+        for ident, name, email, sid, late, right in CLASS:
+            meta += [
+                f"submission_{ident}:",
+                "  :submitters:",
+                f"  - :name: {name}",
+                f"    :sid: '{sid}'",
+                f"    :email: {email}",
+                f"  :created_at: {when(late):%Y-%m-%d %H:%M:%S}.000000000 +00:00",
+            ]
+            for file, text in files(ident, right).items():
+                write(root / f"submission_{ident}" / file, text)
+        write(root / "submission_metadata.yml", "\n".join(meta) + "\n")
+    elif layout == "canvas":
+        file_id = 88000
+        for ident, name, _, _, late, right in CLASS:
+            first, last = name.split()
+            mark = "_LATE" if late is not None else ""
+            for file, text in files(ident, right).items():
+                file_id += 1
+                write(root / f"{last.lower()}{first.lower()}{mark}_{ident}_{file_id}_{file}", text)
+    else:  # moodle: "download as folders"; each file dated when it was handed in
+        for ident, name, _, _, late, right in CLASS:
+            shown = "Participant" if blind else name
+            folder = root / f"{shown}_{PARTICIPANT[ident]}_assignsubmission_file_"
+            for file, text in files(ident, right).items():
+                write(folder / file, text, when(late).timestamp())
     return root

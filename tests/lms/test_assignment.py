@@ -209,6 +209,8 @@ def test_a_roster_is_read_with_any_column_order_and_a_bom(tmp_path):
         ("id,name,email\n1,a,not-an-address\n", "line 2", "is not an e-mail address"),
         ("id,name,email\n1,a,a@x\n1,b,b@x\n", "line 3", "id '1' is already on line 2"),
         ("id,name,email\n1,a,A@x\n2,b,a@X\n", "line 3", "email 'a@X' is already on line 2"),
+        ("id,name,email,participant\n1,a,a@x,p7\n", "line 2", "not a Moodle participant id"),
+        ("id,name,email,participant\n1,a,a@x,7\n2,b,b@x,7\n", "line 3", "participant '7' is"),
     ],
 )
 def test_roster_errors_name_the_line(tmp_path, text, field, problem):

@@ -122,6 +122,9 @@ EXPECTED = {
         "1234570": ("3", M, M, "25"),  # blind marking: nobody on the roster
     },
 }
+# roster students without matched work while work nobody is identified by is unmatched (a
+# Gradescope submission without metadata; Moodle's blind marking): never 0, an empty cell
+WITHHELD = {"gradescope": {"4717"}, "moodle": {"4716", "4717"}}
 BUILDERS = {"folders": folders, "gradescope": gradescope, "canvas": canvas, "moodle": moodle}
 
 
@@ -213,8 +216,12 @@ def test_moodle_csv_is_keyed_by_email(graded):
     grades = {r[0]: r[3] for r in rows[1:]}
     assert set(grades) == {p[2] for p in people}
     final = {p[2]: EXPECTED[layout][p[0]][3] for p in people}
+    withheld = {p[2] for p in people if p[0] in WITHHELD.get(layout, set())}
     for email, percent in final.items():  # points of 10; no work: 0 (missing: zero)
-        assert float(grades[email]) == pytest.approx(float(percent or 0) / 10)
+        if email in withheld:
+            assert grades[email] == "", email
+        else:
+            assert float(grades[email]) == pytest.approx(float(percent or 0) / 10)
 
 
 def test_each_student_gets_feedback_and_gradescope_results(graded):
@@ -263,3 +270,38 @@ def test_an_assignment_graded_on_a_cluster_gives_the_same_gradebook(tmp_path):
     assert got == EXPECTED["gradescope"]
     for name in ("gradebook.csv", "canvas.csv", "moodle.csv"):
         assert (cluster / name).read_bytes() == (one / name).read_bytes(), name
+
+
+def test_the_run_ends_with_what_to_do_on_each_platform(graded):
+    layout, _, proc, _ = graded
+    tail = proc.stdout.rstrip().split("\n\nStill to do on the platforms:\n")
+    assert len(tail) == 2, proc.stdout
+    lines = [line.removeprefix("  - ") for line in tail[1].splitlines()]
+    expected = {
+        "canvas": ["Canvas: turn on Canvas's Late Policy"],
+        "moodle": [
+            "Moodle: upload moodle-worksheet.csv",
+            "Moodle: the late rule was not applied: this download has no submission times",
+        ],
+        "gradescope": ["Canvas: canvas.csv already holds the late penalty of 2 student(s)"],
+        "folders": ["Plain folders: the late rule was not applied: this download has no"],
+    }[layout]
+    assert len(lines) == len(expected), lines
+    for line, start in zip(lines, expected, strict=True):
+        assert line.startswith(start), (line, start)
+
+
+@pytest.mark.parametrize("graded", ["moodle"], indirect=True)
+def test_moodle_blind_marking_is_graded_into_the_grading_worksheet(graded):
+    _, out, _, _ = graded
+    rows = table(out / "moodle-worksheet.csv")
+    assert rows[0][:4] == ["Identifier", "Full name", "Email address", "Grade"]
+    grades = {r[0]: r[3] for r in rows[1:]}
+    assert grades["Participant 1234570"] == "2.5"  # blind marking: 25% as points of 10
+    assert grades["Participant 1234567"] == "5"  # Jane Doe, by participant too
+    assert len(grades) == 6  # every participant of the download, none twice
+    data = json.loads((out / "gradebook.json").read_text())
+    blind = next(s for s in data["students"] if s["participant"] == "1234570")
+    assert blind["roster"] == "unmatched" and blind["final"] == 25
+    quiet = next(s for s in data["students"] if s["student"] == "4717")
+    assert quiet["withheld"] and quiet["final"] is None  # work that names no one may be theirs

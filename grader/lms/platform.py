@@ -1,0 +1,141 @@
+"""The declared interface of a learning platform, and the registry of those the grader knows.
+
+Each platform module (``gradescope``, ``moodle``, ``canvas``, ``folders``) declares one
+``PLATFORM`` object that says, in one place, everything the rest of ``grade batch`` needs of it,
+as nbgrader's exchange and converter plugins do:
+
+- ``detect(root)``: whether a download is laid out as this platform lays it out;
+- ``locate(root, notes, forced)`` (optional): the folder to read when it is not ``root``
+  itself (a Gradescope export one level down), or a usage error for a folder that must not be
+  read as this platform's (one submission of an export); ``None``: not this platform's;
+- ``read(root, staging=..., exercises=..., exclude=..., stray=...)``: one ``Handin`` per student,
+  attributed only by what the platform itself wrote (its folder, its prefix, its metadata);
+- ``uploads(rows, assignment)``: the files an instructor uploads back to the platform, each with
+  the warnings to read before uploading it;
+- ``lateness(handin, assignment)``: what the download says about a student's lateness that the
+  grade itself cannot carry (a platform's late mark without a time; file dates after the due
+  date), for the student and for the instructor;
+- ``advice(rows, assignment, read)``: what the instructor must still do on the platform after
+  the run (``read``: whether the class came from this platform's download), said once, at the
+  end of the run's summary; only what is true of this class.
+
+``grader.lms.platforms.PLATFORMS`` is the registry, most specific layout first (the order intake
+detects in). Adding a platform is one module that declares its ``PLATFORM``, and its line there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from grader.lms.assignment import Assignment
+    from grader.lms.grades import GradeRow
+    from grader.lms.handin import ExerciseInfo, Handin
+
+
+class Reader(Protocol):
+    def __call__(
+        self,
+        root: Path,
+        *,
+        staging: Path,
+        exercises: dict[str, ExerciseInfo],
+        exclude: frozenset[Path] = ...,
+        stray: list[str] | None = ...,
+    ) -> list[Handin]: ...
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One file for the instructor to upload to a platform, and what to know before."""
+
+    name: str  # in the output folder: "canvas.csv"
+    text: str
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """What the download says of one student's lateness beyond the grade's own penalty."""
+
+    learner: str = ""  # one sentence on the student's feedback page and results
+    label: str = ""  # the sentence's key in the report's labels (grader.i18n), for its language
+    instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
+
+
+def _no_uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:
+    return []
+
+
+def _no_lateness(handin: Handin, assignment: Assignment) -> Lateness:
+    return Lateness()
+
+
+def _no_advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str  # the layout's name, as ``--layout`` takes it
+    detect: Callable[[Path], bool]
+    read: Reader
+    times: str  # where the submission times come from, in words (docs/LMS.md's table)
+    uploads: Callable[[list[GradeRow], Assignment], list[Upload]] = _no_uploads
+    lateness: Callable[[Handin, Assignment], Lateness] = _no_lateness
+    advice: Callable[[list[GradeRow], Assignment, bool], list[str]] = _no_advice
+    upload_names: tuple[str, ...] = field(default=())  # every file ``uploads`` may write
+    locate: Callable[[Path, list[str], bool], Path | None] | None = None
+
+    def find(self, root: Path, notes: list[str], forced: bool) -> Path | None:
+        """The folder to read as this platform's download (``forced``: ``--layout`` named
+        this platform), or None when ``root`` is not one."""
+        if self.locate is not None:
+            return self.locate(root, notes, forced)
+        return root if forced or self.detect(root) else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Downloads without submission times (Moodle, plain folders): said, never guessed
+
+NO_TIMES = "the late rule was not applied: this download has no submission times"
+DATED = "day(s) after the due date (a file date"
+
+
+def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
+    """Each of a student's files dated after the deadline, for the instructor: a file's date
+    is no submission time (copying or unzipping can change it), so no penalty rests on it, but
+    the instructor learns which files to look at."""
+    if assignment.due is None:
+        return Lateness()
+    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
+    lines = []
+    for exercise, submitted in sorted(handin.files.items()):
+        when = submitted.submitted_at
+        if when is not None and when > deadline:
+            days = math.ceil((when - deadline) / timedelta(days=1))
+            lines.append(
+                f"{exercise}: {submitted.shown} is dated "
+                f"{when.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC, {days} {DATED}, not a "
+                "submission time: no late penalty applied)"
+            )
+    return Lateness(instructor=tuple(lines))
+
+
+def no_times(label: str, rows: list[GradeRow], assignment: Assignment, where: str) -> list[str]:
+    """The class-level line for a download without submission times, when the assignment
+    has a due date: the rule was not applied, and how many students have late-dated files."""
+    if assignment.due is None:
+        return []
+    dated = sum(1 for r in rows if any(DATED in p for p in r.problems))
+    if not dated:
+        return [f"{label}: {NO_TIMES}; no file is dated after the due date"]
+    return [
+        f"{label}: {NO_TIMES}; {dated} student(s) have files dated after the due date (listed "
+        f"above): apply the late rule {where} where it is due"
+    ]

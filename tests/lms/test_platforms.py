@@ -1,0 +1,287 @@
+"""One class, three platforms, the same grades: the declared platform interface, Moodle's blind
+marking and its grading worksheet, namesakes on the roster, and lateness as each platform's
+download does (or does not) carry it.
+
+Grading here is by content (a staged file that says "wrong" scores 0, any other full marks), so
+that intake, roster matching, the late rule and the exports are checked without the engine.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from grader.lms import canvas, gradescope, moodle
+from grader.lms.assignment import load_assignment, read_roster
+from grader.lms.batch import advice
+from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
+from grader.lms.handin import Handin
+from grader.lms.intake import read_submissions
+from grader.lms.platform import NO_TIMES
+from grader.lms.platforms import by_name, names, platforms
+from grader.render.feedback import render_feedback
+from tests.conftest import FIXTURES, run_cli
+from tests.lms.builders import code, exercises, write
+from tests.lms.classes import CLASS, PARTICIPANT, roster_text, same_class
+
+ASSIGNMENT = """\
+format_version: 1
+name: week-3
+title: Week 3
+exercises: {exercise-01: 1, exercise-05: 1}
+roster: roster.csv
+due: 2026-12-01T20:00:00+00:00
+late: {per_day_percent: 10, max_days: 3}
+canvas: {assignment_id: 48213, points: 100}
+moodle: {item: Week 3, points: 100, key: email}
+"""
+
+
+def grade(handins: list[Handin]) -> dict[str, dict[str, ExerciseScore]]:
+    """Full marks for a staged file unless it says "wrong"."""
+    found: dict[str, dict[str, ExerciseScore]] = {}
+    for handin in handins:
+        for exercise, submitted in handin.files.items():
+            right = "wrong" not in submitted.path.read_text()
+            test = TestScore("test_a[cpu]", 4.0 if right else 0.0, 4.0, right)
+            found.setdefault(handin.key, {})[exercise] = ExerciseScore(
+                exercise, "passed" if right else "failed", test.score, 4.0, (test,)
+            )
+    return found
+
+
+def rows_of(layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "") -> tuple:
+    write(tmp_path / "roster.csv", roster or roster_text())
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    download = same_class(layout, tmp_path / layout, blind=blind)
+    intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
+    assert intake.layout == layout
+    rows = build_rows(
+        intake.handins,
+        grade(intake.handins),
+        assignment,
+        read_roster(tmp_path / "roster.csv"),
+        lateness=by_name(layout).lateness,
+    )
+    return rows, assignment
+
+
+COURSE = FIXTURES / "lms-course"
+
+
+def by_email(rows: list[GradeRow]) -> dict[str, GradeRow]:
+    return {r.student.email: r for r in rows}
+
+
+def table(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The interface
+
+
+def test_every_platform_declares_detect_read_and_its_times():
+    assert names() == ("gradescope", "moodle", "canvas", "folders")
+    for platform in platforms():
+        assert callable(platform.detect) and callable(platform.read) and platform.times
+    assert {n for p in platforms() for n in p.upload_names} == {
+        "canvas.csv",
+        "moodle.csv",
+        moodle.WORKSHEET,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# One class, three platforms
+
+
+def test_one_class_gets_the_same_grade_on_every_platform_or_is_told_why(tmp_path):
+    got = {
+        layout: by_email(rows_of(layout, tmp_path / layout)[0])
+        for layout in ("gradescope", "canvas", "moodle")
+    }
+    expected = {  # Gradescope's export carries submission times: the rule applies there
+        "jane@example.edu": 100.0,
+        "bob@example.edu": 0.0,
+        "ann@example.edu": 80.0,
+        "kim@example.edu": 0.0,
+    }
+    assert {e: r.final_percent for e, r in got["gradescope"].items()} == expected
+    for layout in ("canvas", "moodle"):
+        rows = got[layout]
+        for email, row in rows.items():
+            assert row.roster == "matched", (layout, email)
+            assert row.weighted_percent == got["gradescope"][email].weighted_percent
+            if email in ("jane@example.edu", "bob@example.edu"):  # on time: the same grade
+                assert row.final_percent == expected[email], (layout, email)
+                assert not row.lateness and not any("late" in p for p in row.problems)
+    # late work where the download has no times: the grade says exactly why it differs
+    for email in ("ann@example.edu", "kim@example.edu"):
+        late = got["canvas"][email]
+        assert late.final_percent == 100.0 and late.lateness == canvas.LATE_LEARNER
+        assert canvas.LATE_INSTRUCTOR in late.problems
+        dated = got["moodle"][email]
+        assert dated.final_percent == 100.0
+        days = 2 if email.startswith("ann") else 4
+        assert any(
+            f"{days} day(s) after the due date (a file date, not a submission time" in p
+            for p in dated.problems
+        ), dated.problems
+
+
+def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
+    rows, assignment = rows_of("canvas", tmp_path / "c")
+    todo = advice(rows, assignment, "canvas")
+    assert todo == [
+        'Canvas: turn on Canvas\'s Late Policy (Gradebook, Settings, "Late Policies", '
+        '"Automatically apply deduction to late submissions") with this assignment\'s rule, '
+        "10% per day (no credit after 3 days): 2 submission(s) Canvas marks late got no late "
+        "penalty here (canvas.csv holds their grade before lateness)"
+    ]
+    rows, assignment = rows_of("moodle", tmp_path / "m")
+    todo = advice(rows, assignment, "moodle")
+    assert todo[0].startswith(f"Moodle: upload {moodle.WORKSHEET}")
+    assert todo[1] == (
+        "Moodle: the late rule was not applied: this download has no submission times; 2 "
+        "student(s) have files dated after the due date (listed above): apply the late rule by "
+        "hand in Moodle where it is due"
+    )
+    rows, assignment = rows_of("gradescope", tmp_path / "g")
+    assert advice(rows, assignment, "gradescope") == [
+        "Canvas: canvas.csv already holds the late penalty of 2 student(s): if this Canvas "
+        "assignment takes submissions, keep Canvas's Late Policy off for it, or lateness counts "
+        "twice"
+    ]
+
+
+def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_path):
+    rows, assignment = rows_of("canvas", tmp_path)
+    ann = by_email(rows)["ann@example.edu"]
+    page = render_feedback(ann, {}, assignment, "en")
+    assert "Canvas marks this submission late" in page and "Late Policy" in page
+    assert "Canvas 将这次提交标为迟交" in render_feedback(ann, {}, assignment, "zh")
+    results = json.loads(gradescope.results_json(ann, assignment))
+    assert canvas.LATE_LEARNER in results["output"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Moodle: blind marking
+
+
+def test_blind_marking_is_graded_by_participant_and_never_uploads_a_zero(tmp_path):
+    rows, assignment = rows_of("moodle", tmp_path, blind=True)
+    handed_in = [r for r in rows if r.student.participant]
+    assert sorted(r.student.participant for r in handed_in) == ["901", "902", "903", "904"]
+    sheet = next(u for u in moodle.uploads(rows, assignment) if u.name == moodle.WORKSHEET)
+    lines = table(sheet.text)
+    assert lines[0][:5] == ["Identifier", "Full name", "Email address", "Grade", "Maximum Grade"]
+    assert "Last modified (grade)" in lines[0] and "Feedback comments" in lines[0]
+    grades = {line[0]: line[3] for line in lines[1:]}
+    assert grades == {
+        "Participant 901": "100",
+        "Participant 902": "0",
+        "Participant 903": "100",
+        "Participant 904": "100",
+    }
+    # the roster's students cannot be told from the download: no 0 for them anywhere
+    for upload in (*moodle.uploads(rows, assignment), *canvas.uploads(rows, assignment)):
+        if upload.name == moodle.WORKSHEET:
+            continue
+        body = table(upload.text)
+        cells = [line[3] for line in body[1:]] if upload.name == "moodle.csv" else []
+        cells += [line[5] for line in body[2:]] if upload.name == "canvas.csv" else []
+        assert cells and all(cell == "" for cell in cells), (upload.name, body)
+        if upload.name == "moodle.csv":  # feedback without its grade would clear the grade
+            assert all(line[4] == "" for line in body[1:]), body
+
+
+def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
+    text = "id,name,email,sid,participant\n" + "".join(
+        f"{i},{n},{e},{s},{PARTICIPANT[i]}\n" for i, n, e, s, *_ in CLASS
+    )
+    rows, _ = rows_of("moodle", tmp_path, blind=True, roster=text)
+    assert {r.student.email: (r.roster, r.final_percent) for r in rows} == {
+        "jane@example.edu": ("matched", 100.0),
+        "bob@example.edu": ("matched", 0.0),
+        "ann@example.edu": ("matched", 100.0),
+        "kim@example.edu": ("matched", 100.0),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Namesakes
+
+
+def test_two_students_with_one_name_get_no_grade_and_are_named(tmp_path):
+    roster = roster_text("4799,Jane Doe,jane.b@example.edu,1099\n")
+    rows, assignment = rows_of("moodle", tmp_path, roster=roster)
+    janes = [r for r in rows if r.student.name == "Jane Doe"]
+    assert len(janes) == 3  # two on the roster, one handin that fits both
+    for row in janes:
+        assert row.roster in ("ambiguous", "unmatched")
+        assert any("ambiguous" in p and "Jane Doe (line" in p for p in row.problems), row.problems
+    keyed = table(next(u for u in moodle.uploads(rows, assignment) if u.name == "moodle.csv").text)
+    cells = {line[0]: line[3] for line in keyed[1:]}
+    assert cells["jane@example.edu"] == "" and cells["jane.b@example.edu"] == ""
+    assert cells["bob@example.edu"] == "0" and cells["ann@example.edu"] == "100"
+
+
+def test_two_handins_with_one_name_do_not_take_one_roster_entry(tmp_path):
+    download = tmp_path / "m"
+    for participant in ("901", "902"):
+        folder = download / f"Jane Doe_{participant}_assignsubmission_file_"
+        write(folder / "exercise-01.py", code(f"jane {participant}"))
+    write(tmp_path / "roster.csv", roster_text())
+    intake = read_submissions(download, staging=tmp_path / "s", exercises=exercises())
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    rows = build_rows(
+        intake.handins, grade(intake.handins), assignment, read_roster(tmp_path / "roster.csv")
+    )
+    jane = next(r for r in rows if r.student.email == "jane@example.edu")
+    assert jane.roster == "ambiguous" and jane.withheld
+    assert sum(1 for r in rows if r.roster == "unmatched") == 2
+
+
+@pytest.mark.slow
+def test_one_class_graded_from_three_downloads_by_grade_batch(tmp_path):
+    """The whole pipeline: the same class downloaded from Gradescope, Canvas and Moodle, graded
+    for real. Every on-time student gets the same grade from all three; late work differs only
+    where the download has no times, and the gradebook and the run's end say why."""
+    write(tmp_path / "roster.csv", roster_text())
+    write(tmp_path / "week-3.yaml", ASSIGNMENT)
+    finals: dict[str, dict[str, str]] = {}
+    for layout in ("gradescope", "canvas", "moodle"):
+        download = same_class(layout, tmp_path / layout)
+        out = tmp_path / f"{layout}-out"
+        proc = run_cli("batch", str(download), "--assignment", str(tmp_path / "week-3.yaml"),
+                       "--out", str(out), "--jobs", "2", home=COURSE, timeout=600)  # fmt: skip
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        rows = table((out / "gradebook.csv").read_text(encoding="utf-8"))
+        header = rows[0]
+        body = {r[header.index("email")]: r for r in rows[2:]}
+        finals[layout] = {e: r[header.index("final")] for e, r in body.items()}
+        problems = {e: r[header.index("problems")] for e, r in body.items()}
+        if layout == "canvas":
+            assert canvas.LATE_INSTRUCTOR in problems["ann@example.edu"]
+            assert "Canvas: turn on Canvas's Late Policy" in proc.stdout
+        if layout == "moodle":
+            assert "after the due date (a file date" in problems["kim@example.edu"]
+            assert NO_TIMES in proc.stdout
+    assert finals["gradescope"] == {
+        "jane@example.edu": "100",
+        "bob@example.edu": "0",
+        "ann@example.edu": "80",
+        "kim@example.edu": "0",
+    }
+    for layout in ("canvas", "moodle"):
+        assert finals[layout] == {
+            "jane@example.edu": "100",
+            "bob@example.edu": "0",
+            "ann@example.edu": "100",  # no times in this download: said above
+            "kim@example.edu": "100",
+        }
