@@ -317,7 +317,7 @@ def simulate(reference: Path | None, gradings: int, workers: int, threads: int, 
             started = time.perf_counter()
             path = out / "students" / f"student-{index:06d}" / "exercise-01.json"
             path.parent.mkdir(parents=True, exist_ok=True)
-            store(path, "key", result, result.submission)
+            store(path, "key", result)
             if report is not None:
                 write_atomic(path.with_suffix(".html"), report)
             writing += time.perf_counter() - started

@@ -90,6 +90,7 @@ def hostile_batch(tmp_path_factory):
     return names, submissions, out, batch(submissions, out)
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_hostile_mix_completes_and_honest_ones_are_graded_as_alone(hostile_batch, probe_service):
     names, _, out, proc = hostile_batch
     assert proc.returncode == 1, proc.stderr
@@ -109,10 +110,12 @@ def test_hostile_mix_completes_and_honest_ones_are_graded_as_alone(hostile_batch
     )
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_nothing_left_running_after_a_batch(hostile_batch):
     assert _grading_processes() == []
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_gradebook_contents(hostile_batch):
     names, _, out, _ = hostile_batch
     rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
@@ -158,6 +161,7 @@ def test_gradebook_contents(hostile_batch):
     assert (out / "feedback" / "s01-wrong.html").is_file()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_class_report(hostile_batch):
     _, _, out, _ = hostile_batch
     html = (out / "index.html").read_text()
@@ -179,6 +183,7 @@ def test_class_report(hostile_batch):
     assert "Score distribution" in page.text
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_rerun_uses_the_cache_and_is_identical(hostile_batch):
     names, submissions, out, _ = hostile_batch
     before = {p: p.read_bytes() for p in (out / "gradebook.csv", out / "gradebook.json")}
@@ -188,6 +193,7 @@ def test_rerun_uses_the_cache_and_is_identical(hostile_batch):
     assert {p: p.read_bytes() for p in before} == before
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_grading_a_class_twice_gives_identical_gradebooks(hostile_batch, tmp_path):
     _, submissions, out, _ = hostile_batch
     fresh = tmp_path / "again"
@@ -196,6 +202,7 @@ def test_grading_a_class_twice_gives_identical_gradebooks(hostile_batch, tmp_pat
         assert (fresh / name).read_bytes() == (out / name).read_bytes()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_changed_tests_invalidate_the_cache(tmp_path):
     home = tmp_path / "home"
     shutil.copytree(PROBE_HOME, home)
@@ -247,6 +254,7 @@ def _interrupt(sig: int, tmp_path: Path) -> tuple[Path, Path, subprocess.Complet
     return submissions, out, code
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_ctrl_c_keeps_what_was_graded_and_resumes(tmp_path):
     submissions, out, code = _interrupt(signal.SIGINT, tmp_path)
     assert code == 130
@@ -280,6 +288,7 @@ def _grading_processes() -> list[str]:
     return found
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_resume_after_a_kill(tmp_path):
     submissions, out, code = _interrupt(signal.SIGKILL, tmp_path)
     assert code == -signal.SIGKILL
@@ -301,6 +310,7 @@ def test_resume_after_a_kill(tmp_path):
     assert (reference / "gradebook.csv").read_bytes() == (out / "gradebook.csv").read_bytes()
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_exercises_filter_and_missing(tmp_path):
     submissions = make_class(tmp_path / "class", ["correct"])
     (submissions / "late").mkdir()
@@ -317,6 +327,7 @@ def test_exercises_filter_and_missing(tmp_path):
     assert proc.returncode == 2 and "no exercise 'nope'" in proc.stderr
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_without_an_assignment_every_exercise_of_the_course_is_a_column(tmp_path):
     """One student's run (as an autograder does) has the same columns as the class's, and a
     stray file adds none."""
@@ -350,7 +361,8 @@ def test_out_inside_the_submissions_is_refused(tmp_path, where):
         "new": submissions / "graded",
         "link": tmp_path / "link",
     }[where]
-    proc = batch(submissions, out)
+    # refused before any work: in-process
+    proc = cli_here("batch", str(submissions), "--out", str(out), "--jobs", "2", home=PROBE_HOME)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.count("Error:") == 1, proc.stderr
     assert "inside the submissions" in proc.stderr or "is the submissions folder" in proc.stderr
@@ -358,6 +370,7 @@ def test_out_inside_the_submissions_is_refused(tmp_path, where):
     assert sorted(p.relative_to(submissions) for p in submissions.rglob("*")) == before
 
 
+@pytest.mark.slow  # grades a class with `grade batch`, twice
 def test_an_earlier_output_inside_the_submissions_is_no_student(tmp_path):
     """A download that holds the output of an earlier run (as older versions allowed) is
     still read without taking that output for a student."""
@@ -420,6 +433,7 @@ def test_cpu_and_cuda_passes_merge_into_one_result():
     assert merge_passes(spec, [cpu]) is cpu
 
 
+@pytest.mark.slow  # grades a class with `grade batch`
 def test_the_process_tier_says_what_it_cannot_hide(tmp_path):
     """Batch grading is authoritative: where learner code could read files and use the
     network (no namespaces), the run's output says so; in the namespaces tier it does not."""

@@ -147,6 +147,7 @@ def test_reset_outside_a_workspace(capsys, tmp_path):
     assert code == 2 and "not in a workspace" in err
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_new_scaffolds_a_valid_exercise(capsys, tmp_path, monkeypatch):
     (tmp_path / "exercises").mkdir()
     (tmp_path / "solutions").mkdir()
@@ -184,6 +185,7 @@ def test_failing_starter_exits_1_with_diagnosis(tmp_path):
     assert report.is_file() and "exercise-05" in report.read_text()
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_grading_in_a_workspace_records_progress(tmp_path):
     workspace = tmp_path / "ws"
     assert cli_here("init", str(workspace)).returncode == 0
@@ -261,6 +263,7 @@ def test_broken_hidden_tests_are_an_internal_error(tmp_path):
     assert "broken hidden tests" in proc.stderr
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_watch_regrades_on_save(tmp_path):
     submission = tmp_path / "exercise-90.py"
     shutil.copyfile(SUBMISSIONS / "wrong.py", submission)
@@ -329,6 +332,7 @@ def test_an_output_that_cannot_be_written_is_one_error_after_the_summary(tmp_pat
     assert (tmp_path / "report.html").is_file()  # what could be written was written
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_list_shows_the_points_grading_gives(tmp_path):
     proc = cli_here("list")
     line = next(row for row in proc.stdout.splitlines() if row.startswith("exercise-02"))
@@ -372,6 +376,7 @@ def test_messages_name_the_learners_file_never_the_sandbox(tmp_path):
     assert triple.frames and triple.frames[-1].line == 8
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_fix_lines_name_real_commands():
     proc = run_cli(
         "1", "--file", str(ROOT / "exercises" / "exercise-01" / "exercise-01.py"), "--no-report"
@@ -394,6 +399,7 @@ def _grade_probe_on_cpu(submission: Path, out: Path) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
     out = tmp_path / "r.json"
     proc = _grade_probe_on_cpu(SUBMISSIONS / "infinite_loop_function.py", out)
@@ -404,6 +410,7 @@ def test_a_timeout_names_the_line_it_was_stuck_on(tmp_path):
     assert "at line 2 in double:  while True:" in proc.stdout
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_a_timeout_in_a_loop_that_floods_its_output_names_its_line(tmp_path):
     """The stack snapshot is read from a pipe the loop never stops filling: it is found there,
     and the grading goes on (no read of the learner's output waits for it to pause)."""
@@ -432,6 +439,7 @@ def test_one_failure_is_shown_once_whatever_it_spoiled():
     assert "test_double_values, test_double_integers, test_triple" in proc.stdout
 
 
+@pytest.mark.slow  # several gradings, a validate run, or gradings that run into their time limits
 def test_chinese_columns_line_up(tmp_path):
     proc = run_cli(
         "90",

@@ -281,6 +281,7 @@ def test_the_cluster_code_is_imported_lazily():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow  # grades a batch in fresh interpreters, or reaches for a Dask scheduler
 def test_without_dask_cluster_mode_is_a_one_line_error(tmp_path):
     submissions = make_class(tmp_path / "class", STUDENTS[:1])
     # Dask made unimportable, as where the extra is not installed
@@ -311,6 +312,7 @@ def test_without_dask_cluster_mode_is_a_one_line_error(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow  # grades a batch in fresh interpreters, or reaches for a Dask scheduler
 def test_a_bad_cluster_address_is_a_usage_error(tmp_path):
     submissions = make_class(tmp_path / "class", STUDENTS[:1])
     for address in ("local:0", "nowhere", "local:two"):  # refused before any work: in-process

@@ -168,6 +168,7 @@ def test_the_puzzle_course_validates_and_verbose_shows_what_learners_see(
     assert quiet.returncode == 0 and "en: [" not in quiet.stdout
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_validate_one_exercise_still_runs_the_course_wide_checks(puzzles):
     edit(
         puzzles / "exercises/exercise-22/exercise.yaml",
@@ -190,6 +191,7 @@ def test_validate_one_exercise_still_runs_the_course_wide_checks(puzzles):
     assert str(puzzles / "diagnoses.yaml") in proc.stdout
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_another_exercise_that_no_longer_loads_fails_validate_id(puzzles):
     edit(puzzles / "exercises/exercise-22/exercise.yaml", "points: 1\n", "points: one\n")
     proc = run_cli("validate", "21", "--course", str(puzzles), timeout=600)
@@ -233,6 +235,7 @@ def _break_tests(root: Path) -> int:
     return at + 1
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_an_exception_in_tests_py_is_shown_once_with_its_traceback(puzzles):
     line = _break_tests(puzzles)
     proc = run_cli("validate", "22", "--course", str(puzzles), timeout=600)
@@ -246,6 +249,7 @@ def test_an_exception_in_tests_py_is_shown_once_with_its_traceback(puzzles):
     assert "the hidden tests raised an exception: see 'hidden tests'" in out
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_debug_shows_the_traceback_and_learners_never_see_it(puzzles, tmp_path):
     _break_tests(puzzles)
     answer = puzzles / "solutions/exercise-22/exercise-22.py"
@@ -272,6 +276,7 @@ def test_debug_shows_the_traceback_and_learners_never_see_it(puzzles, tmp_path):
     assert "Traceback" not in debug.stdout
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_watch_with_debug_shows_the_traceback_of_each_grading(puzzles, tmp_path):
     """`grade watch --debug` grades in its own process and shows the hidden tests' traceback
     on stderr after each grading, as `grade ID --debug` does; the summary stays clean."""
@@ -357,6 +362,7 @@ def test_show_lists_the_forbidden_apis_in_the_learners_language(puzzles):
     assert "Not allowed" not in zh.stdout
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_every_template_scaffolds_an_exercise_that_validates(tmp_path):
     root = tmp_path / "course"
     (root / "exercises").mkdir(parents=True)
@@ -378,6 +384,7 @@ def test_every_template_scaffolds_an_exercise_that_validates(tmp_path):
 # -- learner-facing text in both languages ------------------------------------------------------
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_validate_warns_about_english_in_the_zh_view(puzzles):
     edit(
         puzzles / "exercises/exercise-22/tests.py",
@@ -424,6 +431,7 @@ def test_text_is_exported_from_grader_testing():
     assert testing.Text is Text and "Text" in testing.__all__
 
 
+@pytest.mark.slow  # runs `grade validate` (every solution and mutant) or several gradings
 def test_a_batch_of_a_course_uses_its_diagnoses(puzzles, tmp_path):
     student = tmp_path / "class" / "ada"
     student.mkdir(parents=True)

@@ -78,6 +78,7 @@ def test_same_numbers_as_with_the_real_module():
     assert with_stand_in == real
 
 
+@pytest.mark.slow  # compiles with the real torch._dynamo in a fresh interpreter
 def test_what_needs_the_real_module_gets_it():
     out = run(
         """

@@ -83,6 +83,7 @@ def graded(tmp_path_factory) -> dict[str, str]:
     return dict(zip(SCENARIOS, texts, strict=True))
 
 
+@pytest.mark.slow  # grades every scenario with a `grade` process of its own
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_result_json_matches_golden(name, graded):
     got = graded[name]

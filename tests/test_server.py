@@ -167,6 +167,7 @@ def test_a_server_started_without_a_setting_waits_15_minutes(tmp_path):
         who.stop()
 
 
+@pytest.mark.slow  # grades a batch and runs `grade validate`
 def test_batch_and_validate_grade_in_their_own_process(learner, tmp_path):
     # neither uses the learner's server, nor leaves one behind
     class_folder = tmp_path / "class"

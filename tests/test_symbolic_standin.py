@@ -60,6 +60,7 @@ def test_eager_meta_work_never_loads_the_real_modules():
     assert out.splitlines()[-1] == "['SympyStandIn', 'ShapesStandIn']"
 
 
+@pytest.mark.slow  # meta work with and without the stand-ins, each in fresh interpreters
 def test_meta_work_gives_the_same_shapes_and_errors_as_with_the_real_modules():
     with_stand_ins = run("import json\n" + META_WORK)
     real = run("import json\n" + META_WORK, prelude="import sys, torch\n")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog
 from tests.conftest import run_cli
@@ -16,6 +18,7 @@ def make_home(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow  # runs `grade validate` on a scaffolded exercise
 def test_a_mutant_losing_undeclared_tests_is_reported(tmp_path):
     """One bug, one lost requirement: with an audit table, a mutant must lose exactly the tests
     it declares; collateral losses are findings."""
@@ -44,6 +47,7 @@ def test_a_mutant_losing_undeclared_tests_is_reported(tmp_path):
     assert "mutants/in_place.py" not in proc.stdout
 
 
+@pytest.mark.slow  # runs `grade validate` on a scaffolded exercise
 def test_an_exercise_without_an_audit_table_is_reported(tmp_path):
     home = make_home(tmp_path)
     spec = home / "exercises" / "exercise-42" / "exercise.yaml"

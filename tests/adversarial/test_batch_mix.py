@@ -11,6 +11,7 @@ import pytest
 
 from grader.engine.scoring import grader_faulted
 from grader.results import Result
+from tests.adversarial.test_adversarial import CASES, S
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
 from tests.adversarial.test_adversarial import _processes
 from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli, stable
@@ -23,8 +24,11 @@ HOSTILE = sorted(
     if p.stem not in {"gpu_alloc_huge", "network", "device_side_assert"}
 )
 
+# hostile in what they try, but the tests they are graded on pass (their cases say so)
+FULL_MARKS = {case.name for case in CASES if case.double == S("passed")}
 
-@pytest.mark.slow
+
+@pytest.mark.slow  # grades a class of fifty with `grade batch`, twice
 def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
     marker = f"3600.{uuid.uuid4().int % 10**9}"
     root = tmp_path / "class"
@@ -66,7 +70,7 @@ def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
             alone_cache[name] = probe_service.grade("exercise-90", SUBMISSIONS / f"{name}.py")
         assert stable(result) == stable(alone_cache[name]), (student, name)
     for i, name in enumerate(names):
-        if name not in HONEST and name != "threads_keep_running":
+        if name not in HONEST and name not in FULL_MARKS:
             result = Result.from_json(
                 (out / "students" / f"student-{i:02d}" / "exercise-90.json").read_text()
             )

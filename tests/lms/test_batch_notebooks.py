@@ -18,6 +18,9 @@ from grader.results import Result
 from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import notebook, write
 
+# every test grades a class of notebooks with `grade batch`
+pytestmark = pytest.mark.slow
+
 COURSE = FIXTURES / "lms-course"
 # cell 1 is the builder's markdown; cell 3 (In [2]) raises on its line 3; cell 4 (In [3]) patches
 # torch, which the review flags
