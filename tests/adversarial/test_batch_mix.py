@@ -11,9 +11,8 @@ import pytest
 
 from grader.engine.scoring import grader_faulted
 from grader.results import Result
-from tests.adversarial.test_adversarial import CASES, S
+from tests.adversarial.test_adversarial import CASES, S, _processes
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
-from tests.adversarial.test_adversarial import _processes
 from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli, stable
 
 HONEST = ["correct", "wrong", "prints", "mutates_input", "syntax_error", "output_flood"]
