@@ -13,6 +13,9 @@ import pytest
 
 from tests.conftest import run_fresh
 
+# each case starts an interpreter of its own and imports torch: the slow tier (`make test-all`)
+pytestmark = pytest.mark.slow
+
 PRELUDE = """
 import sys
 import torch

@@ -14,7 +14,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
+
+# it starts interpreters of their own and compares what they draw: the slow tier (`make test-all`)
+pytestmark = pytest.mark.slow
 
 _DRAW = textwrap.dedent(
     """

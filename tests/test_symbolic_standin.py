@@ -15,6 +15,9 @@ import pytest
 
 from tests.conftest import run_fresh
 
+# each case starts an interpreter of its own and imports torch: the slow tier (`make test-all`)
+pytestmark = pytest.mark.slow
+
 # as the warm-up puts them in place: torch._dynamo's stand-in too (meta ops call it first)
 PRELUDE = """
 import sys
