@@ -228,15 +228,7 @@ def _tests(path: Path, top: YamlFields, functions: set[str]) -> tuple[TestSpec, 
             _check_subset(path, f"{where}.devices", devices, TEST_DEVICES)
             if not devices:
                 raise SpecError(path, f"{where}.devices", "is empty", "name at least one device")
-        used = fields.names("functions", default=())
-        for fn in used:
-            if fn not in functions:
-                raise SpecError(
-                    path,
-                    f"{where}.functions",
-                    f"'{fn}' is not in `functions`",
-                    _one_of(fn, functions),
-                )
+        used = _named_functions(path, where, fields, functions)
         result.append(
             TestSpec(
                 name,
@@ -310,19 +302,24 @@ def _limits(path: Path, top: YamlFields) -> Limits:
 FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
+def _named_functions(
+    path: Path, where: str, fields: YamlFields, functions: set[str]
+) -> tuple[str, ...]:
+    """The entry's ``functions``, each one the spec declares under `functions`."""
+    used: tuple[str, ...] = fields.names("functions", default=())
+    for fn in used:
+        if fn not in functions:
+            raise SpecError(
+                path, f"{where}.functions", f"'{fn}' is not in `functions`", _one_of(fn, functions)
+            )
+    return used
+
+
 def _forbidden(path: Path, top: YamlFields, functions: set[str]) -> tuple[ForbiddenSpec, ...]:
     result = []
     for where, item in _items(path, top, "forbidden", required=False):
         fields = YamlFields(path, item, where, ("name", "functions", "why"))
-        used = fields.names("functions", default=())
-        for fn in used:
-            if fn not in functions:
-                raise SpecError(
-                    path,
-                    f"{where}.functions",
-                    f"'{fn}' is not in `functions`",
-                    _one_of(fn, functions),
-                )
+        used = _named_functions(path, where, fields, functions)
         raw = fields.get(
             "name", (str, list), fix="give `name` as a name, or a list of names sharing one `why`"
         )
