@@ -348,3 +348,45 @@ def _named(name: str) -> list[int]:
             if comm == name and state != "Z":
                 found.append(int(pid))
     return found
+
+
+# A worker never formats a failure's traceback for pytest's report (nobody reads it: verdicts
+# come from the exception itself), which was a third of its time on a class of broken files.
+# Here formatting one fails the grading, in an engine of a fresh process.
+NO_TRACEBACKS = """
+import sys
+from pathlib import Path
+from _pytest._code.code import ExceptionInfo
+from grader.engine import GradeRequest, LocalEngine
+
+def refuse(*args, **kwargs):
+    raise RuntimeError("a worker formatted a failure's traceback")
+
+ExceptionInfo.getrepr = refuse
+with LocalEngine() as engine:
+    for name in sys.argv[1:]:
+        path = Path(name)
+        request = GradeRequest("exercise-90", path.read_bytes(), path.name, devices=("cpu",))
+        print("RESULT", engine.grade(request).to_json(compact=True), flush=True)
+"""
+
+
+def test_failing_gradings_format_no_traceback_for_pytest():
+    from tests.conftest import PROBE_HOME, run_fresh
+
+    names = ("wrong.py", "syntax_error.py", "import_error.py")
+    env = dict(os.environ, GRADER_HOME=str(PROBE_HOME))
+    out = run_fresh(NO_TRACEBACKS, args=tuple(str(SUBMISSIONS / n) for n in names), env=env)
+    results = [
+        Result.from_json(line.split(" ", 1)[1])
+        for line in out.splitlines()
+        if line.startswith("RESULT ")
+    ]
+    assert len(results) == len(names)
+    for result in results:
+        statuses = {t.status for t in result.tests}
+        assert statuses & {Status.FAILED, Status.ERROR}, result.tests
+        assert not any("grader" in t.message.lower() for t in result.tests), [
+            t.message for t in result.tests
+        ]
+    assert all(t.status is Status.FAILED for t in results[0].tests if t.status is not Status.PASSED)

@@ -16,6 +16,7 @@ in both languages, evidence for the diagnosis, frames in the learner's file, cap
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import json
 import random
@@ -288,15 +289,17 @@ class GraderPlugin:
         measured.reset()
         relations.forget()
 
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-        outcome = yield
-        report = outcome.get_result()
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> pytest.TestReport:
+        report = _report(item, call)
         phases = self._phases.setdefault(item.nodeid, {})
         phases[call.when] = (call.excinfo, report)
         if call.when == "teardown":
             self._emit(item, phases)
             self._phases.pop(item.nodeid, None)
+        return report
 
     def _emit(self, item: pytest.Item, phases: dict[str, Any]) -> None:
         name = getattr(item, "originalname", item.name)
@@ -521,6 +524,38 @@ def _both(text: str) -> Text:
         except (ValueError, KeyError, TypeError):
             pass
     return Text(text, text)
+
+
+# exception groups (Python 3.11+), which pytest reports as skipped when every member is a skip
+_GROUPS: tuple[type[BaseException], ...] = tuple(
+    t for t in (getattr(builtins, "BaseExceptionGroup", None),) if t is not None
+)
+
+
+def _report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    """pytest's report of one phase, less what nobody reads: a failure's formatted traceback.
+
+    A verdict is made from the phase's exception (``_verdict``), and a worker shows no
+    terminal, so pytest's ``longrepr`` of a failure is never read; formatting it (every frame
+    of pytest's and the test's stack, each source line parsed for Python 3.11's carets) was
+    a third of a worker's time on a class of broken submissions. Passes and skips (whose
+    reason is read, :func:`_skip_reason`) are pytest's own reports."""
+    excinfo = call.excinfo
+    if excinfo is None or isinstance(excinfo.value, (pytest.skip.Exception, *_GROUPS)):
+        return pytest.TestReport.from_item_and_call(item, call)
+    return pytest.TestReport(
+        item.nodeid,
+        item.location,
+        dict.fromkeys(item.keywords, 1),
+        "failed",
+        f"{excinfo.typename} (the grader reads the exception, not this report)",
+        call.when,
+        [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
+        call.duration,
+        call.start,
+        call.stop,
+        user_properties=item.user_properties,
+    )
 
 
 def _grader_fault(excinfo: Any, stage: str, own: tuple[str, ...] = ()) -> Verdict:
