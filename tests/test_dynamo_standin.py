@@ -126,25 +126,38 @@ def test_after_the_warm_up_printing_tensors_imports_nothing(meta):
 
 
 def test_children_that_cannot_read_torch_get_the_real_module(tmp_path, monkeypatch):
-    # As root, learner children run as a uid of their own: a torch only root can read (a
-    # virtualenv in a private folder) leaves them unable to load the real module on demand
-    # (a learner's torch.func), so the warm-up loads it before the fork instead.
+    # As root, learner children run as a uid of their own and read the runtime through its own
+    # permissions: the namespaces tier binds it into a root of their own, and the process tier
+    # keeps root's uid where the host's folders would stop them. A torch closed to others
+    # leaves them unable to load the real module on demand (a learner's torch.func), so the
+    # warm-up loads it before the fork instead; a private home above the runtime does not.
     import torch
 
     from grader.engine import warmup
+    from grader.sandbox import policy
 
-    private = tmp_path / "private" / "site-packages" / "torch"
-    private.mkdir(parents=True)
-    (tmp_path / "private").chmod(0o700)
-    monkeypatch.setattr(torch, "__file__", str(private / "__init__.py"))
+    home = tmp_path / "home"
+    venv = home / "venv"
+    inside = [venv, venv / "lib", venv / "lib" / "site-packages"]
+    folder = inside[-1] / "torch"
+    folder.mkdir(parents=True)
+    for path in (*inside, folder):
+        path.chmod(0o755)
+    home.chmod(0o700)
+    monkeypatch.setattr(torch, "__file__", str(folder / "__init__.py"))
+    monkeypatch.setattr(policy, "runtime_paths", lambda: [str(venv)])
     monkeypatch.setattr(warmup.os, "geteuid", lambda: 0)
+    assert warmup.children_can_import() is True  # only the home above the runtime is private
+    folder.chmod(0o700)
     assert warmup.children_can_import() is False
-    (tmp_path / "private").chmod(0o755)
-    tmp_path.chmod(0o755)
-    opened = all(p.stat().st_mode & 0o001 for p in tmp_path.parents)
-    assert warmup.children_can_import() is opened
+    folder.chmod(0o755)
+    inside[1].chmod(0o700)
+    assert warmup.children_can_import() is False  # inside the runtime, every folder counts
+    inside[1].chmod(0o755)
+    monkeypatch.setattr(policy, "runtime_paths", lambda: [])
+    assert warmup.children_can_import() is False  # outside any runtime folder: every parent
     monkeypatch.setattr(warmup.os, "geteuid", lambda: 1000)
-    (tmp_path / "private").chmod(0o700)
+    folder.chmod(0o700)
     assert warmup.children_can_import() is True  # children run as this user: they can read it
 
 

@@ -49,25 +49,33 @@ def test_the_worker_side_is_imported_after_the_fork_server_only_where_it_may_wai
 
 def test_the_worker_side_waits_only_where_children_could_import_it(tmp_path, monkeypatch):
     """As root, learner children run as a uid of their own: they can import pytest for a
-    learner's ``import pytest`` only where the standard library and pytest are open to others."""
+    learner's ``import pytest`` only where the standard library and pytest are open to others
+    themselves. A private home above them does not count (see children_can_import)."""
     import _pytest
 
     from grader.engine import warmup
+    from grader.sandbox import policy
 
     monkeypatch.setattr(warmup, "children_can_import", lambda: True)
     monkeypatch.setattr(warmup.os, "geteuid", lambda: 1000)
     assert warmup.worker_side_can_wait() is True  # children run as this user
 
     monkeypatch.setattr(warmup.os, "geteuid", lambda: 0)
-    private = tmp_path / "private" / "lib"
-    private.mkdir(parents=True)
-    (tmp_path / "private").chmod(0o700)
-    monkeypatch.setattr(os, "__file__", str(private / "os.py"))
+    home = tmp_path / "home"
+    prefix = home / "python"
+    stdlib = prefix / "lib"
+    stdlib.mkdir(parents=True)
+    prefix.chmod(0o755)
+    stdlib.chmod(0o755)
+    home.chmod(0o700)
+    pytest_folder = Path(_pytest.__file__).resolve().parent
+    runtime = [str(prefix), str(pytest_folder.parent)]
+    monkeypatch.setattr(policy, "runtime_paths", lambda: runtime)
+    monkeypatch.setattr(os, "__file__", str(stdlib / "os.py"))
+    pytest_open = warmup._open_to_others(pytest_folder)
+    assert warmup.worker_side_can_wait() is pytest_open  # the private home does not count
+    stdlib.chmod(0o700)
     assert warmup.worker_side_can_wait() is False
-    (tmp_path / "private").chmod(0o755)
-    tmp_path.chmod(0o755)
-    opened = all(p.stat().st_mode & 0o001 for p in tmp_path.parents)
-    pytest_open = warmup._open_to_others(Path(_pytest.__file__).resolve().parent)
-    assert warmup.worker_side_can_wait() is (opened and pytest_open)
+    stdlib.chmod(0o755)
     monkeypatch.setattr(warmup, "children_can_import", lambda: False)
     assert warmup.worker_side_can_wait() is False

@@ -7,6 +7,7 @@ course and the templates: nothing here may fall back on the checkout.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -146,6 +147,46 @@ def test_correct_code_prints_from_a_virtualenv_under_tmp(installed, tmp_path, ti
     assert str(installed).startswith("/tmp/"), installed
     assert len(students) == len(list((ROOT / "exercises").glob("exercise-*")))
     check_class(tmp_path / "out", students)
+
+
+@pytest.mark.parametrize("tier", ["namespaces", "process"])
+def test_a_private_virtualenv_loads_torch_modules_in_children_on_demand(installed, tmp_path, tier):
+    """The virtualenv lies inside pytest's temporary folder, which only its owner may enter,
+    as in a private (0700) home. The runtime's own folders are open, so the warm-up stands in
+    for torch._dynamo there too (children read the runtime through its own permissions, never
+    through the folders above it), and correct code whose torch.func call makes its child load
+    the real module on demand scores full marks in both tiers."""
+    closed = [p for p in installed.parents if not p.stat().st_mode & 0o001]
+    assert closed, f"{installed} should lie inside a folder closed to others"
+    probe = "from grader.engine import warmup; print(warmup.children_can_import())"
+    assert run(installed / "python", "-c", probe, cwd=tmp_path).stdout.split() == ["True"]
+    reference = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_text()
+    submission = tmp_path / "exercise-01.py"
+    submission.write_text(
+        reference + "\nfrom torch.func import grad\n\n"
+        "SLOPE = grad(lambda x: (x * x).sum())(torch.ones(3))  # loads the real torch._dynamo\n"
+    )
+    target = tmp_path / "result.json"
+    proc = run(
+        installed / "grade",
+        "exercise-01",
+        "--file",
+        submission,
+        "--device",
+        "cpu",
+        "--no-server",
+        "--no-report",
+        "--json",
+        target,
+        cwd=tmp_path,
+        ok=(0, 1, 2),
+        env={"GRADER_ISOLATION": tier},
+    )
+    if tier == "namespaces" and "allows no namespaces" in proc.stderr:
+        pytest.skip("this machine allows no namespaces")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    result = json.loads(target.read_text())
+    assert result["score"] == result["max_score"], [t["message"] for t in result["tests"]]
 
 
 def test_batch_from_the_wheel(installed, tmp_path):

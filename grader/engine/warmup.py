@@ -109,21 +109,36 @@ def import_worker_side() -> None:
 
 
 def children_can_import() -> bool:
-    """Whether learner children can still import torch's modules after the fork. As root they
-    run as an unprivileged uid of their own, which reads only what others may read: the
+    """Whether learner children can still import torch's modules after the fork: the
     torch._dynamo stand-in, which loads the real module when learner code asks for more (a
-    ``torch.func`` call), is used only where that load can succeed."""
+    ``torch.func`` call), is used only where that load can succeed.
+
+    Under another user than root they keep the grader's uid. As root they run as an
+    unprivileged uid of their own, and what they can read is decided by the runtime's own
+    permissions, never by the folders above it: the namespaces tier binds each runtime folder
+    into a root of the child's own whose parents anyone may pass, and the process tier gives
+    children that uid only where its trial proved they can reach the runtime through the
+    host's folders (:func:`grader.sandbox.tiers.uids.uid_trial`), keeping root's otherwise. So
+    a virtualenv inside a private home (0700) is as open to children as one anywhere else."""
     import torch
 
     return os.geteuid() != 0 or _open_to_others(Path(torch.__file__).resolve().parent)
 
 
 def _open_to_others(folder: Path) -> bool:
-    """Whether a uid other than the owner's can list ``folder`` and read what it holds."""
+    """Whether a uid other than the owner's can read ``folder`` and pass the folders between
+    it and the runtime folder that holds it (the one a learner child is given: above it, the
+    child's own root decides, see :func:`children_can_import`)."""
+    from grader.sandbox.policy import runtime_paths
+
+    holders = [Path(p) for p in runtime_paths() if folder == Path(p) or Path(p) in folder.parents]
+    top = min(holders, key=lambda p: len(p.parts)) if holders else Path(folder.anchor)
     try:
         for path in (folder, *folder.parents):
             if not path.stat().st_mode & stat.S_IXOTH:
                 return False
+            if path == top:
+                break
         return bool(folder.stat().st_mode & stat.S_IROTH)
     except OSError:
         return False
