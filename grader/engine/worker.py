@@ -80,6 +80,9 @@ class Group:
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
     names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
     cells: tuple[tuple[str, CellMap], ...] = ()  # key -> a notebook's cell map
+    # the evidence tags the course's diagnoses name: read once by the grading process, which
+    # forks every worker, rather than once per worker (None: the worker reads them)
+    named_tags: frozenset[str] | None = None
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -198,6 +201,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             emit=emit,
             cuda_available=available,
             cuda_reason=reason,
+            named_tags=job.named_tags,
         )
         if submissions:
             # Nearly every grading has tests for the CPU child (CPU, meta and device-free

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from grader.i18n import Text
@@ -150,7 +151,10 @@ def normal_shape(values: torch.Tensor) -> NormalShape:
     if n < 2 or not math.isfinite(std) or std == 0.0 or not bool(torch.isfinite(x).all()):
         inf = math.inf
         return NormalShape(n, 1.0, 0.0, inf, inf, inf)
-    z = ((x - x.mean()) / std).sort().values
+    # NumPy's sort of a float64 vector is about 15x torch's single-threaded one here (a
+    # 512 x 512 sample: 1.7 ms against 27 ms, the statistic's whole cost); a sorted sequence is
+    # the same whichever sort made it.
+    z = torch.from_numpy(np.sort(((x - x.mean()) / std).numpy()))
     cdf = 0.5 * (1 + torch.erf(z / math.sqrt(2)))
     steps = torch.arange(0, n + 1, dtype=torch.float64) / n
     gaps = torch.maximum(steps[1:] - cdf, cdf - steps[:-1])
