@@ -390,3 +390,33 @@ def test_failing_gradings_format_no_traceback_for_pytest():
             t.message for t in result.tests
         ]
     assert all(t.status is Status.FAILED for t in results[0].tests if t.status is not Status.PASSED)
+
+
+# The evidence tags the diagnoses name are read once, by the grading process before it forks
+# its workers, never by each worker: here a worker that reads a diagnosis file fails.
+NO_CATALOGUE_IN_WORKERS = """
+import sys
+from pathlib import Path
+from grader.diagnose import DiagnosisCatalog
+from grader.engine import GradeRequest, LocalEngine
+
+def refuse(*args, **kwargs):
+    raise RuntimeError("a worker read the diagnosis catalogue")
+
+with LocalEngine() as engine:
+    DiagnosisCatalog.load = refuse  # after the engine has read it
+    path = Path(sys.argv[1])
+    request = GradeRequest("exercise-90", path.read_bytes(), path.name, devices=("cpu",))
+    print("RESULT", engine.grade(request).to_json(compact=True), flush=True)
+"""
+
+
+def test_workers_take_the_diagnosed_evidence_from_the_grading_process():
+    from tests.conftest import PROBE_HOME, run_fresh
+
+    env = dict(os.environ, GRADER_HOME=str(PROBE_HOME))
+    out = run_fresh(NO_CATALOGUE_IN_WORKERS, args=(str(SUBMISSIONS / "wrong.py"),), env=env)
+    [line] = [line for line in out.splitlines() if line.startswith("RESULT ")]
+    result = Result.from_json(line.split(" ", 1)[1])
+    failed = [t for t in result.tests if t.status is not Status.PASSED]
+    assert failed and all(t.status is Status.FAILED for t in failed), result.tests

@@ -89,6 +89,9 @@ class GradingSession:
     cuda_reason: Text
     max_answer_bytes: int = 256 << 20
     reference_module: Any = None
+    # the evidence tags the course's diagnosis catalogue names, as the grading process read it
+    # before forking (None: read here, once per session)
+    named_tags: frozenset[str] | None = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
     pools: dict[str, ChildPool] = field(default_factory=dict)
     closed: list[ChildPool] = field(default_factory=list)  # their children killed, maybe not gone
@@ -366,6 +369,8 @@ class GraderPlugin:
 
     def _named_tags(self) -> frozenset[str]:
         """The evidence tags the course's diagnosis catalogue names (read once)."""
+        if self._named is None and self.s.named_tags is not None:
+            self._named = self.s.named_tags
         if self._named is None:
             from grader.diagnose import DiagnosisCatalog
 
@@ -541,6 +546,8 @@ def _report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport
     a third of a worker's time on a class of broken submissions. Passes and skips (whose
     reason is read, :func:`_skip_reason`) are pytest's own reports."""
     excinfo = call.excinfo
+    when = call.when
+    assert when != "collect"  # a test item's phases only
     if excinfo is None or isinstance(excinfo.value, (pytest.skip.Exception, *_GROUPS)):
         return pytest.TestReport.from_item_and_call(item, call)
     return pytest.TestReport(
@@ -549,7 +556,7 @@ def _report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport
         dict.fromkeys(item.keywords, 1),
         "failed",
         f"{excinfo.typename} (the grader reads the exception, not this report)",
-        call.when,
+        when,
         [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
         call.duration,
         call.start,
