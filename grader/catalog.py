@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import course
@@ -28,7 +28,14 @@ def project_root() -> Path:
 
 @dataclass(frozen=True)
 class Catalog:
+    """The exercises of the course at ``root``. Each is loaded (its YAML read, its tests
+    parsed) once per catalogue: a run resolves the same exercise several times (choosing the
+    assignment, its points, the engine's specs), and a batch's start waited on each load."""
+
     root: Path
+    _loaded: dict[Path, ExerciseSpec] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @property
     def exercises_dir(self) -> Path:
@@ -49,7 +56,9 @@ class Catalog:
         return sorted(p for p in self.exercises_dir.iterdir() if p.is_dir() and ID_RE.match(p.name))
 
     def load(self, folder: Path) -> ExerciseSpec:
-        return load_exercise(folder, self.solutions_dir)
+        if folder not in self._loaded:
+            self._loaded[folder] = load_exercise(folder, self.solutions_dir)
+        return self._loaded[folder]
 
     def all(self) -> list[ExerciseSpec]:
         """Load every exercise, checking that slugs are unique across them."""

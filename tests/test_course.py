@@ -455,3 +455,27 @@ def test_a_batch_of_a_course_uses_its_diagnoses(puzzles, tmp_path):
     result = Result.from_json((out / "students" / "ada" / "exercise-21.json").read_text())
     diagnosed = {t.diagnosis.id for t in result.tests if t.diagnosis is not None}
     assert "prefix-sum-exclusive" in diagnosed
+
+
+def test_a_catalogue_loads_each_exercise_once(monkeypatch):
+    """A run resolves the same exercise several times (the assignment, its points, the
+    engine's specs); each is read and parsed once per catalogue, and a new catalogue reads
+    again (an author's edit is seen by the next run)."""
+    import grader.catalog as catalog_module
+    from grader.catalog import project_root
+
+    loads: list[Path] = []
+    real = catalog_module.load_exercise
+
+    def counting(folder, solutions):
+        loads.append(folder)
+        return real(folder, solutions)
+
+    monkeypatch.setattr(catalog_module, "load_exercise", counting)
+    catalog = Catalog(project_root())
+    first = catalog.resolve("exercise-07")
+    assert catalog.resolve("7") is first and catalog.resolve(first.slug) is first
+    every = catalog.all()
+    assert len(loads) == len(every) == len(set(loads))
+    Catalog(project_root()).resolve("7")
+    assert len(loads) == len(every) + 1
