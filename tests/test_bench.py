@@ -43,6 +43,17 @@ SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("--rounds", "1", "--mode", "both"),
         ("exercise-01", "worst cold:", "worst warm:"),
     ),
+    "memory.py": (
+        ("--students", "2"),
+        (
+            "class: 2 students, 6 submissions; jobs=2",
+            "wall: ",
+            "peak of the whole tree: RSS",
+            "grading process (the batch's own): RSS after first 2:",
+            "per window of 2 submissions: peak tree PSS 1-2:",
+            "growth from the first window to the last:",
+        ),
+    ),
     "test_time.py": (
         ("--rounds", "1", "exercise-01"),
         ("exercise-01", "slowest exercise:"),
