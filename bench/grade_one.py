@@ -44,8 +44,8 @@ TARGETS = {"cold": 1.3, "here": 1.3, "warm": 0.3}
 DEFAULT_TORCH = os.environ.get("TORCH") or "torch==2.13.0"  # the Makefile's TORCH, and its default
 # what a copy of the checkout leaves out: virtualenvs (also any folder with a pyvenv.cfg), VCS
 # data, build outputs and caches; a build in the checkout itself would reuse a stale build/
-SKIP = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".*_cache", "out")
-SKIP += ("test-artifacts", ".grade")
+SKIP = [".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".*_cache"]
+SKIP += ["out", "test-artifacts", ".grade"]
 
 
 def timed(cmd: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> float:
@@ -102,7 +102,7 @@ def private_venv(stack: contextlib.ExitStack, torch: str, env: dict[str, str]) -
     shutil.copytree(ROOT, source, ignore=skip, symlinks=True)
     start = time.perf_counter()
     setup_step([sys.executable, "-m", "venv", venv], folder, env)
-    pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+    pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
     setup_step([*pip, torch], folder, env)
     setup_step([*pip, source], folder, env)
     elapsed = time.perf_counter() - start
@@ -153,8 +153,8 @@ def main() -> int:
         exercises = sorted(p.name for p in (ROOT / "exercises").glob("exercise-[0-9][0-9]"))
     else:
         exercises = args.exercise or ["exercise-01"]
-    modes = {"both": ["cold", "warm"], "cold": ["cold"], "warm": ["warm"], "here": ["here"]}
-    modes = modes[args.mode]
+    choices = {"both": ["cold", "warm"], "cold": ["cold"], "warm": ["warm"], "here": ["here"]}
+    modes = choices[args.mode]
     with contextlib.ExitStack() as stack:
         scratch = stack.enter_context(tempfile.TemporaryDirectory())
         cwd = Path(scratch) / "workspace"
