@@ -7,18 +7,31 @@ before each cold run and waited for (not timed) before each warm one. The figure
 of medians. Usage:
 
     python bench/grade_one.py [--rounds 5] [--exercise exercise-01 ...] [--all] [--mode MODE]
+                              [--venv here|private] [--torch REQUIREMENT]
 
 The default grades exercise-01's reference solution, CPU only (as a learner without a GPU
 does), in a learner's workspace: each grading also records the score and writes the HTML
 report, as a plain ``grade ID`` does (``--no-report`` times the grading and the summary alone).
 ``--mode cold|warm|both`` (default both); ``--mode here`` times ``--no-server`` instead of cold
 (a grading in its own process that leaves nothing behind).
+
+``--venv here`` (the default) measures the ``grade`` and the torch of the interpreter that runs
+this. ``--venv private`` first makes a virtualenv in a new folder of mode 0700 (as home folders
+are on many Linux distributions, and as /root is when one grades as root) and installs into it
+torch (``--torch``, default ``$TORCH`` or ``torch==2.13.0``, as the Makefile) and then a copy of
+this checkout, not editable: the grader, its course and templates, and torch all lie where no
+other user may read them, which the grader's sandbox children (an unprivileged uid when run as
+root) then cannot. That setup is not timed; the measurement then uses that virtualenv's ``grade``
+and its ``python -c "import torch"``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -28,6 +41,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"cold": 1.3, "here": 1.3, "warm": 0.3}
+DEFAULT_TORCH = os.environ.get("TORCH") or "torch==2.13.0"  # the Makefile's TORCH, and its default
+# what a copy of the checkout leaves out: virtualenvs (also any folder with a pyvenv.cfg), VCS
+# data, build outputs and caches; a build in the checkout itself would reuse a stale build/
+SKIP = [".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".*_cache"]
+SKIP += ["out", "test-artifacts", ".grade"]
 
 
 def timed(cmd: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> float:
@@ -47,6 +65,67 @@ def quiet(cmd: list[str], cwd: Path, env: dict[str, str]) -> None:
     subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def open_to_others(folder: Path) -> bool:
+    """Whether a uid other than the owner's can reach ``folder`` (every folder above it lets
+    others through) and list it: what the grader's sandbox children need of torch's folder."""
+    folder = folder.resolve()
+    try:
+        if not all(p.stat().st_mode & stat.S_IXOTH for p in (folder, *folder.parents)):
+            return False
+        return bool(folder.stat().st_mode & stat.S_IROTH)
+    except OSError:
+        return False
+
+
+def setup_step(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> None:
+    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(map(str, cmd))} exited {proc.returncode}:\n{proc.stderr}")
+
+
+def private_venv(stack: contextlib.ExitStack, torch: str, env: dict[str, str]) -> Path:
+    """A fresh virtualenv in a new folder of mode 0700 (removed on exit), with ``torch`` and a
+    non-editable install of this checkout: the interpreter's path.
+
+    The checkout is copied into that folder and installed from there, so that the build reads
+    the files as they are now (setuptools reuses and never cleans a build/ folder in the source
+    tree) and writes nothing into the checkout."""
+    folder = Path(tempfile.mkdtemp(prefix="grade-private-"))
+    stack.callback(shutil.rmtree, folder, ignore_errors=True)
+    os.chmod(folder, 0o700)  # mkdtemp's mode already, whatever the umask: said, not assumed
+    venv, source = folder / "venv", folder / "source"
+
+    def skip(where: str, names: list[str]) -> set[str]:
+        skipped = set(shutil.ignore_patterns(*SKIP)(where, names))
+        return skipped | {n for n in names if (Path(where) / n / "pyvenv.cfg").is_file()}
+
+    shutil.copytree(ROOT, source, ignore=skip, symlinks=True)
+    start = time.perf_counter()
+    setup_step([sys.executable, "-m", "venv", venv], folder, env)
+    pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+    setup_step([*pip, torch], folder, env)
+    setup_step([*pip, source], folder, env)
+    elapsed = time.perf_counter() - start
+    python = venv / "bin" / "python"
+    where = subprocess.run(
+        [python, "-c", "import grader, torch; print(grader.__file__); print(torch.__file__)"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    outside = [w for w in where if folder.resolve() not in Path(w).resolve().parents]
+    if outside:
+        raise SystemExit(f"not inside the private folder {folder}: {', '.join(outside)}")
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    print(
+        f"venv: {venv} (private: folder mode {mode:04o}; {torch} and the checkout, "
+        f"not editable, installed in {elapsed:.1f} s, not timed)"
+    )
+    return python
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -58,24 +137,56 @@ def main() -> int:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--mode", choices=("both", "cold", "warm", "here"), default="both")
     parser.add_argument("--no-report", action="store_true", help="grade with --no-report")
+    parser.add_argument(
+        "--venv",
+        choices=("here", "private"),
+        default="here",
+        help="here: this interpreter's; private: a new one in a folder of mode 0700",
+    )
+    parser.add_argument(
+        "--torch",
+        default=DEFAULT_TORCH,
+        help=f"what --venv private installs for torch (default: {DEFAULT_TORCH})",
+    )
     args = parser.parse_args()
     if args.all:
         exercises = sorted(p.name for p in (ROOT / "exercises").glob("exercise-[0-9][0-9]"))
     else:
         exercises = args.exercise or ["exercise-01"]
-    # the `grade` of this interpreter's environment (not whichever one PATH finds first)
-    grade = Path(sys.executable).with_name("grade")
-    base = [str(grade)] if grade.is_file() else [sys.executable, "-m", "grader"]
-    modes = {"both": ["cold", "warm"], "cold": ["cold"], "warm": ["warm"], "here": ["here"]}
-    modes = modes[args.mode]
-    torch_cmd = [sys.executable, "-c", "import torch"]
-    with tempfile.TemporaryDirectory() as scratch:
+    choices = {"both": ["cold", "warm"], "cold": ["cold"], "warm": ["warm"], "here": ["here"]}
+    modes = choices[args.mode]
+    with contextlib.ExitStack() as stack:
+        scratch = stack.enter_context(tempfile.TemporaryDirectory())
         cwd = Path(scratch) / "workspace"
         runtime = Path(scratch) / "runtime"
         runtime.mkdir(mode=0o700)
         env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
         env.pop("GRADE_NO_SERVER", None)
-        subprocess.run([*base, "init", str(cwd)], env=env, check=True, stdout=subprocess.DEVNULL)
+        if args.venv == "private":
+            # nothing from the checkout or another environment may stand in for the install
+            for name in ("PYTHONPATH", "VIRTUAL_ENV", "GRADER_COURSE", "GRADER_HOME"):
+                env.pop(name, None)
+            python = private_venv(stack, args.torch, env)
+        else:
+            python = Path(sys.executable)
+            print(f"venv: {sys.prefix} (here: the interpreter that runs this)")
+        torch_dir = subprocess.run(
+            [python, "-c", "import os, torch; print(os.path.dirname(torch.__file__))"],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        print(f"torch: {torch_dir} (open to other users: {open_to_others(Path(torch_dir))})")
+        # the `grade` of that environment (not whichever one PATH finds first)
+        grade = python.with_name("grade")
+        base = [str(grade)] if grade.is_file() else [str(python), "-m", "grader"]
+        torch_cmd = [str(python), "-c", "import torch"]
+        # from the scratch folder: in the checkout, its course would stand in for the installed one
+        subprocess.run(
+            [*base, "init", str(cwd)], cwd=scratch, env=env, check=True, stdout=subprocess.DEVNULL
+        )
         stop = [*base, "server", "stop"]
         status = [*base, "server", "status"]
         print(
@@ -111,7 +222,8 @@ def main() -> int:
             quiet(stop, cwd, env)
             rows.append((exercise, times))
         print(
-            f"rounds: {args.rounds}, --device {args.device}, reference solutions, "
+            f"rounds: {args.rounds}, --device {args.device}, --venv {args.venv}, "
+            "reference solutions, "
             f"{'--no-report' if args.no_report else 'report written'}; "
             f"load now {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         )

@@ -6,11 +6,14 @@ arguments it no longer took). Here each one runs end to end, as its docstring sa
 with the smallest input that still goes through every part, and must exit 0 with its report.
 The figures themselves are not checked: a loaded CI machine proves nothing about them.
 
-The test also fails when a benchmark is added to bench/ without a smoke run here.
+The test also fails when a benchmark is added to bench/ without a smoke run here. A benchmark
+may have more than one (``NAME:VARIANT``): ``grade_one.py --venv private`` builds a virtualenv of
+its own (about 30 s with torch from this machine's wheels) and grades from it.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -26,7 +29,10 @@ pytestmark = pytest.mark.slow
 BENCH = ROOT / "bench"
 HELPERS = {"__init__.py", "naive_plugin.py"}  # imported by the benchmarks, not run
 
-# benchmark -> (smoke arguments, lines its report must hold)
+# the torch this environment has, for a benchmark's virtualenv of its own (as test_wheel.py's)
+TORCH = f"torch=={importlib.metadata.version('torch').split('+')[0]}"
+
+# benchmark[:variant] -> (smoke arguments, lines its report must hold)
 SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "batch.py": (
         ("--students", "1", "--jobs", "1"),
@@ -54,6 +60,10 @@ SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "growth from the first window to the last:",
         ),
     ),
+    "grade_one.py:private": (
+        ("--rounds", "1", "--mode", "both", "--venv", "private", "--torch", TORCH),
+        ("(private: folder mode 0700;", "exercise-01", "worst cold:", "worst warm:"),
+    ),
     "test_time.py": (
         ("--rounds", "1", "exercise-01"),
         ("exercise-01", "slowest exercise:"),
@@ -63,20 +73,25 @@ SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 def test_every_benchmark_has_a_smoke_run():
     benchmarks = {p.name for p in BENCH.glob("*.py")} - HELPERS
-    assert benchmarks == set(SMOKE), "add the new benchmark's smoke arguments to SMOKE"
+    smoked = {key.split(":")[0] for key in SMOKE}
+    assert benchmarks == smoked, "add the new benchmark's smoke arguments to SMOKE"
 
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", sorted(SMOKE))
 def test_benchmark_runs_at_smoke_size(name):
-    if name == "cluster.py" and shutil.which("dask", path=str(Path(sys.executable).parent)) is None:
+    script = name.split(":")[0]
+    if (
+        script == "cluster.py"
+        and shutil.which("dask", path=str(Path(sys.executable).parent)) is None
+    ):
         pytest.skip("Dask is not installed (pip install -e '.[dev]')")
     args, expected = SMOKE[name]
     # each benchmark makes (and removes) scratch folders of its own under the system's temp
     # folder: a longer TMPDIR would make the server's and fork servers' socket paths too long
     env = dict(os.environ, NO_COLOR="1")
     proc = subprocess.run(
-        [sys.executable, str(BENCH / name), *args],
+        [sys.executable, str(BENCH / script), *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
