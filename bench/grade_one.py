@@ -178,7 +178,9 @@ def main() -> int:
             text=True,
             check=True,
         ).stdout.strip()
-        print(f"torch: {torch_dir} (open to other users: {open_to_others(Path(torch_dir))})")
+        print(
+            f"torch: {torch_dir} (other users can reach it on this host: {open_to_others(Path(torch_dir))})"
+        )
         # the `grade` of that environment (not whichever one PATH finds first)
         grade = python.with_name("grade")
         base = [str(grade)] if grade.is_file() else [str(python), "-m", "grader"]
