@@ -420,3 +420,46 @@ def test_workers_take_the_diagnosed_evidence_from_the_grading_process():
     result = Result.from_json(line.split(" ", 1)[1])
     failed = [t for t in result.tests if t.status is not Status.PASSED]
     assert failed and all(t.status is Status.FAILED for t in failed), result.tests
+
+
+SEEDS = """
+import traceback
+import torch
+import torch.cuda.random
+from grader.engine.worker import unseeded_accelerators
+
+expected = torch.Generator().manual_seed(3)
+want = torch.rand(4, generator=expected)
+kept = torch.cuda.random._lazy_call
+unseeded_accelerators(cuda_possible=CUDA_POSSIBLE)
+print("KEPT", torch.cuda.random._lazy_call is kept)
+
+def refuse(*args, **kwargs):
+    raise RuntimeError("a seed was queued with a formatted stack")
+
+traceback.format_stack = refuse
+try:
+    torch.manual_seed(3)
+    print("SAME", bool(torch.equal(torch.rand(4), want)))
+except RuntimeError as exc:
+    print("QUEUED", exc)
+"""
+
+
+@pytest.mark.parametrize("possible", [False, True], ids=["cuda-impossible", "cuda-possible"])
+def test_a_worker_queues_no_seed_for_an_accelerator_that_cannot_start(possible):
+    """torch.manual_seed in a worker seeds the CPU as ever; where CUDA cannot start there, no
+    seed is queued for it (each with a formatted stack of the call, a cost on every test)."""
+    import torch
+
+    from tests.conftest import run_fresh
+
+    out = run_fresh(SEEDS.replace("CUDA_POSSIBLE", repr(possible))).split()
+    if possible:
+        assert out[:2] == ["KEPT", "True"]
+        if torch.version.cuda is None:  # torch's own queue, untouched, formats the stack
+            assert out[2] == "QUEUED"
+    else:
+        others = torch.xpu._is_compiled() or torch.mtia._is_compiled()
+        assert out[:2] == ["KEPT", "False"]
+        assert out[2:] == (["QUEUED", *out[3:]] if others else ["SAME", "True"])
