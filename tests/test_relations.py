@@ -208,3 +208,44 @@ def test_a_wrong_coefficient_is_not_a_size(seed, n, m):
     for wrong, right in ((3, 2), (m, n), (n, 1)):
         found = relations.relate(x * wrong, x * right)
         assert found is None or found.tag != "scaled_by_size"
+
+
+def test_once_remembers_a_trusted_run_and_leaves_the_generator_as_a_run_would():
+    """A reference run shared by a worker's submissions (grader.testing.once): the same value
+    as a new run, a fresh copy each time, and torch's CPU generator left where the run left
+    it; unhashable arguments and other modules without a key are never remembered."""
+    import types
+
+    import torch
+
+    from grader.testing import once, training
+
+    calls = []
+
+    def scenario(module, seed, n):
+        calls.append(seed)
+        torch.manual_seed(seed)
+        return {"x": torch.randn(n), "module": module.__name__}
+
+    module = types.ModuleType("reference_probe")
+    training._RUNS.clear()
+    first = once(scenario, module, 7, 3)
+    after_first = torch.rand(2)
+    again = once(scenario, module, 7, 3)
+    after_again = torch.rand(2)
+    assert calls == [7]  # run once
+    assert torch.equal(first["x"], again["x"]) and first["x"] is not again["x"]
+    assert torch.equal(after_first, after_again)  # the generator as the run left it
+    again["x"].add_(1)  # a test that changes its copy changes nobody else's
+    assert torch.equal(once(scenario, module, 7, 3)["x"], first["x"])
+    assert len(calls) == 1
+    once(scenario, module, 8, 3)
+    assert calls == [7, 8]  # other arguments, another run
+    tensor_args = torch.ones(1)
+    once(lambda m, t: t * 2, module, tensor_args)
+    once(lambda m, t: t * 2, module, tensor_args)  # unhashable: not remembered (no error)
+    with pytest.raises(TypeError):
+        once(scenario, object(), 7, 3)  # another object needs key=
+    other = once(lambda m, seed, n: scenario(module, seed, n), object(), 7, 3, key="other")
+    assert torch.equal(other["x"], first["x"]) and len(calls) == 3
+    training._RUNS.clear()

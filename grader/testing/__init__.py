@@ -5,7 +5,8 @@ Fixtures come from the grader's pytest plugin: ``learner`` (calls into the learn
 ``seed``, ``exercise``, ``learner_source`` and ``attach``. The checks below fail with
 learner-facing messages and evidence for the diagnosis; ``devices`` holds the meta-device helpers
 (``on_meta``, ``call_on_meta``, ``reference_on``), ``training`` the loss-curve helpers
-(``as_floats``, ``compare_losses``, ``loss_head``), and ``analysis`` the static analysis of
+(``as_floats``, ``compare_losses``, ``loss_head``, and ``once`` for a
+reference run shared by a worker's submissions), and ``analysis`` the static analysis of
 the learner's whole file behind ``assert_no_loops`` and ``assert_not_forbidden`` (also
 ``review`` and ``canonical_op``, for the engine).
 """
@@ -52,7 +53,7 @@ from grader.testing.devices import (
     on_meta,
     reference_on,
 )
-from grader.testing.training import as_floats, compare_losses, loss_head
+from grader.testing.training import as_floats, compare_losses, loss_head, once
 
 __all__ = [
     "CheckFailed",
@@ -94,6 +95,7 @@ __all__ = [
     "loss_head",
     "names",
     "on_meta",
+    "once",
     "reference_on",
     "shares",
     "skip",

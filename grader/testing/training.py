@@ -10,13 +10,55 @@ and the stories that name each mistake, belong to the exercise.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import copy
+import types
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import torch
 
 from grader.spec import Text
 from grader.testing.checks import describe, describe_zh, fail, names
+
+# once(): a worker's trusted runs, by scenario, module and arguments -> (a copy of the value,
+# the CPU generator's state the run left). A worker grades one exercise with one seed, for a
+# group of submissions, and starts empty (it is forked before any run).
+_RUNS: dict[Hashable, tuple[Any, torch.Tensor]] = {}
+
+
+def once(scenario: Callable[..., Any], module: Any, *args: Hashable, key: Hashable = None) -> Any:
+    """``scenario(module, *args)`` on the trusted side, run once per grading worker: a group
+    of submissions of one exercise compares each with the same reference run (and the same
+    replays of classic mistakes), which a training exercise otherwise repeats for every
+    submission.
+
+    Only for a scenario whose result depends on nothing but its arguments: it seeds every
+    random number it draws (``torch.manual_seed(seed)`` first) and builds everything it
+    touches, as the scenarios sent to the learner's side do. Each call returns a fresh copy of
+    the value, and leaves torch's CPU generator as the run left it, so nothing after it can
+    tell a remembered run from a new one. ``module`` is the reference module (``reference``)
+    or, with ``key`` naming it, any other object the scenario trains (a replayed mistake).
+    Arguments that cannot be hashed (tensors) are run every time."""
+    if key is None:
+        if not isinstance(module, types.ModuleType):
+            raise TypeError("once(): name a module that is not the reference with key=")
+        key = module.__name__
+    try:
+        identity = (scenario.__module__, scenario.__qualname__, key, args)
+        hash(identity)
+    except TypeError:
+        return scenario(module, *args)
+    if identity in _RUNS:
+        value, state = _RUNS[identity]
+        torch.set_rng_state(state)
+        return copy.deepcopy(value)
+    value = scenario(module, *args)
+    try:
+        _RUNS[identity] = (copy.deepcopy(value), torch.get_rng_state())
+    except (TypeError, ValueError, RuntimeError, copy.Error):
+        pass  # a value that cannot be copied is run again next time
+    return value
+
 
 # per= of compare_losses: what one loss stands for, and how the n-th one is named.
 _PER = {
