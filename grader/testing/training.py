@@ -21,9 +21,23 @@ from grader.spec import Text
 from grader.testing.checks import describe, describe_zh, fail, names
 
 # once(): a worker's trusted runs, by scenario, module and arguments -> (a copy of the value,
-# the CPU generator's state the run left). A worker grades one exercise with one seed, for a
+# the generators' states the run left). A worker grades one exercise with one seed, for a
 # group of submissions, and starts empty (it is forked before any run).
-_RUNS: dict[Hashable, tuple[Any, torch.Tensor]] = {}
+_RUNS: dict[Hashable, tuple[Any, tuple[torch.Tensor, list[torch.Tensor] | None]]] = {}
+
+
+def _generators() -> tuple[torch.Tensor, list[torch.Tensor] | None]:
+    """The CPU generator's state, and the CUDA generators' where CUDA is started (a CUDA
+    pass's worker: ``torch.manual_seed`` in a scenario reseeds them too)."""
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    return torch.get_rng_state(), cuda
+
+
+def _restore(states: tuple[torch.Tensor, list[torch.Tensor] | None]) -> None:
+    cpu, cuda = states
+    torch.set_rng_state(cpu)
+    if cuda is not None:
+        torch.cuda.set_rng_state_all(cuda)
 
 
 def once(scenario: Callable[..., Any], module: Any, *args: Hashable, key: Hashable = None) -> Any:
@@ -35,8 +49,8 @@ def once(scenario: Callable[..., Any], module: Any, *args: Hashable, key: Hashab
     Only for a scenario whose result depends on nothing but its arguments: it seeds every
     random number it draws (``torch.manual_seed(seed)`` first) and builds everything it
     touches, as the scenarios sent to the learner's side do. Each call returns a fresh copy of
-    the value, and leaves torch's CPU generator as the run left it, so nothing after it can
-    tell a remembered run from a new one. ``module`` is the reference module (``reference``)
+    the value, and leaves torch's generators (the CPU's, and CUDA's once started) as the run
+    left them, so nothing after it can tell a remembered run from a new one. ``module`` is the reference module (``reference``)
     or, with ``key`` naming it, any other object the scenario trains (a replayed mistake).
     Arguments that cannot be hashed (tensors) are run every time."""
     if key is None:
@@ -49,12 +63,12 @@ def once(scenario: Callable[..., Any], module: Any, *args: Hashable, key: Hashab
     except TypeError:
         return scenario(module, *args)
     if identity in _RUNS:
-        value, state = _RUNS[identity]
-        torch.set_rng_state(state)
+        value, states = _RUNS[identity]
+        _restore(states)
         return copy.deepcopy(value)
     value = scenario(module, *args)
     try:
-        _RUNS[identity] = (copy.deepcopy(value), torch.get_rng_state())
+        _RUNS[identity] = (copy.deepcopy(value), _generators())
     except (TypeError, ValueError, RuntimeError, copy.Error):
         pass  # a value that cannot be copied is run again next time
     return value
