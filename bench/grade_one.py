@@ -77,6 +77,14 @@ def open_to_others(folder: Path) -> bool:
         return False
 
 
+def ask(python: Path, code: str, cwd: Path | str, env: dict[str, str]) -> str:
+    """What ``python -c code`` prints (it must succeed)."""
+    proc = subprocess.run(
+        [python, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return proc.stdout
+
+
 def setup_step(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> None:
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -107,14 +115,8 @@ def private_venv(stack: contextlib.ExitStack, torch: str, env: dict[str, str]) -
     setup_step([*pip, source], folder, env)
     elapsed = time.perf_counter() - start
     python = venv / "bin" / "python"
-    where = subprocess.run(
-        [python, "-c", "import grader, torch; print(grader.__file__); print(torch.__file__)"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    code = "import grader, torch; print(grader.__file__, torch.__file__)"
+    where = ask(python, code, folder, env).split()
     outside = [w for w in where if folder.resolve() not in Path(w).resolve().parents]
     if outside:
         raise SystemExit(f"not inside the private folder {folder}: {', '.join(outside)}")
@@ -170,17 +172,10 @@ def main() -> int:
         else:
             python = Path(sys.executable)
             print(f"venv: {sys.prefix} (here: the interpreter that runs this)")
-        torch_dir = subprocess.run(
-            [python, "-c", "import os, torch; print(os.path.dirname(torch.__file__))"],
-            cwd=scratch,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        print(
-            f"torch: {torch_dir} (other users can reach it on this host: {open_to_others(Path(torch_dir))})"
-        )
+        code = "import os, torch; print(os.path.dirname(torch.__file__))"
+        torch_dir = Path(ask(python, code, scratch, env).strip())
+        reachable = open_to_others(torch_dir)
+        print(f"torch: {torch_dir} (other users can reach it on this host: {reachable})")
         # the `grade` of that environment (not whichever one PATH finds first)
         grade = python.with_name("grade")
         base = [str(grade)] if grade.is_file() else [str(python), "-m", "grader"]

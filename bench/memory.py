@@ -121,30 +121,29 @@ def tree(root: int) -> list[tuple[int, int]]:
     return found
 
 
+def kib(path: str, field: str) -> int | None:
+    """The KiB a /proc file gives for ``field`` (``VmRSS:``, ``Pss:``); None when it says
+    nothing of it. Raises FileNotFoundError or ProcessLookupError once the process is gone."""
+    with open(path) as handle:
+        for line in handle:
+            if line.startswith(field):
+                return int(line.split()[1])
+    return None
+
+
 def read_memory(pid: int, ppid: int) -> ProcMemory | None:
-    """RSS and PSS of one process; None when it is gone (or a zombie, which has no memory)."""
-    rss = None
+    """RSS and PSS of one process; None when it is gone (or a zombie, which has no memory).
+    A process of another uid whose smaps_rollup cannot be read has no PSS here."""
     try:
-        with open(f"/proc/{pid}/status") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    rss = int(line.split()[1])
-                    break
+        rss = kib(f"/proc/{pid}/status", "VmRSS:")
+        if rss is None:
+            return None
+        try:
+            pss = kib(f"/proc/{pid}/smaps_rollup", "Pss:")
+        except PermissionError:
+            pss = None
     except (FileNotFoundError, ProcessLookupError):
         return None
-    if rss is None:
-        return None
-    pss = None
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as handle:
-            for line in handle:
-                if line.startswith("Pss:"):
-                    pss = int(line.split()[1])
-                    break
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    except PermissionError:
-        pss = None
     return ProcMemory(pid, ppid, rss, pss)
 
 

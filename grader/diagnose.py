@@ -182,6 +182,11 @@ class DiagnosisCatalog:
     def ids(self) -> set[str]:
         return {e.id for e in self.entries}
 
+    def named_evidence(self) -> frozenset[str]:
+        """Every evidence tag some entry names (feedback refined from evidence uses only
+        these)."""
+        return frozenset(t for e in self.entries for t in e.evidence)
+
     def get(self, entry_id: str) -> Entry:
         for entry in self.entries:
             if entry.id == entry_id:

@@ -219,6 +219,7 @@ def test_once_remembers_a_trusted_run_and_leaves_the_generator_as_a_run_would():
     import torch
 
     from grader.testing import once, training
+    from grader.testing.proxy import LearnerProxy
 
     calls = []
 
@@ -246,6 +247,8 @@ def test_once_remembers_a_trusted_run_and_leaves_the_generator_as_a_run_would():
     once(lambda m, t: t * 2, module, tensor_args)  # unhashable: not remembered (no error)
     with pytest.raises(TypeError):
         once(scenario, object(), 7, 3)  # another object needs key=
+    with pytest.raises(TypeError):  # a learner's run is never shared with a classmate
+        once(scenario, LearnerProxy.__new__(LearnerProxy), 7, 3, key="learner")
     other = once(lambda m, seed, n: scenario(module, seed, n), object(), 7, 3, key="other")
     assert torch.equal(other["x"], first["x"]) and len(calls) == 3
     training._RUNS.clear()

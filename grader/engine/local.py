@@ -104,7 +104,6 @@ class LocalEngine:
         self.jobs = max(1, jobs or usable_cores())
         self.gpu_jobs = gpu_jobs
         self._catalogue: DiagnosisCatalog | None = None
-        self._tags: dict[Path, frozenset[str]] = {}
         self.debug = debug
         self._kept: dict[Any, tuple[TestRecord, ...]] = {}
         self.requested_tier = requested_tier()
@@ -167,17 +166,6 @@ class LocalEngine:
         if self._catalogue is None:
             self._catalogue = DiagnosisCatalog.for_course(self.catalog.root)
         return self._catalogue
-
-    def _named_tags(self, spec: ExerciseSpec) -> frozenset[str]:
-        """The evidence tags the diagnoses of ``spec``'s course name (a worker's slip feedback
-        uses only evidence a diagnosis names), read here once for every worker this process
-        forks rather than once in each."""
-        root = spec.course_root.resolve()
-        if root not in self._tags:
-            same = root == self.catalog.root.resolve()
-            catalogue = self.catalogue if same else DiagnosisCatalog.for_course(root)
-            self._tags[root] = frozenset(t for e in catalogue.entries for t in e.evidence)
-        return self._tags[root]
 
     @property
     def learner_uids(self) -> range | None:
@@ -331,7 +319,7 @@ class LocalEngine:
             server_pid=self._forkserver.pid,
             names=tuple((str(n), job.filename) for n, job in enumerate(jobs)),
             cells=tuple((str(n), job.cells) for n, job in enumerate(jobs) if job.cells),
-            named_tags=self._named_tags(spec),
+            named_tags=self.catalogue.named_evidence(),
         )
         parent_pid = os.getpid()
         pid = os.fork()

@@ -87,11 +87,11 @@ class GradingSession:
     emit: Callable[[Record], None]
     cuda_available: bool
     cuda_reason: Text
+    # the evidence tags the course's diagnoses name, read by the grading process before it
+    # forked this worker (DiagnosisCatalog.named_evidence)
+    named_tags: frozenset[str]
     max_answer_bytes: int = 256 << 20
     reference_module: Any = None
-    # the evidence tags the course's diagnosis catalogue names, as the grading process read it
-    # before forking (None: read here, once per session)
-    named_tags: frozenset[str] | None = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
     pools: dict[str, ChildPool] = field(default_factory=dict)
     closed: list[ChildPool] = field(default_factory=list)  # their children killed, maybe not gone
@@ -154,13 +154,12 @@ class GraderPlugin:
         self.s = session
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
-        self._named: frozenset[str] | None = None
 
     def pytest_configure(self, config: pytest.Config) -> None:
-        # A verdict is read from the failure's exception (``_verdict``); pytest's own report of
-        # a failure is never shown. Its default style ("long") parses the source of every
-        # frame with ast, and its module lookup probes every module in sys.modules: a third
-        # of a batch's worker time. "native" is the standard library's plain traceback.
+        # A test's failure is never formatted (``_report``); what pytest still formats is a
+        # failed collection's (reported as a grader error). Its default style ("long") parses
+        # the source of every frame with ast and probes every module in sys.modules; "native"
+        # is the standard library's plain traceback.
         # (``--tb`` itself belongs to the terminal plugin, which the worker leaves out.)
         config.option.tbstyle = "native"
 
@@ -364,19 +363,8 @@ class GraderPlugin:
             output,
             self.s.source(key),
             called,
-            self._named_tags(),
+            self.s.named_tags,
         )
-
-    def _named_tags(self) -> frozenset[str]:
-        """The evidence tags the course's diagnosis catalogue names (read once)."""
-        if self._named is None and self.s.named_tags is not None:
-            self._named = self.s.named_tags
-        if self._named is None:
-            from grader.diagnose import DiagnosisCatalog
-
-            catalogue = DiagnosisCatalog.for_course(self.s.spec.course_root)
-            self._named = frozenset(t for e in catalogue.entries for t in e.evidence)
-        return self._named
 
     def _same_on_every_device(self, verdict: Verdict, name: str, key: str) -> Verdict:
         """A meta case stands in for a GPU only for code that runs the same way on every
@@ -557,7 +545,7 @@ def _report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport
         "failed",
         f"{excinfo.typename} (the grader reads the exception, not this report)",
         when,
-        [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
+        [(f"Captured {key} {phase}", content) for phase, key, content in item._report_sections],
         call.duration,
         call.start,
         call.stop,

@@ -131,8 +131,11 @@ def _open_to_others(folder: Path) -> bool:
     child's own root decides, see :func:`children_can_import`)."""
     from grader.sandbox.policy import runtime_paths
 
-    holders = [Path(p) for p in runtime_paths() if folder == Path(p) or Path(p) in folder.parents]
-    top = min(holders, key=lambda p: len(p.parts)) if holders else Path(folder.anchor)
+    # runtime_paths are the outermost folders: at most one holds ``folder``
+    top = next(
+        (Path(p) for p in runtime_paths() if folder == Path(p) or Path(p) in folder.parents),
+        Path(folder.anchor),
+    )
     try:
         for path in (folder, *folder.parents):
             if not path.stat().st_mode & stat.S_IXOTH:

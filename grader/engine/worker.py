@@ -77,12 +77,12 @@ class Group:
     submissions: tuple[tuple[str, Path], ...]
     selected: tuple[str, ...]
     seed: int
+    # the evidence tags the course's diagnoses name: read once by the grading process, which
+    # forks every worker, rather than once in each
+    named_tags: frozenset[str]
     server_pid: int | None = None  # the fork server's, to notice when it stops answering
     names: tuple[tuple[str, str], ...] = ()  # key -> the file's name as the learner gave it
     cells: tuple[tuple[str, CellMap], ...] = ()  # key -> a notebook's cell map
-    # the evidence tags the course's diagnoses name: read once by the grading process, which
-    # forks every worker, rather than once per worker (None: the worker reads them)
-    named_tags: frozenset[str] | None = None
 
 
 def pytest_args(spec: ExerciseSpec) -> list[str]:
@@ -252,12 +252,19 @@ def unseeded_accelerators(cuda_possible: bool) -> None:
 
     for module, possible in (
         (torch.cuda.random, cuda_possible),
-        (torch.xpu.random, torch.xpu._is_compiled()),
-        (torch.mtia, torch.mtia._is_compiled()),
+        (torch.xpu.random, _compiled(torch.xpu)),
+        (torch.mtia, _compiled(torch.mtia)),
     ):
         queue = getattr(module, "_lazy_call", None)
         if not possible and queue is not None:
             module._lazy_call = _without_seeds(queue)  # type: ignore[attr-defined]
+
+
+def _compiled(accelerator: Any) -> bool:
+    """Whether torch was built with this accelerator; yes where torch does not say (a torch
+    that moved the private helper keeps its seed queue as it is)."""
+    is_compiled = getattr(accelerator, "_is_compiled", None)
+    return True if is_compiled is None else bool(is_compiled())
 
 
 def _without_seeds(queue: Any) -> Any:

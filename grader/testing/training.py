@@ -19,6 +19,7 @@ import torch
 
 from grader.spec import Text
 from grader.testing.checks import describe, describe_zh, fail, names
+from grader.testing.proxy import LearnerProxy
 
 # once(): a worker's trusted runs, by scenario, module and arguments -> (a copy of the value,
 # the generators' states the run left). A worker grades one exercise with one seed, for a
@@ -50,9 +51,13 @@ def once(scenario: Callable[..., Any], module: Any, *args: Hashable, key: Hashab
     random number it draws (``torch.manual_seed(seed)`` first) and builds everything it
     touches, as the scenarios sent to the learner's side do. Each call returns a fresh copy of
     the value, and leaves torch's generators (the CPU's, and CUDA's once started) as the run
-    left them, so nothing after it can tell a remembered run from a new one. ``module`` is the reference module (``reference``)
-    or, with ``key`` naming it, any other object the scenario trains (a replayed mistake).
-    Arguments that cannot be hashed (tensors) are run every time."""
+    left them, so nothing after it can tell a remembered run from a new one. ``module`` is the
+    reference module (``reference``) or, with ``key`` naming it, any other object the scenario
+    trains here (a replayed mistake); never ``learner``, whose answers are one submission's
+    and must not reach a classmate's grading (refused). Arguments that cannot be hashed
+    (tensors) are run every time."""
+    if isinstance(module, LearnerProxy):
+        raise TypeError("once() runs trusted code only: call learner.run(...) for the learner")
     if key is None:
         if not isinstance(module, types.ModuleType):
             raise TypeError("once(): name a module that is not the reference with key=")
