@@ -7,6 +7,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import PROBE_HOME, run_fresh
 
@@ -79,3 +81,38 @@ def test_the_worker_side_waits_only_where_children_could_import_it(tmp_path, mon
     stdlib.chmod(0o755)
     monkeypatch.setattr(warmup, "children_can_import", lambda: False)
     assert warmup.worker_side_can_wait() is False
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    modes=st.lists(st.sampled_from([0o700, 0o711, 0o750, 0o755, 0o744]), min_size=4, max_size=4),
+    runtime_at=st.integers(0, 3),
+)
+def test_only_the_runtimes_own_folders_decide_what_children_can_read(tmp_path, modes, runtime_at):
+    """Any permissions on a chain home/venv/lib/torch, the runtime folder at any depth of it:
+    children can import torch's modules exactly when every folder from torch's up to the
+    runtime folder lets others pass and torch's lets them list it. What lies above the
+    runtime folder (a private home) never counts, what lies inside it always does."""
+    from grader.engine import warmup
+    from grader.sandbox import policy
+
+    chain = [tmp_path / "home"]
+    for name in ("venv", "lib", "torch"):
+        chain.append(chain[-1] / name)
+    chain[-1].mkdir(parents=True, exist_ok=True)
+    for folder, mode in zip(chain, modes, strict=True):
+        folder.chmod(mode)
+    runtime = chain[runtime_at]
+    original = policy.runtime_paths
+    policy.runtime_paths = lambda: [str(runtime)]
+    try:
+        got = warmup._open_to_others(chain[-1])
+    finally:
+        policy.runtime_paths = original
+        for folder in chain:
+            folder.chmod(0o755)
+    inside = modes[runtime_at:]
+    want = all(m & 0o001 for m in inside) and bool(modes[-1] & 0o004)
+    assert got is want
