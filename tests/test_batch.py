@@ -112,7 +112,8 @@ def test_hostile_mix_completes_and_honest_ones_are_graded_as_alone(hostile_batch
 
 @pytest.mark.slow  # grades a class with `grade batch`
 def test_nothing_left_running_after_a_batch(hostile_batch):
-    assert _grading_processes() == []
+    _, submissions, _, _ = hostile_batch
+    assert _grading_processes(submissions) == []
 
 
 @pytest.mark.slow  # grades a class with `grade batch`
@@ -274,8 +275,12 @@ def test_ctrl_c_keeps_what_was_graded_and_resumes(tmp_path):
     assert rows[1][0] == "(max)" and (out / "canvas.csv").is_file()
 
 
-def _grading_processes() -> list[str]:
+def _grading_processes(submissions: Path) -> list[str]:
+    """The live processes of the batch that grades ``submissions``: its grading process and
+    every fork of it (fork server, workers, learner children keep its command line). Another
+    test's batch, still ending, is that test's to check."""
     found = []
+    mine = str(submissions).encode()
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
@@ -283,7 +288,7 @@ def _grading_processes() -> list[str]:
                 state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
             except OSError:
                 continue
-            if b"grader\x00batch" in cmdline and state != "Z":
+            if b"grader\x00batch" in cmdline and mine in cmdline and state != "Z":
                 found.append(pid)
     return found
 
@@ -294,9 +299,9 @@ def test_resume_after_a_kill(tmp_path):
     assert code == -signal.SIGKILL
     # the worker, the fork server and the learner children die with the grading process
     deadline = time.monotonic() + 5
-    while _grading_processes() and time.monotonic() < deadline:
+    while _grading_processes(submissions) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _grading_processes() == []
+    assert _grading_processes(submissions) == []
     kept = len(list(out.glob("students/*/exercise-90.key")))
     # no half-written file survives a kill
     assert not list(out.rglob(".*.json.*")) or all(
