@@ -7,13 +7,19 @@ same hidden tests, two at a time, in the same run:
 
 - `grade batch SUBMISSIONS --jobs 2` (fork server, warm workers, isolated children);
 - the naive baseline: for each submission, `python -m pytest -p bench.naive_plugin tests.py
-  --timeout 5` (a fresh interpreter that imports torch and the learner's file itself; the
-  same 5 s the grader gives a call).
+  --timeout S` (a fresh interpreter that imports torch and the learner's file itself), where S
+  is the exercise's own call limit: the time the grader gives a call (5 s; 10 s for
+  exercise-14).
 
 It prints submissions per second for both, the ratio (target: at least 25x), and batch's
 per-submission overhead above the tests' own compute, two ways: core-seconds per submission
 estimated as wall x jobs (an upper bound), and measured as the user and system time of grade
 batch and every process it started; each minus the test time the results record.
+
+It also prints the floor: `grade batch` on the class's slowest submission alone (its endless
+loop, if it has one: start-up plus the loop's whole call limit; else its first submission). No
+batch of the whole class can be faster, so the naive time over the floor is the highest ratio
+this machine allows for this class, whatever the grader does.
 
     python bench/batch.py [--students 70] [--jobs 2] [--keep DIR]
 """
@@ -106,7 +112,35 @@ def run_batch(submissions_dir: Path, out: Path, jobs: int) -> tuple[float, float
     return elapsed, cpu
 
 
+def call_limit(exercise: str) -> float:
+    """The seconds the grader gives one call of this exercise's learner code (and its import)."""
+    from grader.catalog import Catalog
+
+    return Catalog(ROOT).resolve(exercise).limits.call_timeout_s
+
+
+def slowest(submissions: list[tuple[str, str, Path, str]]) -> tuple[str, str, Path, str]:
+    """The submission no grader can grade faster than its call limit: the endless loop at
+    import (hostile kinds are made by this bench, so it knows), else the first one."""
+    loops = [s for s in submissions if s[3] == "hostile:loop_at_import"]
+    return (loops or submissions)[0]
+
+
+def run_floor(
+    submissions: list[tuple[str, str, Path, str]], scratch: Path, jobs: int
+) -> tuple[float, str]:
+    """(wall seconds, kind) of ``grade batch`` on the class's slowest submission alone."""
+    student, exercise, path, kind = slowest(submissions)
+    alone = scratch / "alone"
+    (alone / student).mkdir(parents=True)
+    shutil.copyfile(path, alone / student / path.name)
+    wall, _ = run_batch(alone, scratch / "alone-graded", jobs)
+    return wall, f"{kind} ({exercise}, call limit {call_limit(exercise):g} s)"
+
+
 def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple[float, int]:
+    limits = {exercise: call_limit(exercise) for _, exercise, _, _ in submissions}
+
     def one(item: tuple[str, str, Path, str]) -> int:
         _, exercise, path, _ = item
         env = dict(os.environ, NAIVE_SUBMISSION=str(path), NAIVE_EXERCISE=exercise)
@@ -121,7 +155,7 @@ def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple
                 "-p",
                 "no:cacheprovider",
                 "--timeout",
-                "10",
+                f"{limits[exercise]:g}",
                 "--rootdir",
                 str(ROOT),
                 "-c",
@@ -170,11 +204,14 @@ def main() -> int:
         )
         out = scratch / "graded"
         batch_s, batch_cpu = run_batch(class_dir, out, args.jobs)
+        floor_s, floor_kind = run_floor(submissions, scratch, args.jobs)
+        floor = f"floor: grade batch of the slowest submission alone, {floor_kind}: {floor_s:.1f} s"
         if args.no_naive:
             print(
                 f"grade batch --jobs {args.jobs}: {batch_s:7.1f} s  {n / batch_s:6.2f} submissions/s  "
                 f"({batch_s / n:.3f} s wall per submission)"
             )
+            print(floor)
             return 0
         naive_s, naive_errors = run_naive(submissions, args.jobs)
         # batch results store no timings (gradebooks must be identical run to run): time the
@@ -190,6 +227,7 @@ def main() -> int:
             f"({naive_s / n:.3f} s wall per submission; {naive_errors} runs ended abnormally)"
         )
         print(f"ratio: grade batch is {naive_s / batch_s:.1f}x faster (target: at least 25x)")
+        print(f"{floor}; so at most {naive_s / floor_s:.1f}x is attainable for this class here")
         print(
             f"tests' own compute per submission (median of a sample of {len(sample)}): "
             f"{statistics.median(sample):.3f} s; batch overhead above it: "

@@ -36,7 +36,14 @@ TORCH = f"torch=={importlib.metadata.version('torch').split('+')[0]}"
 SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "batch.py": (
         ("--students", "1", "--jobs", "1"),
-        ("class: 1 students, 3 submissions", "ratio: grade batch is", "0 runs ended abnormally"),
+        (
+            "class: 1 students, 3 submissions",
+            "ratio: grade batch is",
+            "0 runs ended abnormally",
+            "floor: grade batch of the slowest submission alone, correct (exercise-01, call "
+            "limit 5 s):",
+            "is attainable for this class here",
+        ),
     ),
     "cluster.py": (
         (
@@ -101,3 +108,16 @@ def test_benchmark_runs_at_smoke_size(name):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     for line in expected:
         assert line in proc.stdout, f"{line!r} not in:\n{proc.stdout[-3000:]}"
+
+
+def test_the_floor_of_a_class_with_an_endless_loop_is_that_loop(tmp_path):
+    """bench/batch.py's floor grades the one submission no grader can finish before its call
+    limit; a class without one is floored by its first submission."""
+    from bench.batch import make_class, slowest
+
+    with_loop = make_class(tmp_path / "big", 14)
+    assert slowest(with_loop)[3] == "hostile:loop_at_import"
+    assert "while True" in slowest(with_loop)[2].read_text()
+    without = make_class(tmp_path / "small", 3)
+    assert all(kind != "hostile:loop_at_import" for *_, kind in without)
+    assert slowest(without) == without[0]
