@@ -27,6 +27,7 @@ this machine allows for this class, whatever the grader does.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import resource
@@ -112,6 +113,7 @@ def run_batch(submissions_dir: Path, out: Path, jobs: int) -> tuple[float, float
     return elapsed, cpu
 
 
+@functools.cache
 def call_limit(exercise: str) -> float:
     """The seconds the grader gives one call of this exercise's learner code (and its import)."""
     from grader.catalog import Catalog
@@ -139,8 +141,6 @@ def run_floor(
 
 
 def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple[float, int]:
-    limits = {exercise: call_limit(exercise) for _, exercise, _, _ in submissions}
-
     def one(item: tuple[str, str, Path, str]) -> int:
         _, exercise, path, _ = item
         env = dict(os.environ, NAIVE_SUBMISSION=str(path), NAIVE_EXERCISE=exercise)
@@ -155,7 +155,7 @@ def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple
                 "-p",
                 "no:cacheprovider",
                 "--timeout",
-                f"{limits[exercise]:g}",
+                f"{call_limit(exercise):g}",
                 "--rootdir",
                 str(ROOT),
                 "-c",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import textwrap
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -105,13 +106,11 @@ def test_only_the_runtimes_own_folders_decide_what_children_can_read(tmp_path, m
     for folder, mode in zip(chain, modes, strict=True):
         folder.chmod(mode)
     runtime = chain[runtime_at]
-    original = policy.runtime_paths
-    policy.runtime_paths = lambda: [str(runtime)]
     try:
-        got = warmup._open_to_others(chain[-1])
+        with mock.patch.object(policy, "runtime_paths", lambda: [str(runtime)]):
+            got = warmup._open_to_others(chain[-1])
     finally:
-        policy.runtime_paths = original
-        for folder in chain:
+        for folder in chain:  # the next example makes the same chain
             folder.chmod(0o755)
     inside = modes[runtime_at:]
     want = all(m & 0o001 for m in inside) and bool(modes[-1] & 0o004)
