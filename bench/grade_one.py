@@ -85,6 +85,38 @@ def ask(python: Path, code: str, cwd: Path | str, env: dict[str, str]) -> str:
     return proc.stdout
 
 
+# What the measured interpreter says of its grader's bytecode: how many of the package's modules
+# have a compiled file that its import would use (Python reads one where it writes none: this
+# interpreter's magic number, and the source's mtime and size in its header, or a hash-based
+# one), and whether Python itself would write what is missing.
+BYTECODE = """
+import importlib.util, pathlib, sys, grader
+sources = list(pathlib.Path(grader.__file__).parent.rglob("*.py"))
+fresh = 0
+for source in sources:
+    try:
+        head = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
+        st = source.stat()
+    except OSError:
+        continue
+    word = [int.from_bytes(head[i : i + 4], "little") for i in (4, 8, 12)]
+    stamp = [int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF]
+    fresh += head[:4] == importlib.util.MAGIC_NUMBER and (word[0] & 1 or word[1:] == stamp)
+print(fresh, len(sources), int(sys.dont_write_bytecode))
+"""
+
+
+def bytecode_line(python: Path, cwd: Path | str, env: dict[str, str]) -> str:
+    """One line on the grader's bytecode: where a cold ``grade`` must compile its modules in
+    every run (an editable install that Python may not write bytecode into), its figures are
+    a tenth of a second higher, and the line says so and what to do."""
+    fresh, total, never = map(int, ask(python, BYTECODE, cwd, env).split())
+    line = f"grader bytecode: {fresh} of {total} modules compiled"
+    if fresh < total and never:
+        line += " (PYTHONDONTWRITEBYTECODE: the rest are compiled in every run; `make setup`)"
+    return line
+
+
 def setup_step(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> None:
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -176,6 +208,7 @@ def main() -> int:
         torch_dir = Path(ask(python, code, scratch, env).strip())
         reachable = open_to_others(torch_dir)
         print(f"torch: {torch_dir} (other users can reach it on this host: {reachable})")
+        print(bytecode_line(python, scratch, env))
         # the `grade` of that environment (not whichever one PATH finds first)
         grade = python.with_name("grade")
         base = [str(grade)] if grade.is_file() else [str(python), "-m", "grader"]

@@ -54,7 +54,7 @@ SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "grade_one.py": (
         ("--rounds", "1", "--mode", "both"),
-        ("exercise-01", "worst cold:", "worst warm:"),
+        ("grader bytecode: ", "exercise-01", "worst cold:", "worst warm:"),
     ),
     "memory.py": (
         ("--students", "2"),
