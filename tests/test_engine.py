@@ -392,6 +392,42 @@ def test_failing_gradings_format_no_traceback_for_pytest():
     assert all(t.status is Status.FAILED for t in results[0].tests if t.status is not Status.PASSED)
 
 
+# Each folder whose entries the worker's pytest lists and matches to collect the hidden tests
+# (``pytest_ignore_collect`` is called for every entry), from a working folder of "/" as a
+# server's.
+COLLECTED_FROM = """
+import sys, pytest
+from grader.catalog import Catalog, project_root
+from grader.engine.worker import pytest_args
+
+class Recorder:
+    def pytest_ignore_collect(self, collection_path, config):
+        print("LOOKED", collection_path)
+    def pytest_collection_finish(self, session):
+        print("ITEMS", len(session.items))
+
+spec = Catalog(project_root()).resolve(sys.argv[1])
+pytest.main([*pytest_args(spec), "--collect-only"], plugins=[Recorder()])
+print("FOLDER", spec.folder)
+"""
+
+
+@pytest.mark.parametrize("exercise", ["exercise-01", "exercise-20"])
+def test_the_worker_collects_the_hidden_tests_without_listing_the_folders_above(exercise):
+    """pytest reaches a file argument through every folder above it, up to its confcutdir:
+    the worker's stops at the exercise's own folder (a wheel's site-packages or the server's
+    "/" above it listed hundreds of entries per worker)."""
+    from tests.conftest import run_fresh
+
+    out = run_fresh(COLLECTED_FROM, args=(exercise,), cwd=Path("/")).splitlines()
+    folder = Path(next(line for line in out if line.startswith("FOLDER ")).split(" ", 1)[1])
+    looked = [Path(line.split(" ", 1)[1]) for line in out if line.startswith("LOOKED ")]
+    items = [int(line.split()[1]) for line in out if line.startswith("ITEMS ")]
+    assert items and items[0] > 0, out
+    outside = [p for p in looked if p.parent != folder and folder not in p.parents]
+    assert not outside, f"listed outside {folder}: {outside[:10]}"
+
+
 # The evidence tags the diagnoses name are read once, by the grading process before it forks
 # its workers, never by each worker: here a worker that reads a diagnosis file fails.
 NO_CATALOGUE_IN_WORKERS = """
