@@ -19,7 +19,11 @@ batch and every process it started; each minus the test time the results record.
 It also prints the floor: `grade batch` on the class's slowest submission alone (its endless
 loop, if it has one: start-up plus the loop's whole call limit; else its first submission). No
 batch of the whole class can be faster, so the naive time over the floor is the highest ratio
-this machine allows for this class, whatever the grader does.
+this machine allows for this class, whatever the grader does. The work bound is tighter where
+the cores are few: any grader imports torch once, runs every submission's tests (their own
+compute, as the results record it) and lets each endless loop spin for its call limit, all
+spread over `--jobs` cores at best; the naive time over that bound is the highest ratio the
+work itself allows.
 
     python bench/batch.py [--students 70] [--jobs 2] [--keep DIR]
 """
@@ -140,6 +144,21 @@ def run_floor(
     return wall, f"{kind} ({exercise}, call limit {call_limit(exercise):g} s)"
 
 
+def loop_seconds(submissions: list[tuple[str, str, Path, str]]) -> float:
+    """The core-seconds the class's endless loops take in any grader: each its call limit."""
+    return sum(call_limit(e) for _, e, _, kind in submissions if kind == "hostile:loop_at_import")
+
+
+def import_torch_s(rounds: int = 3) -> float:
+    """Median seconds of ``python -c "import torch"``: what a grader pays before its first test."""
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import torch"], check=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
 def run_naive(submissions: list[tuple[str, str, Path, str]], jobs: int) -> tuple[float, int]:
     def one(item: tuple[str, str, Path, str]) -> int:
         _, exercise, path, _ = item
@@ -237,6 +256,13 @@ def main() -> int:
             f"measured: grade batch used {batch_cpu:.1f} core-s (user+sys, all its processes), "
             f"{batch_cpu / n:.3f} per submission; above the tests' own compute: "
             f"{batch_cpu / n - statistics.median(sample):.3f}"
+        )
+        torch_s, loops = import_torch_s(), loop_seconds(submissions)
+        bound = torch_s + (loops + n * statistics.median(sample)) / args.jobs
+        print(
+            f"work bound: import torch {torch_s:.2f} s + (endless loops {loops:g} s + {n} x "
+            f"the tests' own compute) / {args.jobs} jobs = {bound:.1f} s; so at most "
+            f"{naive_s / bound:.1f}x is attainable for this work on {args.jobs} cores"
         )
         if args.keep:
             shutil.copytree(scratch, args.keep, dirs_exist_ok=True)

@@ -43,6 +43,8 @@ SMOKE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "floor: grade batch of the slowest submission alone, correct (exercise-01, call "
             "limit 5 s):",
             "is attainable for this class here",
+            "work bound: import torch ",
+            "is attainable for this work on 1 cores",
         ),
     ),
     "cluster.py": (
@@ -121,3 +123,14 @@ def test_the_floor_of_a_class_with_an_endless_loop_is_that_loop(tmp_path):
     without = make_class(tmp_path / "small", 3)
     assert all(kind != "hostile:loop_at_import" for *_, kind in without)
     assert slowest(without) == without[0]
+
+
+def test_the_work_bound_counts_each_endless_loop_for_its_call_limit(tmp_path):
+    """bench/batch.py's work bound spins each endless loop of the class for its exercise's
+    call limit (the time the grader, and the naive baseline, give it), and nothing else."""
+    from bench.batch import call_limit, loop_seconds, make_class
+
+    with_loop = make_class(tmp_path / "big", 14)
+    loops = [s for s in with_loop if s[3] == "hostile:loop_at_import"]
+    assert loops and loop_seconds(with_loop) == sum(call_limit(s[1]) for s in loops) > 0
+    assert loop_seconds(make_class(tmp_path / "small", 3)) == 0
