@@ -591,6 +591,84 @@ def test_chunks_hold_8_to_32_submissions():
     assert outcome("1", error="x") == {"key": "1", "result": None, "report": None, "error": "x"}
 
 
+class _Chunks:
+    """A stand-in for the Dask client and ``as_completed`` of one run: every chunk submitted
+    is noted, and the run's loop is handed them back one at a time, oldest first, as if each
+    then ended; every event is kept in order."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.events: list[tuple[str, str]] = []
+        self.waiting: list[object] = []
+
+    def nthreads(self) -> dict[str, int]:
+        return {f"w{n}": 1 for n in range(self.slots)}
+
+    def submit(self, fn, *args, key: str, **kwargs):
+        events = self.events
+
+        class Future:
+            def result(self):
+                events.append(("read", key))
+                return {"refused": "", "placements": [], "outcomes": []}
+
+            def release(self):
+                pass
+
+        future = Future()
+        events.append(("submit", key))
+        return future
+
+    def as_completed(self):
+        chunks = self
+
+        class Completed:
+            def add(self, future):
+                chunks.waiting.append(future)
+
+            def __iter__(self):
+                while chunks.waiting:
+                    future = chunks.waiting.pop(0)
+                    chunks.events.append(("ended", ""))
+                    yield future
+
+        return Completed()
+
+
+@pytest.mark.parametrize("gpus, window", [(0, 2), (1, 8)])
+def test_no_more_chunks_are_in_flight_than_slots(monkeypatch, gpus, window):
+    """A chunk handed to Dask beyond the free slots waits on some worker's own queue, behind
+    whatever that worker runs (a classmate's endless loop), even once every other slot is
+    idle: without GPUs, one chunk per slot is in flight, and a slot that frees gets the next
+    chunk before the last one's answer is read. With GPUs, a chunk's CUDA pass leaves its CPU
+    slot free, and more are in flight."""
+    import grader.cluster.engine as cluster_engine
+
+    fake = _Chunks(slots=2)
+    monkeypatch.setattr(cluster_engine, "as_completed", fake.as_completed)
+    engine = cluster_engine.ClusterEngine("local:2", chunk=1)
+    engine.client = fake
+    engine._gpus = gpus
+    source = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_bytes()
+    requests = [
+        GradeRequest("exercise-01", source, f"s{n}/exercise-01.py", devices=("cpu",))
+        for n in range(12)
+    ]
+    results = engine.grade_many(requests)
+    assert len(results) == 12  # each chunk answered for none of its gradings: a fault each
+    in_flight, most = 0, 0
+    for what, _ in fake.events:
+        in_flight += {"submit": 1, "ended": -1}.get(what, 0)
+        most = max(most, in_flight)
+    assert most == window
+    if not gpus:
+        # after the first `window` submits, each chunk's end is followed by the next submit,
+        # and only then by the ended chunk's answer being read
+        rest = [what for what, _ in fake.events[window:]]
+        refills = ["ended", "submit", "read"] * (12 - window) + ["ended", "read"] * window
+        assert rest == refills
+
+
 # -- a class on a cluster (slow) ------------------------------------------------------------
 
 GRADINGS = sum(1 + (2 if real is not None else 0) for _, _, real in STUDENTS)  # 20

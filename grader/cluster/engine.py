@@ -382,7 +382,7 @@ class ClusterEngine:
             return earlier, made
 
         pending = collections.deque(chunks)
-        window = max(8, 4 * slots)  # chunks in flight: enough to keep every slot busy
+        window = self._window(slots)
         in_flight: dict[Future[Any], tuple[list[int], list[Future[Any]]]] = {}
         completed = as_completed()
 
@@ -397,6 +397,7 @@ class ClusterEngine:
             refill()
             for future in completed:
                 members, made = in_flight.pop(future)
+                refill()  # the slot this chunk freed gets the next before its answer is read
                 try:
                     answer = future.result()
                 except Exception as exc:  # noqa: BLE001 - the chunk's results say so
@@ -409,13 +410,23 @@ class ClusterEngine:
                     fail(members, f"the cluster could not grade this chunk: {answer['error']}")
                 else:
                     self._take(answer, members, specs, requests, deliver, fail)
-                refill()
         except BaseException:
             running = [f for _, made in in_flight.values() for f in made]
             if running:
                 client.cancel(running)
             raise
         return [results[i] for i in range(len(requests))]
+
+    def _window(self, slots: int) -> int:
+        """How many chunks may be in flight at once.
+
+        Without GPUs, one per slot: a chunk handed to the cluster beyond that waits on a
+        worker's own queue, behind whatever that worker runs, even after every other slot has
+        finished (Dask does not take it back: a chunk of 12 waited 6.5 s behind a classmate's
+        endless loop, a tenth of the batch). Held back here instead, each goes to the first
+        slot that frees. With GPUs, a chunk's CUDA pass waits for a GPU worker while its CPU
+        slot is free, so more are in flight to keep the CPU slots busy."""
+        return slots if not self.gpus else max(8, 4 * slots)
 
     def _take(
         self,
