@@ -594,10 +594,12 @@ def test_chunks_hold_8_to_32_submissions():
 class _Chunks:
     """A stand-in for the Dask client and ``as_completed`` of one run: every chunk submitted
     is noted, and the run's loop is handed them back one at a time, oldest first, as if each
-    then ended; every event is kept in order."""
+    then ended; every event is kept in order. Workers with ``joining`` slots join the cluster
+    once the first chunk has ended."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, joining: int = 0) -> None:
         self.slots = slots
+        self.joining = joining
         self.events: list[tuple[str, str]] = []
         self.waiting: list[object] = []
 
@@ -631,6 +633,7 @@ class _Chunks:
                     future = chunks.waiting.pop(0)
                     chunks.events.append(("ended", ""))
                     yield future
+                    chunks.slots, chunks.joining = chunks.slots + chunks.joining, 0
 
         return Completed()
 
@@ -667,6 +670,29 @@ def test_no_more_chunks_are_in_flight_than_slots(monkeypatch, gpus, window):
         rest = [what for what, _ in fake.events[window:]]
         refills = ["ended", "submit", "read"] * (12 - window) + ["ended", "read"] * window
         assert rest == refills
+
+
+def test_slots_that_join_mid_run_get_chunks(monkeypatch):
+    """A cluster that scales up (dask-jobqueue starts its nodes one by one) gains slots after
+    the run began: the chunks in flight follow the slots there at each refill."""
+    import grader.cluster.engine as cluster_engine
+
+    fake = _Chunks(slots=1, joining=2)
+    monkeypatch.setattr(cluster_engine, "as_completed", fake.as_completed)
+    engine = cluster_engine.ClusterEngine("local:1", chunk=1)
+    engine.client = fake
+    engine._gpus = 0
+    source = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_bytes()
+    requests = [
+        GradeRequest("exercise-01", source, f"s{n}/exercise-01.py", devices=("cpu",))
+        for n in range(8)
+    ]
+    engine.grade_many(requests)
+    in_flight, seen = 0, []
+    for what, _ in fake.events:
+        in_flight += {"submit": 1, "ended": -1}.get(what, 0)
+        seen.append(in_flight)
+    assert seen[0] == 1 and max(seen) == 3  # one slot at first, three once two more joined
 
 
 # -- a class on a cluster (slow) ------------------------------------------------------------

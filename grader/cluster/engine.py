@@ -382,11 +382,12 @@ class ClusterEngine:
             return earlier, made
 
         pending = collections.deque(chunks)
-        window = self._window(slots)
         in_flight: dict[Future[Any], tuple[list[int], list[Future[Any]]]] = {}
         completed = as_completed()
 
         def refill() -> None:
+            # the slots of the workers there now: a cluster that scales up gains some mid-run
+            window = self._window(max(1, sum(client.nthreads().values())))
             while pending and len(in_flight) < window:
                 members = pending.popleft()
                 final, made = submit(members)
@@ -418,7 +419,7 @@ class ClusterEngine:
         return [results[i] for i in range(len(requests))]
 
     def _window(self, slots: int) -> int:
-        """How many chunks may be in flight at once.
+        """How many chunks may be in flight at once, with ``slots`` slots on the cluster now.
 
         Without GPUs, one per slot: a chunk handed to the cluster beyond that waits on a
         worker's own queue, behind whatever that worker runs, even after every other slot has
