@@ -322,3 +322,30 @@ def stable(result: Result) -> dict:
     for test in data["tests"]:
         test.pop("duration_s")
     return data
+
+
+class _Finaliser:
+    """An object whose finaliser is where a Ctrl-C lands."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)  # its handler runs here, inside the finaliser
+
+
+def ctrl_c_in_a_finaliser() -> None:
+    """A Ctrl-C that Python drops: its KeyboardInterrupt is raised in a ``__del__`` (as in a
+    gc callback of Dask's), printed as "Exception ignored", and goes no further."""
+    _Finaliser()  # freed at once
+
+
+# `python -c DROPPING_DRIVER ARGS...` is `grade ARGS...`, in which a SIGUSR1 makes a Ctrl-C
+# land in a finaliser run by the main thread (as Dask's client's gc callback is), where Python
+# drops its KeyboardInterrupt ("Exception ignored").
+DROPPING_DRIVER = """
+import signal
+class Finaliser:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+signal.signal(signal.SIGUSR1, lambda signum, frame: Finaliser())
+from grader.cli import run
+run()
+"""

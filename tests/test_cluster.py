@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.cluster.fingerprint import differences, refusal
 from grader.cluster.handle import SlotLost, SlotProcess, outcome, slot_command, slot_env
@@ -39,7 +41,16 @@ from grader.cluster.protocol import (
 )
 from grader.cluster.slot import to_hide
 from grader.engine.api import GradeRequest
-from tests.conftest import PROBE_HOME, ROOT, SUBMISSIONS, cli_here, run_cli, wait_until
+from tests.conftest import (
+    DROPPING_DRIVER,
+    PROBE_HOME,
+    ROOT,
+    SUBMISSIONS,
+    cli_here,
+    ctrl_c_in_a_finaliser,
+    run_cli,
+    wait_until,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dask", path=str(Path(sys.executable).parent)) is None
@@ -592,19 +603,26 @@ def test_chunks_hold_8_to_32_submissions():
 
 
 class _Chunks:
-    """A stand-in for the Dask client and ``as_completed`` of one run: every chunk submitted
-    is noted, and the run's loop is handed them back one at a time, oldest first, as if each
-    then ended; every event is kept in order. Workers with ``joining`` slots join the cluster
-    once the first chunk has ended."""
+    """A stand-in for the Dask client and the ended chunks (``Finished``) of one run: every
+    chunk submitted is noted, and the run's loop is handed them back one at a time, oldest
+    first, as if each then ended; every event is kept in order. Workers with ``joining``
+    slots join the cluster once the first chunk has ended. ``on_wait(n)`` runs as the loop
+    waits for the n-th time."""
 
-    def __init__(self, slots: int, joining: int = 0) -> None:
+    def __init__(self, slots: int, joining: int = 0, on_wait=None) -> None:
         self.slots = slots
         self.joining = joining
+        self.on_wait = on_wait
         self.events: list[tuple[str, str]] = []
         self.waiting: list[object] = []
+        self.waits = 0
+        self.cancelled: list[object] = []
 
     def nthreads(self) -> dict[str, int]:
         return {f"w{n}": 1 for n in range(self.slots)}
+
+    def cancel(self, futures) -> None:
+        self.cancelled += futures
 
     def submit(self, fn, *args, key: str, **kwargs):
         events = self.events
@@ -621,43 +639,56 @@ class _Chunks:
         events.append(("submit", key))
         return future
 
-    def as_completed(self):
+    def finished(self):
         chunks = self
 
-        class Completed:
+        class Finished:
             def add(self, future):
                 chunks.waiting.append(future)
 
-            def __iter__(self):
-                while chunks.waiting:
-                    future = chunks.waiting.pop(0)
-                    chunks.events.append(("ended", ""))
-                    yield future
+            def next(self, timeout):
+                chunks.waits += 1
+                if chunks.waits > 1:
                     chunks.slots, chunks.joining = chunks.slots + chunks.joining, 0
+                if chunks.on_wait is not None:
+                    chunks.on_wait(chunks.waits)
+                future = chunks.waiting.pop(0)
+                chunks.events.append(("ended", ""))
+                return future
 
-        return Completed()
+        return Finished()
 
 
-@pytest.mark.parametrize("gpus, window", [(0, 2), (1, 8)])
-def test_no_more_chunks_are_in_flight_than_slots(monkeypatch, gpus, window):
-    """A chunk handed to Dask beyond the free slots waits on some worker's own queue, behind
-    whatever that worker runs (a classmate's endless loop), even once every other slot is
-    idle: without GPUs, one chunk per slot is in flight, and a slot that frees gets the next
-    chunk before the last one's answer is read. With GPUs, a chunk's CUDA pass leaves its CPU
-    slot free, and more are in flight."""
+@contextmanager
+def _on(fake: _Chunks, gradings: int, gpus: int = 0):
+    """A ClusterEngine whose cluster is ``fake``, and ``gradings`` requests for it."""
     import grader.cluster.engine as cluster_engine
 
-    fake = _Chunks(slots=2)
-    monkeypatch.setattr(cluster_engine, "as_completed", fake.as_completed)
     engine = cluster_engine.ClusterEngine("local:2", chunk=1)
     engine.client = fake
     engine._gpus = gpus
     source = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_bytes()
     requests = [
         GradeRequest("exercise-01", source, f"s{n}/exercise-01.py", devices=("cpu",))
-        for n in range(12)
+        for n in range(gradings)
     ]
-    results = engine.grade_many(requests)
+    original, cluster_engine.Finished = cluster_engine.Finished, fake.finished
+    try:
+        yield engine, requests
+    finally:
+        cluster_engine.Finished = original
+
+
+@pytest.mark.parametrize("gpus, window", [(0, 2), (1, 8)])
+def test_no_more_chunks_are_in_flight_than_slots(gpus, window):
+    """A chunk handed to Dask beyond the free slots waits on some worker's own queue, behind
+    whatever that worker runs (a classmate's endless loop), even once every other slot is
+    idle: without GPUs, one chunk per slot is in flight, and a slot that frees gets the next
+    chunk before the last one's answer is read. With GPUs, a chunk's CUDA pass leaves its CPU
+    slot free, and more are in flight."""
+    fake = _Chunks(slots=2)
+    with _on(fake, 12, gpus) as (engine, requests):
+        results = engine.grade_many(requests)
     assert len(results) == 12  # each chunk answered for none of its gradings: a fault each
     in_flight, most = 0, 0
     for what, _ in fake.events:
@@ -672,27 +703,40 @@ def test_no_more_chunks_are_in_flight_than_slots(monkeypatch, gpus, window):
         assert rest == refills
 
 
-def test_slots_that_join_mid_run_get_chunks(monkeypatch):
+def test_slots_that_join_mid_run_get_chunks():
     """A cluster that scales up (dask-jobqueue starts its nodes one by one) gains slots after
     the run began: the chunks in flight follow the slots there at each refill."""
-    import grader.cluster.engine as cluster_engine
-
     fake = _Chunks(slots=1, joining=2)
-    monkeypatch.setattr(cluster_engine, "as_completed", fake.as_completed)
-    engine = cluster_engine.ClusterEngine("local:1", chunk=1)
-    engine.client = fake
-    engine._gpus = 0
-    source = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_bytes()
-    requests = [
-        GradeRequest("exercise-01", source, f"s{n}/exercise-01.py", devices=("cpu",))
-        for n in range(8)
-    ]
-    engine.grade_many(requests)
+    with _on(fake, 8) as (engine, requests):
+        engine.grade_many(requests)
     in_flight, seen = 0, []
     for what, _ in fake.events:
         in_flight += {"submit": 1, "ended": -1}.get(what, 0)
         seen.append(in_flight)
     assert seen[0] == 1 and max(seen) == 3  # one slot at first, three once two more joined
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    gradings=st.integers(1, 10),
+    slots=st.integers(1, 3),
+    at=st.integers(1, 10),
+)
+def test_a_ctrl_c_a_finaliser_swallows_stops_the_run(gradings, slots, at):
+    """A Ctrl-C that lands in one of Dask's finalisers (its client's gc callback) is dropped
+    by Python: the run's loop still stops at once, sends nothing more, and cancels what is in
+    flight (a driver once graded on to the end of the class)."""
+    at = min(at, gradings)
+    fake = _Chunks(slots=slots, on_wait=lambda n: n == at and ctrl_c_in_a_finaliser())
+    seen: list[int] = []
+    with _on(fake, gradings) as (engine, requests), pytest.raises(KeyboardInterrupt):
+        engine.grade_many(requests, on_result=lambda i, r, h: seen.append(i))
+    ended = [n for n, (what, _) in enumerate(fake.events) if what == "ended"]
+    assert len(ended) == at and fake.events[ended[-1] + 1 :] == []  # nothing after it
+    submitted = sum(1 for what, _ in fake.events if what == "submit")
+    read = sum(1 for what, _ in fake.events if what == "read")
+    assert read == at - 1 and len(seen) == read  # the answers read before the Ctrl-C stand
+    assert len(fake.cancelled) == submitted - read  # every other chunk is cancelled
 
 
 # -- a class on a cluster (slow) ------------------------------------------------------------
@@ -732,13 +776,16 @@ def wait_for_keys(out: Path, count: int, proc: subprocess.Popen, timeout: float 
     raise AssertionError("the run did not get that far")
 
 
-def driver(submissions: Path, out: Path, home: Path, cluster: str) -> subprocess.Popen:
+def driver(
+    submissions: Path, out: Path, home: Path, cluster: str, dropping: bool = False
+) -> subprocess.Popen:
+    """``grade batch --cluster``; with ``dropping``, a SIGUSR1 is a Ctrl-C that Python drops
+    (``DROPPING_DRIVER``)."""
     env = dict(os.environ, GRADER_HOME=str(home), NO_COLOR="1", GRADE_LANG="en")
     return subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "grader",
+            *(["-c", DROPPING_DRIVER] if dropping else ["-m", "grader"]),
             "batch",
             str(submissions),
             "--out",
@@ -799,17 +846,24 @@ def _parent(pid: int) -> int:
 
 
 @pytest.mark.slow
-def test_an_interrupted_driver_resumes_from_the_cache(course, tmp_path):
+@pytest.mark.parametrize("dropped", [False, True], ids=["ctrl-c", "ctrl-c-python-drops"])
+def test_an_interrupted_driver_resumes_from_the_cache(course, tmp_path, dropped):
+    """Also when the Ctrl-C lands in a gc callback (Dask's client has one), where Python
+    drops its KeyboardInterrupt: a driver once graded on to the end (grader.interrupts)."""
     home, submissions, reference = course
     before = set(_processes())
     out = tmp_path / "out"
-    proc = driver(submissions, out, home, "local:2")
+    proc = driver(submissions, out, home, "local:2", dropping=dropped)
     wait_for_keys(out, 1, proc)
-    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the driver and its local workers get it
+    if dropped:
+        proc.send_signal(signal.SIGUSR1)  # the driver alone
+    else:
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the driver and its local workers get it
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "run the same command again to resume" in stderr
     assert "Traceback" not in stderr  # the workers leave it to the driver
+    assert "Exception ignored" not in stderr
     assert wait_for_no_cluster_processes(before) == []
     kept = len(list(out.glob("students/*/*.key")))
     assert 0 < kept < GRADINGS

@@ -5,7 +5,7 @@
     ClusterEngine.grade_many                   SlotsPlugin: one warm grading process per thread
       chunks of 8-32 submissions ──submit──►   grade_chunk ──line protocol──► python -m
       of one exercise and one pass               (a Dask task)                 grader.cluster.slot
-      as_completed ◄── outcomes ─────────────                                   (LocalEngine)
+      Finished    ◄── outcomes ─────────────                                   (LocalEngine)
       on_result(index, result, report)
 
 - **Start**: ``local:N`` starts a local cluster of N single-threaded worker processes (on a GPU
@@ -24,6 +24,9 @@
 - **Retry**: a worker lost mid-chunk makes Dask run the chunk again elsewhere (gradings are
   deterministic, so at-least-once is harmless); a slot that dies mid-chunk is retried twice; a
   chunk that still fails becomes results that say the grader failed (never cached).
+- **Ctrl-C** stops the run at once: the loop waits at most ``TICK_S`` at a time and takes a
+  Ctrl-C that one of Dask's finalisers swallowed (:mod:`grader.interrupts`); the chunks in
+  flight are cancelled, and the results already handed on stand.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import collections
 import dataclasses
 import logging
 import os
+import queue
 import time
 import uuid
 from collections.abc import Sequence
@@ -40,7 +44,7 @@ from typing import Any
 
 import dask.config
 from dask.utils import parse_timedelta
-from distributed import Client, Future, Nanny, Scheduler, SpecCluster, as_completed, wait
+from distributed import Client, Future, Nanny, Scheduler, SpecCluster, wait
 
 from grader import wire
 from grader.catalog import Catalog, project_root
@@ -51,16 +55,39 @@ from grader.cluster.protocol import MAX_LINE, job_wire
 from grader.engine.api import GradeRequest, OnResult
 from grader.engine.local import _check_hideable, count_gpus
 from grader.errors import InternalError, UsageError
+from grader.interrupts import watch
 from grader.results import Result
 from grader.spec import ExerciseSpec
 
 RETRIES = 2  # a chunk whose grading process died is graded again this many times
 WORKERS_TIMEOUT_S = 60.0  # for a first worker to join a scheduler that has none
 START_TIMEOUT_S = 900.0  # every worker's slots warm (imports, fork server, tier detection)
+TICK_S = 0.5  # the longest the run's loop waits before it looks for a swallowed Ctrl-C
 HINT = (
     "Give every worker the same torch-grader, Python, torch and course as this machine, "
     "grading in the namespaces tier (docs/CLUSTER.md)."
 )
+
+
+class Finished:
+    """The chunks of a run as they end, in the order they end.
+
+    Dask's ``as_completed`` blocks until the next one ends, which on a class with endless
+    loops is many seconds: a loop that waits here at most ``timeout`` at a time can look for a
+    Ctrl-C in between (:mod:`grader.interrupts`)."""
+
+    def __init__(self) -> None:
+        self._ended: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+
+    def add(self, future: Future[Any]) -> None:
+        future.add_done_callback(self._ended.put)  # also when it errs or is cancelled
+
+    def next(self, timeout: float) -> Future[Any] | None:
+        """The next chunk that ended, or None if none did within ``timeout`` seconds."""
+        try:
+            return self._ended.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
 
 class ClusterEngine:
@@ -245,43 +272,45 @@ class ClusterEngine:
         refusals = []
         deadline = time.monotonic() + self.start_timeout_s
         pending = dict(zip(futures, workers, strict=True))
-        try:
-            while pending:
-                try:
-                    done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
-                except TimeoutError:  # nothing finished in those 5 s
-                    done = set()
-                for future in done:
-                    worker = pending.pop(future)
+        with watch() as ctrl_c:
+            try:
+                while pending:
+                    ctrl_c.check()  # one a finaliser swallowed (grader.interrupts)
                     try:
-                        answer = future.result()
-                    except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
-                        refusals.append(
-                            f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
-                        )
-                        continue
-                    if answer["refused"]:
-                        refusals.append(answer["refused"])
-                    else:
-                        self.isolation = answer["isolation"]
-                        self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
-                if pending and not done:
-                    # A worker that left during the check is not waited for (if it comes back,
-                    # its first task checks it); one that never answers is refused.
-                    present = set(self.client.scheduler_info(n_workers=-1)["workers"])
-                    for future, worker in list(pending.items()):
-                        if worker not in present:
-                            del pending[future]
-                    if time.monotonic() > deadline:
-                        refusals += [
-                            f"worker {w} refused: its grading processes were not ready within "
-                            f"{self.start_timeout_s:g} s"
-                            for w in pending.values()
-                        ]
-                        break
-        finally:
-            for future in futures:
-                future.release()
+                        done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
+                    except TimeoutError:  # nothing finished in those 5 s
+                        done = set()
+                    for future in done:
+                        worker = pending.pop(future)
+                        try:
+                            answer = future.result()
+                        except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
+                            refusals.append(
+                                f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
+                            )
+                            continue
+                        if answer["refused"]:
+                            refusals.append(answer["refused"])
+                        else:
+                            self.isolation = answer["isolation"]
+                            self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
+                    if pending and not done:
+                        # A worker that left during the check is not waited for (if it comes back,
+                        # its first task checks it); one that never answers is refused.
+                        present = set(self.client.scheduler_info(n_workers=-1)["workers"])
+                        for future, worker in list(pending.items()):
+                            if worker not in present:
+                                del pending[future]
+                        if time.monotonic() > deadline:
+                            refusals += [
+                                f"worker {w} refused: its grading processes were not ready within "
+                                f"{self.start_timeout_s:g} s"
+                                for w in pending.values()
+                            ]
+                            break
+            finally:
+                for future in futures:
+                    future.release()
         if not refusals and not self.workers:
             raise UsageError("every worker left the cluster before the run started", hint=HINT)
         if refusals:
@@ -383,7 +412,7 @@ class ClusterEngine:
 
         pending = collections.deque(chunks)
         in_flight: dict[Future[Any], tuple[list[int], list[Future[Any]]]] = {}
-        completed = as_completed()
+        completed = Finished()
 
         def refill() -> None:
             # the slots of the workers there now: a cluster that scales up gains some mid-run
@@ -394,29 +423,34 @@ class ClusterEngine:
                 in_flight[final] = (members, made)
                 completed.add(final)
 
-        try:
-            refill()
-            for future in completed:
-                members, made = in_flight.pop(future)
-                refill()  # the slot this chunk freed gets the next before its answer is read
-                try:
-                    answer = future.result()
-                except Exception as exc:  # noqa: BLE001 - the chunk's results say so
-                    answer = {"error": f"{type(exc).__name__}: {exc}"}
-                for f in made:
-                    f.release()
-                if answer.get("refused"):
-                    raise UsageError(answer["refused"], hint=HINT)
-                if "error" in answer:
-                    fail(members, f"the cluster could not grade this chunk: {answer['error']}")
-                else:
-                    self._take(answer, members, specs, requests, deliver, fail)
-        except BaseException:
-            running = [f for _, made in in_flight.values() for f in made]
-            if running:
-                client.cancel(running)
-            raise
-        return [results[i] for i in range(len(requests))]
+        with watch() as ctrl_c:
+            try:
+                refill()
+                while in_flight:
+                    future = completed.next(timeout=TICK_S)
+                    ctrl_c.check()  # one a finaliser swallowed: nothing more goes out
+                    if future is None:
+                        continue
+                    members, made = in_flight.pop(future)
+                    refill()  # the slot this chunk freed gets the next before its answer is read
+                    try:
+                        answer = future.result()
+                    except Exception as exc:  # noqa: BLE001 - the chunk's results say so
+                        answer = {"error": f"{type(exc).__name__}: {exc}"}
+                    for f in made:
+                        f.release()
+                    if answer.get("refused"):
+                        raise UsageError(answer["refused"], hint=HINT)
+                    if "error" in answer:
+                        fail(members, f"the cluster could not grade this chunk: {answer['error']}")
+                    else:
+                        self._take(answer, members, specs, requests, deliver, fail)
+            except BaseException:
+                running = [f for _, made in in_flight.values() for f in made]
+                if running:
+                    client.cancel(running)
+                raise
+            return [results[i] for i in range(len(requests))]
 
     def _window(self, slots: int) -> int:
         """How many chunks may be in flight at once, with ``slots`` slots on the cluster now.

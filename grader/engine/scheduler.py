@@ -31,6 +31,7 @@ from grader.engine.records import (
     parse_line,
 )
 from grader.engine.scoring import attributable
+from grader.interrupts import watch
 from grader.notebooks import CellMap
 from grader.results import Result
 from grader.sandbox.procs import reap
@@ -193,33 +194,35 @@ def run_jobs(
             if on_result is not None:
                 on_result(jobs[index], result)
 
-    try:
-        while pending or running:
-            gpu_busy = sum(1 for _, r in running if on_gpu(r.selected))
-            for members in list(pending):
-                if len(running) >= parallel:
-                    break
-                first = jobs[members[0]]
-                gpu = on_gpu(first.selected)
-                if gpu and gpu_parallel is not None and gpu_busy >= gpu_parallel:
-                    continue
-                pending.remove(members)
-                run = launcher.start(first.spec, [jobs[i] for i in members])
-                running.append((members, run))
-                gpu_busy += gpu
-            poll([r for _, r in running], timeout=1.0)
-            for members, run in list(running):
-                deliver(members, run, launcher.completed(run))
-                if run.finished:
-                    running.remove((members, run))
-                    deliver(members, run, launcher.finish(run))
-    except BaseException:
-        for _, run in running:
-            run.kill()
-        for _, run in running:
-            run.discard()
-        raise
-    return [(job, done[i]) for i, job in enumerate(jobs)]
+    with watch() as ctrl_c:
+        try:
+            while pending or running:
+                ctrl_c.check()  # a Ctrl-C that a finaliser swallowed (grader.interrupts)
+                gpu_busy = sum(1 for _, r in running if on_gpu(r.selected))
+                for members in list(pending):
+                    if len(running) >= parallel:
+                        break
+                    first = jobs[members[0]]
+                    gpu = on_gpu(first.selected)
+                    if gpu and gpu_parallel is not None and gpu_busy >= gpu_parallel:
+                        continue
+                    pending.remove(members)
+                    run = launcher.start(first.spec, [jobs[i] for i in members])
+                    running.append((members, run))
+                    gpu_busy += gpu
+                poll([r for _, r in running], timeout=1.0)
+                for members, run in list(running):
+                    deliver(members, run, launcher.completed(run))
+                    if run.finished:
+                        running.remove((members, run))
+                        deliver(members, run, launcher.finish(run))
+        except BaseException:
+            for _, run in running:
+                run.kill()
+            for _, run in running:
+                run.discard()
+            raise
+        return [(job, done[i]) for i, job in enumerate(jobs)]
 
 
 def on_gpu(selected: tuple[str, ...]) -> bool:
