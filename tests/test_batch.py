@@ -263,8 +263,9 @@ def _interrupt(
 @pytest.mark.slow  # grades a class with `grade batch`
 @pytest.mark.parametrize("sig", [signal.SIGINT, None], ids=["ctrl-c", "ctrl-c-python-drops"])
 def test_ctrl_c_keeps_what_was_graded_and_resumes(tmp_path, sig):
-    """Also a Ctrl-C that lands in a gc callback, where Python drops its KeyboardInterrupt:
-    the batch still stops (grader.interrupts)."""
+    """Also a Ctrl-C that lands in a finaliser (``__del__``, a gc callback such as Dask's),
+    where Python drops its KeyboardInterrupt: the batch still stops (grader.interrupts).
+    ``sig`` None: the batch runs under DROPPING_DRIVER, and SIGUSR1 makes that Ctrl-C."""
     submissions, out, code = _interrupt(sig, tmp_path)
     assert code == 130
     kept = len(list(out.glob("students/*/exercise-90.key")))
