@@ -277,7 +277,8 @@ def test_no_learner_process_is_left_behind(grade, probe_service):
 def test_a_grading_returns_only_once_its_killed_children_are_gone(grade, probe_service):
     # a child holding a large heap takes a moment to be torn down after its SIGKILL
     for _ in range(3):
-        assert grade("large_heap").score == 4
+        result = grade("large_heap")
+        assert result.score == 4, [(t.name, t.status, t.evidence, t.message) for t in result.tests]
         below, leftovers = _left_behind(probe_service)
         assert len(below) <= 1, below
         assert leftovers == []
@@ -499,3 +500,63 @@ def test_a_worker_queues_no_seed_for_an_accelerator_that_cannot_start(possible):
         others = torch.xpu._is_compiled() or torch.mtia._is_compiled()
         assert out[:2] == ["KEPT", "False"]
         assert out[2:] == (["QUEUED", *out[3:]] if others else ["SAME", "True"])
+
+
+# The first worker is stopped (SIGSTOP) as it starts, as if its first submission spent its time
+# limits; it is let go once the seven others are graded, which only another worker can do.
+HANDED_ON = """
+import json, os, signal, sys
+from pathlib import Path
+import grader.engine.scheduler as scheduler
+from grader.catalog import Catalog
+from grader.engine import GradeRequest
+from grader.engine.local import LocalEngine
+
+scheduler.STRAGGLER_S = 0.0  # a stopped worker is a straggler at once
+groups, reported, order, stalled = [], {}, [], []
+
+class Watched(LocalEngine):
+    def start(self, spec, jobs):
+        run = super().start(spec, jobs)
+        groups.append([job.tag[0] for job in jobs])
+        if not stalled:
+            os.kill(run.pid, signal.SIGSTOP)
+            stalled.append(run)
+        return run
+
+    def finish(self, running):
+        reported[running.pid] = sorted(running.records)  # whose tests the worker ran
+        return super().finish(running)
+
+def on_result(index, result, _):
+    order.append([index, result.score, result.max_score])
+    if len(order) == 7:
+        os.kill(stalled[0].pid, signal.SIGCONT)
+
+signal.alarm(150)  # a grader that hands nothing on waits for the stopped worker: fail instead
+source = Path(sys.argv[2]).read_bytes()
+requests = [GradeRequest("exercise-90", source, "exercise-90.py", devices=("cpu",))] * 8
+with Watched(Catalog(Path(sys.argv[1])), jobs=2) as engine:
+    engine.grade_many(requests, on_result)
+first = stalled[0]
+print(json.dumps({"groups": groups, "ran": reported[first.pid], "order": order,
+                  "handed_on": sorted(first.handed_on, key=int)}))
+"""
+
+
+def test_a_stuck_worker_hands_the_rest_of_its_group_to_an_idle_one():
+    """Submissions queued behind one that spends its time limits are graded by a worker that
+    went idle, not after it; told so at its next boundary, the stuck worker grades the one it
+    is on and stops (it ran no test of the others)."""
+    import json
+
+    from tests.conftest import PROBE_HOME, run_fresh
+
+    out = run_fresh(HANDED_ON, args=(str(PROBE_HOME), str(SUBMISSIONS / "correct.py")))
+    seen = json.loads(out.splitlines()[-1])
+    assert seen["groups"] == [[0, 1, 2, 3], [4, 5, 6, 7], [1, 2, 3]], seen
+    assert seen["handed_on"] == ["1", "2", "3"]
+    assert seen["ran"] == ["0"]
+    assert [index for index, _, _ in seen["order"]][-1] == 0
+    assert sorted(index for index, _, _ in seen["order"]) == list(range(8))
+    assert all(score == top > 0 for _, score, top in seen["order"])  # full marks, every one

@@ -308,6 +308,7 @@ class LocalEngine:
             self._forkserver.stop()
             self._forkserver.start()
         read_fd, write_fd = os.pipe()
+        handback_read, handback_write = os.pipe()
         client = self._forkserver.connect()
         log_fd, log_path = tempfile.mkstemp(prefix="grader-worker-", suffix=".log")
         first = jobs[0]
@@ -329,6 +330,7 @@ class LocalEngine:
                 os.setpgid(0, 0)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 os.close(read_fd)
+                os.close(handback_write)
                 control = self._forkserver.control_fd
                 if control is not None:
                     os.close(control)
@@ -336,13 +338,15 @@ class LocalEngine:
                 os.dup2(null, 0)
                 os.dup2(null, 1)
                 os.dup2(log_fd, 2)
-                worker.run(group, client, write_fd)
+                worker.run(group, client, write_fd, handback_read)
             finally:
                 os._exit(70)
         os.close(write_fd)
+        os.close(handback_read)
         os.close(log_fd)
         client.close()
         os.set_blocking(read_fd, False)
+        os.set_blocking(handback_write, False)
         now = time.monotonic()
         budget = len(jobs) * spec.limits.total_timeout_s + _SLACK_S
         return Running(
@@ -353,6 +357,7 @@ class LocalEngine:
             log_path=log_path,
             deadline=now + budget,
             started=now,
+            handback_fd=handback_write,
         )
 
     def completed(self, running: Running) -> list[tuple[str, Result]]:
@@ -385,7 +390,7 @@ class LocalEngine:
     ) -> list[tuple[str, Result]]:
         out = []
         for key in keys:
-            if key not in running.taken:
+            if key not in running.taken and key not in running.handed_on:
                 running.taken.add(key)
                 if self.debug:
                     self._kept[running.jobs[int(key)].tag] = tuple(running.records.get(key, []))

@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 import torch
 
+from grader.engine.handback import Handback
 from grader.engine.records import GraderErrorRecord, Record, SubmissionDone, TestRecord
 from grader.engine.scoring import GRADER_FAULT
 from grader.engine.slipped import Refined, refine
@@ -91,6 +92,8 @@ class GradingSession:
     # forked this worker (DiagnosisCatalog.named_evidence)
     named_tags: frozenset[str]
     max_answer_bytes: int = 256 << 20
+    # where the grading process says which submissions it handed to another worker
+    handback: Handback = field(default_factory=lambda: Handback(None))
     reference_module: Any = None
     attached: dict[str, dict[str, Any]] = field(default_factory=dict)
     pools: dict[str, ChildPool] = field(default_factory=dict)
@@ -154,6 +157,7 @@ class GraderPlugin:
         self.s = session
         self._phases: dict[str, dict[str, Any]] = {}
         self._started: dict[str, float] = {}
+        self._order: dict[str, int] = {}  # key -> its place in the group (grader.engine.handback)
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # A test's failure is never formatted (``_report``); what pytest still formats is a
@@ -196,7 +200,7 @@ class GraderPlugin:
         if dropped:
             config.hook.pytest_deselected(items=dropped)
         # submission by submission, each in the spec's order of tests
-        order = {s.key: n for n, s in enumerate(self.s.submissions)}
+        order = self._order = {s.key: n for n, s in enumerate(self.s.submissions)}
         keep.sort(key=lambda item: order.get(_submission(item) or "", -1))
         items[:] = keep
 
@@ -207,6 +211,12 @@ class GraderPlugin:
             yield
         if key is not None and (nextitem is None or _submission(nextitem) != key):
             self.s.finish(key)
+            following = _submission(nextitem) if nextitem is not None else None
+            if following is not None and self.s.handback.stops_before(
+                self._order.get(following, -1)
+            ):
+                # the rest of the group went to another worker: stop as ``-x`` does
+                item.session.shouldstop = "the rest of this group was handed to another worker"
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

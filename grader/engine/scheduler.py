@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from grader.engine import handback
 from grader.engine.records import (
     EnvRecord,
     GraderErrorRecord,
@@ -41,6 +42,14 @@ from grader.spec import ExerciseSpec
 # and fixtures) are shared by a group; a class of 30 students is graded by 6 workers rather
 # than 12 (0.4 core-s less of 10), and a group is still small enough to share out.
 MAX_GROUP = 16
+# A submission graded this long is far past what this curriculum's tests take (about 0.1 s):
+# its code is most likely spending its time limits, test after test (up to a minute). While a
+# worker is idle, the submissions queued behind it in its group go to that worker rather than
+# wait (grader.engine.handback).
+STRAGGLER_S = 1.0
+# With no straggler, a worker hands the later part of its group to an idle one only when that
+# part outweighs a worker's start (about two submissions' grading).
+BALANCE_MIN = 4
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,9 @@ class Running:
     grader_errors: list[str] = field(default_factory=list)
     killed_for_time: bool = False
     finished: bool = False
+    handback_fd: int | None = None  # where to tell the worker what was handed on (handback)
+    last: int | None = None  # the last index the worker is still to grade; None: to the end
+    handed_on: set[str] = field(default_factory=set)  # keys given to another worker
     _buffer: bytes = b""
 
     @property
@@ -122,6 +134,37 @@ class Running:
             elif isinstance(record, GraderErrorRecord):
                 self.grader_errors.append(record.message)
 
+    def current(self) -> int | None:
+        """The index of the submission the worker grades now (its first one not reported
+        complete), or None when it has none left."""
+        last = len(self.jobs) - 1 if self.last is None else self.last
+        return next((n for n in range(last + 1) if str(n) not in self.done), None)
+
+    def unstarted(self) -> list[int]:
+        """The indices the worker is still to grade after its current one."""
+        current = self.current()
+        if current is None or self.finished or self.killed_for_time:
+            return []
+        last = len(self.jobs) - 1 if self.last is None else self.last
+        return [n for n in range(current + 1, last + 1) if str(n) not in self.done]
+
+    def current_since(self) -> float:
+        """When the worker began its current submission: when it reported the one before it
+        complete, or when it started."""
+        return max([self.started, *self.done.values()])
+
+    def hand_on(self, last: int) -> list[int]:
+        """Take from the worker every submission after index ``last`` that it has not begun:
+        it is told to stop after ``last`` (grader.engine.handback), and none of its results
+        for them is taken. Returns their indices."""
+        taken = [n for n in self.unstarted() if n > last]
+        if not taken or self.handback_fd is None:
+            return []
+        handback.send(self.handback_fd, last)
+        self.last = last
+        self.handed_on.update(str(n) for n in taken)
+        return taken
+
     def duration(self, key: str) -> float:
         """How long this submission's grading took (its share of the worker's time)."""
         end = self.done.get(key, time.monotonic())
@@ -137,6 +180,9 @@ class Running:
         status = self.reap()
         with contextlib.suppress(OSError):
             os.close(self.fd)
+        if self.handback_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.handback_fd)
         return status, _read_and_remove(self.log_path)
 
     def reap(self) -> int | None:
@@ -183,6 +229,8 @@ def run_jobs(
 
     def deliver(members: list[int], run: Running, results: list[tuple[str, Result]]) -> None:
         for key, result in results:
+            if key in run.handed_on:
+                continue  # graded by the worker it was handed to
             index = members[int(key)]
             if len(members) > 1 and not attributable(result, complete=key in run.done):
                 # Whatever cut this grading short may have been a classmate's doing (a worker
@@ -194,23 +242,37 @@ def run_jobs(
             if on_result is not None:
                 on_result(jobs[index], result)
 
+    def gpu_free() -> bool:
+        busy = sum(1 for _, r in running if on_gpu(r.selected))
+        return gpu_parallel is None or busy < gpu_parallel
+
+    def start_pending() -> None:
+        for members in list(pending):
+            if len(running) >= parallel:
+                break
+            first = jobs[members[0]]
+            if on_gpu(first.selected) and not gpu_free():
+                continue
+            pending.remove(members)
+            run = launcher.start(first.spec, [jobs[i] for i in members])
+            running.append((members, run))
+
     with watch() as ctrl_c:
         try:
             while pending or running:
                 ctrl_c.check()  # a Ctrl-C that a finaliser swallowed (grader.interrupts)
-                gpu_busy = sum(1 for _, r in running if on_gpu(r.selected))
-                for members in list(pending):
-                    if len(running) >= parallel:
-                        break
-                    first = jobs[members[0]]
-                    gpu = on_gpu(first.selected)
-                    if gpu and gpu_parallel is not None and gpu_busy >= gpu_parallel:
-                        continue
-                    pending.remove(members)
-                    run = launcher.start(first.spec, [jobs[i] for i in members])
-                    running.append((members, run))
-                    gpu_busy += gpu
-                poll([r for _, r in running], timeout=1.0)
+                start_pending()
+                wait = 1.0
+                if not pending and len(running) < parallel:
+                    handed, wait = hand_on(
+                        running,
+                        idle=parallel - len(running),
+                        now=time.monotonic(),
+                        may_take=lambda run: not on_gpu(run.selected) or gpu_free(),
+                    )
+                    pending.extend(handed)
+                    start_pending()
+                poll([r for _, r in running], timeout=wait)
                 for members, run in list(running):
                     deliver(members, run, launcher.completed(run))
                     if run.finished:
@@ -223,6 +285,50 @@ def run_jobs(
                 run.discard()
             raise
         return [(job, done[i]) for i, job in enumerate(jobs)]
+
+
+def hand_on(
+    running: Sequence[tuple[list[int], Running]],
+    *,
+    idle: int,
+    now: float,
+    may_take: Callable[[Running], bool],
+) -> tuple[list[list[int]], float]:
+    """Groups of submissions taken from a worker in flight for ``idle`` workers to grade, and
+    how long to wait before asking again (until a worker's current submission would count as
+    a straggler).
+
+    From a worker whose current submission has run ``STRAGGLER_S``, everything queued behind it
+    is taken; from any other, the later part of what it has left, when that is at least
+    ``BALANCE_MIN``, so that it and the idle workers end together. One worker gives per turn,
+    the one that gives most; what it gives is shared out among the idle workers.
+    """
+    best: tuple[int, list[int], Running, int] | None = None
+    wake = 1.0
+    for members, run in running:
+        rest = run.unstarted()
+        if not rest or not may_take(run):
+            continue
+        since = now - run.current_since()
+        if since >= STRAGGLER_S:
+            keep = 0
+        else:
+            wake = min(wake, STRAGGLER_S - since)
+            if len(rest) < BALANCE_MIN:
+                continue
+            keep = len(rest) // (idle + 1)
+        if best is None or len(rest) - keep > best[0]:
+            last = rest[keep - 1] if keep else rest[0] - 1  # the current submission's index
+            best = (len(rest) - keep, members, run, last)
+    if best is None:
+        return [], wake
+    _, members, run, last = best
+    taken = run.hand_on(last)
+    if not taken:
+        return [], wake
+    size = math.ceil(len(taken) / min(idle, len(taken)))
+    groups = [[members[n] for n in taken[i : i + size]] for i in range(0, len(taken), size)]
+    return groups, wake
 
 
 def on_gpu(selected: tuple[str, ...]) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import torch
 
+from grader.engine.handback import Handback
 from grader.engine.plugin import GradedFile, GraderPlugin, GradingSession
 from grader.engine.records import (
     EnvRecord,
@@ -142,8 +143,10 @@ def cuda_status(selected: tuple[str, ...]) -> tuple[bool, Text, list[str]]:
     return True, Text("", ""), names
 
 
-def run(job: Group, client_sock: Any, records_fd: int) -> None:
-    """The worker's body (in the forked process). Never returns."""
+def run(job: Group, client_sock: Any, records_fd: int, handback_fd: int | None = None) -> None:
+    """The worker's body (in the forked process). Never returns. ``handback_fd`` is where the
+    grading process says it handed the rest of the group to another worker
+    (:mod:`grader.engine.handback`)."""
     out = os.fdopen(records_fd, "w", encoding="utf-8", buffering=1)
 
     def emit(record: Record) -> None:
@@ -212,6 +215,7 @@ def run(job: Group, client_sock: Any, records_fd: int) -> None:
             cuda_available=available,
             cuda_reason=reason,
             named_tags=job.named_tags,
+            handback=Handback(handback_fd),
         )
         if submissions:
             # Nearly every grading has tests for the CPU child (CPU, meta and device-free
