@@ -463,7 +463,7 @@ SEEDS = """
 import traceback
 import torch
 import torch.cuda.random
-from grader.engine.worker import unseeded_accelerators
+from grader.sandbox.seeding import unseeded_accelerators
 
 expected = torch.Generator().manual_seed(3)
 want = torch.rand(4, generator=expected)
@@ -500,6 +500,34 @@ def test_a_worker_queues_no_seed_for_an_accelerator_that_cannot_start(possible):
         others = torch.xpu._is_compiled() or torch.mtia._is_compiled()
         assert out[:2] == ["KEPT", "False"]
         assert out[2:] == (["QUEUED", *out[3:]] if others else ["SAME", "True"])
+
+
+def test_a_learner_cpu_child_queues_no_seed_for_a_gpu_it_cannot_see(probe_service, tmp_path):
+    """The scenarios and the learner's own code call torch.manual_seed in the learner's child:
+    a CPU child (it sees no GPU) queues no CUDA seed, with its formatted stack, for each. The
+    learner's file here makes formatting a stack fail, so a queued seed fails the test."""
+    path = tmp_path / "exercise-90.py"
+    path.write_text(
+        "import traceback\n"
+        "import torch\n"
+        "\n"
+        "def _refuse(*args, **kwargs):\n"
+        "    raise RuntimeError('a seed was queued with a formatted stack')\n"
+        "\n"
+        "traceback.format_stack = _refuse\n"
+        "\n"
+        "def double(x):\n"
+        "    return x * 2\n"
+        "\n"
+        "def triple(x):\n"
+        "    torch.manual_seed(0)  # seeds the CPU generator, as under plain python\n"
+        "    return x * 3\n"
+    )
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    # The file is flagged for review (it replaces a library function), so checks resting on
+    # its process's measurements do not count; test_triple rests on nothing of it.
+    [triple] = [t for t in result.tests if t.name == "test_triple"]
+    assert triple.status is Status.PASSED, triple
 
 
 # The first worker is stopped (SIGSTOP) as it starts, as if its first submission spent its time

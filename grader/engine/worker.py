@@ -36,6 +36,7 @@ from grader.results import Status, source_text
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.policy import ChildLimits
 from grader.sandbox.pool import ChildPool
+from grader.sandbox.seeding import unseeded_accelerators
 from grader.spec import ExerciseSpec
 from grader.testing.analysis import Finding, analyse, review
 
@@ -248,47 +249,6 @@ def _cuda_unasked(selected: tuple[str, ...]) -> bool:
     """Whether CUDA might still start in this worker, unasked: a CPU pass of a build with
     CUDA (or ROCm) support, whose worker never asks (only a CUDA pass does, in cuda_status)."""
     return "cuda" not in selected and (torch.version.cuda or torch.version.hip) is not None
-
-
-def unseeded_accelerators(cuda_possible: bool) -> None:
-    """Queue no seeds for accelerators that can never start in this worker.
-
-    ``torch.manual_seed`` (hidden tests call it, and hypothesis calls it for every example)
-    also queues a seed for each accelerator not started yet, with a formatted stack of the
-    call for the error message of a start that fails: at pytest's depth about half a
-    millisecond a call, an eighth of a worker's time on some exercises. An accelerator that
-    can never start here never applies a queued seed, so not queuing one changes nothing but
-    the time. A worker where CUDA could start keeps torch's queue as it is."""
-    import torch.cuda.random
-    import torch.mtia
-    import torch.xpu.random
-
-    for module, possible in (
-        (torch.cuda.random, cuda_possible),
-        (torch.xpu.random, _compiled(torch.xpu)),
-        (torch.mtia, _compiled(torch.mtia)),
-    ):
-        queue = getattr(module, "_lazy_call", None)
-        if not possible and queue is not None:
-            module._lazy_call = _without_seeds(queue)  # type: ignore[attr-defined]
-
-
-def _compiled(accelerator: Any) -> bool:
-    """Whether torch was built with this accelerator; yes where torch does not say (a torch
-    that moved the private helper keeps its seed queue as it is)."""
-    is_compiled = getattr(accelerator, "_is_compiled", None)
-    return True if is_compiled is None else bool(is_compiled())
-
-
-def _without_seeds(queue: Any) -> Any:
-    """``queue`` (an accelerator module's ``_lazy_call``), less the seeds it would queue."""
-
-    def lazy_call(callable: Any, **kwargs: Any) -> None:
-        if kwargs.get("seed") or kwargs.get("seed_all"):
-            return  # a seed for a device that cannot start here
-        queue(callable, **kwargs)
-
-    return lazy_call
 
 
 def needs_review(source: str) -> tuple[Finding, ...]:

@@ -39,6 +39,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from grader.sandbox import codec, protocol
 from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, Trace
 from grader.sandbox.protocol import SNAPSHOT_SIGNAL
+from grader.sandbox.seeding import unseeded_accelerators
 
 MODULE_NAME = "submission"
 SCENARIO_GLOBALS = ("torch", "nn", "F", "np", "math", "random")
@@ -374,6 +375,9 @@ def main(
         # is written (from C, so a call holding the GIL is no obstacle) into the output, which
         # the trusted side reads and takes out again (grader.sandbox.pool).
         faulthandler.register(SNAPSHOT_SIGNAL, all_threads=False, chain=False)
+        if not cuda:
+            # a CPU child sees no GPU; ROCm's devices are hidden by other means, kept as is
+            unseeded_accelerators(cuda_possible=torch.version.hip is not None)
         sock = socket.socket(fileno=sock_fd)
         serve(sock, learner_path, max_answer_bytes, display, cuda)
     except _BaseException:
