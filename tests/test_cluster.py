@@ -424,19 +424,9 @@ for line in sys.stdin:
 
 @pytest.fixture(scope="module")
 def a_result() -> dict:
-    from grader.results import Environment, Result, Status
+    from tests.conftest import bare_result
 
-    return Result(
-        exercise_id="exercise-90",
-        exercise_title="Engine probe",
-        submission="x",
-        status=Status.PASSED,
-        score=0.0,
-        max_score=0.0,
-        tests=(),
-        environment=Environment("3", "t", "p", False),
-        seed=1,
-    ).to_dict()
+    return bare_result(submission="x").to_dict()
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import grader.engine.scheduler as scheduler
 from grader.catalog import Catalog
 from grader.engine.scheduler import Job, Running
-from grader.results import Environment, Result, Status
-from tests.conftest import PROBE_HOME, ROOT, ctrl_c_in_a_finaliser
+from grader.results import Result
+from tests.conftest import PROBE_HOME, ROOT, bare_result, ctrl_c_in_a_finaliser
 
 
 class _Workers:
@@ -199,17 +199,7 @@ for key in range(n):
         break
 """
 
-_GRADED = Result(
-    exercise_id="exercise-90",
-    exercise_title="",
-    submission="",
-    status=Status.PASSED,
-    score=0.0,
-    max_score=0.0,
-    tests=(),
-    environment=Environment("3", "torch", "linux", False),
-    seed=1,
-)
+_GRADED = bare_result()
 
 
 class _Graders:

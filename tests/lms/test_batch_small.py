@@ -17,8 +17,8 @@ from grader.lms.grades import ExerciseScore, Student, TestScore, build_row
 from grader.lms.handin import Handin, Submitted
 from grader.lms.progress import Progress
 from grader.lms.summary import attention
-from grader.results import Environment, Result, Status
-from tests.conftest import FIXTURES, run_cli
+from grader.results import Status
+from tests.conftest import FIXTURES, bare_result, run_cli
 from tests.lms.builders import code, write
 
 COURSE = FIXTURES / "lms-course"
@@ -45,16 +45,12 @@ def test_a_file_that_could_not_run_is_named_with_why():
 def test_the_progress_line_says_how_many_files_could_not_run():
     stream = io.StringIO()
     progress = Progress(2, stream)
-    result = Result(
+    result = bare_result(
         exercise_id="exercise-01",
-        exercise_title="t",
         submission="alice/ex1.py",
         status=Status.ERROR,
         score=0,
         max_score=4,
-        tests=(),
-        environment=Environment("3.11", "2.13", "linux", False),
-        seed=1,
     )
     progress.advance(result)
     progress.show(final=True)
