@@ -269,52 +269,57 @@ class ClusterEngine:
             )
             for n, w in enumerate(workers)
         ]
-        refusals = []
-        deadline = time.monotonic() + self.start_timeout_s
-        pending = dict(zip(futures, workers, strict=True))
-        with watch() as ctrl_c:
-            try:
-                while pending:
-                    ctrl_c.check()  # one a finaliser swallowed (grader.interrupts)
-                    try:
-                        done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
-                    except TimeoutError:  # nothing finished in those 5 s
-                        done = set()
-                    for future in done:
-                        worker = pending.pop(future)
-                        try:
-                            answer = future.result()
-                        except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
-                            refusals.append(
-                                f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"
-                            )
-                            continue
-                        if answer["refused"]:
-                            refusals.append(answer["refused"])
-                        else:
-                            self.isolation = answer["isolation"]
-                            self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
-                    if pending and not done:
-                        # A worker that left during the check is not waited for (if it comes back,
-                        # its first task checks it); one that never answers is refused.
-                        present = set(self.client.scheduler_info(n_workers=-1)["workers"])
-                        for future, worker in list(pending.items()):
-                            if worker not in present:
-                                del pending[future]
-                        if time.monotonic() > deadline:
-                            refusals += [
-                                f"worker {w} refused: its grading processes were not ready within "
-                                f"{self.start_timeout_s:g} s"
-                                for w in pending.values()
-                            ]
-                            break
-            finally:
-                for future in futures:
-                    future.release()
+        try:
+            refusals = self._await_checks(dict(zip(futures, workers, strict=True)))
+        finally:
+            for future in futures:
+                future.release()
         if not refusals and not self.workers:
             raise UsageError("every worker left the cluster before the run started", hint=HINT)
         if refusals:
             raise UsageError("; ".join(refusals), hint=HINT)
+
+    def _await_checks(self, pending: dict[Future[Any], str]) -> list[str]:
+        """The refusals, as the workers' checks (future -> worker) answer. A worker that left
+        during the check is not waited for (if it comes back, its first task checks it); one
+        that never answers is refused."""
+        assert self.client is not None
+        refusals: list[str] = []
+        deadline = time.monotonic() + self.start_timeout_s
+        with watch() as ctrl_c:
+            while pending:
+                ctrl_c.check()  # one a finaliser swallowed (grader.interrupts)
+                try:
+                    done = wait(list(pending), timeout=5.0, return_when="FIRST_COMPLETED").done
+                except TimeoutError:  # nothing finished in those 5 s
+                    done = set()
+                for future in done:
+                    refusals += self._checked(pending.pop(future), future)
+                if done or not pending:
+                    continue
+                present = set(self.client.scheduler_info(n_workers=-1)["workers"])
+                for future, worker in list(pending.items()):
+                    if worker not in present:
+                        del pending[future]
+                if pending and time.monotonic() > deadline:
+                    return refusals + [
+                        f"worker {w} refused: its grading processes were not ready within "
+                        f"{self.start_timeout_s:g} s"
+                        for w in pending.values()
+                    ]
+        return refusals
+
+    def _checked(self, worker: str, future: Future[Any]) -> list[str]:
+        """A worker's check: its refusal, or nothing (and what it has is recorded)."""
+        try:
+            answer = future.result()
+        except Exception as exc:  # noqa: BLE001 - whatever it is, it is refused
+            return [f"worker {worker} could not be checked ({type(exc).__name__}: {exc})"]
+        if answer["refused"]:
+            return [answer["refused"]]
+        self.isolation = answer["isolation"]
+        self.workers[worker] = {k: answer[k] for k in ("name", "gpu", "slots")}
+        return []
 
     def __exit__(self, *exc_info: object) -> None:
         client, cluster, self.client, self.cluster = self.client, self.cluster, None, None
