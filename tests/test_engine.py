@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import threading
 import uuid
@@ -16,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from grader.results import Result, Status
-from tests.conftest import SUBMISSIONS, GradingService, descendants, live_parents, wait_until
+from tests.conftest import (
+    PROBE_HOME,
+    SUBMISSIONS,
+    GradingService,
+    descendants,
+    live_parents,
+    wait_until,
+)
 
 CUDA_NOTE = "CUDA is not available"
 
@@ -274,17 +282,34 @@ def test_no_learner_process_is_left_behind(grade, probe_service):
     assert leftovers == []
 
 
-def test_a_grading_returns_only_once_its_killed_children_are_gone(grade, probe_service):
+@pytest.fixture(scope="module")
+def patient_probe_service(tmp_path_factory):
+    """The probe course with a call limit of 30 s, for learner files whose import takes a while
+    by design (a 600 MiB heap, so that its child takes a moment to be torn down): under the
+    probe's 1.5 s the import itself ran out of time on a busy machine."""
+    home = tmp_path_factory.mktemp("patient-probe")
+    shutil.copytree(PROBE_HOME, home, dirs_exist_ok=True)
+    spec = home / "exercises" / "exercise-90" / "exercise.yaml"
+    text = spec.read_text()
+    assert "  call_timeout_s: 1.5\n" in text
+    spec.write_text(text.replace("  call_timeout_s: 1.5\n", "  call_timeout_s: 30\n"))
+    service = GradingService(home)
+    yield service
+    service.close()
+
+
+def test_a_grading_returns_only_once_its_killed_children_are_gone(patient_probe_service):
     # a child holding a large heap takes a moment to be torn down after its SIGKILL
     for _ in range(3):
-        result = grade("large_heap")
+        result = patient_probe_service.grade("exercise-90", SUBMISSIONS / "large_heap.py")
+        assert_manifest_complete(result)
         assert result.score == 4, [(t.name, t.status, t.evidence, t.message) for t in result.tests]
-        below, leftovers = _left_behind(probe_service)
+        below, leftovers = _left_behind(patient_probe_service)
         assert len(below) <= 1, below
         assert leftovers == []
 
 
-def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_path):
+def test_a_killed_worker_leaves_no_learner_process_behind(patient_probe_service, tmp_path):
     """A trusted worker that dies mid-grading (killed, crashed) cannot wait for its learner
     children: the engine waits, until the fork server has killed and reaped them."""
     marker = f"gr{uuid.uuid4().hex[:12]}"  # a process name (at most 15 characters)
@@ -302,11 +327,11 @@ def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_pat
     results: list[Result] = []
     grading = threading.Thread(
         target=lambda: results.append(
-            probe_service.grade("exercise-90", submission, devices=("cpu",))
+            patient_probe_service.grade("exercise-90", submission, devices=("cpu",))
         )
     )
     grading.start()
-    service = probe_service.proc.pid
+    service = patient_probe_service.proc.pid
     found: list[int] = []
 
     def fork_server() -> bool:
@@ -331,7 +356,7 @@ def test_a_killed_worker_leaves_no_learner_process_behind(probe_service, tmp_pat
         grading.join(timeout=120)
     assert results and results[0].score < results[0].max_score
     assert _named(marker) == []
-    below, leftovers = _left_behind(probe_service)
+    below, leftovers = _left_behind(patient_probe_service)
     assert len(below) <= 1, below
     assert leftovers == []
 
