@@ -31,9 +31,14 @@ class _Workers:
         self.started: list[Running] = []
 
     def start(self, spec, jobs) -> Running:
+        return self._launch(spec, jobs, ["sleep", "600"])
+
+    def _launch(self, spec, jobs, argv: list[str], stdin: int | None = None) -> Running:
+        """A process writing to the records pipe of a new Running (``stdin``: its input)."""
         read_fd, write_fd = os.pipe()
-        proc = subprocess.Popen(["sleep", "600"], stdout=write_fd, close_fds=True)
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=write_fd, cwd=ROOT, close_fds=True)
         os.close(write_fd)
+        os.set_blocking(read_fd, False)
         now = time.monotonic()
         log = self.logs / f"worker-{len(self.started)}.log"  # the scheduler removes it
         log.touch()
@@ -202,7 +207,7 @@ for key in range(n):
 _GRADED = bare_result()
 
 
-class _Graders:
+class _Graders(_Workers):
     """A launcher whose workers report their submissions complete one after another and read
     what they are handed back, as the real worker's plugin does (``deaf`` ones ignore it, as a
     worker does that passed a boundary just before the message came). A worker whose first
@@ -210,28 +215,20 @@ class _Graders:
     result names the worker that made it."""
 
     def __init__(self, stuck: set[int], heed: bool, logs: Path) -> None:
-        self.stuck, self.heed, self.logs = stuck, heed, logs
-        self.started: list[Running] = []
+        super().__init__(limit_s=120, logs=logs)
+        self.stuck, self.heed = stuck, heed
         self.stopped: set[int] = set()
 
     def start(self, spec, jobs) -> Running:
-        read_fd, write_fd = os.pipe()
         told, handback_fd = os.pipe()
         argv = [sys.executable, "-c", _FAKE_WORKER, str(len(jobs)), "heed" if self.heed else "deaf"]
-        proc = subprocess.Popen(argv, stdin=told, stdout=write_fd, cwd=ROOT, close_fds=True)
-        os.close(write_fd)
+        run = self._launch(spec, jobs, argv, stdin=told)
         os.close(told)
-        os.set_blocking(read_fd, False)
         os.set_blocking(handback_fd, False)
-        if jobs[0].tag in self.stuck:
-            os.kill(proc.pid, signal.SIGSTOP)
-            self.stopped.add(proc.pid)
-        now = time.monotonic()
-        log = self.logs / f"worker-{len(self.started)}.log"  # the scheduler removes it
-        log.touch()
-        run = Running(spec, jobs, proc.pid, read_fd, str(log), now + 120, now)
         run.handback_fd = handback_fd
-        self.started.append(run)
+        if jobs[0].tag in self.stuck:
+            os.kill(run.pid, signal.SIGSTOP)
+            self.stopped.add(run.pid)
         return run
 
     def let_go(self, runs: list[Running]) -> None:

@@ -134,19 +134,22 @@ class Running:
             elif isinstance(record, GraderErrorRecord):
                 self.grader_errors.append(record.message)
 
+    @property
+    def final(self) -> int:
+        """The index of the last submission the worker is still to grade."""
+        return len(self.jobs) - 1 if self.last is None else self.last
+
     def current(self) -> int | None:
         """The index of the submission the worker grades now (its first one not reported
         complete), or None when it has none left."""
-        last = len(self.jobs) - 1 if self.last is None else self.last
-        return next((n for n in range(last + 1) if str(n) not in self.done), None)
+        return next((n for n in range(self.final + 1) if str(n) not in self.done), None)
 
     def unstarted(self) -> list[int]:
         """The indices the worker is still to grade after its current one."""
         current = self.current()
         if current is None or self.finished or self.killed_for_time:
             return []
-        last = len(self.jobs) - 1 if self.last is None else self.last
-        return [n for n in range(current + 1, last + 1) if str(n) not in self.done]
+        return [n for n in range(current + 1, self.final + 1) if str(n) not in self.done]
 
     def current_since(self) -> float:
         """When the worker began its current submission: when it reported the one before it
