@@ -564,6 +564,55 @@ def test_the_grading_process_gets_a_cleaned_environment():
     assert slot_env(nanny, gpu=False)["CUDA_VISIBLE_DEVICES"] == ""  # no GPU at all
 
 
+QUIET_CHECK = """
+import json
+from distributed import Client
+from grader.cluster.engine import ClusterEngine
+
+def timers(server):  # the periods of a Dask server's timers, in seconds
+    callbacks = server.periodic_callbacks
+    return {
+        name: callbacks[name].callback_time / 1000
+        for name in ("tick", "monitor", "memory_monitor", "stealing")
+        if name in callbacks
+    }
+
+def on_scheduler(dask_scheduler):
+    return {**timers(dask_scheduler), "stealing": "stealing" in dask_scheduler.extensions}
+
+def on_worker(dask_worker):
+    return timers(dask_worker)
+
+if __name__ == "__main__":
+    cluster = ClusterEngine("local:1")._local_cluster(1, 0)
+    with cluster, Client(cluster) as client:
+        nanny = next(iter(cluster.workers.values()))
+        seen = {
+            "scheduler": client.run_on_scheduler(on_scheduler),
+            "worker": next(iter(client.run(on_worker).values())),
+            "nanny": timers(nanny),
+        }
+    print(json.dumps(seen))
+"""
+
+
+@pytest.mark.slow  # starts a local cluster
+def test_a_local_cluster_keeps_its_timers_quiet_on_the_cores_it_grades_on():
+    """Dask's timers cost CPU on the cores a local:N cluster grades on, work or not (8% of a
+    core for an idle local:2 on 2 cores): its scheduler, nannies and workers run with fewer
+    of them."""
+    proc = subprocess.run(
+        [sys.executable, "-c", QUIET_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    # (Dask's defaults: a tick every 0.02 s, the monitor every 0.5 s, the memory watch every
+    # 0.1 s, stealing on)
+    assert seen["scheduler"] == {"tick": 1.0, "monitor": 5.0, "stealing": False}
+    assert seen["worker"] == {"tick": 1.0, "monitor": 5.0, "memory_monitor": 1.0}
+    assert seen["nanny"] == {"tick": 1.0, "monitor": 5.0, "memory_monitor": 1.0}
+
+
 def test_the_workers_own_files_are_hidden_where_children_could_read_them(tmp_path):
     runtime = tmp_path / "venv"
     (runtime / "etc" / "dask").mkdir(parents=True)  # sys.prefix/etc/dask: a Dask config folder
