@@ -45,7 +45,7 @@ DEFAULT_TORCH = os.environ.get("TORCH") or "torch==2.13.0"  # the Makefile's TOR
 # what a copy of the checkout leaves out: virtualenvs (also any folder with a pyvenv.cfg), VCS
 # data, build outputs and caches; a build in the checkout itself would reuse a stale build/
 SKIP = [".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".*_cache"]
-SKIP += ["out", "test-artifacts", ".grade"]
+SKIP += ["out", "test-artifacts", ".grade", ".hypothesis"]
 
 
 def timed(cmd: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)) -> float:
@@ -123,6 +123,42 @@ def setup_step(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> None:
         raise SystemExit(f"{' '.join(map(str, cmd))} exited {proc.returncode}:\n{proc.stderr}")
 
 
+def checkout_files() -> list[str] | None:
+    """The checkout's files as git sees them (tracked, and new ones it does not ignore), or
+    None outside a git work tree. A test run's caches (pytest's, hypothesis's), outputs and
+    virtualenvs are not the checkout, and may not even be readable to the user who measures."""
+    try:
+        proc = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+        )
+    except OSError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return [name for name in os.fsdecode(proc.stdout).split("\0") if name]
+
+
+def copy_checkout(target: Path) -> None:
+    """Copy this checkout to ``target``: git's view of it, else the tree without SKIP."""
+    names = checkout_files()
+    if names is None:
+
+        def skip(where: str, entries: list[str]) -> set[str]:
+            skipped = set(shutil.ignore_patterns(*SKIP)(where, entries))
+            return skipped | {n for n in entries if (Path(where) / n / "pyvenv.cfg").is_file()}
+
+        shutil.copytree(ROOT, target, ignore=skip, symlinks=True)
+        return
+    for name in names:
+        origin = ROOT / name
+        if not origin.is_symlink() and not origin.is_file():
+            continue  # listed by git, deleted from the work tree since
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(origin, target / name, follow_symlinks=False)
+
+
 def private_venv(stack: contextlib.ExitStack, torch: str, env: dict[str, str]) -> Path:
     """A fresh virtualenv in a new folder of mode 0700 (removed on exit), with ``torch`` and a
     non-editable install of this checkout: the interpreter's path.
@@ -135,11 +171,7 @@ def private_venv(stack: contextlib.ExitStack, torch: str, env: dict[str, str]) -
     os.chmod(folder, 0o700)  # mkdtemp's mode already, whatever the umask: said, not assumed
     venv, source = folder / "venv", folder / "source"
 
-    def skip(where: str, names: list[str]) -> set[str]:
-        skipped = set(shutil.ignore_patterns(*SKIP)(where, names))
-        return skipped | {n for n in names if (Path(where) / n / "pyvenv.cfg").is_file()}
-
-    shutil.copytree(ROOT, source, ignore=skip, symlinks=True)
+    copy_checkout(source)
     start = time.perf_counter()
     setup_step([sys.executable, "-m", "venv", venv], folder, env)
     pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
