@@ -521,6 +521,39 @@ def load_yaml(
             fail("", f"invalid YAML{where}: {problem}", "correct the YAML syntax there")
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")
+        except WireError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a constructor's own error on a value
+            # The safe loader's constructors raise plain errors on values their patterns let
+            # through: a timestamp of February 30th (ValueError), an explicit !!timestamp that
+            # is no date (AttributeError). Each is the file's fault, said with its line.
+            fail("", _bad_value(data, loader, exc), "correct the value there")
+
+
+def _bad_value(data: str, loader: Any, exc: Exception) -> str:
+    """What a constructor refused: the first scalar that does not construct on its own, with
+    its line (the error itself says too little)."""
+    import yaml
+
+    reason = shown(str(exc))[:200] or type(exc).__name__
+    try:
+        root = yaml.compose(data, Loader=loader)
+    except Exception:  # noqa: BLE001 - it composed once already; say what is known
+        root = None
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                loader("").construct_object(node, deep=True)
+            except Exception:  # noqa: BLE001 - this is the one
+                value = shown(str(node.value))[:60]
+                return f"{_at(node)}{value!r} is not a valid value ({reason})"
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
+    return f"a value that is not valid ({reason})"
 
 
 def _at(event: Any) -> str:

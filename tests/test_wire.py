@@ -102,6 +102,38 @@ def test_load_yaml_reads_or_refuses_any_text(data: str | bytes) -> None:
         assert str(exc).startswith("m.yml: ")
 
 
+_DIGITS = st.integers(0, 99).map("{:02d}".format)
+# What YAML's resolver takes for a timestamp (and the constructor then builds a datetime of):
+# a date, with a time and a zone or not, whatever the numbers in it.
+_TIMESTAMPS = st.builds(
+    lambda year, month, day, time, zone: f"{year:04d}-{month}-{day}{time}{zone}",
+    st.integers(0, 9999),
+    _DIGITS,
+    _DIGITS,
+    st.just("") | st.builds("T{}:{}:{}".format, _DIGITS, _DIGITS, _DIGITS),
+    st.sampled_from(["", "Z", "+00:00", "-99:99", " +1"]),
+)
+
+
+@given(value=_TIMESTAMPS, nested=st.booleans())
+def test_load_yaml_reads_or_refuses_any_timestamp(value: str, nested: bool) -> None:
+    """A date the resolver accepts and the calendar does not (February 30th, month 13, year
+    0) is a WireError naming its line and value, never the constructor's ValueError."""
+    text = f"name: x\nitems:\n  - [1, {{due: {value}}}]\n" if nested else f"due: {value}\n"
+    try:
+        wire.load_yaml(text, source="a.yaml")
+    except WireError as exc:
+        assert str(exc).startswith(f"a.yaml: at line {3 if nested else 1}: {value!r} is not a")
+
+
+@pytest.mark.parametrize(
+    "text", ["a: !!timestamp x\n", "a: !!int x\n", "a: !!float x\n", "a: !!map x\n"]
+)
+def test_load_yaml_refuses_a_tagged_value_its_constructor_cannot_build(text: str) -> None:
+    with pytest.raises(WireError, match=r"^a\.yaml: at line 1: 'x' is not a valid value"):
+        wire.load_yaml(text, source="a.yaml", tags=True)
+
+
 @pytest.mark.parametrize(
     "text, problem",
     [

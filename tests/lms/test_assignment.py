@@ -254,3 +254,14 @@ def test_folders_named_by_student_id_match_the_roster_id(tmp_path):
     assert [how for _, _, how in matched.pairs] == ["id"]
     participant = Handin("S1234567", key_kind="participant", name="x")
     assert match_roster([participant], roster).pairs == []  # Moodle's ids are the download's own
+
+
+@pytest.mark.parametrize("due", ["2026-02-30T23:59:00+00:00", "2026-13-01T00:00:00Z"])
+def test_a_due_date_the_calendar_does_not_have_is_a_spec_error(tmp_path, due):
+    """YAML reads these as timestamps, and its constructor failed on them: the batch crashed
+    (exit 3) where `due: next friday` got a clear error."""
+    path = assignment_file(tmp_path, GOOD.replace("2026-12-01T23:59:00+00:00", due))
+    with pytest.raises(SpecError) as caught:
+        load_assignment(path)
+    said = caught.value.format()
+    assert f"'{due}' is not a valid value" in said and "at line" in said
