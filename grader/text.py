@@ -54,6 +54,24 @@ def shown(value: str | bytes) -> str:
     return value
 
 
+def shown_name(value: str) -> str:
+    """A name from the file system (a folder, a file, an archive's entry), fit to show and
+    store, its undecodable bytes kept apart: each byte the name could not decode (Python's
+    surrogate escapes) becomes ``\\xNN``, any other lone surrogate U+FFFD. Under :func:`shown`
+    the folders ``M\\xfcller`` and ``M\\xf6ller`` (Latin-1 names) were both ``M\ufffdller``:
+    one student, the other's work lost."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_byte_or_replacement, value)
+    return value
+
+
+def _byte_or_replacement(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else REPLACEMENT
+
+
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
     code = ord(char)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.notebooks import CellMap
+from grader.text import shown_name
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Submitted:
     submitted_at: datetime | None = None  # the platform's time, else the file's mtime
     sequence: int = 0  # the platform's upload order where it has one (Canvas file ids)
 
+    def __post_init__(self) -> None:
+        self.shown = shown_name(self.shown)  # a name's undecodable bytes, kept apart
+
 
 @dataclass
 class Handin:
@@ -72,6 +76,15 @@ class Handin:
     unreadable: dict[str, str] = field(default_factory=dict)  # exercise id -> why
     problems: list[str] = field(default_factory=list)  # for the instructor: fix or look
     notes: list[str] = field(default_factory=list)  # liberties taken, merges, group members
+
+    def __post_init__(self) -> None:
+        # Names from the download (folders, archives, entries) with undecodable bytes keep
+        # them apart as \xNN: two students whose names differ only there stay two.
+        self.key, self.name, self.origin = (
+            shown_name(self.key),
+            shown_name(self.name),
+            shown_name(self.origin),
+        )
 
     def identities(self) -> list[tuple[str, str]]:
         """The identity facts this handin carries, strongest first, for merging and roster
@@ -94,7 +107,7 @@ class Handin:
 def clean_name(name: str) -> str:
     """A person's name reduced to what survives every platform's mangling: lower case, no
     accents, letters and digits only ("Zoë O'Brien-Smith" -> "zoeobriensmith")."""
-    decomposed = unicodedata.normalize("NFKD", name)
+    decomposed = unicodedata.normalize("NFKD", shown_name(name))
     letters = "".join(c for c in decomposed if not unicodedata.combining(c))
     return re.sub(r"[\W_]+", "", letters.casefold())
 
@@ -115,5 +128,7 @@ def name_forms(name: str) -> set[str]:
 def safe_name(text: str) -> str:
     """``text`` as a file or folder name: characters other than letters, digits and ``.@+-``
     become ``_`` (the rule ``grade batch`` has always used for student folders)."""
-    cleaned = re.sub(r"[^\w.@+-]+", "_", text, flags=re.UNICODE).strip("._") or "student"
+    cleaned = (
+        re.sub(r"[^\w.@+-]+", "_", shown_name(text), flags=re.UNICODE).strip("._") or "student"
+    )
     return cleaned[:100]

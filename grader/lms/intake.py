@@ -23,7 +23,7 @@ from grader.lms.collect import archive_kind, class_budget, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.platforms import by_name, names, platforms
-from grader.text import shown
+from grader.text import shown_name
 
 LAYOUTS = names()  # most specific first: the order layouts are detected in
 STRONG = ("lms_id", "participant", "sid", "email")
@@ -114,18 +114,19 @@ def read_submissions(
         layout=layout,
         root=root,
         handins=sorted(merged, key=lambda h: h.key),
-        stray=[shown(s) for s in summarise(stray, "entries belong to no student; ignored")],
-        notes=[shown(n) for n in notes],
+        stray=[shown_name(s) for s in summarise(stray, "entries belong to no student; ignored")],
+        notes=[shown_name(n) for n in notes],
     )
 
 
 def _displayable(handin: Handin) -> None:
-    """Every text of a handin that someone reads, made encodable (``grader.text.shown``):
+    """Every text of a handin that someone reads, made encodable (``grader.text.shown_name``):
     the names in it came from the file system, where an undecodable byte is a lone surrogate
     (``surrogateescape``), and no writer after intake (JSON, CSV, HTML, the terminal) may fail
-    on one. Paths stay as they are: they are for the file system only."""
+    on one; each such byte is shown as ``\\xNN``, so that two names that differ there still
+    read differently. Paths stay as they are: they are for the file system only."""
     handin.name, handin.email, handin.sid, handin.lms_id, handin.participant, handin.origin = (
-        shown(v)
+        shown_name(v)
         for v in (
             handin.name,
             handin.email,
@@ -135,12 +136,12 @@ def _displayable(handin: Handin) -> None:
             handin.origin,
         )
     )
-    handin.problems = [shown(p) for p in handin.problems]
-    handin.notes = [shown(n) for n in handin.notes]
-    handin.unreadable = {e: shown(why) for e, why in handin.unreadable.items()}
+    handin.problems = [shown_name(p) for p in handin.problems]
+    handin.notes = [shown_name(n) for n in handin.notes]
+    handin.unreadable = {e: shown_name(why) for e, why in handin.unreadable.items()}
     for submitted in handin.files.values():
-        submitted.shown = shown(submitted.shown)
-        submitted.notes = [shown(n) for n in submitted.notes]
+        submitted.shown = shown_name(submitted.shown)
+        submitted.notes = [shown_name(n) for n in submitted.notes]
 
 
 def _earlier_outputs(root: Path) -> list[Path]:

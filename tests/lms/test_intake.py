@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from grader.errors import UsageError
 from grader.lms.handin import Handin
@@ -100,3 +103,64 @@ def test_merging_never_joins_students_whose_ids_disagree():
         Handin("1234599", key_kind="participant", name="Jane Doe"),
     ]
     assert len(_merge(moodle)) == 2  # two Jane Does in one Moodle course
+
+
+# -- names the file system could not decode ---------------------------------------------------
+
+_STEM = st.builds(
+    "{}{}".format, st.sampled_from("abcMN"), st.text(st.sampled_from("abcdMN -_."), max_size=5)
+)
+_HIGH = st.integers(0x80, 0xFF)  # alone, never a UTF-8 character
+
+
+@given(
+    stem=_STEM,
+    tail=_STEM,
+    bytes_=st.lists(_HIGH, min_size=2, max_size=4, unique=True),
+    archive=st.booleans(),
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_students_whose_names_differ_only_in_undecodable_bytes_stay_apart(
+    infos, tmp_path_factory, stem, tail, bytes_, archive
+):
+    """Folders (or archives) named in Latin-1, as an old machine or an LMS writes them
+    (``M\\xfcller``, ``M\\xf6ller``): shown with U+FFFD for the bytes, they were one student,
+    and one of them lost their work. Each stays a student of their own, with their own file,
+    a key of their own, and a name that shows the bytes apart."""
+    root = tmp_path_factory.mktemp("class")
+    raw = [os.fsencode(stem) + bytes([b]) + os.fsencode(tail) for b in bytes_]
+    for n, name in enumerate(raw):
+        if archive:
+            (root / os.fsdecode(name + b".zip")).write_bytes(
+                zip_bytes({"exercise-01.py": code(f"student {n}")})
+            )
+        else:
+            write(root / os.fsdecode(name) / "exercise-01.py", code(f"student {n}"))
+    found = read_submissions(root, staging=tmp_path_factory.mktemp("s"), exercises=infos)
+    assert len(found.handins) == len(raw)
+    assert len({h.key for h in found.handins}) == len(raw)
+    assert len({h.name for h in found.handins}) == len(raw)
+    assert sorted(h.files["exercise-01"].path.read_text() for h in found.handins) == sorted(
+        code(f"student {n}") for n in range(len(raw))
+    )
+    shown = [stem + f"\\x{b:02x}" + tail for b in bytes_]  # each byte, shown as \xNN
+    assert sorted(h.name for h in found.handins) == sorted(shown)
+    for handin in found.handins:
+        assert not handin.problems
+        (handin.name + handin.key + handin.origin).encode("utf-8")
+
+
+def test_two_latin1_folder_names_are_two_students(infos, tmp_path):
+    for name, who in ((b"M\xfcller", "mueller"), (b"M\xf6ller", "moeller")):
+        write(tmp_path / "class" / os.fsdecode(name) / "exercise-01.py", code(who))
+    found = read_submissions(tmp_path / "class", staging=tmp_path / "s", exercises=infos)
+    assert [(h.key, h.name) for h in found.handins] == [
+        ("M_xf6ller", "M\\xf6ller"),
+        ("M_xfcller", "M\\xfcller"),
+    ]
+    assert [h.files["exercise-01"].path.read_text() for h in found.handins] == [
+        code("moeller"),
+        code("mueller"),
+    ]
