@@ -148,7 +148,7 @@ def gradebook_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     bytes."""
     settings = assignment.canvas_settings()
     out = io.StringIO()
-    writer = spreadsheet.writer(out)
+    writer = spreadsheet.writer(out, verbatim=(1, 2, 3))  # the ids Canvas matches exactly
     writer.writerow([*HEADER, settings.column])
     writer.writerow(["Points Possible", "", "", "", "", number(settings.points)])
     for row in sorted(

@@ -170,7 +170,7 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     if settings.feedback:
         header.append("Feedback")
     out = io.StringIO()
-    writer = spreadsheet.writer(out)
+    writer = spreadsheet.writer(out, verbatim=(0, 1))  # the keys Moodle matches exactly
     writer.writerow(header)
     for row in sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key)):
         student = row.student
@@ -226,7 +226,7 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     that have been modified more recently in Moodle" is ticked."""
     settings = assignment.moodle_settings()
     out = io.StringIO()
-    writer = spreadsheet.writer(out)
+    writer = spreadsheet.writer(out, verbatim=(0,))  # "Participant N", matched exactly
     writer.writerow(WORKSHEET_HEADER)
     for row in sorted(
         (r for r in rows if r.student.participant),

@@ -4,6 +4,12 @@ Every CSV the grader writes (gradebook, Canvas, Moodle) goes through :func:`writ
 spreadsheet would evaluate (one starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
 return: a student named ``=HYPERLINK(...)``, a file called ``@SUM(A1)``) gets a leading ``'``,
 as OWASP recommends for CSV injection; plain numbers (``-1.5``) stay numbers.
+
+The identity columns of a file an LMS imports (Moodle's e-mail and ID number, its worksheet's
+participant, Canvas's ids) are the exception: the LMS matches them exactly, so a ``'`` before
+``-jane@uni.edu`` (a legal address) made the import match no one and leave that grade out.
+Those columns are written as the roster or the download gave them (``verbatim``); the LMS or
+the instructor's roster chose them, not a learner.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 _RISKY = ("=", "+", "-", "@", "\t", "\r")
@@ -26,14 +32,16 @@ def cell(value: Any) -> Any:
 
 
 class SafeWriter:
-    """``csv.writer`` whose rows are made safe cell by cell."""
+    """``csv.writer`` whose rows are made safe cell by cell, but for the ``verbatim`` columns
+    (their indices)."""
 
-    def __init__(self, out: io.StringIO) -> None:
+    def __init__(self, out: io.StringIO, verbatim: Collection[int] = ()) -> None:
         self._writer = csv.writer(out, lineterminator="\n")
+        self._verbatim = frozenset(verbatim)
 
     def writerow(self, row: Iterable[Any]) -> None:
-        self._writer.writerow([cell(v) for v in row])
+        self._writer.writerow([v if n in self._verbatim else cell(v) for n, v in enumerate(row)])
 
 
-def writer(out: io.StringIO) -> SafeWriter:
-    return SafeWriter(out)
+def writer(out: io.StringIO, verbatim: Collection[int] = ()) -> SafeWriter:
+    return SafeWriter(out, verbatim)

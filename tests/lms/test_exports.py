@@ -8,12 +8,15 @@ import json
 import os
 import stat
 import subprocess
+import tempfile
 import zipfile
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.lms import autograder, canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
@@ -396,3 +399,42 @@ def test_run_autograder_calls_the_documented_command_and_always_leaves_results(w
     assert "execution_time" in fallback and fallback["tests"] == []
     # the hidden tests are root's alone before any learner code runs
     assert stat.S_IMODE((root / "source").stat().st_mode) & 0o077 == 0
+
+
+_RISKY_ID = st.builds(
+    "{}{}".format,
+    st.sampled_from(["-", "+", "=", "@", ""]),
+    st.text(st.sampled_from("abcz019.@_-+"), min_size=1, max_size=12),
+)
+
+
+@given(email=_RISKY_ID, sid=_RISKY_ID, lms_id=_RISKY_ID, login=_RISKY_ID)
+def test_the_ids_an_lms_matches_are_written_as_they_are(email, sid, lms_id, login):
+    """A leading ``'`` (the guard against spreadsheet formulas) before ``-jane@uni.edu``, a
+    legal address, made Moodle's import match no one. The columns an LMS matches are written
+    as given; the names beside them, which a learner may choose, keep the guard."""
+    from grader.lms.grades import GradeRow, Student
+
+    student = Student(
+        key="k",
+        name="=HYPERLINK(x)",
+        email=email,
+        sid=sid,
+        lms_id=lms_id,
+        login=login,
+        participant="7",
+    )
+    row = GradeRow(student=student, scores=(), weighted_percent=50.0, final_percent=50.0)
+    folder = Path(tempfile.mkdtemp())
+    assignment = load_assignment(
+        write(folder / "w.yaml", "format_version: 1\nname: w1\nexercises: {exercise-01: 1}\n")
+    )
+    for key in ("email", "idnumber"):
+        settings = replace(assignment.moodle_settings(), key=key)
+        with_key = replace(assignment, moodle=settings)
+        line = list(csv.reader(io.StringIO(moodle.grades_csv([row], with_key))))[1]
+        assert line[:3] == ([email, sid] if key == "email" else [sid, email]) + ["'=HYPERLINK(x)"]
+    sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv([row], assignment))))[1]
+    assert sheet[:2] == ["Participant 7", "'=HYPERLINK(x)"]
+    line = list(csv.reader(io.StringIO(canvas.gradebook_csv([row], assignment))))[2]
+    assert line[:4] == ["'=HYPERLINK(x)", lms_id, sid, login]
