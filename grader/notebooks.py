@@ -42,6 +42,7 @@ from typing import Any
 
 from grader import wire
 from grader.errors import UsageError
+from grader.text import source_lines
 
 MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
 # Jupyter writes notebooks a few levels deep (cells, outputs, widget state): 64 is far beyond it,
@@ -295,7 +296,7 @@ def _cell_text(source: Any) -> str:
 def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, str]]:
     """The cell's lines that are Python, as (line in cell, text), magics left out with notes."""
     text = _cell_text(source)
-    cell_lines = text.splitlines()
+    cell_lines = source_lines(text)
     first = next((i for i, line in enumerate(cell_lines) if line.strip()), None)
     if first is not None and cell_lines[first].lstrip().startswith("%%"):
         magic = cell_lines[first].strip()

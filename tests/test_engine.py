@@ -555,6 +555,31 @@ def test_a_learner_cpu_child_queues_no_seed_for_a_gpu_it_cannot_see(probe_servic
     assert triple.status is Status.PASSED, triple
 
 
+def test_a_traceback_quotes_the_line_python_numbers(probe_service, tmp_path):
+    """A form feed or a U+2028 in a comment above the raising line: the frame's line number
+    was right and its quoted code was another line (the child's line cache split the file
+    where Python does not)."""
+    path = tmp_path / "exercise-90.py"
+    path.write_text(
+        "import torch  # section\x0cpage two\n"
+        "# pasted\u2028from a web page\n"
+        "x = 1\n"
+        "def double(x):\n"
+        "    y = 2\n"
+        "    raise ValueError('deliberate')\n"
+        "\n"
+        "def triple(x):\n"
+        "    return x * 3\n",
+        encoding="utf-8",
+    )
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    frames = [f for t in result.tests if t.name.startswith("test_double") for f in t.frames]
+    assert frames and all(
+        f.code == "raise ValueError('deliberate')" for f in frames if f.line == 6
+    ), frames
+    assert any(f.line == 6 for f in frames)
+
+
 # The first worker is stopped (SIGSTOP) as it starts, as if its first submission spent its time
 # limits; it is let go once the seven others are graded, which only another worker can do.
 HANDED_ON = """

@@ -153,6 +153,18 @@ def test_a_grade_cell_is_graded_with_the_cells_own_line_numbers():
     assert any("%time x = 1 left out" in n for n in submission.notes)
 
 
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x85"])
+def test_a_grade_cell_keeps_a_comment_with_a_page_break_in_its_line(separator):
+    """The kernel runs a cell with a form feed or a U+2028 in a comment; ``%%grade`` cut the
+    line there, and the rest of the comment became code (a correct cell scored 0)."""
+    cell = f"import torch  # page{separator}break\n\ndef double(x):\n    return x * 2\n"
+    submission = cell_submission("%%grade 90", cell, 3)
+    source = submission.source.decode()
+    compile(source, "cell", "exec")
+    assert source.split("\n")[1] == f"import torch  # page{separator}break"
+    assert source.split("\n")[4] == "    return x * 2"
+
+
 def test_the_plain_text_of_a_notebook_output_is_the_terminal_summary():
     data = json.loads((FIXTURES / "results" / "failing.json").read_text(encoding="utf-8"))
     output = GradeOutput(Result.from_dict(data), ".grade/reports/exercise-14.html")

@@ -235,3 +235,18 @@ def test_only_the_revealed_hints_are_shown():
     assert html.count("<details open data-hint=") == 2  # the two already asked for
     assert result.hints[2] in html and 'data-hint="3"' in html  # the next one, folded
     assert all(hint not in html for hint in result.hints[3:])  # the rest stay for grade hint
+
+
+def test_the_source_listing_numbers_lines_as_python_does():
+    """A form feed or a U+2028 inside a line cut it in two in the report's listing: every line
+    after it showed the number of the one before, and a failure's link went one line off."""
+    from grader.render.html import result_view
+    from tests.conftest import bare_result
+
+    source = "import torch  # a\x0cb\n# c\u2028d\nx = 1\n"
+    code = result_view(bare_result(source=source))["code"]
+    assert [(line["number"], line["text"]) for line in code] == [
+        (1, "import torch  # a\x0cb"),
+        (2, "# c\u2028d"),
+        (3, "x = 1"),
+    ]

@@ -40,6 +40,13 @@ def test_a_dropped_result_is_found_in_the_function_and_what_it_calls():
     assert not slips(DROPPED, ["nothing_of_that_name"])
 
 
+def test_a_slip_quotes_its_own_line_after_a_page_break():
+    """A form feed in a comment above: the slip's line was right, its quoted code another's."""
+    source = "import torch  # a\x0cb\n\ndef flatten(y):\n    y.contiguous()\n    return y\n"
+    [found] = slips(source, ["flatten"])
+    assert (found.line, found.code) == (4, "y.contiguous()")
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from(sorted({m for names in KINDS.values() for m in names})),

@@ -9,7 +9,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.text import inert, inert_line, path_text, shown
+from grader.text import inert, inert_line, path_text, shown, shown_name, source_lines
 
 # every code point, lone surrogates included, with the control codes made likely
 _CONTROLS = st.sampled_from(
@@ -80,3 +80,38 @@ def test_a_latin1_path_keeps_its_bytes_and_shows_its_byte() -> None:
 def test_a_lone_surrogate_is_replaced() -> None:
     assert shown("a\ud800b") == "a\ufffdb"
     assert shown(b"a\xffb") == "a\ufffdb"
+
+
+# What str.splitlines splits at and Python does not, and what both split at.
+NOT_NEWLINES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+NEWLINES = ("\n", "\r\n", "\r")
+
+
+@given(
+    comments=st.lists(st.text(st.sampled_from(NOT_NEWLINES + "ab #"), max_size=6), max_size=8),
+    breaks=st.lists(st.sampled_from(NEWLINES), min_size=8, max_size=8),
+    last=st.booleans(),
+)
+def test_source_lines_number_lines_as_python_does(comments, breaks, last) -> None:
+    """Each statement's line, as Python's compiler numbers it, is the line source_lines gives
+    for that number, whatever sits in the comments (form feeds, U+2028, ...) and whichever
+    newline ends each line."""
+    import ast
+
+    lines = [f"v{n} = {n}  # {comment}" for n, comment in enumerate(comments)]
+    text = "".join(line + breaks[n] for n, line in enumerate(lines))
+    if not last and text:
+        text = text[: -len(breaks[len(lines) - 1])]  # no newline at the end
+    got = source_lines(text)
+    assert len(got) == len(lines)
+    for node in ast.parse(text).body:
+        assert isinstance(node, ast.Assign)
+        assert got[node.lineno - 1].startswith(f"{ast.unparse(node.targets[0])} = ")
+    assert "".join(source_lines(text, keepends=True)) == text
+
+
+def test_a_name_keeps_its_undecodable_bytes_apart() -> None:
+    assert shown_name(os.fsdecode(b"M\xfcller")) == "M\\xfcller"
+    assert shown_name(os.fsdecode(b"M\xf6ller")) == "M\\xf6ller"
+    assert shown_name("a\ud800b") == "a\ufffdb"  # not a byte: replaced, as shown() does
+    assert shown_name("Zoë") == "Zoë"

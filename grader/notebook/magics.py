@@ -33,6 +33,7 @@ from grader.results import Result
 from grader.serve.route import FreshProcess, Route
 from grader.serve.submission import Submission, learner_notes, load, locate, write_outputs
 from grader.spec import ExerciseSpec
+from grader.text import source_lines
 from grader.workspace import Workspace, find_workspace, hint_lines
 
 
@@ -136,8 +137,8 @@ def cell_submission(magic: str, cell: str, count: int | None) -> Submission:
         ],
     }
     extracted = extract(json.dumps(notebook).encode("utf-8"))
-    lines = [""] * len(text.splitlines())
-    for number, code in enumerate(extracted.source.splitlines(), start=1):
+    lines = [""] * len(source_lines(text))
+    for number, code in enumerate(source_lines(extracted.source), start=1):
         where = extracted.cells.locate(number)
         if where is not None:
             lines[where[1] - 1] = code

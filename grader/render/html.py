@@ -26,6 +26,7 @@ from grader.results import (
     group_names,
 )
 from grader.sections import describe
+from grader.text import source_lines
 
 
 def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 0) -> str:
@@ -114,7 +115,7 @@ def result_view(result: Result) -> dict[str, Any]:
             marked.setdefault(failure["line"], []).append(failure["anchor"])
     code = [
         {"number": i, "text": text, "anchors": marked.get(i, []), **_cell_of(result, i, text)}
-        for i, text in enumerate(result.source.splitlines(), start=1)
+        for i, text in enumerate(source_lines(result.source), start=1)
     ]
     curves = []
     seen_curves = set()

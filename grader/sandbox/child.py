@@ -40,6 +40,7 @@ from grader.sandbox import codec, protocol
 from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, Trace
 from grader.sandbox.protocol import SNAPSHOT_SIGNAL
 from grader.sandbox.seeding import unseeded_accelerators
+from grader.text import source_lines
 
 MODULE_NAME = "submission"
 SCENARIO_GLOBALS = ("torch", "nn", "F", "np", "math", "random")
@@ -136,7 +137,12 @@ class LearnerSide:
         sys.modules[MODULE_NAME] = module
         # The learner's lines for tracebacks, under the name the learner knows the file by.
         text = source.decode("utf-8", errors="replace")
-        linecache.cache[self.display] = (len(text), None, text.splitlines(True), self.display)
+        linecache.cache[self.display] = (
+            len(text),
+            None,
+            source_lines(text, keepends=True),
+            self.display,
+        )
         started = _perf_counter()
         try:
             code = compile(source, self.display, "exec", dont_inherit=True)

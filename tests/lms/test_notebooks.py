@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
 
 import nbformat
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
 from grader.errors import UsageError
@@ -147,3 +150,38 @@ def test_a_notebook_without_code_says_so():
 def test_notes_are_capped():
     got = extract(notebook("\n".join(f"%time x{i}" for i in range(40)) + "\nz = 1"))
     assert len(got.notes) == 21 and got.notes[-1] == "... and 20 more lines left out"
+
+
+NOT_NEWLINES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+@given(
+    cells=st.lists(
+        st.lists(st.text(st.sampled_from(NOT_NEWLINES + "ab #"), max_size=5), max_size=4),
+        min_size=1,
+        max_size=3,
+    ),
+    crlf=st.booleans(),
+)
+def test_a_character_that_python_does_not_end_a_line_with_stays_in_its_line(cells, crlf):
+    """A form feed in a comment (a page break some editors write) or a U+2028 pasted from a
+    web page cut a cell's line in two: the rest of the comment became code, and a correct
+    notebook scored 0 ("'break' outside loop"). Each statement stays where the learner wrote
+    it: the joined source compiles, and every line maps back to its cell and line."""
+    newline = "\r\n" if crlf else "\n"
+    sources = [
+        newline.join(f"c{c}_{n} = {n}  # {text}" for n, text in enumerate(lines))
+        for c, lines in enumerate(cells)
+    ]
+    got = extract(notebook(*sources))
+    tree = ast.parse(got.source)
+    found = {}
+    for node in tree.body:
+        name = node.targets[0].id
+        found[name] = got.cells.locate(node.lineno)
+    expected = {
+        f"c{c}_{n}": (c + 2, n + 1)  # notebook() puts a markdown cell first
+        for c, lines in enumerate(cells)
+        for n in range(len(lines))
+    }
+    assert found == expected

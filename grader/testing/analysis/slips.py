@@ -22,6 +22,8 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grader.text import source_lines
+
 MAX_SOURCE_CHARS = 1 << 20
 
 # Out-of-place tensor methods by what they change: a bare statement calling one changes nothing.
@@ -125,7 +127,7 @@ def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
                 and node.func.id not in seen
             ):
                 todo.append(node.func.id)
-    lines = source.splitlines()
+    lines = source_lines(source)
     found: list[Slip] = []
     try:
         for name in seen:
