@@ -7,9 +7,13 @@ this process must keep as they are.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import run_fresh
 
@@ -75,3 +79,31 @@ def test_every_call_draws_what_torch_manual_seed_gives(kind):
     code = _DRAWS.replace("sys.argv[1]", repr(kind))
     draws = json.loads(run_fresh(code).strip().splitlines()[-1])
     assert draws == [_expected(11), _expected(2**40 + 3), _expected(11)]
+
+
+_COMMENT_BYTES = st.binary(max_size=6).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))
+_COOKIES = st.sampled_from([b"", b"# -*- coding: utf-8 -*-\n", b"# coding: latin-1\n"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(cookie=_COOKIES, first=_COMMENT_BYTES, later=_COMMENT_BYTES, bom=st.booleans())
+def test_a_file_imports_exactly_when_python_would_run_it(
+    tmp_path_factory, cookie, first, later, bom
+):
+    """compile() of bytes checks less than ``python file.py``: a Latin-1 byte in a comment
+    passed it, and a file Python refuses to run scored full marks. The child refuses what
+    Python refuses, whatever the bytes in the comments, the cookie or the BOM."""
+    from grader.sandbox.child import _decodes_as_python_reads
+
+    source = (b"\xef\xbb\xbf" if bom else b"") + cookie
+    source += b"x = 1  # " + first + b"\ny = 2\n# " + later + b"\nprint(x + y)\n"
+    path = tmp_path_factory.mktemp("py") / "f.py"
+    path.write_bytes(source)
+    python_runs = subprocess.run([sys.executable, "-I", "-S", str(path)], capture_output=True)
+    try:
+        _decodes_as_python_reads(source, "f.py")
+        compile(source, "f.py", "exec", dont_inherit=True)
+        child_runs = True
+    except (SyntaxError, ValueError):
+        child_runs = False
+    assert child_runs == (python_runs.returncode == 0), python_runs.stderr

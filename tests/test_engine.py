@@ -555,6 +555,19 @@ def test_a_learner_cpu_child_queues_no_seed_for_a_gpu_it_cannot_see(probe_servic
     assert triple.status is Status.PASSED, triple
 
 
+def test_a_file_python_cannot_decode_is_a_syntax_error(probe_service, tmp_path):
+    """``python exercise-90.py`` refuses a Latin-1 byte in a comment of a file without a coding
+    cookie; the grader gave it full marks."""
+    path = tmp_path / "exercise-90.py"
+    correct = (SUBMISSIONS / "correct.py").read_bytes()
+    path.write_bytes(b"import torch\n# caf\xe9\n" + correct)
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    assert result.score == 0
+    for test in result.graded:
+        assert test.status is Status.ERROR
+        assert "syntax error at line 2" in test.message and "Non-UTF-8" in test.message
+
+
 def test_a_traceback_quotes_the_line_python_numbers(probe_service, tmp_path):
     """A form feed or a U+2028 in a comment above the raising line: the frame's line number
     was right and its quoted code was another line (the child's line cache split the file

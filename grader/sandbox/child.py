@@ -23,6 +23,7 @@ import io
 import linecache
 import os
 import random
+import re
 import socket
 import sys
 import time
@@ -54,6 +55,29 @@ _perf_counter = time.perf_counter
 _BaseException = BaseException
 _replace = dataclasses.replace
 _ABSENT = Answer("", ok=True).after  # the marker of a field that is not there
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")  # PEP 263, on the first two lines
+
+
+def _decodes_as_python_reads(source: bytes, display: str) -> None:
+    """Raise the SyntaxError ``python file.py`` raises for a file it cannot decode. Where the
+    file declares neither a coding cookie nor a UTF-8 BOM, Python checks that every byte of it
+    (comments too) is UTF-8, and compile() of bytes does not: a Latin-1 byte in a comment
+    passed it, and a file Python refuses to run scored full marks. (With a cookie or a BOM,
+    compile() and ``python file.py`` read a file alike.)"""
+    if source.startswith(b"\xef\xbb\xbf") or any(
+        _COOKIE.match(line) for line in source.split(b"\n", 2)[:2]
+    ):
+        return
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = len(source_lines(source[: exc.start].decode("utf-8", errors="replace") + "x"))
+        raise SyntaxError(
+            f"Non-UTF-8 code starting with '\\x{source[exc.start]:02x}' on line {line}, but no "
+            "encoding declared; see https://peps.python.org/pep-0263/ for details",
+            (display, line, 0, None),
+        ) from None
 
 
 class _FunctionTrace(TorchFunctionMode):
@@ -145,6 +169,7 @@ class LearnerSide:
         )
         started = _perf_counter()
         try:
+            _decodes_as_python_reads(source, self.display)
             code = compile(source, self.display, "exec", dont_inherit=True)
             exec(code, module.__dict__)  # the learner's file, in their own sandboxed process
         except _BaseException as exc:
