@@ -255,6 +255,14 @@ TERMINAL: dict[str, dict[str, str]] = {
         "Here, in your own practice workspace, nobody reviews it: the checks that rest on what "
         "your own process measures stay failed while that code is there. Remove it and grade "
         "again; a file handed in with it is flagged for your instructor to review.",
+        "review_note_unread": "The grader could not read your file as Python reads it (see "
+        "below), so it cannot tell whether your code changes what your own process measures: "
+        "checks that rest on such measurements cannot count until your instructor has reviewed "
+        "it. Fix what is said below and grade again.",
+        "review_note_unread_practice": "The grader could not read your file as Python reads it "
+        "(see below), so it cannot tell whether your code changes what your own process "
+        "measures: checks that rest on such measurements stay failed. Fix what is said below "
+        "and grade again.",
         "review_line": "line {line}: {message}",
         "review_cell_line": "cell {cell}{count}, line {line}: {message}",
     },
@@ -290,6 +298,10 @@ TERMINAL: dict[str, dict[str, str]] = {
         "review_note_practice": "你的文件触及了评分器或 PyTorch 的内部。这里是你自己的练习工作区，"
         "没有人会审阅它：只要那段代码还在，依赖你自己进程测量结果的检查就一直算作未通过。删掉它再评分；"
         "如果带着它提交，老师那边的评分会把它标出来等待审阅。",
+        "review_note_unread": "评分器无法像 Python 那样读取你的文件（见下文），因此无法判断你的代码是否"
+        "改变了你自己进程的测量结果：依赖这些测量的检查，在老师审阅之前都不能计分。请按下文修正后重新评分。",
+        "review_note_unread_practice": "评分器无法像 Python 那样读取你的文件（见下文），因此无法判断你的"
+        "代码是否改变了你自己进程的测量结果：依赖这些测量的检查会一直算作未通过。请按下文修正后重新评分。",
         "review_line": "第 {line} 行：{message}",
         "review_cell_line": "第 {cell} 个单元格{count}第 {line} 行：{message}",
     },
@@ -398,6 +410,14 @@ REPORT: dict[str, dict[str, str]] = {
         "review_note": "This file reaches into the grader's or PyTorch's internals. Checks that "
         "rest on what the learner's own process measured do not count until an instructor has "
         "reviewed it.",
+        "review_note_unread": "The grader could not read this file as Python reads it (see "
+        "below), so it cannot tell whether the code changes what the learner's own process "
+        "measured: checks that rest on such measurements do not count until an instructor has "
+        "reviewed it.",
+        "review_note_unread_practice": "The grader could not read your file as Python reads it "
+        "(see below), so it cannot tell whether your code changes what your own process "
+        "measures: checks that rest on such measurements stay failed. Fix what is said below "
+        "and grade again.",
         "review_note_practice": "Your file reaches into the grader's or PyTorch's internals. "
         "Here, in your own practice workspace, nobody reviews it: the checks that rest on what "
         "your own process measures stay failed while that code is there. Remove it and grade "
@@ -531,6 +551,10 @@ REPORT: dict[str, dict[str, str]] = {
         "review_title": "需要审阅",
         "review_note": "这个文件触及了评分器或 PyTorch 的内部。依赖学习者自己进程测量结果的检查，"
         "在老师审阅之前都不计分。",
+        "review_note_unread": "评分器无法像 Python 那样读取这个文件（见下文），因此无法判断代码是否改变了"
+        "学习者自己进程的测量结果：依赖这些测量的检查，在老师审阅之前都不计分。",
+        "review_note_unread_practice": "评分器无法像 Python 那样读取你的文件（见下文），因此无法判断你的"
+        "代码是否改变了你自己进程的测量结果：依赖这些测量的检查会一直算作未通过。请按下文修正后重新评分。",
         "review_note_practice": "你的文件触及了评分器或 PyTorch 的内部。这里是你自己的练习工作区，"
         "没有人会审阅它：只要那段代码还在，依赖你自己进程测量结果的检查就一直算作未通过。删掉它再评分；"
         "如果带着它提交，老师那边的评分会把它标出来等待审阅。",

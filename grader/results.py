@@ -233,6 +233,13 @@ class Result:
         return tuple(t for t in self.tests if t.status is Status.SKIPPED)
 
     @property
+    def review_unread(self) -> bool:
+        """Whether the file needs review only because the grader could not read it as Python
+        does (a coding cookie that changes its meaning, ...), not for anything it reaches into:
+        the learner is told that, not that their code reaches into internals."""
+        return bool(self.review) and all(n.kind == "unanalysable" for n in self.review)
+
+    @property
     def percent(self) -> float:
         return 100.0 * self.score / self.max_score if self.max_score else 0.0
 

@@ -8,6 +8,8 @@ import time
 import warnings
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.testing.analysis import (
     Analysis,
@@ -57,8 +59,12 @@ def test_an_honest_file_is_analysed():
         ("x = " + "-" * 100_000 + "1\n" + HONEST, "too_deep", 1),
         ("x = a" + ".b" * 100_000 + "\n" + HONEST, "too_deep", 1),
         ("x = " + "not " * 50_000 + "y\n" + HONEST, "too_deep", 1),
-        ("# -*- coding: utf-7 -*-\n" + HONEST, "encoding", 1),
-        ("#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n" + HONEST, "encoding", 2),
+        ("# -*- coding: utf-7 -*-\n" + HONEST + "#+AAo-pick = 1\n", "encoding", 1),
+        (
+            "#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n" + HONEST + "N = 'é'\n",
+            "encoding",
+            2,
+        ),
         ("# coding: no-such-codec\n" + HONEST, "encoding", 1),
     ],
 )
@@ -93,6 +99,32 @@ def test_bytes_are_decoded_as_python_decodes_them():
         4
     ]  # as Python counts
     assert problem(b"x = '\xff'\n").kind == "encoding"
+
+
+@given(
+    cookie=st.sampled_from(["ascii", "latin-1", "cp1252", "utf-8-sig", "utf-7", "utf-16"]),
+    value=st.text(st.sampled_from("aAGE+-/é€ "), max_size=8),
+    comment=st.text(st.sampled_from("aAGE+-/é€ "), max_size=8),
+)
+def test_a_cookie_is_refused_exactly_when_it_changes_what_python_runs(cookie, value, comment):
+    """The grader reads a file as UTF-8. A cookie for another encoding is refused where its
+    bytes may mean something else there (``# coding: utf-7`` turns ``+AAo-`` in a comment into a
+    line break), and accepted where they read alike: ``# coding: ascii`` on an ASCII file was
+    flagged as reaching into the grader's internals, and its checks failed."""
+    text = f"# -*- coding: {cookie} -*-\nvalue = {value!r}  # {comment}\n"
+    try:
+        runs = ast.dump(ast.parse(text.encode("utf-8")))  # as Python runs the file's bytes
+    except (SyntaxError, ValueError):
+        runs = None
+    analysis = Analysis(text)
+    if analysis.ok:  # never a file whose code means something else to Python
+        assert runs == ast.dump(ast.parse(text))
+    try:
+        alike = text.encode("utf-8").decode(cookie) == text
+    except UnicodeError:
+        alike = False
+    if alike:  # nothing of it reads otherwise: nothing to flag
+        assert analysis.ok, analysis.problem
 
 
 def test_warnings_do_not_change_the_verdict():

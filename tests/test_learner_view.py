@@ -284,6 +284,29 @@ def test_needs_review_says_what_it_means_where_the_grading_ran():
     assert "练习工作区" in zh and "在老师审阅之前" not in zh
 
 
+def test_a_file_the_grader_could_not_read_is_not_said_to_reach_into_internals():
+    """A coding cookie that changes what Python runs (or any file the analysis cannot read)
+    flags the file for review, but nothing in it reached into the grader: every place says
+    that the grader could not read it as Python does, never that it reaches into internals."""
+    failing = result("failing")
+    note = ReviewNote("unanalysable", 1, "Line 1 of your file declares the encoding 'utf-7'")
+    unread = dataclasses.replace(failing, review=(note,))
+    assert unread.review_unread
+    for practice in (True, False):
+        out = " ".join(terminal.render(unread, width=100, practice=practice).split())
+        assert "could not read your file as Python reads it" in out
+        assert "reaches into" not in out
+    for advisory in (True, False):
+        html = " ".join(render_result(unread, advisory=advisory).split())
+        assert "could not read" in html and "reaches into" not in html
+    zh = "".join(terminal.render(dataclasses.replace(unread, lang="zh"), width=100).split())
+    assert "无法像Python那样读取" in zh and "触及" not in zh
+    # one finding that does reach in: the internals wording, as before
+    both = dataclasses.replace(failing, review=(note, ReviewNote("monkeypatch", 7, "patches")))
+    assert not both.review_unread
+    assert "reaches into" in " ".join(terminal.render(both, width=100).split())
+
+
 def test_the_warm_server_is_described_as_one_per_user_and_course(capsys):
     """It is not "for you alone" on a shared machine in any sense a reader can check: there is
     one per uid and course, and the README and `grade server --help` say so."""
@@ -400,3 +423,23 @@ def test_the_feedback_page_cuts_long_output_between_words_and_says_so():
     text = shown.group(1).replace("&#39;", "'").replace("&amp;", "&").replace("&gt;", ">")
     assert text.endswith(" …")
     assert set(text.removesuffix(" …").split()) <= set(long.split())
+
+
+def test_a_check_that_cannot_count_says_why_in_the_files_own_terms():
+    """The failed check's own message: "could not read your file as Python reads it" for a file
+    the analysis could not read, "reaches into internals" only for a reach-in."""
+    from grader.engine.plugin import Verdict, _believed
+    from grader.i18n import Text
+    from grader.testing.analysis.review import Finding
+
+    passed = Verdict(Status.PASSED, Text("", ""))
+    unread = Finding("unanalysable", 1, "Line 1 declares the encoding 'utf-7'", "第 1 行")
+    reach = Finding("monkeypatch", 4, "replaces torch.allclose", "替换")
+    said = _believed(passed, (unread,), ("a scenario",))
+    assert said.status is Status.FAILED and said.evidence == ("needs_review",)
+    assert "could not read your file as Python reads it" in said.message.en
+    assert "reaches into" not in said.message.en and "触及" not in said.message.zh
+    said = _believed(passed, (unread, reach), ("a scenario",))
+    assert "reaches into the grader's or PyTorch's internals" in said.message.en
+    assert "line 4: replaces torch.allclose" in said.message.en
+    assert _believed(passed, (), ("a scenario",)) is passed

@@ -490,7 +490,22 @@ def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ..
     fails until an instructor has looked (fail closed: a forged measurement only loses)."""
     if not review or not used:
         return verdict
-    first = review[0]
+    # the reach-in the message names, if any: a file that also could not be read is named so
+    first = next((f for f in review if f.kind != "unanalysable"), review[0])
+    if first.kind == "unanalysable":
+        return Verdict(
+            Status.FAILED,
+            Text(
+                f"This check rests on what your code's own process measured ({', '.join(used)}), "
+                f"and the grader could not read your file as Python reads it "
+                f"({line_en(first.line)}: {first.en}), so it cannot tell whether your code changes "
+                "such measurements: the check cannot count them.",
+                f"这项检查依赖你的代码所在进程自己的测量（{'、'.join(used)}），而评分器无法像 Python 那样"
+                f"读取你的文件（{line_zh(first.line)}：{first.zh}），因此无法判断你的代码是否改变了这些"
+                "测量，所以这项检查不能采信它们。",
+            ),
+            evidence=("needs_review",),
+        )
     return Verdict(
         Status.FAILED,
         Text(

@@ -137,6 +137,7 @@ def result_view(result: Result) -> dict[str, Any]:
         "submission": result.submission,
         "notes": list(result.notes),
         "review": [{"line": n.line, "message": n.message, "kind": n.kind} for n in result.review],
+        "review_unread": result.review_unread,
         "devices": devices,
         "rows": rows,
         "failures": failures,

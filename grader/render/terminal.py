@@ -105,7 +105,8 @@ def render(
 
     if result.review:
         lines += ["", style(f"⚠ {w['review_title']}", "1;33")]
-        note = w["review_note_practice" if practice else "review_note"]
+        key = "review_note_unread" if result.review_unread else "review_note"
+        note = w[f"{key}_practice" if practice else key]
         lines += [f"    {text}" for text in _wrap(note, width - 4)]
         for finding in result.review:
             where = result.where(finding.line)

@@ -147,7 +147,8 @@ class Block:
 def decode(source: str | bytes) -> str:
     """The text Python would run. Bytes are decoded as Python decodes a source file; a text
     must not declare an encoding other than UTF-8 (it was read as UTF-8, so it would not be
-    what Python runs: ``# coding: utf-7`` turns a comment into code)."""
+    what Python runs: ``# coding: utf-7`` turns a comment into code), unless its bytes read
+    alike in that encoding."""
     if isinstance(source, bytes):
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
@@ -171,7 +172,7 @@ def decode(source: str | bytes) -> str:
             name = codecs.lookup(match.group(1)).name
         except LookupError:
             name = match.group(1)
-        if name != "utf-8":
+        if name != "utf-8" and not _reads_alike(text, name):
             raise Unanalysable(
                 Problem(
                     "encoding",
@@ -185,6 +186,16 @@ def decode(source: str | bytes) -> str:
                 )
             )
     return text
+
+
+def _reads_alike(text: str, encoding: str) -> bool:
+    """Whether the file's bytes (``text`` as UTF-8) mean ``text`` in ``encoding`` too: then the
+    cookie changes nothing Python runs (``# coding: ascii`` on an ASCII file, ``latin-1`` on one
+    without accents, ``utf-8-sig``), and the file was flagged for nothing."""
+    try:
+        return text.encode("utf-8").decode(encoding) == text
+    except (UnicodeError, LookupError):
+        return False
 
 
 def _ast_parse(text: str) -> ast.Module:
