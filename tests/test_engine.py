@@ -19,6 +19,7 @@ import pytest
 from grader.results import Result, Status
 from tests.conftest import (
     PROBE_HOME,
+    ROOT,
     SUBMISSIONS,
     GradingService,
     descendants,
@@ -566,6 +567,39 @@ def test_a_file_python_cannot_decode_is_a_syntax_error(probe_service, tmp_path):
     for test in result.graded:
         assert test.status is Status.ERROR
         assert "syntax error at line 2" in test.message and "Non-UTF-8" in test.message
+
+
+def test_a_module_getattr_that_raises_is_the_learners_error_not_a_crash(probe_service, tmp_path):
+    """``def __getattr__(name): raise NotImplementedError`` at the top of a file: looking up a
+    function the file does not define ran it outside any guard, the child died, and the
+    learner was told their code called os._exit()."""
+    path = tmp_path / "exercise-90.py"
+    path.write_text("def __getattr__(name):\n    raise NotImplementedError(f'{name}: TODO')\n")
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    assert result.score == 0
+    for test in result.graded:
+        assert "NotImplementedError" in test.message, test.message
+        assert "os._exit" not in test.message and "ended the process" not in test.message
+
+
+def test_a_function_a_hidden_scenario_reaches_is_missing_by_its_own_name(
+    curriculum_service, tmp_path
+):
+    """A hidden test whose scenario runs in the learner's process (init_weights with a
+    generator) reached a missing function itself: the learner read "generator_run raised
+    AttributeError: module 'submission' has no attribute ...", where the other tests of the
+    same function say it is missing."""
+    reference = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_text()
+    kept = reference.split("def init_weights")[0]
+    path = tmp_path / "exercise-01.py"
+    path.write_text(kept)
+    result = curriculum_service.grade("exercise-01", path, devices=("cpu",))
+    tests = [t for t in result.graded if "init_weights" in t.name]
+    assert len(tests) >= 3
+    for test in tests:
+        assert "does not define `init_weights`" in test.message, test.message
+        assert "submission" not in test.message and "generator_run" not in test.message
+        assert test.diagnosis is not None and test.diagnosis.id == "missing-function"
 
 
 def test_a_traceback_quotes_the_line_python_numbers(probe_service, tmp_path):

@@ -56,6 +56,12 @@ _BaseException = BaseException
 _replace = dataclasses.replace
 _ABSENT = Answer("", ok=True).after  # the marker of a field that is not there
 
+
+def _missing(name: str) -> ErrorInfo:
+    """What a call of a function the learner's file does not define answers."""
+    return ErrorInfo("missing", "AttributeError", ("AttributeError",), f"{name} is not defined")
+
+
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")  # PEP 263, on the first two lines
 
 
@@ -204,12 +210,12 @@ class LearnerSide:
 
         if op == "call":
             name = header.get("name", "")
-            target = getattr(self.module, name, None) if self.module is not None else None
+            try:  # a module-level __getattr__ of the learner's runs here, and may raise anything
+                target = getattr(self.module, name, None) if self.module is not None else None
+            except _BaseException as exc:
+                return Answer(request_id, ok=False, error=self.describe(exc, kind="call")), []
             if not callable(target):
-                error = ErrorInfo(
-                    "missing", "AttributeError", ("AttributeError",), f"{name} is not defined"
-                )
-                return Answer(request_id, ok=False, error=error), []
+                return Answer(request_id, ok=False, error=_missing(name)), []
         else:
             scenario = args[0]
             target = scenario
@@ -225,10 +231,11 @@ class LearnerSide:
             else:
                 value = target(*args, **kwargs)
         except _BaseException as exc:
+            missing = self._missing_in_scenario(exc) if op == "run" else None
             failed = Answer(
                 request_id,
                 ok=False,
-                error=self.describe(exc, kind="call"),
+                error=missing or self.describe(exc, kind="call"),
                 duration_s=_perf_counter() - started,
             )
             return self._with_inputs(failed, args, kwargs, op)
@@ -242,6 +249,17 @@ class LearnerSide:
             return Answer(request_id, ok=False, error=self.describe(exc, kind="answer")), []
         answer = Answer(request_id, ok=True, duration_s=duration, value=tree, trace=traced)
         return self._with_inputs(answer, args, kwargs, op, encoder)
+
+    def _missing_in_scenario(self, exc: BaseException) -> ErrorInfo | None:
+        """A scenario (the hidden tests' code run here) that asked the learner's module for a
+        function it does not define: said as a call of that function is, not as the
+        scenario's own AttributeError about module 'submission'."""
+        if not isinstance(exc, AttributeError) or self.module is None:
+            return None
+        name = getattr(exc, "name", None)
+        if getattr(exc, "obj", None) is not self.module or not isinstance(name, str):
+            return None
+        return None if name in vars(self.module) else _missing(name)
 
     def _with_inputs(
         self,
