@@ -174,6 +174,7 @@ class _Candidate:
     exact: bool
     depth: int
     platform_time: bool = True  # False: the time is a file's mtime
+    order: int = 0  # among entries of the same name in one archive: its place (1, 2, ...)
     data: bytes | None = None
     error: str = ""  # why it could not be read; data is None then
 
@@ -473,6 +474,7 @@ class Collector:
                     )
             except OverCap:
                 self.rejected.append(f"{shown}: not read to the end (over intake's cap)")
+        _number_twins(self.candidates[first:])
         if not platform:
             for candidate in self.candidates[first:]:
                 candidate.platform_time = False
@@ -505,6 +507,9 @@ class Collector:
         self.damaged.append(f"{shown} {why}")
 
     def _member_ok(self, archive: str, name: str) -> bool:
+        if not name:
+            self.rejected.append(f"{archive}: an entry without a name rejected")
+            return False
         if unsafe_member(name):
             self.rejected.append(f"{archive}: unsafe path {name!r} rejected")
             return False
@@ -540,7 +545,8 @@ class Collector:
                 for info in sorted(members, key=lambda i: i.filename):
                     self._count_member()
                     name = info.filename.replace("\\", "/")
-                    if not self._member_ok(shown, name) or info.is_dir():
+                    # (ZipInfo.is_dir() fails on an empty name: zipfile cuts a name at NUL)
+                    if not self._member_ok(shown, name) or name.endswith("/"):
                         continue
                     mode = info.external_attr >> 16
                     if stat.S_ISLNK(mode):
@@ -798,6 +804,21 @@ def _inflates(size: int, compressed: int) -> bool:
     return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
 
+def _number_twins(candidates: list[_Candidate]) -> None:
+    """Entries of the same name in one archive (a zip appended to, a tar updated with
+    ``tar -r``) are told apart by their place, and the last one is the one unzip, Python's
+    zipfile and tar extract: it ranks first. The first one was graded, under a note that
+    could not say which of two same-named entries it meant."""
+    twins: dict[str, list[_Candidate]] = {}
+    for candidate in candidates:
+        twins.setdefault(candidate.shown, []).append(candidate)
+    for shown, group in twins.items():
+        if len(group) > 1:
+            for place, candidate in enumerate(group, start=1):
+                candidate.order = place
+                candidate.shown = f"{shown} (entry {place} of {len(group)} of that name)"
+
+
 def _why_first(chosen: _Candidate, other: _Candidate) -> str:
     """Why ``chosen`` ranks above ``other``, in the words of ``_rank``."""
     reasons = (
@@ -805,6 +826,7 @@ def _why_first(chosen: _Candidate, other: _Candidate) -> str:
         "uploaded later",
         "its name is the exercise's own",
         "nearer the top",
+        "the last entry of that name in its archive, as unzip and tar extract it",
         "first by name",
     )
     for reason, mine, theirs in zip(reasons, _rank(chosen), _rank(other), strict=True):
@@ -815,13 +837,21 @@ def _why_first(chosen: _Candidate, other: _Candidate) -> str:
 
 def _rank(candidate: _Candidate) -> tuple:
     """Later first (file times within the same 2 s count as equal); then the platform's upload
-    order; then the exact name; then the file nearest the top; then the name, so that the
-    choice never depends on listing order."""
+    order; then the exact name; then the file nearest the top; then, of entries of the same
+    name in one archive, the last; then the name, so that the choice never depends on listing
+    order."""
     when = candidate.submitted_at.timestamp() if candidate.submitted_at else float("-inf")
     if not candidate.platform_time:
         when -= when % 2  # file times: copying a folder spreads them by milliseconds; zip's
         # own clock ticks in 2 s, so times that close say nothing about which came later
-    return (when, candidate.sequence, candidate.exact, -candidate.depth, _reverse(candidate.shown))
+    return (
+        when,
+        candidate.sequence,
+        candidate.exact,
+        -candidate.depth,
+        candidate.order,
+        _reverse(candidate.shown),
+    )
 
 
 def _reverse(text: str) -> tuple[int, ...]:
