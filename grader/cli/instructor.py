@@ -159,6 +159,12 @@ def _report(summary: BatchSummary, elapsed: float) -> None:
     outputs = summary.outputs
     if outputs is not None:
         print(f"Wrote in {summary.out}: {', '.join(outputs.written)}")
+        if outputs.removed:
+            print(
+                f"Removed {len(outputs.removed)} file(s) and folder(s) of students this run has "
+                f"no work of (an earlier run's): {', '.join(outputs.removed[:6])}"
+                + (", ..." if len(outputs.removed) > 6 else "")
+            )
         for line in outputs.withheld + outputs.warnings:
             print(f"  {line}")
     print(f"Class report: {summary.out / 'index.html'}")

@@ -268,6 +268,7 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         incomplete=incomplete,
         chosen=selection.how,
         layout=intake.layout,
+        whole_class=chosen is None,
     )
     judged = [r for r in rows if chosen is None or r.student.key == chosen.key]
     return BatchSummary(

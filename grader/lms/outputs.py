@@ -5,6 +5,10 @@ What goes where, and when:
 - always: ``gradebook.csv`` and ``gradebook.json`` (:mod:`.gradebook`), ``index.html`` (the
   class report), ``feedback/<student>.html`` for every student who handed something in, and
   ``students/<student>/results.json`` (Gradescope's format) beside their results;
+- after a run over the whole class, nothing of an earlier run's students that this run has no
+  work of: their feedback pages and result folders are removed (an instructor who sends the
+  ``feedback/`` folder sent a student the grade of the week before), but only what has the
+  shape of what ``grade batch`` writes there;
 - only when the gradebook is complete: every platform's upload files (``Platform.uploads``:
   ``canvas.csv``, ``moodle.csv``, and ``moodle-worksheet.csv`` for a Moodle download), the
   files an instructor uploads. An incomplete gradebook is marked as such in the CSV itself,
@@ -16,6 +20,8 @@ in an identity-keyed upload file: their grade would go to whoever the LMS matche
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +44,7 @@ class Outputs:
     written: list[str] = field(default_factory=list)  # relative to the output folder
     withheld: list[str] = field(default_factory=list)  # upload files not written, and why
     warnings: list[str] = field(default_factory=list)  # for the instructor, before uploading
+    removed: list[str] = field(default_factory=list)  # an earlier run's, not this run's
 
 
 def write_outputs(
@@ -52,6 +59,7 @@ def write_outputs(
     incomplete: str,
     chosen: str,
     layout: str,
+    whole_class: bool = True,
 ) -> Outputs:
     from grader.lms.feedback import feedback_html
     from grader.render.classreport import render_class
@@ -67,6 +75,7 @@ def write_outputs(
         outputs.written.append(name)
 
     feedback = 0
+    students: set[str] = set()  # the keys whose feedback page and folder this run writes
     for row in rows:
         if row.roster in ("absent", "ambiguous"):  # no work of theirs is known
             continue
@@ -83,6 +92,9 @@ def write_outputs(
             out / "feedback" / f"{key}.html", feedback_html(row, mine, assignment, lang, titles)
         )
         feedback += 1
+        students.add(key)
+    if whole_class:
+        outputs.removed = _prune(out, students)
     write("gradebook.csv", gradebook_csv(rows, assignment, maxima, incomplete=incomplete))
     write(
         "gradebook.json",
@@ -127,3 +139,42 @@ def write_outputs(
             write(upload.name, upload.text)
             outputs.warnings.extend(upload.warnings)
     return outputs
+
+
+# What grade batch writes in a student's folder of its output: results, cache keys, reports.
+_STUDENT_FILES = (".json", ".key", ".html")
+
+
+def _prune(out: Path, students: set[str]) -> list[str]:
+    """Remove the feedback pages and result folders of students this run wrote none for; what
+    was removed, for the instructor. Only files of the kinds the batch writes are touched: a
+    folder holding anything else (a download someone put there) is left as it is."""
+    removed: list[str] = []
+    for entry in _entries(out / "feedback"):
+        stem, dot, suffix = entry.name.rpartition(".")
+        if (
+            dot
+            and suffix == "html"
+            and stem not in students
+            and entry.is_file(follow_symlinks=False)
+        ):
+            Path(entry.path).unlink(missing_ok=True)
+            removed.append(f"feedback/{entry.name}")
+    for entry in _entries(out / "students"):
+        if entry.name in students or not entry.is_dir(follow_symlinks=False):
+            continue
+        inside = _entries(Path(entry.path))
+        if all(
+            e.is_file(follow_symlinks=False) and e.name.endswith(_STUDENT_FILES) for e in inside
+        ):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(f"students/{entry.name}/")
+    return removed
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as scan:
+            return list(scan)
+    except OSError:
+        return []

@@ -154,3 +154,32 @@ def test_a_second_run_hands_the_engine_nothing_it_graded_already(course, tmp_pat
     made, summary = grade(submissions, out)
     assert [r.filename for r in made[0].requests] == ["bob/exercise-90.py"]
     assert summary.graded == 1 and summary.cached == 1 and summary.all_passed
+
+
+def test_students_of_an_earlier_run_leave_no_pages_that_look_current(course, tmp_path):
+    """Week 3 graded ada and bob into the default output folder; week 4 has ada's work only.
+    bob's feedback page (and results.json, with last week's score) stayed beside a gradebook
+    that says "missing": an instructor who sent the feedback folder sent bob a stale grade.
+    A run over the whole class removes them; one for a single student removes nothing; a
+    folder that holds anything the batch does not write is left as it is."""
+    out = tmp_path / "out"
+    grade(make_class(tmp_path / "week3", {"ada": True, "bob": True, "cy": True}), out)
+    assert (out / "feedback" / "bob.html").is_file()
+    (out / "students" / "cy" / "notes.txt").write_text("the instructor's own file")
+    (out / "feedback" / "README.txt").write_text("not a page of the batch")
+    week4 = make_class(tmp_path / "week4", {"ada": False})
+    run_batch(
+        BatchOptions(submissions=week4, out=out, student="ada"),
+        io.StringIO(),
+        lambda needs: FakeEngine(needs),
+    )
+    assert (out / "feedback" / "bob.html").is_file()  # --student: the others are not its to judge
+    _, summary = grade(week4, out)
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == ["README.txt", "ada.html"]
+    assert not (out / "students" / "bob").exists()
+    assert (out / "students" / "cy" / "notes.txt").is_file()  # not only the batch's files
+    assert set(summary.outputs.removed) == {
+        "feedback/bob.html",
+        "feedback/cy.html",
+        "students/bob/",
+    }
