@@ -94,7 +94,8 @@ def write_outputs(
         feedback += 1
         students.add(key)
     if whole_class:
-        outputs.removed = _prune(out, students)
+        # never the folder of a student with a result in this run, whatever their row says
+        outputs.removed = _prune(out, students, students | {k for k, _ in results})
     write("gradebook.csv", gradebook_csv(rows, assignment, maxima, incomplete=incomplete))
     write(
         "gradebook.json",
@@ -145,9 +146,9 @@ def write_outputs(
 _STUDENT_FILES = (".json", ".key", ".html")
 
 
-def _prune(out: Path, students: set[str]) -> list[str]:
-    """Remove the feedback pages and result folders of students this run wrote none for; what
-    was removed, for the instructor. Only files of the kinds the batch writes are touched: a
+def _prune(out: Path, pages: set[str], folders: set[str]) -> list[str]:
+    """Remove the feedback pages and result folders (of ``students/``) not among ``pages`` and
+    ``folders``, this run's; what was removed, for the instructor. Only files of the kinds the batch writes are touched: a
     folder holding anything else (a download someone put there) is left as it is."""
     removed: list[str] = []
     for entry in _entries(out / "feedback"):
@@ -155,13 +156,13 @@ def _prune(out: Path, students: set[str]) -> list[str]:
         if (
             dot
             and suffix == "html"
-            and stem not in students
+            and stem not in pages
             and entry.is_file(follow_symlinks=False)
         ):
             Path(entry.path).unlink(missing_ok=True)
             removed.append(f"feedback/{entry.name}")
     for entry in _entries(out / "students"):
-        if entry.name in students or not entry.is_dir(follow_symlinks=False):
+        if entry.name in folders or not entry.is_dir(follow_symlinks=False):
             continue
         inside = _entries(Path(entry.path))
         if all(

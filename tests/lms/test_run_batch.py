@@ -183,3 +183,18 @@ def test_students_of_an_earlier_run_leave_no_pages_that_look_current(course, tmp
         "feedback/cy.html",
         "students/bob/",
     }
+
+
+def test_a_folder_with_this_runs_results_is_never_removed(course, tmp_path):
+    """Whatever a row says, the folder of a student with a result in this run stays (it holds
+    their results, reports and cache keys); only pages and folders of neither go."""
+    from grader.lms import outputs
+
+    out = tmp_path / "out"
+    (out / "students" / "amb").mkdir(parents=True)
+    (out / "students" / "amb" / "exercise-90.json").write_text("{}")
+    (out / "students" / "old").mkdir(parents=True)
+    (out / "students" / "old" / "exercise-90.json").write_text("{}")
+    removed = outputs._prune(out, pages={"ada"}, folders={"ada", "amb"})
+    assert removed == ["students/old/"]
+    assert (out / "students" / "amb" / "exercise-90.json").is_file()
