@@ -22,7 +22,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.lms.collect import Collector, archive_kind, archive_stem, skipped, staging_for
+from grader.lms.collect import (
+    SKIP_DIRS,
+    Collector,
+    archive_kind,
+    archive_stem,
+    skipped,
+    staging_for,
+)
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.names import match_name
 from grader.lms.platform import Lateness, Platform, dated_files, no_times
@@ -55,7 +62,14 @@ def read(
         entries = sorted(scan, key=lambda e: e.name)
     for entry in entries:
         path = Path(entry.path)
-        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+        if exclude and path.resolve() in exclude:
+            continue
+        if skipped(entry.name):
+            if _hides_work(entry, exercises):
+                stray.append(
+                    f"{entry.name}: hidden (its name starts with '.'); ignored: rename it if "
+                    "it is a student's"
+                )
             continue
         if entry.is_symlink():
             stray.append(f"{entry.name}: a symbolic link; ignored")
@@ -114,3 +128,22 @@ PLATFORM = Platform(
     lateness=lateness,
     advice=advice,
 )
+
+
+# Hidden entries that tools leave at the top of a folder: never a student's, never said.
+_TOOL_ENTRIES = frozenset(
+    {".svn", ".hg", ".vscode", ".idea", ".DS_Store", ".Trashes", ".Spotlight-V100", ".fseventsd"}
+    | {".TemporaryItems", ".cache", ".venv", ".grade"}
+)
+
+
+def _hides_work(entry: os.DirEntry[str], exercises: dict[str, ExerciseInfo]) -> bool:
+    """Whether a skipped top-level entry may be a student's (``.bob/``, ``.alice.zip``, a
+    hidden exercise file): those are said to be ignored, where they were dropped without a
+    word; tool entries (``.git``, ``.DS_Store``, ``._x`` AppleDouble files) stay unsaid."""
+    name = entry.name
+    if name in SKIP_DIRS or name in _TOOL_ENTRIES or name.startswith("._"):
+        return False
+    if entry.is_dir(follow_symlinks=False):
+        return True
+    return bool(archive_kind(name) or match_name(name.lstrip("."), exercises))

@@ -50,27 +50,24 @@ class Intake:
         unchanged = sum(1 for h in self.handins for s in h.files.values() if s.unchanged_starter)
         unreadable = sum(len(h.unreadable) for h in self.handins)
         problems = sum(1 for h in self.handins if h.problems)
-        parts = [f"{_count(len(self.handins), 'student')} ({self.layout})"]
-        parts.append(_count(self.files, "file"))
-        for count, what in (
-            (notebooks, "notebook"),
-            (unreadable, "unreadable"),
-            (unchanged, "unchanged starter"),
-            (problems, "student with problems"),
-            (len(self.stray), "stray entry"),
+        parts = [f"{_count(len(self.handins), 'student', 'students')} ({self.layout})"]
+        parts.append(_count(self.files, "file", "files"))
+        for count, one, many in (
+            (notebooks, "notebook", "notebooks"),
+            (unreadable, "unreadable", "unreadable"),
+            (unchanged, "unchanged starter", "unchanged starters"),
+            (problems, "student with problems", "students with problems"),
+            (len(self.stray), "stray entry", "stray entries"),
         ):
             if count:
-                parts.append(_count(count, what))
+                parts.append(_count(count, one, many))
         return ", ".join(parts)
 
 
-def _count(n: int, what: str) -> str:
-    if n == 1 or what == "unreadable":
-        return f"{n} {what}"
-    if what.endswith("entry"):
-        return f"{n} {what[:-1]}ies"
-    first, _, rest = what.partition(" ")
-    return f"{n} {first}s{' ' + rest if rest else ''}"
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` things, each phrase spelled out (a rule that pluralised the first word wrote "2
+    unchangeds starter")."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def read_submissions(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -230,3 +231,57 @@ def test_a_zip_entry_whose_name_is_cut_to_nothing_is_refused_not_a_crash(infos, 
     [alice] = read_submissions(tmp_path / "class", staging=tmp_path / "s", exercises=infos).handins
     assert alice.files["exercise-01"].path.read_text() == code("alice")
     assert any("an entry without a name rejected" in p for p in alice.problems)
+
+
+def test_a_hidden_student_folder_is_said_to_be_ignored_and_tool_folders_are_not(infos, tmp_path):
+    """``.bob/`` (a student's folder with a leading dot) was dropped without a word: no row,
+    no line. It is named among what belongs to no student; .git, .DS_Store, AppleDouble files
+    and the like stay unsaid."""
+    root = tmp_path / "class"
+    write(root / "alice" / "exercise-01.py", code("alice"))
+    write(root / ".bob" / "exercise-01.py", code("bob"))
+    (root / ".carol.zip").write_bytes(zip_bytes({"exercise-01.py": code("carol")}))
+    write(root / ".exercise-01.py", code("stray"))
+    write(root / ".git" / "HEAD", "ref: refs/heads/main\n")
+    write(root / ".ipynb_checkpoints" / "exercise-01-checkpoint.py", code("x"))
+    write(root / ".DS_Store", "\x00")
+    (root / "._alice.zip").write_bytes(b"\x00\x05\x16\x07")
+    found = read_submissions(root, staging=tmp_path / "s", exercises=infos)
+    assert [h.key for h in found.handins] == ["alice"]
+    said = " ".join(found.stray)
+    for name in (".bob", ".carol.zip", ".exercise-01.py"):
+        assert f"{name}: hidden (its name starts with '.'); ignored" in said
+    for name in (".git", ".ipynb_checkpoints", ".DS_Store", "._alice.zip"):
+        assert name not in said
+
+
+@given(counts=st.lists(st.integers(0, 3), min_size=6, max_size=6))
+def test_the_intake_summary_spells_every_count(counts):
+    """ "2 unchangeds starter": the plural rule took the first word of every phrase."""
+    from grader.lms.intake import Intake, Submitted
+
+    students, notebooks, unreadable, unchanged, problems, stray = counts
+    handins = []
+    for n in range(max(students, notebooks, unchanged, problems, unreadable)):
+        handin = Handin(key=f"s{n}")
+        if n < notebooks or n < unchanged:
+            handin.files["exercise-01"] = Submitted(
+                "exercise-01",
+                Path("x.py"),
+                "x.py",
+                notebook=None,
+                unchanged_starter=n < unchanged,
+            )
+        if n < unreadable:
+            handin.unreadable["exercise-05"] = "broken"
+        if n < problems:
+            handin.problems.append("a problem")
+        handins.append(handin)
+    line = Intake(layout="folders", root=Path("."), handins=handins, stray=["x"] * stray).summary()
+    for word in ("unchangeds", "studentss", "entrys", "notebookss", "files with"):
+        assert word not in line
+    if unchanged:
+        want = "1 unchanged starter" if unchanged == 1 else f"{unchanged} unchanged starters"
+        assert want in line
+    if stray > 1:
+        assert f"{stray} stray entries" in line
