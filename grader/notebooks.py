@@ -166,6 +166,19 @@ def line_en(line: int) -> str:
     return described or f"line {line}"
 
 
+_ON_LINE = re.compile(r"\bon line (\d{1,9})\b")
+
+
+def lines_named(message: str) -> str:
+    """A message of Python's own (a syntax error's "expected an indented block after 'for'
+    statement on line 4") with each line it names said as :func:`line_en` says it: in a
+    notebook "on cell 2, line 3", where "line 4" of the joined source was nowhere the learner
+    could find it."""
+    if _naming is None:
+        return message
+    return _ON_LINE.sub(lambda m: f"on {line_en(int(m.group(1)))}", message)
+
+
 def line_zh(line: int) -> str:
     """:func:`line_en` in Chinese: "第 7 行", or "第 3 个单元格第 2 行"."""
     described = _naming.describe_zh(line) if _naming is not None else None

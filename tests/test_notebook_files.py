@@ -62,8 +62,14 @@ def test_grading_a_notebook_names_cells_and_lines(tmp_path):
             marks=pytest.mark.slow,  # runs into the time limits of its CPU and CUDA passes
         ),
         ("return x *", "syntax error at cell 3, line 6", "你的文件第 3 个单元格第 6 行有语法错误"),
+        # Python's own message names a second line: said as the notebook has it too
+        (
+            "return (x *\n        2]",
+            "does not match opening parenthesis '(' on cell 3, line 6",
+            "does not match opening parenthesis '(' on cell 3, line 6",
+        ),
     ],
-    ids=["timeout", "syntax-error"],
+    ids=["timeout", "syntax-error", "syntax-error-naming-a-line"],
 )
 def test_the_engines_own_messages_name_the_cell_and_its_line(tmp_path, double, says_en, says_zh):
     """A message worded by the engine (where a loop was stopped, where the syntax error is)

@@ -153,12 +153,7 @@ def _prune(out: Path, pages: set[str], folders: set[str]) -> list[str]:
     removed: list[str] = []
     for entry in _entries(out / "feedback"):
         stem, dot, suffix = entry.name.rpartition(".")
-        if (
-            dot
-            and suffix == "html"
-            and stem not in pages
-            and entry.is_file(follow_symlinks=False)
-        ):
+        if dot and suffix == "html" and stem not in pages and entry.is_file(follow_symlinks=False):
             Path(entry.path).unlink(missing_ok=True)
             removed.append(f"feedback/{entry.name}")
     for entry in _entries(out / "students"):

@@ -12,7 +12,7 @@ import re
 import signal
 
 from grader.i18n import Text
-from grader.notebooks import line_en, line_zh
+from grader.notebooks import line_en, line_zh, lines_named
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
 
 _MISSING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]{0,99}) is not defined$")
@@ -82,6 +82,7 @@ def raised(error: ErrorInfo, function: str, during_import: bool = False) -> Lear
     if during_import or error.kind == "import":
         if type_name == "SyntaxError" or "SyntaxError" in error.classes:
             line = error.frames[0].line if error.frames else None
+            text = lines_named(text)
             return LearnerUnavailable(
                 Text(
                     f"Your file has a syntax error at {line_en(line) if line else 'line ?'}: "

@@ -34,12 +34,13 @@ import tokenize
 import warnings
 from dataclasses import dataclass
 
-from grader.notebooks import line_en, line_zh
+from grader.notebooks import line_en, line_zh, lines_named
 
 BLOCK_CHARS = 8192
 _MERGE_LIMIT = 32  # blocks merged onto one that does not parse before parsing the whole file
 
 # A coding cookie (PEP 263) on the first two lines.
+_ON_LINE = re.compile(r"\bon line (\d{1,9})\b")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 # Words kept as they are in a block's shape: keywords, soft keywords, and names that the parser
@@ -221,13 +222,18 @@ def parse(text: str, line: int = 1, shift: bool = True) -> list[ast.stmt]:
         tree = _ast_parse(text)
     except SyntaxError as exc:
         where = (exc.lineno or 1) + line - 1
+        # the lines Python's message names ("... 'for' statement on line 4") are the block's:
+        # the file's, as the learner finds them
+        msg = lines_named(
+            _ON_LINE.sub(lambda m: f"on line {int(m.group(1)) + line - 1}", str(exc.msg))
+        )
         raise Unanalysable(
             Problem(
                 "syntax",
                 where,
-                f"Your file has a syntax error at {line_en(where)} ({exc.msg}), so the grader "
+                f"Your file has a syntax error at {line_en(where)} ({msg}), so the grader "
                 "cannot check it.",
-                f"你的文件{line_zh(where)}有语法错误（{exc.msg}），评分器无法检查它。",
+                f"你的文件{line_zh(where)}有语法错误（{msg}），评分器无法检查它。",
             )
         ) from None
     except (RecursionError, MemoryError):
