@@ -54,6 +54,10 @@ MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has 
 _ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*[!%]")
 _GRADE_MAGIC = re.compile(r"^%%grade(\s|$)")
 _SHELL = re.compile(r"^(?:[A-Za-z_][\w.]*\s*=\s*)?!")
+# IPython's help: ``torch.arange?``, ``x??``, ``?torch.arange`` (never Python)
+_HELP = re.compile(r"^(?:\?{1,2}[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\?{1,2})\s*$")
+# A top-level call of IPython's display(), which plain Python does not have
+_DISPLAY = re.compile(r"^display\s*\(")
 
 
 class NotebookError(UsageError):
@@ -337,7 +341,23 @@ def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, s
             if indent:
                 kept.append((index, f"{indent}pass"))
             continue
+        if scanner.at_statement_start() and _HELP.match(stripped):
+            notes.append(
+                f"cell {number}, line {index}: {stripped[:80]} left out (IPython's help, not "
+                "Python)"
+            )
+            indent = line[: len(line) - len(stripped)]
+            if indent:
+                kept.append((index, f"{indent}pass"))
+            continue
+        display = scanner.at_statement_start() and bool(_DISPLAY.match(line))
         scanner.feed(line)
+        if display and scanner.at_statement_start():  # the whole call, on its line
+            notes.append(
+                f"cell {number}, line {index}: {stripped[:80]} left out (display() exists only "
+                "in IPython)"
+            )
+            continue
         kept.append((index, line))
     while kept and not kept[-1][1].strip():  # trailing blank lines of the cell
         kept.pop()

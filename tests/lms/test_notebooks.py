@@ -185,3 +185,35 @@ def test_a_character_that_python_does_not_end_a_line_with_stays_in_its_line(cell
         for n in range(len(lines))
     }
     assert found == expected
+
+
+@given(
+    helps=st.lists(
+        st.sampled_from(["torch.arange?", "x??", "?torch.arange", "    torch.zeros?"]),
+        min_size=1,
+        max_size=3,
+    ),
+    display=st.sampled_from(["display(make())", "display(make(), make())", "display (x)"]),
+)
+def test_ipython_help_and_display_lines_are_left_out_with_a_note(helps, display):
+    """``torch.arange?`` and ``display(...)`` run in IPython and are no Python: a correct
+    notebook with either scored 0 (a syntax error, a NameError at import). They are left out,
+    each with a note, like the magics; a ``?`` inside a string or a comment stays."""
+    lines = ["import torch", "x = 1", "def make():", "    return 'why?'", *helps, display]
+    lines += ["s = '''", "is this right?", "'''", "y = x  # really?"]
+    got = extract(notebook("\n".join(lines)))
+    tree = ast.parse(got.source)
+    assert [type(node).__name__ for node in tree.body] == [
+        "Import", "Assign", "FunctionDef", "Assign", "Assign",
+    ]  # fmt: skip
+    assert "is this right?" in got.source and "# really?" in got.source
+    said = " ".join(got.notes)
+    for help_line in helps:
+        assert f"{help_line.strip()} left out (IPython's help, not Python)" in said
+    assert f"{display} left out (display() exists only in IPython)" in said
+
+
+def test_a_multi_line_display_call_or_one_inside_a_function_is_kept():
+    got = extract(notebook("def show(x):\n    display(x)\n\ndisplay(\n    1,\n)\n"))
+    assert "    display(x)" in got.source and "display(\n    1,\n)" in got.source
+    assert got.notes == ()
