@@ -51,15 +51,23 @@ FILE_NAME = re.compile(
     r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$",
     re.IGNORECASE,
 )
+# The same, with the student's name required: in a download whose files carry names, a name
+# that is all digits ("2024_4711_88231_ex1.py") is a name, not the user id
+NAMED_FILE = re.compile(
+    r"^(?P<name>.*?)_(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$",
+    re.IGNORECASE,
+)
 ENTRY_NAME = re.compile(
     r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<kind>text|link)\.html$",
     re.IGNORECASE,
 )
 
 
-def parse_name(name: str) -> tuple[str, bool, str, int, str] | None:
-    """(student name, late, user id, file id, original name) of a Canvas download's file."""
-    match = FILE_NAME.match(name)
+def parse_name(name: str, named: bool = False) -> tuple[str, bool, str, int, str] | None:
+    """(student name, late, user id, file id, original name) of a Canvas download's file.
+    ``named``: the download's files carry the students' names (see :func:`carries_names`), so a
+    leading run of digits is one too."""
+    match = (NAMED_FILE.match(name) if named else None) or FILE_NAME.match(name)
     if match is None:
         return None
     student = match.group("name") or ""
@@ -69,6 +77,18 @@ def parse_name(name: str) -> tuple[str, bool, str, int, str] | None:
     if student.lower() == "anon":
         student = ""
     return student, late, match.group("user"), int(match.group("file")), match.group("original")
+
+
+def carries_names(names: list[str]) -> bool:
+    """Whether the download names its students in its files (any file's name part has a
+    letter; an anonymous download names none): then every file's first part is a name. Read
+    alone, "2024_4711_88231_ex1.py" took the student named 2024 for user 2024, and the real
+    user 4711 was uploaded as 0."""
+    for name in names:
+        parsed = parse_name(name)
+        if parsed is not None and any(c.isalpha() for c in parsed[0]):
+            return True
+    return False
 
 
 def detect(root: Path) -> bool:
@@ -94,11 +114,14 @@ def read(
     by_user: dict[str, list[tuple[str, bool, int, str, Path]]] = {}
     text_entries: dict[str, list[str]] = {}
     names: dict[str, str] = {}
-    for entry in entries(root):
+    found = [e for e in entries(root) if not skipped(e.name)]
+    named = carries_names([e.name for e in found])
+    for entry in found:
         path = Path(entry.path)
-        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+        if exclude and path.resolve() in exclude:
             continue
-        parsed = parse_name(entry.name)  # a file first: its own name may end "_text.html"
+        # a file first: its own name may end "_text.html"
+        parsed = parse_name(entry.name, named)
         text = ENTRY_NAME.match(entry.name) if parsed is None else None
         if text is not None:
             user = text.group("user")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.lms.intake import read_submissions
 from tests.lms.builders import code
@@ -259,3 +261,48 @@ def test_a_class_of_31_from_canvas_to_its_gradebook(infos, tmp_path):
     assert "Student00 Family00,5000,,,,100" in lines  # both exercises
     assert "Student02 Family02,5002,,,,50" in lines  # no exercise-05
     assert "Student30 Family30,5030,,,,0" in lines  # nothing handed in: missing: zero
+
+
+_ORIGINAL = st.sampled_from(["exercise-01.py", "1_exercise-01.py", "ex1_2.py", "x.ipynb"])
+
+
+@given(
+    students=st.lists(
+        st.tuples(
+            st.text(st.sampled_from("abcxyz0123456789"), min_size=1, max_size=8),
+            st.integers(1, 99999),
+            st.integers(1, 999999),
+            _ORIGINAL,
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda s: s[1],
+    )
+)
+def test_a_canvas_name_of_digits_is_a_name_in_a_download_that_names_students(students):
+    """ "2024_4711_88231_exercise-01.py": read alone, the student named 2024 was user 2024, and
+    the real user 4711 was on the roster with nothing handed in, uploaded as 0. In a download
+    whose files carry names (one has a letter in it), every file's first part is its name."""
+    from grader.lms.canvas import carries_names, parse_name
+
+    files = [
+        f"{name}_{'late_' if late else ''}{user}_{file}_{original}"
+        for name, user, file, original, late in students
+    ]
+    if not carries_names(files):
+        return  # an all-digit class: nothing says which part is the name (anonymous downloads)
+    for text, (name, user, file, original, late) in zip(files, students, strict=True):
+        assert parse_name(text, named=True) == (name, late, str(user), file, original)
+
+
+def test_a_student_named_in_digits_gets_their_grade(infos, tmp_path):
+    from tests.lms.builders import write
+
+    root = tmp_path / "download"
+    write(root / "2024_4711_88231_exercise-01.py", code("number"))
+    write(root / "doejane_4712_88300_exercise-01.py", code("jane"))
+    found = read_submissions(root, staging=tmp_path / "s", exercises=infos)
+    assert found.layout == "canvas"
+    assert [(h.key, h.name) for h in found.handins] == [("4711", "2024"), ("4712", "doejane")]
+    assert found.handins[0].files["exercise-01"].path.read_text() == code("number")
