@@ -33,7 +33,7 @@ class Parser(argparse.ArgumentParser):
             return  # a magic: the kernel's course is GRADER_COURSE's, else the built-in one
         self.add_argument(
             "--course",
-            type=Path,
+            type=path_arg,
             metavar="DIR",
             default=None,
             help="the course folder (exercises/, solutions/, diagnoses.yaml) to work on "
@@ -64,6 +64,22 @@ class Parser(argparse.ArgumentParser):
             raise UsageError(message, hint=f"See `{self.prog} --help`.")
         usage = self.format_usage().strip().removeprefix("usage: ")
         raise UsageError(message, hint=f"Usage: {usage}")
+
+
+def path_arg(text: str) -> Path:
+    """A path option's value. An empty one (``--out ""``, a shell variable that was not set) is
+    refused: as a Path it is the current folder, where ``grade batch --out ""`` wrote its
+    outputs."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder")
+    return Path(text)
+
+
+def text_arg(text: str) -> str:
+    """A value that names something (``--student``): an empty one named everyone."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value")
+    return text
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:

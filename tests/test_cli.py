@@ -551,3 +551,32 @@ def test_list_and_dashboard_name_the_same_points(capsys, tmp_path):
     assert "exercise-02" in listing
     two = next(s for s in specs if s.id == "exercise-02")
     assert two.points.here > two.max_points
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("batch", "SUBMISSIONS", "--out", ""),
+        ("batch", "SUBMISSIONS", "--assignment", " "),
+        ("batch", ""),
+        ("batch", "SUBMISSIONS", "--student", ""),
+        ("01", "--file", ""),
+        ("01", "--json", ""),
+        ("01", "--report", ""),
+        ("report", "--out", ""),
+        ("validate", "--junit", ""),
+        ("preview", "01", "--file", ""),
+        ("gradescope", "--assignment", ""),
+        ("list", "--course", ""),
+    ],
+    ids=lambda a: " ".join(repr(x) if not x.strip() else x for x in a),
+)
+def test_an_empty_path_or_name_is_a_usage_error(tmp_path, args):
+    """``--out ""`` (a shell variable that was not set) is a Path of the current folder, where
+    grade batch wrote its outputs; ``--student ""`` graded the whole class. Every option that
+    names a file, a folder or a student refuses an empty value, before anything runs."""
+    args = tuple(str(SUBMISSIONS) if a == "SUBMISSIONS" else a for a in args)
+    proc = cli_here(*args, cwd=tmp_path)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "an empty" in proc.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written where it ran

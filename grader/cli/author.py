@@ -8,7 +8,6 @@ it is run in (see :mod:`grader.options`).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader import course
@@ -16,7 +15,15 @@ from grader.catalog import Catalog, project_root
 from grader.console import control
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_writable
-from grader.options import Parser, add_debug, add_device, add_lang, positive, selected_devices
+from grader.options import (
+    Parser,
+    add_debug,
+    add_device,
+    add_lang,
+    path_arg,
+    positive,
+    selected_devices,
+)
 from grader.results import Result
 from grader.spec import ID_RE
 
@@ -33,7 +40,7 @@ def cmd_validate(argv: list[str]) -> int:
         "its starter and every mutant fail as declared.",
     )
     parser.add_argument("ids", nargs="*", help="only these exercises (default: all)")
-    parser.add_argument("--junit", type=Path, help="write a JUnit XML report here")
+    parser.add_argument("--junit", type=path_arg, help="write a JUnit XML report here")
     add_device(
         parser, "grade on this device only (default: all; CUDA cases are skipped without a GPU)"
     )
@@ -178,7 +185,7 @@ def cmd_preview(argv: list[str]) -> int:
     )
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     parser.add_argument(
-        "--file", type=Path, required=True, help="the file to grade, a .py file or a notebook"
+        "--file", type=path_arg, required=True, help="the file to grade, a .py file or a notebook"
     )
     add_device(parser, "run the tests on this device only (default: all)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")

@@ -12,7 +12,7 @@ from grader.errors import ExitCode, GraderError
 from grader.fileio import check_writable, write_atomic
 from grader.i18n import choose_lang
 from grader.lms.assignment import Assignment, load_assignment
-from grader.options import Parser, add_lang
+from grader.options import Parser, add_lang, path_arg
 
 UPLOAD = (
     "Upload it in Gradescope: the assignment's Settings, Configure Autograder, Zip file upload; "
@@ -35,12 +35,12 @@ def cmd_gradescope(argv: list[str]) -> int:
         "container: see docs/LMS.md.",
     )
     parser.add_argument(
-        "--assignment", type=Path, required=True, help="the assignment file (docs/LMS.md)"
+        "--assignment", type=path_arg, required=True, help="the assignment file (docs/LMS.md)"
     )
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=path_arg,
         default=Path("autograder.zip"),
         help="the zip to write (default: autograder.zip)",
     )
@@ -75,20 +75,20 @@ def cmd_gradescope_run(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--submission",
-        type=Path,
+        type=path_arg,
         required=True,
         help="the student's files (/autograder/submission)",
     )
     parser.add_argument(
         "--metadata",
-        type=Path,
+        type=path_arg,
         required=True,
         help="Gradescope's submission_metadata.json (a missing one: the submitter is unknown)",
     )
     parser.add_argument(
-        "--assignment", type=Path, required=True, help="the assignment file the zip ships"
+        "--assignment", type=path_arg, required=True, help="the assignment file the zip ships"
     )
-    parser.add_argument("--results", type=Path, required=True, help="the results.json to write")
+    parser.add_argument("--results", type=path_arg, required=True, help="the results.json to write")
     add_lang(parser)
     args = parser.parse_args(argv)
     started = time.monotonic()

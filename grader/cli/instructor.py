@@ -11,7 +11,7 @@ from grader.engine import DEFAULT_SEED
 from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
-from grader.options import Parser, add_lang, positive
+from grader.options import Parser, add_lang, path_arg, positive, text_arg
 from grader.text import inert_line
 
 if TYPE_CHECKING:
@@ -33,16 +33,16 @@ def cmd_batch(argv: list[str]) -> int:
         "grading, 130 when interrupted (rerun to resume).",
     )
     parser.add_argument(
-        "submissions", type=Path, help="the class's work: a folder, or an LMS download unzipped"
+        "submissions", type=path_arg, help="the class's work: a folder, or an LMS download unzipped"
     )
     parser.add_argument(
         "--assignment",
-        type=Path,
+        type=path_arg,
         default=None,
         help="assignment file: exercises and weights, roster, due date, late rule (docs/LMS.md)",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("graded"), help="output folder (default: graded)"
+        "--out", type=path_arg, default=Path("graded"), help="output folder (default: graded)"
     )
     parser.add_argument(
         "--layout",
@@ -52,6 +52,7 @@ def cmd_batch(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--student",
+        type=text_arg,
         default=None,
         help="regrade only this student (key, id, SID, e-mail or name) and update the class's "
         "gradebook",

@@ -24,7 +24,7 @@ from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
 from grader.fileio import write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
-from grader.options import Parser, add_debug, add_device, add_lang, selected_devices
+from grader.options import Parser, add_debug, add_device, add_lang, path_arg, selected_devices
 from grader.results import Result
 from grader.serve.route import InProcess, Route, Start
 from grader.serve.submission import Submission, load, locate, write_outputs
@@ -184,7 +184,7 @@ def cmd_report(argv: list[str]) -> int:
         prog="grade report", description="Write the progress dashboard of your workspace."
     )
     parser.add_argument(
-        "--out", type=Path, help="where to write it (default: .grade/reports/index.html)"
+        "--out", type=path_arg, help="where to write it (default: .grade/reports/index.html)"
     )
     add_lang(parser)
     args = parser.parse_args(argv)
@@ -208,12 +208,12 @@ def grade_parser(prog: str, description: str = "Grade your file for an exercise.
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     parser.add_argument(
         "--file",
-        type=Path,
+        type=path_arg,
         help="the file to grade, a .py file or a notebook (default: the workspace's file)",
     )
     add_device(parser, "run the tests on this device only (default: all)")
-    parser.add_argument("--json", type=Path, help="also write the result JSON here")
-    parser.add_argument("--report", type=Path, help="write the HTML report here")
+    parser.add_argument("--json", type=path_arg, help="also write the result JSON here")
+    parser.add_argument("--report", type=path_arg, help="write the HTML report here")
     parser.add_argument("--no-report", action="store_true", help="do not write an HTML report")
     parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
     parser.add_argument(
