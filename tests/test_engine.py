@@ -602,6 +602,23 @@ def test_a_function_a_hidden_scenario_reaches_is_missing_by_its_own_name(
         assert test.diagnosis is not None and test.diagnosis.id == "missing-function"
 
 
+def test_a_low_recursion_limit_binds_the_learners_code_not_the_childs(probe_service, tmp_path):
+    """``sys.setrecursionlimit(24)`` at the top of a file: the child's own work (encoding the
+    answer) hit it, the child exited 70, and the learner read that their code called
+    os._exit(), with the grader's JSON traceback. The child's work runs under its own limit;
+    the learner's code keeps theirs."""
+    path = tmp_path / "exercise-90.py"
+    correct = (SUBMISSIONS / "correct.py").read_text()
+    path.write_text(
+        correct + "\nimport sys\nsys.setrecursionlimit(24)\n\n"
+        "def deep(n):\n    return n if n == 0 else deep(n - 1)\n"
+    )
+    result = probe_service.grade("exercise-90", path, devices=("cpu",))
+    assert result.score == result.max_score, [(t.name, t.message) for t in result.graded]
+    said = " ".join(t.message + t.output for t in result.tests)
+    assert "exit code 70" not in said and "json" not in said
+
+
 def test_a_traceback_quotes_the_line_python_numbers(probe_service, tmp_path):
     """A form feed or a U+2028 in a comment above the raising line: the frame's line number
     was right and its quoted code was another line (the child's line cache split the file

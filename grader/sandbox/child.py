@@ -17,6 +17,7 @@ the frames of the traceback that lie in the learner's file. Nothing here decides
 from __future__ import annotations
 
 import builtins
+import contextlib
 import dataclasses
 import faulthandler
 import io
@@ -30,6 +31,7 @@ import time
 import traceback
 import types
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 import numpy as np
@@ -60,6 +62,31 @@ _ABSENT = Answer("", ok=True).after  # the marker of a field that is not there
 def _missing(name: str) -> ErrorInfo:
     """What a call of a function the learner's file does not define answers."""
     return ErrorInfo("missing", "AttributeError", ("AttributeError",), f"{name} is not defined")
+
+
+# The recursion limit the child's own work (decoding requests, encoding answers, describing
+# errors) needs at least; the learner's code runs with whatever limit it set itself.
+_GRADER_DEPTH = 1000
+_learner_limit: list[int | None] = [None]
+
+
+@contextlib.contextmanager
+def _learners_depth() -> Iterator[None]:
+    """Run learner code under the recursion limit it set, and the child's own code under at
+    least ``_GRADER_DEPTH``: ``sys.setrecursionlimit(30)`` at the top of a learner's file made
+    encoding the next answer fail, the child exit 70, and the learner read the grader's JSON
+    traceback and "returned a value the grader cannot read"."""
+    wanted = _learner_limit[0]
+    if wanted is not None and wanted != sys.getrecursionlimit():
+        with contextlib.suppress(RecursionError, ValueError):  # too low for where we are
+            sys.setrecursionlimit(wanted)
+    try:
+        yield
+    finally:
+        _learner_limit[0] = sys.getrecursionlimit()
+        if _learner_limit[0] < _GRADER_DEPTH:
+            with contextlib.suppress(RecursionError, ValueError):
+                sys.setrecursionlimit(_GRADER_DEPTH)
 
 
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")  # PEP 263, on the first two lines
@@ -177,7 +204,8 @@ class LearnerSide:
         try:
             _decodes_as_python_reads(source, self.display)
             code = compile(source, self.display, "exec", dont_inherit=True)
-            exec(code, module.__dict__)  # the learner's file, in their own sandboxed process
+            with _learners_depth():
+                exec(code, module.__dict__)  # the learner's file, in their own sandboxed process
         except _BaseException as exc:
             return Hello(
                 ok=False,
@@ -225,11 +253,12 @@ class LearnerSide:
         functions, ops = _FunctionTrace(), _OpCount()
         started = _perf_counter()
         try:
-            if trace:
-                with functions, ops:
+            with _learners_depth():
+                if trace:
+                    with functions, ops:
+                        value = target(*args, **kwargs)
+                else:
                     value = target(*args, **kwargs)
-            else:
-                value = target(*args, **kwargs)
         except _BaseException as exc:
             missing = self._missing_in_scenario(exc) if op == "run" else None
             failed = Answer(
