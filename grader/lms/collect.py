@@ -563,7 +563,7 @@ class Collector:
                         self.rejected.append(f"{shown}: {name} is encrypted; not graded")
                         continue
                     if info.file_size > limit or total + info.file_size > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(_too_large(shown, name, info.file_size > limit))
                         continue
                     if _inflates(info.file_size, info.compress_size):
                         self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
@@ -577,7 +577,7 @@ class Collector:
                         self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
                         continue
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(_too_large(shown, name, len(data) > limit))
                         continue
                     self.add_data(
                         data,
@@ -652,7 +652,7 @@ class Collector:
                         continue
                     limit, _ = wanted
                     if member.size > limit or total + member.size > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(_too_large(shown, name, member.size > limit))
                         continue
                     source = tf.extractfile(member)
                     if source is None:
@@ -661,7 +661,7 @@ class Collector:
                     total += len(data)
                     self._charge(read=len(data))
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(f"{shown}: {name} is too large; not graded")
+                        self.rejected.append(_too_large(shown, name, len(data) > limit))
                         continue
                     self.add_data(
                         data,
@@ -803,6 +803,16 @@ def _inflates(size: int, compressed: int) -> bool:
     ``MAX_RATIO`` times: a bomb, not a source file."""
     return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
+
+
+def _too_large(archive: str, name: str, itself: bool) -> str:
+    """Why a member was not read: its own size, or the archive's total (each file small, the
+    archive's files together over the cap: every one was said to be "too large")."""
+    if itself:
+        return f"{archive}: {name} is too large; not graded"
+    cap = MAX_ARCHIVE_BYTES
+    size = f"{cap >> 20} MiB" if cap >= 1 << 20 else f"{cap} bytes"
+    return f"{archive}: {name} not read: the archive's files together pass {size}; not graded"
 
 def _number_twins(candidates: list[_Candidate]) -> None:
     """Entries of the same name in one archive (a zip appended to, a tar updated with
