@@ -58,6 +58,10 @@ def attention(rows: list[GradeRow], handins: list[Handin]) -> list[Attention]:
                 if score.status == "error":  # the file did not run: name it and say why
                     lines.append(_error_line(score, handin))
             lines += [p for p in row.problems if not p.startswith(tuple(missing))]
+            # a file flagged for review (it reaches into internals, or could not be read as
+            # Python reads it) lost the checks resting on its own process's measurements: the
+            # gradebook's column said so, and this list did not
+            lines += [f"needs review: {note}" for note in row.review]
             if handin is not None:
                 lines += handin.notes
             if row.days_late:

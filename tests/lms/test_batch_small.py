@@ -42,6 +42,26 @@ def test_a_file_that_could_not_run_is_named_with_why():
     assert f"exercise-01: alice/ex1.py could not run: {SYNTAX}" in lines
 
 
+def test_a_file_flagged_for_review_is_in_the_list_of_what_needs_a_look():
+    """A file that reaches into internals or that the grader could not read as Python does
+    lost its checks resting on its own measurements: "Needs a look" says so, beside the
+    gradebook's needs_review column."""
+    handin = Handin("alice", name="Alice")
+    handin.files["exercise-01"] = Submitted("exercise-01", Path("x.py"), "alice/ex1.py")
+    note = "line 1: Line 1 of your file declares the encoding 'utf-7'"
+    flagged = ExerciseScore(
+        "exercise-01",
+        "failed",
+        1.0,
+        4.0,
+        (TestScore("test_a[cpu]", 1.0, 4.0, False, "cannot count"),),
+        review=(note,),
+    )
+    row = build_row(Student("alice", "Alice"), {"exercise-01": flagged}, WEEK)
+    lines = attention([row], [handin])[0].lines
+    assert f"needs review: exercise-01 {note}" in lines
+
+
 def test_the_progress_line_says_how_many_files_could_not_run():
     stream = io.StringIO()
     progress = Progress(2, stream)
