@@ -99,7 +99,8 @@ def test_no_loops_with_logarithmic_growth():
         "def pick(s, l:\n    return s\n",
         "def pick(s, l):\n    return s\n\x00",
         "x = " + "-" * 100_000 + "1\ndef pick(s, l):\n    return s\n",
-        "# coding: utf-7\ndef pick(s, l):\n    return s\n",
+        # a cookie whose encoding changes what Python runs (in UTF-7 "+AAo-" is a line break)
+        "# coding: utf-7\ndef pick(s, l):\n    return s\n#+AAo-pick = None\n",
     ],
 )
 def test_no_loops_fails_closed(source):
