@@ -165,9 +165,17 @@ def load_assignment(path: Path) -> Assignment:
             raise SpecError(
                 path, f"exercises.{ident}", "is not an exercise id", "write ids as exercise-NN"
             )
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight <= 0:
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not math.isfinite(weight)
+            or not 0 < weight <= MAX_WEIGHT
+        ):
             raise SpecError(
-                path, f"exercises.{ident}", "the weight must be a number above 0", "e.g. 1"
+                path,
+                f"exercises.{ident}",
+                f"the weight must be a number above 0, at most {MAX_WEIGHT:g}",
+                "e.g. 1",
             )
         exercises.append((ident, float(weight)))
     roster = None
@@ -175,7 +183,7 @@ def load_assignment(path: Path) -> Assignment:
         roster = path.parent / top.get("roster", str)
         if not roster.is_file():
             raise SpecError(path, "roster", f"{roster} does not exist", "give the CSV's path")
-    grace = _number(top, path, "grace_minutes", 0.0)
+    grace = _number(top, path, "grace_minutes", 0.0, most=MAX_GRACE_MINUTES)
     missing = _choice(top, path, "missing", ("zero", "blank"), "zero")
     return Assignment(
         name=name,
@@ -193,10 +201,23 @@ def load_assignment(path: Path) -> Assignment:
     )
 
 
-def _number(fields: _Fields, path: Path, key: str, default: float) -> float:
+# The largest value each number of the file may take: beyond them a value is a slip, and
+# NaN, infinity or 1e308 once went through to a crash (timedelta of NaN minutes) or to grades
+# of "nan" and 0 in the upload files.
+MAX_POINTS = 1_000_000.0
+MAX_WEIGHT = 1_000_000.0
+MAX_GRACE_MINUTES = 525_600.0  # a year
+MAX_LATE_DAYS = 3650
+
+
+def _number(
+    fields: _Fields, path: Path, key: str, default: float, most: float = MAX_POINTS
+) -> float:
     value = fields.get(key, (int, float), default)
-    if value < 0:
-        raise SpecError(path, fields._name(key), "must not be negative", "give 0 or more")
+    if not math.isfinite(value) or not 0 <= value <= most:
+        raise SpecError(
+            path, fields._name(key), f"must be a number from 0 to {most:g}", "give 0 or more"
+        )
     return float(value)
 
 
@@ -244,8 +265,8 @@ def _late(top: _Fields, path: Path) -> LatePolicy | None:
     if not 0 <= per_day <= 100:
         raise SpecError(path, "late.per_day_percent", "must be between 0 and 100", "e.g. 10")
     max_days = fields.get("max_days", int, None)
-    if max_days is not None and max_days < 0:
-        raise SpecError(path, "late.max_days", "must not be negative", "e.g. 3")
+    if max_days is not None and not 0 <= max_days <= MAX_LATE_DAYS:
+        raise SpecError(path, "late.max_days", f"must be from 0 to {MAX_LATE_DAYS} days", "e.g. 3")
     after = _choice(fields, path, "after_max_days", ("zero", "cap"), "zero")
     if after != "zero" and max_days is None:
         raise SpecError(path, "late.after_max_days", "needs max_days", "add `max_days:`")
@@ -347,10 +368,10 @@ def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple
     """
     if assignment.due is None or submitted_at is None:
         return 0, 0.0
-    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
     if submitted_at.tzinfo is None:
         raise ValueError("submitted_at must be timezone-aware")
-    late = submitted_at - deadline
+    # a difference of two times never overflows, where due + grace did (a due date in 9999)
+    late = (submitted_at - assignment.due) - timedelta(minutes=assignment.grace_minutes)
     if late <= timedelta(0):
         return 0, 0.0
     days = math.ceil(late / timedelta(days=1))

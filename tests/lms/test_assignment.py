@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.errors import SpecError
 from grader.lms.assignment import (
@@ -265,3 +268,49 @@ def test_a_due_date_the_calendar_does_not_have_is_a_spec_error(tmp_path, due):
         load_assignment(path)
     said = caught.value.format()
     assert f"'{due}' is not a valid value" in said and "at line" in said
+
+
+_ANY_NUMBER = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**30), 10**30),
+    st.sampled_from([".nan", ".inf", "-.inf", "1.0e+308", "1.0e+12", "0", "10"]),
+)
+_FIELDS = {
+    "grace_minutes": ("grace_minutes: 10", "grace_minutes: {}"),
+    "canvas.points": ("points: 20}", "points: {}}}"),
+    "moodle.points": ("points: 10,", "points: {},"),
+    "gradescope.points": ("points: 50,", "points: {},"),
+    "exercises.exercise-05": ("exercise-05: 2}", "exercise-05: {}}}"),
+    "late.per_day_percent": ("per_day_percent: 10", "per_day_percent: {}"),
+    "late.max_days": ("max_days: 3", "max_days: {}"),
+}
+
+
+@given(
+    field=st.sampled_from(sorted(_FIELDS)),
+    value=_ANY_NUMBER,
+    due=st.sampled_from(["2026-12-01T23:59:00+00:00", "9999-12-31T23:59:00+00:00"]),
+    late_by=st.integers(-(10**6), 10**9),
+)
+def test_every_number_of_the_assignment_is_finite_and_in_range_or_refused(
+    tmp_path_factory, field, value, due, late_by
+):
+    """`grace_minutes: .nan` crashed the batch (exit 3), `canvas.points: .nan` wrote "nan"
+    into canvas.csv, weights of 1e308 graded everyone 0. Each number is read or refused naming
+    its field; every one read gives a late penalty of 0-100 points for any submission time."""
+    old, new = _FIELDS[field]
+    text = new.format(value if isinstance(value, str) else repr(value).replace("inf", ".inf"))
+    source = GOOD.replace(old, text, 1).replace("2026-12-01T23:59:00+00:00", due)
+    path = assignment_file(tmp_path_factory.mktemp("a"), source)
+    try:
+        a = load_assignment(path)
+    except SpecError as exc:
+        assert exc.field == field, (exc.field, exc.format())
+        return
+    numbers = [a.grace_minutes, a.canvas_settings().points, a.moodle_settings().points]
+    numbers += [a.gradescope.points, *a.weights.values(), a.late.per_day_percent]
+    assert all(math.isfinite(n) and 0 <= n <= 1e6 for n in numbers)
+    assert 0 < sum(a.weights.values()) < math.inf
+    when = datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc) + timedelta(seconds=late_by)
+    days, lost = late_penalty(when, a)
+    assert days >= 0 and 0 <= lost <= 100
