@@ -244,10 +244,6 @@ def _combine(group: list[Handin]) -> Handin:
                 setattr(merged, attribute, getattr(handin, attribute))
         merged.problems.extend(handin.problems)
         merged.notes.extend(handin.notes)
-    times = [h.submitted_at for h in ordered if h.submitted_at]
-    merged.submitted_at = max(times) if times else None
-    flags = [h.late for h in ordered if h.late is not None]
-    merged.late = any(flags) if flags else None
     merged.notes.append(
         f"handed in {len(ordered)} times ({', '.join(h.origin for h in ordered)}): one student"
     )
@@ -270,6 +266,16 @@ def _combine(group: list[Handin]) -> Handin:
         else:
             reasons = [h.unreadable[exercise] for h in ordered if exercise in h.unreadable]
             merged.unreadable[exercise] = reasons[-1]
+    # The student's time (and the platform's late flag) is that of the handins whose files are
+    # graded: a later submission that brought nothing graded (a notes.txt alone) made on-time
+    # work late.
+    chosen = {id(f) for f in merged.files.values()}
+    graded = [h for h in ordered if any(id(f) in chosen for f in h.files.values())]
+    counted = graded or ordered
+    times = [h.submitted_at for h in counted if h.submitted_at]
+    merged.submitted_at = max(times) if times else None
+    flags = [h.late for h in counted if h.late is not None]
+    merged.late = any(flags) if flags else None
     return merged
 
 

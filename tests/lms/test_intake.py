@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import UsageError
-from grader.lms.handin import Handin
+from grader.lms.handin import Handin, Submitted
 from grader.lms.intake import _merge, read_submissions
 from tests.lms.builders import code, write, zip_bytes
 from tests.lms.classes import canvas_download, moodle_download
@@ -285,3 +285,28 @@ def test_the_intake_summary_spells_every_count(counts):
         assert want in line
     if stray > 1:
         assert f"{stray} stray entries" in line
+
+
+@given(
+    on_time=st.sets(st.sampled_from(["exercise-01", "exercise-05"]), min_size=1),
+    later=st.sets(st.sampled_from(["exercise-01", "exercise-05", "notes"]), min_size=1),
+)
+def test_a_students_time_is_that_of_the_submissions_whose_files_are_graded(on_time, later):
+    """A later Gradescope submission that held only notes.txt made the student's time its own,
+    and two days' penalty fell on work handed in on time. The time is the newest of the
+    submissions a graded file comes from."""
+    early = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    late = datetime(2026, 12, 3, 10, tzinfo=timezone.utc)
+    first = Handin("s1", sid="1001", submitted_at=early, origin="submission_0001/")
+    second = Handin("s2", sid="1001", submitted_at=late, origin="submission_0002/")
+    for handin, exercises in ((first, on_time), (second, later)):
+        for exercise in exercises - {"notes"}:
+            handin.files[exercise] = Submitted(
+                exercise, Path(f"{handin.key}/{exercise}.py"), f"{handin.origin}{exercise}.py",
+                submitted_at=handin.submitted_at,
+            )  # fmt: skip
+    [merged] = _merge([first, second])
+    from_later = any(
+        f.startswith("submission_0002") for f in (s.shown for s in merged.files.values())
+    )
+    assert merged.submitted_at == (late if from_later else early)
