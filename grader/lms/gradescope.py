@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -162,28 +162,35 @@ def _text(value: Any, where: str, *, numbers: bool = False) -> str:
     return wire.string(value, where, max_len=MAX_NAME).strip()
 
 
+_TIME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$"
+)
+
+
 def parse_time(value: Any) -> datetime | None:
-    """A submission time as timezone-aware datetime (YAML timestamps, ISO strings, Ruby's
-    ``2026-11-30 14:32:10.123456000 -08:00``); naive times are taken as UTC."""
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    """A submission time as a timezone-aware datetime (ISO strings, with or without seconds,
+    and Ruby's ``2026-11-30 14:32:10.123456000 -08:00``), or None. A time without a zone is
+    none: taken as UTC, Bob's 03:00 of a class at -05:00 was on time where he was three hours
+    late (the assignment's ``due`` refuses one too)."""
     if not isinstance(value, str):
         return None
-    text = value.strip()
-    match = re.match(
-        r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$", text
-    )
-    if not match:
+    match = _TIME.match(value.strip())
+    if not match or match.group(5) is None:
         return None
-    date, clock, fraction, zone = match.groups()
+    date, clock, seconds, fraction, zone = match.groups()
     micro = (fraction or ".0")[1:7].ljust(6, "0")
-    zone = "+00:00" if zone in (None, "Z") else zone
+    zone = "+00:00" if zone == "Z" else zone
     if ":" not in zone:
         zone = f"{zone[:3]}:{zone[3:]}"
     try:
-        return datetime.fromisoformat(f"{date}T{clock}.{micro}{zone}")
+        return datetime.fromisoformat(f"{date}T{clock}{seconds or ':00'}.{micro}{zone}")
     except ValueError:
         return None
+
+
+def _zone_less(text: str) -> bool:
+    match = _TIME.match(text.strip())
+    return match is not None and match.group(5) is None
 
 
 @dataclass(frozen=True)
@@ -239,11 +246,18 @@ def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
                 )
             )
         created, created_at = _field(record, "created_at", where)
-        when = None
-        if created is not None:
-            when = parse_time(wire.string(created, created_at, max_len=100))
-            if when is None:
-                wire.fail(created_at, f"{created[:40]!r} is not a time")
+        if created is None:  # said by read(): no late rule can apply to this one
+            found[where] = (people, None)
+            continue
+        text = wire.string(created, created_at, max_len=100)
+        when = parse_time(text)
+        if when is None:
+            wire.fail(
+                created_at,
+                f"{text[:40]!r} has no time zone"
+                if _zone_less(text)
+                else f"{text[:40]!r} is not a time",
+            )
         found[where] = (people, when)
     return found
 
@@ -272,6 +286,11 @@ def read(
     for name in sorted(set(folders) | set(metadata)):
         people, created = metadata.get(name, ([], None))
         template = Handin(key=name, origin=f"{name}/", submitted_at=created)
+        if created is None and name in metadata:
+            template.problems.append(
+                f"{METADATA} gives {name} no submission time (:created_at:): no late penalty "
+                "can apply to it"
+            )
         if name in folders:
             collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
             collector.add_entry(folders[name], name=name, shown=name, submitted_at=created)
@@ -601,6 +620,13 @@ def finish_run(
     itself failed in some test (see ``results_json``)."""
     if assignment.due is None and metadata.due_date is not None:
         assignment = replace(assignment, due=metadata.due_date)
+    problems = list(handin.problems)
+    if assignment.due is not None and metadata.created_at is None:
+        # said, not silent: the grade carries no late penalty it may owe
+        problems.append(
+            "Gradescope's submission time could not be read: no late penalty was applied; "
+            "your instructor will check it"
+        )
     found = dict(scores)
     for exercise, why in handin.unreadable.items():
         found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
@@ -609,7 +635,7 @@ def finish_run(
         found,
         assignment,
         submitted_at=metadata.created_at,
-        problems=handin.problems,
+        problems=problems,
         execution_time=execution_time,
     )
     return results_json(row, assignment, isolation=isolation, fault=fault)

@@ -438,3 +438,85 @@ def test_the_ids_an_lms_matches_are_written_as_they_are(email, sid, lms_id, logi
     assert sheet[:2] == ["Participant 7", "'=HYPERLINK(x)"]
     line = list(csv.reader(io.StringIO(canvas.gradebook_csv([row], assignment))))[2]
     assert line[:4] == ["'=HYPERLINK(x)", lms_id, sid, login]
+
+
+def test_a_gradescope_run_whose_time_cannot_be_read_says_so(week, tmp_path, infos):
+    """A created_at the grader cannot read (no seconds it once could not parse; no zone) gave
+    the full score and said nothing; a time it can read is read, and one it cannot is said in
+    the results, beside a grade without a late penalty."""
+    write(tmp_path / "submission" / "ex1.py", "def add(a, b):\n    return a + b\n")
+    score = ExerciseScore("exercise-01", "passed", 4, 4, (TestScore("test_a", 4, 4, True),))
+    outputs = {}
+    for label, created in (
+        ("no seconds", "2026-12-02T01:30-08:00"),
+        ("no zone", "2026-12-02T01:30:00"),
+    ):
+        metadata = write(
+            tmp_path / f"{label}.json", json.dumps({"created_at": created, "users": []})
+        )
+        meta = gradescope.read_run_metadata(metadata)
+        handin = gradescope.prepare_run(
+            tmp_path / "submission", meta, staging=tmp_path / label, exercises=infos
+        )
+        outputs[label] = (meta, gradescope.finish_run(handin, meta, {"exercise-01": score}, week))
+    meta, text = outputs["no seconds"]
+    assert meta.created_at == datetime(2026, 12, 2, 9, 30, tzinfo=timezone.utc)
+    assert "could not be read" not in text
+    meta, text = outputs["no zone"]
+    assert meta.created_at is None
+    assert "submission time could not be read: no late penalty was applied" in text
+
+
+@given(
+    when=st.datetimes(
+        min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(None)
+    ),
+    offset=st.integers(-14 * 60, 14 * 60),
+    form=st.sampled_from(["iso", "ruby", "short", "z"]),
+)
+def test_gradescope_times_are_read_in_every_form_it_writes_and_never_without_a_zone(
+    when, offset, form
+):
+    from datetime import timedelta as delta
+
+    zone = timezone(delta(minutes=offset)) if form != "z" else timezone.utc
+    aware = when.replace(tzinfo=zone)
+    sign = "+" if offset >= 0 else "-"
+    hhmm = f"{sign}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
+    text = {
+        "iso": aware.isoformat(),
+        "ruby": f"{when:%Y-%m-%d %H:%M:%S}.{when.microsecond:06d}000 {hhmm}",
+        "short": f"{when:%Y-%m-%dT%H:%M}{hhmm}",
+        "z": f"{when:%Y-%m-%dT%H:%M:%S}Z",
+    }[form]
+    expected = aware.replace(second=0, microsecond=0) if form == "short" else aware
+    if form == "z":
+        expected = expected.replace(microsecond=0)
+    assert gradescope.parse_time(text) == expected
+    # the same time without its zone: none (taken as UTC, it was hours off)
+    assert gradescope.parse_time(f"{when:%Y-%m-%d %H:%M:%S}") is None
+    assert gradescope.parse_time(f"{when:%Y-%m-%dT%H:%M}") is None
+
+
+def test_a_gradescope_export_time_without_a_zone_is_refused_naming_its_field(tmp_path):
+    from grader.errors import UsageError
+
+    path = write(
+        tmp_path / "submission_metadata.yml",
+        "submission_1:\n  :submitters: []\n  :created_at: 2026-12-02 03:00:00\n",
+    )
+    with pytest.raises(
+        UsageError, match=r"submission_1\.:created_at'?: '2026-12-02 03:00:00' has no time zone"
+    ):
+        gradescope.read_metadata(path)
+
+
+def test_a_gradescope_submission_without_a_time_is_said_to_get_no_late_penalty(tmp_path, infos):
+    from grader.lms.intake import read_submissions
+
+    root = tmp_path / "export"
+    write(root / "submission_metadata.yml", "submission_1:\n  :submitters: []\n")
+    write(root / "submission_1" / "exercise-01.py", "def add(a, b):\n    return a + b\n")
+    [handin] = read_submissions(root, staging=tmp_path / "s", exercises=infos).handins
+    assert handin.submitted_at is None
+    assert any("no submission time" in p and "no late penalty" in p for p in handin.problems)
