@@ -364,26 +364,61 @@ _SOFTMAX_MISTAKES = (
         "你除以的是形状为 (n,) 的各行之和：广播把它沿列排开，于是第 j 列除以的是第 j 行的和"
         "（形状能对上只是因为 x 恰好是方阵）。请保留被归约的维度：e.sum(dim=1, keepdim=True) 的形状是 (n, 1)。",
     ),
+    (
+        lambda x: (
+            (x - x.max(dim=1).values).exp() / (x - x.max(dim=1).values).exp().sum(dim=1)
+            if x.shape[0] == x.shape[1]
+            else None
+        ),
+        ["values_differ", "keepdim_dropped"],
+        "you reduced over dim=1 twice without keepdim, for the maximum and for the sum: each is of "
+        "shape (n,), and broadcasting lines it up with the columns, so row i used row j's maximum "
+        "and sum in column j (the shape only fits because x is square). Keep the reduced dim: "
+        "keepdim=True gives (n, 1).",
+        "你两次在 dim=1 上归约（求最大值和求和）都没有 keepdim：结果的形状都是 (n,)，广播把它们沿列排开，"
+        "于是第 i 行第 j 列用的是第 j 行的最大值和和（形状能对上只是因为 x 恰好是方阵）。"
+        "请保留被归约的维度：keepdim=True 得到 (n, 1)。",
+    ),
+    (
+        lambda x: (x - torch.logsumexp(x, dim=1)).exp() if x.shape[0] == x.shape[1] else None,
+        ["values_differ", "keepdim_dropped"],
+        "you subtracted torch.logsumexp(x, dim=1), of shape (n,), from x (n, d): broadcasting "
+        "lines it up with the columns, so row i lost row j's log-sum-exp in column j (the shape "
+        "only fits because x is square). Keep the reduced dim: torch.logsumexp(x, dim=1, "
+        "keepdim=True) is (n, 1).",
+        "你用形状为 (n,) 的 torch.logsumexp(x, dim=1) 去减 (n, d) 的 x：广播把它沿列排开，"
+        "于是第 i 行第 j 列减去的是第 j 行的 log-sum-exp（形状能对上只是因为 x 恰好是方阵）。"
+        "请保留被归约的维度：torch.logsumexp(x, dim=1, keepdim=True) 的形状是 (n, 1)。",
+    ),
 )
 
 
-def _check_finite_softmax(mine, what):
+def _check_finite_softmax(mine, what, x):
+    """Fail on a NaN or inf in ``mine`` (the softmax of ``x``). The overflow of a plain
+    exp(x) / sum is named only where ``mine`` is that softmax: NaN and inf come from other
+    slips too (exp(x - logsumexp(x, dim=1)) without keepdim overflows as well), and telling
+    that learner to subtract the row's maximum sent them from a right approach to another."""
     bad = ~torch.isfinite(mine)
     if bool(bad.any()):
         i, j = (int(v) for v in bad.nonzero()[0])
         what_en, what_zh = names(what)
+        kind = "nan_in_output" if bool(mine[i, j].isnan()) else "inf_in_output"
+        with torch.no_grad():
+            naive = _naive(x.detach().cpu().to(mine.dtype))
+        if naive.shape == mine.shape and torch.equal(naive.isfinite(), mine.isfinite()):
+            fail(
+                f"{what_en} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite. "
+                "exp() of large values overflows to inf (exp(89) already does in float32), and "
+                "inf / inf is NaN: subtract each row's maximum before exp().",
+                f"{what_zh} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。对大数取 "
+                "exp() 会溢出为 inf（在 float32 中 exp(89) 就已经溢出），而 inf / inf 是 NaN："
+                "请在 exp() 之前减去每一行的最大值。",
+                evidence=["values_differ", kind, "exp_overflow"],
+            )
         fail(
-            f"{what_en} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite. exp() "
-            "of large values overflows to inf (exp(89) already does in float32), and inf / inf "
-            "is NaN: subtract each row's maximum before exp().",
-            f"{what_zh} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。对大数取 exp() "
-            "会溢出为 inf（在 float32 中 exp(89) 就已经溢出），而 inf / inf 是 NaN："
-            "请在 exp() 之前减去每一行的最大值。",
-            evidence=[
-                "values_differ",
-                "nan_in_output" if bool(mine[i, j].isnan()) else "inf_in_output",
-                "exp_overflow",
-            ],
+            f"{what_en} holds {mine[i, j].item()} at [{i}, {j}]; a softmax is always finite.",
+            f"{what_zh} 在 [{i}, {j}] 处为 {mine[i, j].item()}；softmax 的结果总是有限数。",
+            evidence=["values_differ", kind],
         )
 
 
@@ -409,7 +444,7 @@ def _check_softmax(got, x, want, what):
                     ):
                         what_en, what_zh = names(what)
                         fail(f"{what_en}: {en}", f"{what_zh}：{zh}", evidence=evidence)
-            _check_finite_softmax(mine, what)
+            _check_finite_softmax(mine, what, xs)
     # Values only: the dtype and the device have their own tests.
     assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
 
@@ -471,7 +506,7 @@ def test_softmax_rows_property(learner, n, d, shift, data_seed):
     got = expect_tensor(learner.softmax_rows(x + shift), what)
     assert_shape(got, (n, d), what)
     got = got.detach().cpu().float()
-    _check_finite_softmax(got, what)
+    _check_finite_softmax(got, what, x + shift)
     # exp(x - logsumexp(x)) is exact only up to the rounding step of x itself (6e-5 at 1000).
     tol = 1e-5 + 2e-7 * abs(shift)
     sums = got.sum(dim=1)
