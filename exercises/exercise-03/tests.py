@@ -97,6 +97,16 @@ def _check_positives(learner, reference, x, code):
             "（torch.where 或乘以掩码）。用掩码做索引 x[x > 0] 才是筛选元素。",
             evidence=["wrong_shape", "zeroed_not_selected"],
         )
+    if got.dim() == 0 and tuple(want.shape) == (1,):
+        fail(
+            f"{what} holds one element > 0, so the answer is a 1-D tensor of shape (1,), but "
+            "yours is 0-d: a squeeze() with no dim (after torch.nonzero, say) removed that "
+            "size-1 dimension too. Index with the mask, x[x > 0], or name the dim: squeeze(1).",
+            f"{what} 中只有一个大于 0 的元素，答案是形状为 (1,) 的一维张量，但你的结果是 0 维的："
+            "不带 dim 的 squeeze()（例如在 torch.nonzero 之后）把这个长度为 1 的维度也删掉了。"
+            "请用掩码做索引 x[x > 0]，或指明维度：squeeze(1)。",
+            evidence=["wrong_shape", "squeezed_too_much"],
+        )
     _equal_here(got, want, what)
 
 
@@ -109,6 +119,8 @@ def test_positives_values(learner, reference, device, rng):
         (f"torch.randint(-3, 4, (3, 4, 2){d})", torch.randint(-3, 4, (3, 4, 2), generator=rng)),
         (f"-torch.rand(3, 3{d}) - 0.1", -torch.rand(3, 3, generator=rng) - 0.1),
         (f"torch.zeros(0, 4{d})", torch.zeros(0, 4)),
+        # exactly one element > 0: the answer is still 1-D, of shape (1,)
+        (f"torch.tensor([[-1.0, 2.0], [-3.0, 0.0]]{d})", torch.tensor([[-1.0, 2.0], [-3.0, 0.0]])),
     ]
     for code, x in cases:
         _check_positives(learner, reference, x.to(device), code)
