@@ -167,6 +167,21 @@ def test_a_nan_says_where_it_first_appears():
             [(5, 4), (5, 3)],
             None,
         ),
+        # the item counts, but where two pairwise (m, n) and (n, m) tables meet, one with its
+        # axes swapped (area_a[None, :] + area_b[:, None] - inter): every item already met
+        # every other, so "item i with item i" would point the wrong way
+        (
+            "The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+            "dimension 1",
+            [(4, 4), (3, 4)],
+            None,
+        ),
+        (
+            "Attempting to broadcast a dimension of length 4 at -1! Mismatching argument at "
+            "index 1 had torch.Size([3, 4]); but expected shape should be broadcastable to [4, 3]",
+            [(4, 4), (3, 4)],
+            None,
+        ),
     ],
 )
 def test_a_broadcast_error_between_two_item_counts_is_a_pairing(message, shapes, tag):

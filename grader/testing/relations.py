@@ -433,9 +433,11 @@ def paired_rows(message: str) -> Relation | None:
     against 3): the code combined item i of one input with item i of the other, where every
     item should meet every other one. Only when the two sizes are exactly the two inputs'
     first dims, and differ."""
-    sizes = _clashing_sizes(message[:2000])
+    sizes, leading = _clashing_sizes(message[:2000])
     firsts = [shape[0] for shape in _shapes if len(shape) >= 2]
-    if len(sizes) != 2 or len(firsts) != 2 or set(firsts) != sizes:
+    if len(sizes) != 2 or len(firsts) != 2 or set(firsts) != sizes or not leading:
+        # not at the leading dim: both sides are already pairwise, the pairing axes swapped
+        # ((m, n) against (n, m)); item i with item i is not what happened
         return None
     n, m = firsts
     return Relation(
@@ -455,18 +457,19 @@ _META_CLASH = re.compile(
 )
 
 
-def _clashing_sizes(message: str) -> set[int]:
-    """The two sizes a broadcast error names, in the CPU/CUDA wording or the meta device's."""
+def _clashing_sizes(message: str) -> tuple[set[int], bool]:
+    """The two sizes a broadcast error names, in the CPU/CUDA wording or the meta device's,
+    and whether they clash at the leading dim (where two lists of items meet item by item)."""
     found = _SIZES_CLASH.search(message)
     if found is not None:
-        return {int(found.group(1)), int(found.group(2))}
+        return {int(found.group(1)), int(found.group(2))}, found.group(3) == "0"
     meta = _META_CLASH.search(message)
     if meta is not None:
         target = [int(d) for d in meta.group(3).split(",") if d.strip()]
         at = int(meta.group(2))
         if -len(target) <= at < 0:
-            return {int(meta.group(1)), target[at]}
-    return set()
+            return {int(meta.group(1)), target[at]}, at == -len(target)
+    return set(), False
 
 
 def reduced_shape(got: torch.Tensor, shape: Sequence[int]) -> Relation | None:
