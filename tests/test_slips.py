@@ -40,6 +40,18 @@ def test_a_dropped_result_is_found_in_the_function_and_what_it_calls():
     assert not slips(DROPPED, ["nothing_of_that_name"])
 
 
+def test_a_dropped_to_on_a_tensor_made_by_torch_is_a_slip_and_on_a_module_it_is_not():
+    """``pos = torch.arange(n)`` holds a tensor: its ``pos.to(device)`` thrown away is a slip.
+    Every name assigned from ``torch.X(...)`` was taken for a module (whose .to() works in
+    place), so the learner was told to use .to(x.device), which they had written."""
+    source = (
+        "import torch\n\ndef mask(lengths, n):\n    pos = torch.arange(n)\n"
+        "    pos.to(lengths.device)\n    layer = torch.nn.Linear(2, 2)\n"
+        "    layer.to(lengths.device)\n    return pos\n"
+    )
+    assert [(s.line, s.method) for s in slips(source, ["mask"])] == [(5, "to")]
+
+
 def test_a_slip_quotes_its_own_line_after_a_page_break():
     """A form feed in a comment above: the slip's line was right, its quoted code another's."""
     source = "import torch  # a\x0cb\n\ndef flatten(y):\n    y.contiguous()\n    return y\n"

@@ -149,7 +149,8 @@ _MODULE_WORDS = ("model", "net", "module", "layer", "encoder", "decoder", "class
 
 
 def _modules(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Names that may hold a module: named like one, or assigned from ``nn.X(...)``."""
+    """Names that may hold a module: named like one, or assigned from ``nn.X(...)`` or
+    ``torch.nn.X(...)``."""
     names = {
         n.id
         for n in ast.walk(func)
@@ -158,10 +159,14 @@ def _modules(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     names |= {a.arg for a in func.args.args if any(w in a.arg.lower() for w in _MODULE_WORDS)}
     for node in ast.walk(func):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            # nn.Linear(...), torch.nn.Linear(...): a module; torch.arange(...) is a tensor, and
+            # its dropped .to(device) is a slip (it was taken for a module's, and not said)
+            parts = []
             root = node.value.func
             while isinstance(root, ast.Attribute):
+                parts.append(root.attr)
                 root = root.value
-            if isinstance(root, ast.Name) and root.id in ("nn", "torch"):
+            if isinstance(root, ast.Name) and (root.id == "nn" or "nn" in parts):
                 names |= _assigned(node)
     return names
 
