@@ -21,6 +21,7 @@ by test_split_is_a_partition alone, and the reproducibility, global-state and di
 tests read the split as indices whatever its dtype, without judging the partition.
 """
 
+import math
 import random
 
 import numpy as np
@@ -181,13 +182,36 @@ def _check_partition(value, n, val_fraction, seed, strict=True):
                 evidence=["values_differ", "split_swapped"],
             )
         product = n * val_fraction
+        # What the size the learner got says they did, where only one slip gives it (a learner
+        # who used round() on the training size was told "int() truncates")
+        explanations = [
+            (
+                int(product),
+                "int() truncates: use Python's round().",
+                "int() 是直接截断：请使用 Python 的 round()。",
+            ),
+            (
+                n - round(n * (1 - val_fraction)),
+                f"Yours rounds the training size, round({n} * (1 - {val_fraction})); round the "
+                "validation size and give the training part the rest.",
+                f"你的代码对训练集的大小取整 round({n} * (1 - {val_fraction}))；请对验证集的大小取整，"
+                "训练集取剩下的部分。",
+            ),
+            (
+                math.floor(product + 0.5),
+                "Yours rounds halves up (int(x + 0.5)); Python's round() rounds them to even "
+                "(round(2.5) == 2, round(3.5) == 4).",
+                "你的代码把 .5 向上舍入（int(x + 0.5)）；Python 的 round() 把 .5 舍入到偶数"
+                "（round(2.5) == 2，round(3.5) == 4）。",
+            ),
+        ]
+        fitting = [(en, zh) for size, en, zh in explanations if size == len(val)]
+        how_en, how_zh = fitting[0] if len(fitting) == 1 else ("", "")
         fail(
             f"{call}: the validation part should hold round({n} * {val_fraction}) = round({product:g}) = "
-            f"{n_val} of the indices, but yours holds {len(val)}. Use Python's round(), which rounds halves "
-            "to even (round(2.5) == 2, round(3.5) == 4); int() truncates.",
+            f"{n_val} of the indices, but yours holds {len(val)}. {how_en}".rstrip(),
             f"{call} 的验证部分应包含 round({n} * {val_fraction}) = round({product:g}) = {n_val} 个下标，"
-            f"但你的结果有 {len(val)} 个。请使用 Python 的 round()，它把 .5 舍入到偶数"
-            "（round(2.5) == 2，round(3.5) == 4）；int() 则是直接截断。",
+            f"但你的结果有 {len(val)} 个。{how_zh}",
             evidence=["values_differ", "wrong_split_size"],
         )
     both = torch.cat([train, val])
