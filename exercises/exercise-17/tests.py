@@ -167,12 +167,16 @@ def _kinds(X):
 STORIES = {
     "broadcast": (
         "broadcast_shape",
-        "the loss compares model(X), of shape (n, 1), with y of shape (n,): nn.MSELoss "
-        "broadcasts them to an (n, n) matrix (with only a warning) and averages the wrong "
-        "thing. Compare with y.unsqueeze(1), or model(X).squeeze(1) with y",
-        "损失把形状为 (n, 1) 的 model(X) 与形状为 (n,) 的 y 相比较：nn.MSELoss 会把它们广播成 "
-        "(n, n) 矩阵（只给出一个警告），平均的根本不是你想要的东西。请与 y.unsqueeze(1) 比较，"
-        "或者用 model(X).squeeze(1) 与 y 比较",
+        # the curve is the same for a target of (n,) and of (1, n) (y.unsqueeze(0)): the story
+        # names both, and the captured warning says which
+        "the loss compares model(X), of shape (n, 1), with a target that is not (n, 1): y of "
+        "shape (n,), or y.unsqueeze(0) of shape (1, n). nn.MSELoss broadcasts them to an (n, n) "
+        "matrix (with only a warning) and averages the wrong thing. Make the target (n, 1) with "
+        "y.unsqueeze(1), or compare model(X).squeeze(1) with y",
+        "损失把形状为 (n, 1) 的 model(X) 与一个形状不是 (n, 1) 的目标相比较：形状为 (n,) 的 y，"
+        "或形状为 (1, n) 的 y.unsqueeze(0)。nn.MSELoss 会把它们广播成 (n, n) 矩阵（只给出一个警告），"
+        "平均的根本不是你想要的东西。请用 y.unsqueeze(1) 把目标变成 (n, 1)，或者用 "
+        "model(X).squeeze(1) 与 y 比较",
     ),
     "never_zero": (
         "gradients_accumulate",
