@@ -63,6 +63,8 @@ def change(path: Path, how: str) -> None:
         put(path, "x", mtime_ns=1_800_000_000_000_000_000)
     elif how == "remove" and path.is_file():
         path.unlink()
+    elif path.is_file():  # add where the tree has that file already: a new file there
+        put(path, "added", mtime_ns=1_700_000_000_000_000_000)
     else:  # add (or remove where there was nothing: then it is added)
         put(path, "x", mtime_ns=1_700_000_000_000_000_000)
 
