@@ -804,7 +804,6 @@ def _inflates(size: int, compressed: int) -> bool:
     return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
 
-
 def _too_large(archive: str, name: str, itself: bool) -> str:
     """Why a member was not read: its own size, or the archive's total (each file small, the
     archive's files together over the cap: every one was said to be "too large")."""
@@ -813,6 +812,7 @@ def _too_large(archive: str, name: str, itself: bool) -> str:
     cap = MAX_ARCHIVE_BYTES
     size = f"{cap >> 20} MiB" if cap >= 1 << 20 else f"{cap} bytes"
     return f"{archive}: {name} not read: the archive's files together pass {size}; not graded"
+
 
 def _number_twins(candidates: list[_Candidate]) -> None:
     """Entries of the same name in one archive (a zip appended to, a tar updated with

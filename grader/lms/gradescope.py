@@ -225,7 +225,7 @@ def read_metadata(path: Path) -> dict[str, tuple[list[Submitter], datetime | Non
 def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
     if type(raw) is not dict:
         wire.fail("", f"expected a mapping of submission folders, got {wire.kind(raw)}")
-    found = {}
+    found: dict[str, tuple[list[Submitter], datetime | None]] = {}
     for folder, record in raw.items():
         where = wire.string(folder, "<submission folder>", max_len=MAX_NAME)
         if type(record) is not dict:

@@ -269,8 +269,8 @@ def _combine(group: list[Handin]) -> Handin:
     # The student's time (and the platform's late flag) is that of the handins whose files are
     # graded: a later submission that brought nothing graded (a notes.txt alone) made on-time
     # work late.
-    chosen = {id(f) for f in merged.files.values()}
-    graded = [h for h in ordered if any(id(f) in chosen for f in h.files.values())]
+    taken = {id(f) for f in merged.files.values()}
+    graded = [h for h in ordered if any(id(f) in taken for f in h.files.values())]
     counted = graded or ordered
     times = [h.submitted_at for h in counted if h.submitted_at]
     merged.submitted_at = max(times) if times else None

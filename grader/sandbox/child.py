@@ -83,8 +83,8 @@ def _learners_depth() -> Iterator[None]:
     try:
         yield
     finally:
-        _learner_limit[0] = sys.getrecursionlimit()
-        if _learner_limit[0] < _GRADER_DEPTH:
+        limit = _learner_limit[0] = sys.getrecursionlimit()
+        if limit < _GRADER_DEPTH:
             with contextlib.suppress(RecursionError, ValueError):
                 sys.setrecursionlimit(_GRADER_DEPTH)
 
