@@ -196,6 +196,18 @@ def _compare_mask(got, want, lengths, max_len, what):
     """The bool mask against the reference's, values and dtype (the device has its own test)."""
     we, wz = names(what)
     got = expect_tensor(got, what)
+    if tuple(got.shape) != tuple(want.shape) and got.device.type != "meta":
+        # a mask of the wrong shape that is the right one transposed ((max_len, B), the
+        # positions and the lengths indexed the other way round) says so
+        relation = relate(got.detach().cpu(), want.detach().cpu())
+        if relation is not None:
+            fail(
+                f"{we} should have shape {tuple(want.shape)}, but yours has shape "
+                f"{tuple(got.shape)}. {relation.en}",
+                f"{wz} 的形状应为 {tuple(want.shape)}，但你的结果形状为 {tuple(got.shape)}。"
+                f"{relation.zh}",
+                evidence=["wrong_shape", relation.tag],
+            )
     assert_shape(got, want.shape, what)
     assert_dtype(got, torch.bool, what)
     theirs, ours = got.detach().cpu(), want.detach().cpu()
