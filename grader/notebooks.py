@@ -173,14 +173,15 @@ def line_en(line: int) -> str:
 _ON_LINE = re.compile(r"\bon line (\d{1,9})\b")
 
 
-def lines_named(message: str) -> str:
+def lines_named(message: str, shift: int = 0) -> str:
     """A message of Python's own (a syntax error's "expected an indented block after 'for'
     statement on line 4") with each line it names said as :func:`line_en` says it: in a
     notebook "on cell 2, line 3", where "line 4" of the joined source was nowhere the learner
-    could find it."""
-    if _naming is None:
+    could find it. ``shift``: what to add to each (Python parsed a part of the file that
+    starts later)."""
+    if _naming is None and not shift:
         return message
-    return _ON_LINE.sub(lambda m: f"on {line_en(int(m.group(1)))}", message)
+    return _ON_LINE.sub(lambda m: f"on {line_en(int(m.group(1)) + shift)}", message)
 
 
 def line_zh(line: int) -> str:

@@ -239,7 +239,9 @@ class LearnerSide:
         if op == "call":
             name = header.get("name", "")
             try:  # a module-level __getattr__ of the learner's runs here, and may raise anything
-                target = getattr(self.module, name, None) if self.module is not None else None
+                module = self.module
+                with _learners_depth():
+                    target = getattr(module, name, None) if module is not None else None
             except _BaseException as exc:
                 return Answer(request_id, ok=False, error=self.describe(exc, kind="call")), []
             if not callable(target):

@@ -40,7 +40,6 @@ BLOCK_CHARS = 8192
 _MERGE_LIMIT = 32  # blocks merged onto one that does not parse before parsing the whole file
 
 # A coding cookie (PEP 263) on the first two lines.
-_ON_LINE = re.compile(r"\bon line (\d{1,9})\b")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 # Words kept as they are in a block's shape: keywords, soft keywords, and names that the parser
@@ -224,9 +223,7 @@ def parse(text: str, line: int = 1, shift: bool = True) -> list[ast.stmt]:
         where = (exc.lineno or 1) + line - 1
         # the lines Python's message names ("... 'for' statement on line 4") are the block's:
         # the file's, as the learner finds them
-        msg = lines_named(
-            _ON_LINE.sub(lambda m: f"on line {int(m.group(1)) + line - 1}", str(exc.msg))
-        )
+        msg = lines_named(str(exc.msg), shift=line - 1)
         raise Unanalysable(
             Problem(
                 "syntax",
