@@ -213,6 +213,52 @@ def test_a_loss_curve_says_how_long_it_was_right_and_where_nan_first_appears():
     assert "前 2 个损失与期望一致" in caught.value.message.zh
 
 
+def _curve_failure(got, want):
+    from grader.testing.training import compare_losses
+
+    with pytest.raises(CheckFailed) as caught:
+        compare_losses(got, want, "train(...)", per="epoch")
+    return caught.value
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, st.integers(min_value=1, max_value=30), st.sampled_from([-1, 1]))
+def test_a_loop_one_epoch_short_or_long_is_named_when_its_losses_are_the_expected_ones(
+    seed, epochs, off
+):
+    """range(1, epochs) returns the first epochs - 1 losses, range(epochs + 1) one past the
+    last: the curve itself shows it, so the count is named as an off-by-one loop."""
+    want = torch.rand(epochs + 1, generator=torch.Generator().manual_seed(seed)).double()
+    expected, got = (want, want[:-1]) if off < 0 else (want[:-1], want)
+    failure = _curve_failure(got, expected)
+    assert "loop_count_off_by_one" in failure.evidence
+    assert ("too few" if off < 0 else "too many") in failure.message.en
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seeds,
+    st.integers(min_value=1, max_value=30),
+    st.integers(min_value=-3, max_value=3).filter(bool),
+)
+def test_a_count_that_is_not_a_loop_off_by_one_is_only_counted(seed, epochs, off):
+    """Another count, an empty list, or one loss short but with other values: only the count
+    is said (wrong_length), never a loop that ran once too few."""
+    generator = torch.Generator().manual_seed(seed)
+    want = torch.rand(epochs, generator=generator).double()
+    n = max(epochs + off, 0)
+    got = torch.rand(n, generator=generator).double() + 2.0  # never the expected values
+    failure = _curve_failure(got, want)
+    assert "wrong_length" in failure.evidence
+    assert "loop_count_off_by_one" not in failure.evidence
+
+
+def test_no_loss_for_one_epoch_is_not_named_a_loop_too_short():
+    """An empty list where one loss was due shows no loss that was right: only counted."""
+    failure = _curve_failure(torch.zeros(0).double(), torch.ones(1).double())
+    assert failure.evidence == ("wrong_length",)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(min_value=2, max_value=8), st.integers(min_value=2, max_value=8))
 def test_a_wrong_coefficient_is_not_a_size(seed, n, m):

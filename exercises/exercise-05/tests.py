@@ -185,10 +185,10 @@ def _explain_sequence(got, images, want, what):
         )
     if h != w and torch.equal(mine, xs.transpose(1, 3).reshape(b, h * w, c)):
         fail(
-            f"{what.en} orders the pixels column by column: transpose(1, 3) gives (B, W, H, C), "
-            "so row k is pixel (k % H, k // H), not (k // W, k % W). Use permute(0, 2, 3, 1): "
+            f"{what.en} orders the pixels column by column: its order is (B, W, H, C), what "
+            "permute(0, 3, 2, 1) or transpose(1, 3) gives, so row k is pixel (k % H, k // H), not (k // W, k % W). Use permute(0, 2, 3, 1): "
             "(B, H, W, C), with H before W.",
-            f"{what.zh}按列的顺序排列像素：transpose(1, 3) 得到的是 (B, W, H, C)，于是第 k 行是像素 "
+            f"{what.zh}按列的顺序排列像素：它的顺序是 (B, W, H, C)，也就是 permute(0, 3, 2, 1) 或 transpose(1, 3) 得到的顺序，于是第 k 行是像素 "
             "(k % H, k // H)，而不是 (k // W, k % W)。请使用 permute(0, 2, 3, 1)：(B, H, W, C)，H 在 W 之前。",
             evidence=["values_differ", "sequence_pixels_column_major"],
         )

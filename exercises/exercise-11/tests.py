@@ -55,6 +55,23 @@ def _arrays(rng, n, d, classes):
     return features, labels
 
 
+def _kept_batch(got, want, what):
+    """Name a batch of one that lost its dimension: a squeeze() with no dim removes it too."""
+    we, wz = names(what)
+    if want.dim() >= 1 and want.shape[0] == 1 and tuple(got.shape) == tuple(want.shape[1:]):
+        shape = tuple(want.shape)
+        fail(
+            f"{we} should have shape {shape}, but yours has shape {tuple(got.shape)}: with a "
+            "batch of one, a squeeze() with no dim removes the batch dimension too (it removes "
+            "every dimension of size 1). Leave the batch dimension alone: drop the squeeze(), "
+            "or name the dimension you mean, squeeze(dim).",
+            f"{wz} 的形状应为 {shape}，但你的结果形状为 {tuple(got.shape)}：批次里只有一个样本时，"
+            "不带 dim 的 squeeze() 会把批次这一维也删掉（它删除所有长度为 1 的维度）。请保留批次维度："
+            "去掉 squeeze()，或指明你要删除的维度 squeeze(dim)。",
+            evidence=["wrong_shape", "squeezed_too_much"],
+        )
+
+
 def _levels(values):
     return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (
         ", ..." if values.numel() > 4 else ""
@@ -78,6 +95,7 @@ def _compare_brightness(got, want, what):
     """The learner's brightness against the reference's, naming integer arithmetic when it shows."""
     we, wz = names(what)
     got = expect_tensor(got, what)
+    _kept_batch(got, want, what)
     assert_shape(got, want.shape, what)
     ours, theirs = want.detach().cpu().double(), got.detach().cpu().double()
     if theirs.numel() and not torch.allclose(theirs, ours, rtol=1e-5, atol=1e-6):
@@ -213,6 +231,7 @@ def test_mean_brightness_on_device(learner, device):
 def _check_features(got, want, what):
     we, wz = names(what)
     got = expect_tensor(got, what)
+    _kept_batch(got, want, what)
     assert_shape(got, want.shape, what)
     if got.dtype == torch.float64:
         fail(
@@ -229,6 +248,7 @@ def _check_features(got, want, what):
 def _check_labels(got, want, what):
     we, wz = names(what)
     got = expect_tensor(got, what)
+    _kept_batch(got, want, what)
     assert_shape(got, want.shape, what)
     if got.dtype != torch.int64:
         kind = (

@@ -167,6 +167,7 @@ def compare_losses(
     unit_en, unit_zh, at_en, at_zh = _PER[per]
     we, wz = names(what)
     if got.shape != want.shape:
+        _count_off_by_one(got, want, we, wz, unit_en, rtol, atol)
         fail(
             f"{we} returned {got.numel()} losses; expected one per {unit_en} ({want.numel()}).",
             f"{wz} 返回了 {got.numel()} 个损失；应该{unit_zh}一个（{want.numel()} 个）。",
@@ -189,6 +190,44 @@ def compare_losses(
         f"{more_en}{heads_en}",
         f"{wz}：{at_zh.format(index)}为 {got[index]:.6g}，期望 {want[index]:.6g}。{more_zh}{heads_zh}",
         evidence=["values_differ"],
+    )
+
+
+def _count_off_by_one(
+    got: torch.Tensor,
+    want: torch.Tensor,
+    we: str,
+    wz: str,
+    unit: str,
+    rtol: float,
+    atol: float,
+) -> None:
+    """Name a loop that ran once too few or too many times: the losses it did return are the
+    expected ones, one short of the end (``range(1, n)``) or one past it (``range(n + 1)``).
+    The evidence is the curve itself, so a count that differs for any other reason is only
+    counted."""
+    n, m = got.numel(), want.numel()
+    if n == m - 1 and n >= 1 and torch.allclose(got, want[:n], rtol=rtol, atol=atol):
+        runs_en, runs_zh, loop = (
+            f"{n} times, one {unit} too few",
+            f"{n} 次，少了一次",
+            "range(1, n)",
+        )
+    elif n == m + 1 and m >= 1 and torch.allclose(got[:m], want, rtol=rtol, atol=atol):
+        runs_en, runs_zh, loop = (
+            f"{n} times, one {unit} too many",
+            f"{n} 次，多了一次",
+            "range(n + 1)",
+        )
+    else:
+        return
+    fail(
+        f"{we} returned {n} losses where {m} were expected, and the ones it returned are the "
+        f"expected ones: your loop ran {runs_en}. {loop} runs {'n - 1' if n < m else 'n + 1'} "
+        "times; range(n) runs exactly n.",
+        f"{wz} 返回了 {n} 个损失，应为 {m} 个，而返回的这些损失本身都是对的：你的循环执行了 "
+        f"{runs_zh}。{loop} 执行 {'n - 1' if n < m else 'n + 1'} 次；range(n) 恰好执行 n 次。",
+        evidence=["wrong_length", "loop_count_off_by_one"],
     )
 
 
