@@ -88,7 +88,9 @@ def check_not_inner(root: Path) -> None:
 
 class _MetadataLoader(yaml.SafeLoader):
     """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath, and
-    timestamps as the text they are (``parse_time`` reads them)."""
+    timestamps, numbers and booleans as the text they are: every field read here is text
+    (names, SIDs, e-mails; ``parse_time`` reads the times). Resolved, an unquoted SID
+    ``01003`` became the octal 515 and a student named ``No`` the boolean false."""
 
 
 def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
@@ -100,10 +102,11 @@ def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 
 
 _MetadataLoader.add_multi_constructor("!", _plain)
-_MetadataLoader.add_constructor(
-    "tag:yaml.org,2002:timestamp",
-    lambda loader, node: loader.construct_scalar(node),  # type: ignore[arg-type]
-)
+for _kind in ("timestamp", "int", "float", "bool"):
+    _MetadataLoader.add_constructor(
+        f"tag:yaml.org,2002:{_kind}",
+        lambda loader, node: loader.construct_scalar(node),  # type: ignore[arg-type]
+    )
 
 MAX_METADATA_DEPTH = 16  # Gradescope's own nests about six deep
 MAX_METADATA_ALIASES = 1000  # Ruby writes an alias for an object it wrote before
@@ -153,12 +156,11 @@ def _field(record: dict, name: str, where: str) -> tuple[Any, str]:
     return None, f"{where}.:{name}"
 
 
-def _text(value: Any, where: str, *, numbers: bool = False) -> str:
-    """A name, SID or e-mail: a string (a whole number too, for a SID), or nothing."""
+def _text(value: Any, where: str) -> str:
+    """A name, SID or e-mail: a string (the loader keeps an unquoted number as its text), or
+    nothing."""
     if value is None:
         return ""
-    if numbers and type(value) is int:
-        return str(value)
     return wire.string(value, where, max_len=MAX_NAME).strip()
 
 
@@ -241,7 +243,7 @@ def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
             people.append(
                 Submitter(
                     name=_text(name, name_at),
-                    sid=_text(sid, sid_at, numbers=True),
+                    sid=_text(sid, sid_at),
                     email=_text(email, email_at),
                 )
             )

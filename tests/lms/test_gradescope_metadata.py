@@ -64,7 +64,7 @@ def test_aliases_are_bounded_even_where_ruby_uses_them(tmp_path):
         ),
         ("submission_1: {':submitters': [{':sid': {a: 1}}]}\n", "submission_1.:submitters[0].:sid"),
         (
-            "submission_1: {':submitters': [{':email': 3.5}]}\n",
+            "submission_1: {':submitters': [{':email': [3.5]}]}\n",
             "submission_1.:submitters[0].:email",
         ),
         ("submission_1: {':created_at': 5}\n", "submission_1.:created_at"),
@@ -79,6 +79,51 @@ def test_a_field_of_the_wrong_type_is_a_usage_error_naming_it(tmp_path, text, fi
         gradescope.read_metadata(path)
     assert str(path) in caught.value.message
     assert field in caught.value.message, caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("field", "plain"),
+    [
+        (":sid", "01003"),  # YAML 1.1 octal: 515
+        (":sid", "0x1F"),
+        (":sid", "1_000"),
+        (":sid", "1e3"),
+        (":sid", "+42"),
+        (":sid", "12:30"),  # sexagesimal: 750
+        (":name", "No"),  # a boolean
+        (":name", "2024"),
+        (":email", "3.5"),
+    ],
+)
+def test_an_unquoted_number_or_boolean_is_read_as_the_text_it_is(tmp_path, field, plain):
+    """Every field read here is text: resolved, an unquoted SID 01003 became the student 515
+    and a student named No could not be read at all."""
+    text = f"submission_1:\n  :submitters:\n  - {field}: {plain}\n"
+    found = gradescope.read_metadata(write(tmp_path / "submission_metadata.yml", text))
+    person = found["submission_1"][0][0]
+    assert getattr(person, field[1:]) == plain
+
+
+plain_scalars = st.text(string.ascii_letters + string.digits + "._+-:", min_size=1, max_size=12)
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(plain=plain_scalars)
+def test_any_unquoted_sid_is_read_exactly_as_written(tmp_path, plain):
+    """Whatever YAML would resolve an unquoted scalar to (int, float, bool, a time), the SID
+    is the characters written; only YAML's nulls are no SID."""
+    text = f"submission_1:\n  :submitters:\n  - :sid: {plain}\n"
+    try:
+        resolved = yaml.safe_load(text)["submission_1"][":submitters"][0][":sid"]
+    except (yaml.YAMLError, TypeError, KeyError):
+        return  # not a plain scalar where the SID goes ("a: b", "-", say)
+    if isinstance(resolved, (list, dict)):
+        return
+    found = gradescope.read_metadata(write(tmp_path / "submission_metadata.yml", text))
+    sid = found["submission_1"][0][0].sid
+    assert sid == ("" if plain in ("~", "null", "Null", "NULL") else plain)
 
 
 @pytest.mark.parametrize(
