@@ -440,6 +440,7 @@ REPORT: dict[str, dict[str, str]] = {
         "late_free_one": "Handed in 1 day late; no late penalty applies",
         "late_canvas": "Canvas marks this submission late. The late penalty is not part of "
         "this grade: Canvas's Late Policy applies it in Canvas.",
+        "late_canvas_free": "Canvas marks this submission late; no late penalty applies",
         "late_zero": "More than {max} days late: the late rule gives no credit",
         "late_floor": "The late penalty takes the grade to 0%",
         "exercise_missing": "No file was handed in for this exercise.",
@@ -575,6 +576,7 @@ REPORT: dict[str, dict[str, str]] = {
         "late_free_one": "迟交 1 天；不扣分",
         "late_canvas": "Canvas 将这次提交标为迟交。本成绩未含迟交扣分：由 Canvas 的迟交政策"
         "（Late Policy）在 Canvas 中扣除。",
+        "late_canvas_free": "Canvas 将这次提交标为迟交；不扣分",
         "late_zero": "迟交超过 {max} 天：按迟交规则不得分",
         "late_floor": "迟交扣分使成绩降为 0%",
         "exercise_missing": "这道练习没有提交文件。",

@@ -194,16 +194,24 @@ LATE_INSTRUCTOR = (
     "Canvas marks this submission late but its download gives no submission time: no late "
     f"penalty applied here; {LATE_POLICY} applies it"
 )
+LATE_FREE_LEARNER = REPORT["en"]["late_canvas_free"]
+LATE_FREE_INSTRUCTOR = "Canvas marks this submission late; this assignment has no late rule"
 
 
 def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     """A submission Canvas marks late (``_LATE_``), where the download gives no time: the
     grade here is before lateness, and Canvas's Late Policy (which deducts from the grade
     entered for a late submission) is what applies the rule; both the student and the
-    instructor are told so."""
-    if handin.late and handin.submitted_at is None:
-        return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
-    return Lateness()
+    instructor are told so. Under an assignment with no late rule (or one that costs
+    nothing) it costs nothing, and the student is told that instead."""
+    if not (handin.late and handin.submitted_at is None):
+        return Lateness()
+    policy = assignment.late
+    if assignment.due is None or policy is None or policy.per_day_percent == 0:
+        return Lateness(
+            learner=LATE_FREE_LEARNER, label="late_canvas_free", instructor=(LATE_FREE_INSTRUCTOR,)
+        )
+    return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
 
 
 def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
@@ -211,12 +219,11 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
     lines = []
     late = [r for r in rows if LATE_INSTRUCTOR in r.problems]
     if read and late:
-        rule = _rule(assignment)
         lines.append(
             f'Canvas: turn on {LATE_POLICY} (Gradebook, Settings, "Late Policies", '
-            f'"Automatically apply deduction to late submissions"){rule}: {len(late)} '
-            "submission(s) Canvas marks late got no late penalty here (canvas.csv holds their "
-            "grade before lateness)"
+            '"Automatically apply deduction to late submissions"; it applies to the whole '
+            f"course){_rule(assignment)}: {len(late)} submission(s) Canvas marks late got no "
+            "late penalty here (canvas.csv holds their grade before lateness)"
         )
     penalised = [r for r in identified(rows) if r.late_percent]
     if penalised and not read:
@@ -229,13 +236,38 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
 
 
 def _rule(assignment: Assignment) -> str:
+    """This assignment's rule in Canvas's own settings, and where Canvas cannot follow it:
+    Canvas deducts per day (or part of one) from its due date, with no grace period and no
+    day limit; its "Lowest possible grade" is a floor on the grade, which spares grades at or
+    below it."""
     policy = assignment.late
     if policy is None:
         return ""
-    rule = f" with this assignment's rule, {number(policy.per_day_percent)}% per day"
+    per_day = number(policy.per_day_percent)
+    rule = (
+        f" with this assignment's rule, {per_day}% per day: \"Late submission deduction\" "
+        f'{per_day}%, "Deduction interval" Day'
+    )
     if policy.max_days is not None:
-        after = "no credit" if policy.after_max_days == "zero" else "no further loss"
-        rule += f" ({after} after {policy.max_days} days)"
+        if policy.after_max_days == "zero":
+            rule += (
+                f". Canvas has no day limit: give 0 by hand to a submission more than "
+                f"{policy.max_days} days late (this rule gives no credit then)"
+            )
+        else:
+            floor = max(0.0, 100.0 - policy.max_days * policy.per_day_percent)
+            rule += (
+                f'. Canvas has no day limit, and its "Lowest possible grade" ({number(floor)}%) '
+                "is a floor on the grade, not on the loss: it matches this rule (no further "
+                f"loss after {policy.max_days} days) only for full marks; check submissions "
+                f"more than {policy.max_days} days late by hand"
+            )
+    if assignment.grace_minutes:
+        rule += (
+            f". Canvas has no grace period: set the Canvas due date "
+            f"{number(assignment.grace_minutes)} minutes later, or work handed in within this "
+            "assignment's grace loses a day"
+        )
     return rule
 
 

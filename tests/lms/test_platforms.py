@@ -54,9 +54,11 @@ def grade(handins: list[Handin]) -> dict[str, dict[str, ExerciseScore]]:
     return found
 
 
-def rows_of(layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "") -> tuple:
+def rows_of(
+    layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "", spec: str = ASSIGNMENT
+) -> tuple:
     write(tmp_path / "roster.csv", roster or roster_text())
-    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", spec))
     download = same_class(layout, tmp_path / layout, blind=blind)
     intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
     assert intake.layout == layout
@@ -139,9 +141,11 @@ def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
     todo = advice(rows, assignment, "canvas")
     assert todo == [
         'Canvas: turn on Canvas\'s Late Policy (Gradebook, Settings, "Late Policies", '
-        '"Automatically apply deduction to late submissions") with this assignment\'s rule, '
-        "10% per day (no credit after 3 days): 2 submission(s) Canvas marks late got no late "
-        "penalty here (canvas.csv holds their grade before lateness)"
+        '"Automatically apply deduction to late submissions"; it applies to the whole course) '
+        'with this assignment\'s rule, 10% per day: "Late submission deduction" 10%, '
+        '"Deduction interval" Day. Canvas has no day limit: give 0 by hand to a submission '
+        "more than 3 days late (this rule gives no credit then): 2 submission(s) Canvas marks "
+        "late got no late penalty here (canvas.csv holds their grade before lateness)"
     ]
     rows, assignment = rows_of("moodle", tmp_path / "m")
     todo = advice(rows, assignment, "moodle")
@@ -157,6 +161,38 @@ def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
         "assignment takes submissions, keep Canvas's Late Policy off for it, or lateness counts "
         "twice"
     ]
+
+
+def test_canvas_advice_says_where_canvas_cannot_follow_the_rule(tmp_path):
+    """Canvas's Late Policy has no grace period and no day limit, and its lowest grade is a
+    floor on the grade: the advice says how to set it and what is left to do by hand."""
+    spec = ASSIGNMENT.replace(
+        "late: {per_day_percent: 10, max_days: 3}",
+        "grace_minutes: 15\nlate: {per_day_percent: 10, max_days: 3, after_max_days: cap}",
+    )
+    rows, assignment = rows_of("canvas", tmp_path, spec=spec)
+    (line,) = advice(rows, assignment, "canvas")
+    assert '"Late submission deduction" 10%, "Deduction interval" Day' in line
+    assert '"Lowest possible grade" (70%) is a floor on the grade, not on the loss' in line
+    assert "check submissions more than 3 days late by hand" in line
+    assert "Canvas has no grace period: set the Canvas due date 15 minutes later" in line
+
+
+@pytest.mark.parametrize(
+    "late", ["", "late: {per_day_percent: 0}\n"], ids=["no late rule", "a rule that costs nothing"]
+)
+def test_canvas_late_work_under_no_late_rule_costs_nothing_and_says_so(tmp_path, late):
+    """Marked late by Canvas, under an assignment whose rule takes nothing: the student is not
+    told that Canvas will deduct, and the instructor is not told to turn the policy on."""
+    spec = ASSIGNMENT.replace("late: {per_day_percent: 10, max_days: 3}\n", late)
+    rows, assignment = rows_of("canvas", tmp_path, spec=spec)
+    ann = by_email(rows)["ann@example.edu"]
+    assert ann.final_percent == 100.0 and ann.lateness == canvas.LATE_FREE_LEARNER
+    assert canvas.LATE_FREE_INSTRUCTOR in ann.problems
+    assert canvas.LATE_INSTRUCTOR not in ann.problems
+    assert "Canvas 将这次提交标为迟交；不扣分" in feedback_html(ann, {}, assignment, "zh")
+    assert "Late Policy" not in feedback_html(ann, {}, assignment, "en")
+    assert advice(rows, assignment, "canvas") == []
 
 
 def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_path):
