@@ -245,7 +245,7 @@ def _rule(assignment: Assignment) -> str:
         return ""
     per_day = number(policy.per_day_percent)
     rule = (
-        f" with this assignment's rule, {per_day}% per day: \"Late submission deduction\" "
+        f' with this assignment\'s rule, {per_day}% per day: "Late submission deduction" '
         f'{per_day}%, "Deduction interval" Day'
     )
     if policy.max_days is not None:
