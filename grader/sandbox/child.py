@@ -151,6 +151,84 @@ class _OpCount(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's b
         return func(*args, **(kwargs or {}))
 
 
+# Operations CUDA runs across devices: copies from one device to another, and CPU indices into
+# a tensor on another device (advanced indexing and assignment through it).
+_CROSS_DEVICE_COPIES = frozenset(
+    {"_to_copy", "copy_", "_copy_from", "_copy_from_and_resize", "lift_fresh", "lift_fresh_copy"}
+)
+_INDEXING = frozenset({"index", "index_put_", "index_put", "_index_put_impl_", "_unsafe_index"})
+
+
+def _tensors(value: Any, depth: int = 0) -> Iterator[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif depth < 4 and isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _tensors(item, depth + 1)
+    elif depth < 4 and isinstance(value, dict):
+        for item in value.values():
+            yield from _tensors(item, depth + 1)
+
+
+def _mentions_meta(value: Any, depth: int = 0) -> bool:
+    """Whether a call's arguments hold a meta tensor, or name the meta device (a scenario that
+    makes its own tensors there)."""
+    if isinstance(value, torch.Tensor):
+        return value.device.type == "meta"
+    if isinstance(value, str):
+        return value == "meta" or value.startswith("meta:")
+    if isinstance(value, torch.device):
+        return value.type == "meta"
+    if depth < 4 and isinstance(value, (list, tuple)):
+        return any(_mentions_meta(item, depth + 1) for item in value)
+    if depth < 4 and isinstance(value, dict):
+        return any(_mentions_meta(item, depth + 1) for item in value.values())
+    return False
+
+
+class _OneDevice(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's base
+    """Meta tensors stand in for a GPU (grader.testing.devices), but PyTorch's meta kernels let
+    many operations take CPU tensors beside meta ones (a matmul, add_, gather, scatter_, indexing
+    a CPU tensor with meta indices) where a GPU refuses ("Expected all tensors to be on the same
+    device"): a model left on the CPU, or a one-hot built on the CPU, passed the meta case on a
+    machine without a GPU. In a call on meta, an operation that mixes meta tensors with CPU
+    tensors of one or more dimensions raises as on a GPU; what a GPU allows stays allowed:
+    0-dimensional CPU tensors (scalars), copies between devices, CPU indices into a meta
+    tensor. Only more errors can come of it, each one a GPU would raise."""
+
+    def __init__(self) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+
+    def __torch_dispatch__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
+        kwargs = kwargs or {}
+        name = func.__name__.split(".")[0] if hasattr(func, "__name__") else ""
+        if name not in _CROSS_DEVICE_COPIES:
+            checked: list[Any] = [args, kwargs]
+            if name in _INDEXING and args and isinstance(args[0], torch.Tensor):
+                if args[0].device.type == "meta":
+                    checked = []  # CPU indices (and values) into a meta tensor
+                else:
+                    checked = [args[0], args[1] if len(args) > 1 else ()]
+            meta = cpu = False
+            for tensor in _tensors(checked):
+                kind = tensor.device.type
+                meta = meta or kind == "meta"
+                cpu = cpu or (kind == "cpu" and tensor.dim() > 0)
+            if meta and cpu:
+                raise RuntimeError(
+                    "Expected all tensors to be on the same device, but found at least two "
+                    f"devices, meta and cpu! ({name} got a tensor on the CPU beside tensors on "
+                    "meta, the device of the inputs)"
+                )
+        return func(*args, **kwargs)
+
+
 def _function_name(func: Any) -> str:
     qualname = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
     module = getattr(func, "__module__", None) or ""
@@ -254,8 +332,9 @@ class LearnerSide:
         trace = bool(header.get("trace"))
         functions, ops = _FunctionTrace(), _OpCount()
         started = _perf_counter()
+        one_device = _OneDevice() if _mentions_meta((args, kwargs)) else contextlib.nullcontext()
         try:
-            with _learners_depth():
+            with _learners_depth(), one_device:
                 if trace:
                     with functions, ops:
                         value = target(*args, **kwargs)
