@@ -504,7 +504,9 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     strongest first: the platform's user id (``lms_id`` = roster ``id``; for plain folders, the
     folder's name = ``id``, case ignored), Moodle's participant id (= roster ``participant``;
     never the roster's ``id``, which is another platform's), then SID, then e-mail (case
-    ignored), then the name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane").
+    ignored), then the name in any of its platform forms ("Jane Doe", "Doe, Jane", "doejane"),
+    else the first of the handin's ``aliases`` that fits someone (a Moodle team download's
+    "{team}-{name}").
 
     A name matches only where it is unambiguous: where a handin's name fits several roster
     entries (two students named alike), or several handins fit one entry by name, none of them
@@ -553,7 +555,11 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     claims: dict[str, list[Handin]] = {}
     candidates: dict[int, list[RosterEntry]] = {}
     for handin in [h for h in pending if id(h) not in conflicted]:
-        fits = {e.id: e for f in name_forms(handin.name) for e in by_name.get(f, [])}
+        fits = {}
+        for name in (handin.name, *handin.aliases):  # the first that fits someone
+            fits = {e.id: e for f in name_forms(name) for e in by_name.get(f, [])}
+            if fits:
+                break
         free = [e for e in fits.values() if e.id not in taken]
         candidates[id(handin)] = free
         for entry in free:

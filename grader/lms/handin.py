@@ -76,6 +76,9 @@ class Handin:
     unreadable: dict[str, str] = field(default_factory=dict)  # exercise id -> why
     problems: list[str] = field(default_factory=list)  # for the instructor: fix or look
     notes: list[str] = field(default_factory=list)  # liberties taken, merges, group members
+    # Names the download may mean where ``name`` is on no roster line, in order: a Moodle team
+    # download writes "{team}-{full name}", and which "-" ends the team is not known
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Names from the download (folders, archives, entries) with undecodable bytes keep

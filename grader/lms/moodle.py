@@ -95,6 +95,7 @@ def read(
         name, participant, plugin, rest = parsed
         names.setdefault(participant, set()).add(name)
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
+    team = _team_download(names)
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
@@ -105,14 +106,21 @@ def read(
             )
             continue
         name = next(iter(names[participant]))
-        blind = name.strip().lower() == BLIND
+        aliases = _after_team(name) if team else ()
+        blind = name.strip().lower() == BLIND or any(a.lower() == BLIND for a in aliases)
         handin = Handin(
             key=participant,
             key_kind="participant",
             name="" if blind else name,
             participant=participant,
             origin=f"{name}_{participant}",
+            aliases=() if blind else aliases,
         )
+        if team:
+            handin.notes.append(
+                f"a team download: {name!r} is read as a team and a name ({', '.join(aliases)})"
+                " where it is on no roster line"
+            )
         if blind:
             handin.notes.append(
                 f"blind marking: the download names no student; graded as {HIDDEN_USER}"
@@ -128,6 +136,23 @@ def read(
                 collector.add_entry(path, name=rest, shown=entry_name)
         handins.append(collector.finish())
     return handins
+
+
+def _team_download(names: dict[str, set[str]]) -> bool:
+    """A download of a team assignment: Moodle writes "{team}-{full name}" for every student
+    ("Default group-{full name}" for one in no group), so every name holds a "-". In a class
+    without teams some names do, not all."""
+    written = [n for found in names.values() for n in found]
+    return bool(written) and all("-" in n.strip("-") for n in written)
+
+
+def _after_team(name: str) -> tuple[str, ...]:
+    """The names a team download's "{team}-{full name}" may hold, shortest team first: team
+    names and full names may both hold "-" ("Team A-2-Jean-Pierre Roy")."""
+    parts = name.split("-")
+    return tuple(
+        rest for i in range(1, len(parts)) if (rest := "-".join(parts[i:]).strip()) and rest
+    )
 
 
 def lateness(handin: Handin, assignment: Assignment) -> Lateness:

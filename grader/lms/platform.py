@@ -32,6 +32,7 @@ from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from grader.lms.collect import entries, skipped
 from grader.lms.grades import GradeRow, Lateness
 
 if TYPE_CHECKING:
@@ -88,10 +89,31 @@ class Platform:
 
     def find(self, root: Path, notes: list[str], forced: bool) -> Path | None:
         """The folder to read as this platform's download (``forced``: ``--layout`` named
-        this platform), or None when ``root`` is not one."""
+        this platform), or None when ``root`` is not one. A download unzipped into a folder of
+        its own (Windows' "Extract All", macOS' Archive Utility: ``unzipped/Week 1-98765/``)
+        is found one level down when that folder is all ``root`` holds: read as plain
+        folders, the whole class was one student and everyone else got 0."""
         if self.locate is not None:
             return self.locate(root, notes, forced)
-        return root if forced or self.detect(root) else None
+        if self.detect(root):
+            return root
+        inner = _only_folder(root)
+        if inner is not None and self.detect(inner):
+            notes.append(f"read the {self.name} download {inner.name}/ inside {root}")
+            return inner
+        return root if forced else None
+
+
+def _only_folder(root: Path) -> Path | None:
+    """The one folder ``root`` holds, when it holds nothing else (hidden entries and tool
+    folders such as ``__MACOSX`` aside)."""
+    try:
+        found = [e for e in entries(root) if not skipped(e.name)]
+    except OSError:
+        return None
+    if len(found) != 1 or not found[0].is_dir(follow_symlinks=False):
+        return None
+    return Path(found[0].path)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -173,10 +173,13 @@ def files(tag: str, right: str) -> dict[str, str]:
     return {"exercise-01.py": code(label), "exercise-05.py": code(label)}
 
 
-def same_class(layout: str, root: Path, *, blind: bool = False) -> Path:
+def same_class(
+    layout: str, root: Path, *, blind: bool = False, teams: dict[str, str] | None = None
+) -> Path:
     """One class (``CLASS``) as ``layout``'s download has it: Gradescope's export with its
     submission times, Canvas's flat download with ``_LATE_`` marks, Moodle's folders (blind
-    marking with ``blind``) with each file dated when it was handed in."""
+    marking with ``blind``; a team assignment's "{team}-{name}" with ``teams``, by user id)
+    with each file dated when it was handed in."""
     root.mkdir(parents=True)
     if layout == "gradescope":
         meta = ["---"]
@@ -203,6 +206,8 @@ def same_class(layout: str, root: Path, *, blind: bool = False) -> Path:
     else:  # moodle: "download as folders"; each file dated when it was handed in
         for ident, name, _, _, late, right in CLASS:
             shown = "Participant" if blind else name
+            if teams is not None:
+                shown = f"{teams.get(ident, 'Default group')}-{shown}"
             folder = root / f"{shown}_{PARTICIPANT[ident]}_assignsubmission_file_"
             for file, text in files(ident, right).items():
                 write(folder / file, text, when(late).timestamp())

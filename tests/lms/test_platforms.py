@@ -11,9 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.lms import canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
@@ -55,12 +58,24 @@ def grade(handins: list[Handin]) -> dict[str, dict[str, ExerciseScore]]:
 
 
 def rows_of(
-    layout: str, tmp_path: Path, *, blind: bool = False, roster: str = "", spec: str = ASSIGNMENT
+    layout: str,
+    tmp_path: Path,
+    *,
+    blind: bool = False,
+    roster: str = "",
+    spec: str = ASSIGNMENT,
+    teams: dict[str, str] | None = None,
+    inside: str = "",
 ) -> tuple:
+    """The class's grades from ``layout``'s download; ``inside``: the download unzipped into
+    a folder of that name, which is what is passed."""
     write(tmp_path / "roster.csv", roster or roster_text())
     assignment = load_assignment(write(tmp_path / "week-3.yaml", spec))
-    download = same_class(layout, tmp_path / layout, blind=blind)
-    intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
+    passed = tmp_path / layout
+    download = same_class(layout, passed / inside if inside else passed, blind=blind, teams=teams)
+    intake = read_submissions(
+        passed if inside else download, staging=tmp_path / "staging", exercises=exercises()
+    )
     assert intake.layout == layout
     rows = build_rows(
         intake.handins,
@@ -134,6 +149,89 @@ def test_one_class_gets_the_same_grade_on_every_platform_or_is_told_why(tmp_path
             f"{days} day(s) after the due date (a file date, not a submission time" in p
             for p in dated.problems
         ), dated.problems
+
+
+@pytest.mark.parametrize("layout", ["gradescope", "canvas", "moodle"])
+@pytest.mark.parametrize("inside", ["Week 3-98765", "submissions"])
+def test_a_download_unzipped_into_a_folder_of_its_own_is_found_inside_it(tmp_path, layout, inside):
+    """Windows' "Extract All" and macOS' Archive Utility unzip into a folder named after the
+    zip: passed the folder around it, the download was read as plain folders, the whole class
+    one student, and everyone else got 0."""
+    plain = by_email(rows_of(layout, tmp_path / "plain")[0])
+    write(tmp_path / "nested" / layout / "__MACOSX" / "._x", "tool folder")
+    nested = by_email(rows_of(layout, tmp_path / "nested", inside=inside)[0])
+    assert {e: r.final_percent for e, r in nested.items()} == {
+        e: r.final_percent for e, r in plain.items()
+    }
+    assert all(r.roster == "matched" for r in nested.values())
+
+
+def test_a_folder_beside_the_download_keeps_the_class_as_plain_folders(tmp_path):
+    """Only a folder that is all the passed folder holds is looked into: a class of plain
+    folders is never read as the one of its students whose files look like a download."""
+    root = tmp_path / "class"
+    same_class("moodle", root / "alice")
+    write(root / "bob" / "exercise-01.py", code("bob"))
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=exercises())
+    assert intake.layout == "folders"
+    assert sorted(h.key for h in intake.handins) == ["alice", "bob"]
+
+
+TEAMS = {"4711": "Team Red", "4712": "Team Red", "4713": "A-2"}  # Kim: in no group
+
+
+def test_a_moodle_team_download_matches_every_student_by_the_name_after_the_team(tmp_path):
+    """Moodle writes "{team}-{full name}" for each student of a team assignment ("Default
+    group-" for one in no group): every student was "not on the roster" and got 0."""
+    plain = by_email(rows_of("moodle", tmp_path / "plain")[0])
+    teams = by_email(rows_of("moodle", tmp_path / "teams", teams=TEAMS)[0])
+    for email, row in teams.items():
+        assert row.roster == "matched", (email, row.problems)
+        assert row.final_percent == plain[email].final_percent
+
+
+def test_a_hyphenated_name_in_a_moodle_team_download_is_matched_whole_first(tmp_path):
+    """Team names and full names may both hold "-" ("A-2-Ann-Marie Lee"): the full name is
+    tried first, then the name after each "-" from the left, so Ann-Marie is not taken for
+    Marie Lee, who is on the roster too; a name that fits no one stays unmatched."""
+    roster = write(
+        tmp_path / "roster.csv",
+        "id,name,email\n1,Ann-Marie Lee,ann@x.edu\n2,Marie Lee,marie@x.edu\n3,Bob Roy,bob@x.edu\n",
+    )
+    download = tmp_path / "moodle"
+    for team, name, participant in [
+        ("A-2", "Ann-Marie Lee", "901"),
+        ("Team Red", "Bob Roy", "902"),
+        ("Team Red", "Nobody Known", "903"),
+    ]:
+        folder = download / f"{team}-{name}_{participant}_assignsubmission_file_"
+        write(folder / "exercise-01.py", code(name))
+    intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    rows = build_rows(
+        intake.handins,
+        grade(intake.handins),
+        assignment,
+        read_roster(roster),
+        lateness=by_name("moodle").lateness,
+    )
+    found = {r.student.email or r.student.name: r.roster for r in rows}
+    assert found["ann@x.edu"] == "matched" and found["bob@x.edu"] == "matched"
+    assert found["marie@x.edu"] == "absent"
+    assert "unmatched" in found.values()  # Nobody Known
+
+
+words = st.text(string.ascii_letters + string.digits + " -'", min_size=1, max_size=12).filter(
+    lambda w: w.strip(" -")
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(team=words, name=words)
+def test_every_team_and_name_moodle_can_write_yields_the_name(team, name):
+    """Whatever "-" the team and the name hold, "{team}-{name}" offers the name."""
+    name = name.strip(" -")
+    assert name in moodle._after_team(f"{team}-{name}")
 
 
 def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
