@@ -175,6 +175,7 @@ class _Candidate:
     depth: int
     platform_time: bool = True  # False: the time is a file's mtime
     order: int = 0  # among entries of the same name in one archive: its place (1, 2, ...)
+    container: str = ""  # the archive it came out of, as shown; "" for a file of its own
     data: bytes | None = None
     error: str = ""  # why it could not be read; data is None then
 
@@ -475,9 +476,10 @@ class Collector:
             except OverCap:
                 self.rejected.append(f"{shown}: not read to the end (over intake's cap)")
         _number_twins(self.candidates[first:])
-        if not platform:
-            for candidate in self.candidates[first:]:
-                candidate.platform_time = False
+        for candidate in self.candidates[first:]:
+            candidate.container = shown
+            if not platform and when is not None:
+                candidate.platform_time = False  # the archive file's date
 
     def add_data(
         self,
@@ -727,11 +729,13 @@ class Collector:
             winner, data, cells, notes = chosen
             tried = {id(c) for c, _ in failed} | {id(winner)}
             for other in ranked:
-                if id(other) not in tried:
-                    notes.append(
-                        f"{other.shown} is also {exercise}; graded {winner.shown} "
-                        f"({_why_first(winner, other)})"
-                    )
+                if id(other) in tried:
+                    continue
+                line = f"{other.shown} is also {exercise}; graded {winner.shown} "
+                if _by_file_dates(winner, other) and winner.container != other.container:
+                    handin.problems.append(line + f"({UNSURE_ORDER})")
+                else:
+                    notes.append(line + f"({_why_first(winner, other)})")
             self._stage(exercise, winner, data, cells, notes)
         if self.damaged or self.over:
             why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
@@ -829,10 +833,24 @@ def _number_twins(candidates: list[_Candidate]) -> None:
                 candidate.shown = f"{shown} (entry {place} of {len(group)} of that name)"
 
 
+# Two versions of one exercise, ordered by the dates of files that came different ways (an
+# archive's date against a file's, two archives): each is when that file was last written or
+# copied, by the student's machine, the platform or the download, so the order is a guess.
+UNSURE_ORDER = (
+    "its file date is later, but file dates are no submission times and these came different "
+    "ways (an archive's date against a file's): check which is the student's final version"
+)
+
+
+def _by_file_dates(chosen: _Candidate, other: _Candidate) -> bool:
+    """Whether ``chosen`` ranks above ``other`` by file dates (not the platform's times)."""
+    return not chosen.platform_time and _rank(chosen)[0] != _rank(other)[0]
+
+
 def _why_first(chosen: _Candidate, other: _Candidate) -> str:
     """Why ``chosen`` ranks above ``other``, in the words of ``_rank``."""
     reasons = (
-        "handed in later",
+        "handed in later" if chosen.platform_time else "its file date is later",
         "uploaded later",
         "its name is the exercise's own",
         "nearer the top",
@@ -850,8 +868,10 @@ def _rank(candidate: _Candidate) -> tuple:
     order; then the exact name; then the file nearest the top; then, of entries of the same
     name in one archive, the last; then the name, so that the choice never depends on listing
     order."""
-    when = candidate.submitted_at.timestamp() if candidate.submitted_at else float("-inf")
-    if not candidate.platform_time:
+    # no time at all (Canvas): -inf, and the upload order decides (-inf % 2 is NaN)
+    at = candidate.submitted_at
+    when = float("-inf") if at is None else at.timestamp()
+    if at is not None and not candidate.platform_time:
         when -= when % 2  # file times: copying a folder spreads them by milliseconds; zip's
         # own clock ticks in 2 s, so times that close say nothing about which came later
     return (

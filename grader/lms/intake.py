@@ -251,12 +251,22 @@ def _combine(group: list[Handin]) -> Handin:
     for exercise in exercises:
         files = [(h, h.files[exercise]) for h in ordered if exercise in h.files]
         if files:
-            chosen = max(files, key=lambda pair: _file_rank(pair[1], ordered.index(pair[0])))[1]
+            best = max(files, key=lambda pair: _file_rank(pair[1], ordered.index(pair[0])))
+            chosen = best[1]
             merged.files[exercise] = chosen
-            for _, other in files:
-                if other is not chosen:
-                    merged.notes.append(
-                        f"{exercise}: graded {chosen.shown}, handed in after {other.shown}"
+            for handin, other in files:
+                if other is chosen:
+                    continue
+                line = f"{exercise}: graded {chosen.shown}"
+                if best[0].submitted_at and handin.submitted_at:  # the platform's times
+                    merged.notes.append(f"{line}, handed in after {other.shown}")
+                elif chosen.sequence != other.sequence:
+                    merged.notes.append(f"{line}, uploaded after {other.shown}")
+                else:  # file dates, or nothing: the order is a guess
+                    merged.problems.append(
+                        f"{line} over {other.shown}, as the later by file date or, at the same "
+                        "date, in the download's order; file dates are no submission times: "
+                        "check which is the student's final version"
                     )
             for handin in ordered:
                 if exercise in handin.unreadable:

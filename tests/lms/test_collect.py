@@ -168,8 +168,8 @@ def test_the_latest_file_of_an_exercise_is_graded(infos, tmp_path):
     assert chosen.path.name == "exercise-07.py"  # staged under the learner file's name
     assert "alice/backup/ex7.py taken as exercise-07" in chosen.notes
     assert (
-        "alice/exercise-07.py is also exercise-07; graded alice/backup/ex7.py (handed in later)"
-        in chosen.notes
+        "alice/exercise-07.py is also exercise-07; graded alice/backup/ex7.py (its file date "
+        "is later)" in chosen.notes
     )
 
 
@@ -193,6 +193,35 @@ def test_the_platforms_order_decides_where_it_has_no_times(infos, tmp_path):
     assert handin.files["exercise-07"].path.read_text() == code("resubmission")
     assert handin.files["exercise-07"].submitted_at is None
     assert "a is also exercise-07; graded b (uploaded later)" in handin.files["exercise-07"].notes
+
+
+def test_a_file_against_an_archive_by_file_dates_is_a_guess_to_check(infos, tmp_path):
+    """An archive's date is when that file was written or copied, not when its members were:
+    an older zip copied today beat newer work as "handed in later". The choice is kept (the
+    later date), and the instructor is asked to check it."""
+    now = time.time()
+    folder = tmp_path / "jane"
+    write(folder / "exercise-07.py", code("newer work"), mtime=now - 3600)
+    write(folder / "old.zip", zip_bytes({"exercise-07.py": code("older work")}), mtime=now)
+    handin = gather(infos, tmp_path, folder)
+    assert handin.files["exercise-07"].shown == "alice/old.zip:exercise-07.py"
+    (problem,) = [p for p in handin.problems if "is also exercise-07" in p]
+    assert collect.UNSURE_ORDER in problem
+    assert not any("handed in later" in n for n in handin.files["exercise-07"].notes)
+
+
+def test_archives_without_times_are_ordered_by_the_platforms_upload_order(infos, tmp_path):
+    """Canvas gives no times: two zips of one student are ordered by file id, whatever order
+    they are read in (a time of -inf made every rank NaN, and the order was the listing's)."""
+    for first in ("older", "newer"):
+        collector = Collector(Handin("4711"), infos, tmp_path / first / "s", use_mtime=False)
+        older = write(tmp_path / first / "a.zip", zip_bytes({"exercise-07.py": code("older")}))
+        newer = write(tmp_path / first / "b.zip", zip_bytes({"exercise-07.py": code("newer")}))
+        archives = [(older, 88231), (newer, 88240)]
+        for path, sequence in archives if first == "older" else archives[::-1]:
+            collector.add_archive(path, shown=path.name, sequence=sequence)
+        handin = collector.finish()
+        assert handin.files["exercise-07"].path.read_text() == code("newer"), first
 
 
 def test_an_unreadable_newest_file_falls_back_to_the_next_with_a_problem(infos, tmp_path):
