@@ -32,7 +32,7 @@ from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from grader.lms.collect import entries, skipped
+from grader.lms.collect import archive_kind, entries, skipped
 from grader.lms.grades import GradeRow, Lateness
 
 if TYPE_CHECKING:
@@ -135,8 +135,14 @@ def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
         when = submitted.submitted_at
         if when is not None and when > deadline:
             days = math.ceil((when - deadline) / timedelta(days=1))
+            archive, _, member = submitted.shown.partition(":")
+            dated = (  # an archive's members carry the archive file's date
+                f"{archive} (the archive {member} came in)"
+                if member and archive_kind(archive)
+                else submitted.shown
+            )
             lines.append(
-                f"{exercise}: {submitted.shown} is dated "
+                f"{exercise}: {dated} is dated "
                 f"{when.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC, {days} {DATED}, not a "
                 "submission time: no late penalty applied)"
             )

@@ -234,6 +234,25 @@ def test_every_team_and_name_moodle_can_write_yields_the_name(team, name):
     assert name in moodle._after_team(f"{team}-{name}")
 
 
+def test_a_late_dated_archive_member_is_said_to_carry_the_archives_date(tmp_path):
+    """A member of a zip carries the zip file's date (its own is the student's clock): the
+    line names the archive as the dated file, not the member."""
+    from datetime import timedelta
+
+    from grader.lms.handin import Submitted
+    from grader.lms.platform import dated_files
+
+    write(tmp_path / "roster.csv", roster_text())
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    late = assignment.due + timedelta(days=2)
+    handin = Handin("jane")
+    for exercise, shown in (("exercise-01", "work.zip:hw/ex1.py"), ("exercise-05", "ex5.py")):
+        handin.files[exercise] = Submitted(exercise, tmp_path, shown, submitted_at=late)
+    lines = dated_files(handin, assignment).instructor
+    assert lines[0].startswith("exercise-01: work.zip (the archive hw/ex1.py came in) is dated ")
+    assert lines[1].startswith("exercise-05: ex5.py is dated ")
+
+
 def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
     rows, assignment = rows_of("canvas", tmp_path / "c")
     todo = advice(rows, assignment, "canvas")
