@@ -273,19 +273,30 @@ def _late(top: _Fields, path: Path) -> LatePolicy | None:
     return LatePolicy(float(per_day), max_days, after)
 
 
+_TRAILING_ID = re.compile(r"\s\(\d+\)\s*$")
+
+
 def _canvas(top: _Fields, path: Path, default_title: str) -> CanvasSettings | None:
     if not top.has("canvas"):
         return None
     fields = _Fields(path, top.data["canvas"], "canvas", ("title", "assignment_id", "points"))
     title = fields.get("title", str, default_title)
-    if "(" in title or ")" in title:
+    ident = fields.get("assignment_id", int, None)
+    # Canvas's importer (Assignment.title_and_id) reads a column's trailing " (digits)" as the
+    # assignment's id: with the id given, the column is "Title (id)" and any title is read
+    # whole; without it, a title that ends so would be taken for another assignment's id.
+    trailing = _TRAILING_ID.search(title) if ident is None else None
+    if trailing is not None:
+        given = fields.has("title")
         raise SpecError(
             path,
-            "canvas.title",
-            "must not contain parentheses (Canvas reads '(id)' as the assignment's id)",
-            "give the id as `assignment_id:`",
+            "canvas.title" if given else "title",
+            f"{title!r} ends in what Canvas's import reads as an assignment id "
+            f"{trailing.group(0).strip()}"
+            + ("" if given else "; it is the Canvas column's title, canvas.title not being set"),
+            "give the Canvas assignment's id as `canvas.assignment_id:` (in its URL: "
+            ".../assignments/ID), or a title that does not end in a number in parentheses",
         )
-    ident = fields.get("assignment_id", int, None)
     points = _number(fields, path, "points", 100.0)
     return CanvasSettings(title, ident, points)
 

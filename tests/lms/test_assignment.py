@@ -100,9 +100,9 @@ def test_a_minimal_assignment_file_has_documented_defaults(tmp_path):
         ),
         (("missing: blank", "missing: skip"), "missing", "is not a choice"),
         (
-            ("canvas: {assignment_id", "canvas: {title: Week (3), assignment_id"),
+            ("canvas: {assignment_id: 48213, points: 20}", "canvas: {title: Week (3)}"),
             "canvas.title",
-            "parentheses",
+            "reads as an assignment id (3)",  # a Canvas id in parentheses
         ),
         (
             ("hidden_tests: after_published", "hidden_tests: later"),
@@ -314,3 +314,35 @@ def test_every_number_of_the_assignment_is_finite_and_in_range_or_refused(
     when = datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc) + timedelta(seconds=late_by)
     days, lost = late_penalty(when, a)
     assert days >= 0 and 0 <= lost <= 100
+
+
+@pytest.mark.parametrize(
+    ("canvas", "column"),
+    [
+        ("{title: Week 3 (tensors)}", "Week 3 (tensors)"),
+        ("{title: Lab (3), assignment_id: 48213}", "Lab (3) (48213)"),
+        ("{title: (2) Views}", "(2) Views"),
+    ],
+)
+def test_a_canvas_title_with_parentheses_is_fine_where_canvas_reads_it_whole(
+    tmp_path, canvas, column
+):
+    """Canvas's import reads only a trailing " (digits)" as the id: other parentheses, or any
+    title with its id given, are read as written (a title with parentheses refused the batch,
+    even with the id given)."""
+    path = assignment_file(
+        tmp_path, GOOD.replace("canvas: {assignment_id: 48213, points: 20}", f"canvas: {canvas}")
+    )
+    assert load_assignment(path).canvas.column == column
+
+
+def test_a_title_canvas_would_misread_names_the_field_it_came_from(tmp_path):
+    """Without canvas.title the Canvas column is the assignment's title: the error names
+    `title`, the field the instructor wrote."""
+    text = GOOD.replace("title: Week 3\n", "title: Lab (3)\n").replace(
+        "canvas: {assignment_id: 48213, points: 20}", "canvas: {points: 20}"
+    )
+    with pytest.raises(SpecError) as caught:
+        load_assignment(assignment_file(tmp_path, text))
+    assert caught.value.field == "title"
+    assert "canvas.assignment_id" in caught.value.format()
