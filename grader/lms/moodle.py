@@ -245,8 +245,10 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     "Grade" and "Last modified (grade)" by name, reads the participant id after Moodle's
     ``hiddenuser`` string ("Participant 1234570"), and skips a row whose grade is empty (so an
     empty cell never becomes 0); a feedback plugin's column ("Feedback comments") is read where
-    that plugin is on. One row per participant of the download, blind or not; the grade is the
-    final percentage as points of ``moodle.points``. "Last modified (grade)" is left empty:
+    that plugin is on. One row per participant of the download, blind or not, and per roster
+    student whose participant id the roster gives; the grade is the final percentage as points
+    of ``moodle.points``, and a student without work gets what ``missing`` says, as in
+    ``moodle.csv`` (0 or an empty cell). "Last modified (grade)" is left empty:
     Moodle then keeps a grade changed in Moodle unless the upload's "Allow updating records
     that have been modified more recently in Moodle" is ticked."""
     settings = assignment.moodle_settings()
@@ -263,7 +265,7 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
                 f"{HIDDEN_USER}{student.participant}",
                 student.name,
                 student.email,
-                grade_cell(row, settings.points, "blank"),
+                grade_cell(row, settings.points, assignment.missing),
                 number(settings.points),
                 "",
                 feedback(row) if settings.feedback and row.final_percent is not None else "",

@@ -353,6 +353,25 @@ def test_blind_marking_is_graded_by_participant_and_never_uploads_a_zero(tmp_pat
             assert all(line[4] == "" for line in body[1:]), body
 
 
+@pytest.mark.parametrize(("missing", "cell"), [("zero", "0"), ("blank", "")])
+def test_the_worksheet_and_moodle_csv_give_a_student_without_work_the_same_cell(
+    tmp_path, missing, cell
+):
+    """A roster student with a participant id and no work: the two Moodle uploads agreed only
+    under missing: blank (the worksheet always wrote an empty cell)."""
+    text = "id,name,email,sid,participant\n" + "".join(
+        f"{i},{n},{e},{s},{PARTICIPANT[i]}\n" for i, n, e, s, *_ in CLASS
+    )
+    text += "4720,Lee Absent,absent@example.edu,1020,920\n"
+    spec = ASSIGNMENT + f"missing: {missing}\n"
+    rows, assignment = rows_of("moodle", tmp_path, roster=text, spec=spec)
+    uploads = {u.name: table(u.text) for u in moodle.uploads(rows, assignment)}
+    sheet = {line[0]: line[3] for line in uploads[moodle.WORKSHEET][1:]}
+    assert sheet["Participant 920"] == cell
+    grades = {line[0]: line[3] for line in uploads["moodle.csv"][1:]}
+    assert grades["absent@example.edu"] == cell
+
+
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
     text = "id,name,email,sid,participant\n" + "".join(
         f"{i},{n},{e},{s},{PARTICIPANT[i]}\n" for i, n, e, s, *_ in CLASS
