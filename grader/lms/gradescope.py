@@ -251,6 +251,9 @@ def _records(raw: Any) -> dict[str, tuple[list[Submitter], datetime | None]]:
         if created is None:  # said by read(): no late rule can apply to this one
             found[where] = (people, None)
             continue
+        if type(created) is dict and "utc" in created:
+            # Rails writes an ActiveSupport::TimeWithZone as a mapping: utc, zone, time
+            created, created_at = created["utc"], f"{created_at}.utc"
         text = wire.string(created, created_at, max_len=100)
         when = parse_time(text)
         if when is None:

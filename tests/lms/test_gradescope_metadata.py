@@ -253,3 +253,23 @@ def test_generated_run_metadata_never_fails_a_grading(tmp_path, document):
 def test_run_metadata_of_the_wrong_type_is_no_metadata(tmp_path):
     path = write(tmp_path / "submission_metadata.json", json.dumps({"users": 5}))
     assert gradescope.read_run_metadata(path) == gradescope.RunMetadata()
+
+
+def test_a_time_rails_wrote_as_a_time_with_zone_is_read_from_its_utc(tmp_path):
+    """ActiveSupport::TimeWithZone's YAML is a mapping (utc, zone, time): its utc is the
+    submission time (one such record refused the whole class)."""
+    text = (
+        "submission_1:\n"
+        "  :submitters:\n"
+        "  - :name: Jane Doe\n"
+        "    :sid: '1001'\n"
+        "  :created_at: !ruby/object:ActiveSupport::TimeWithZone\n"
+        "    utc: 2026-12-01 18:30:00.000000000 Z\n"
+        "    zone: !ruby/object:ActiveSupport::TimeZone\n"
+        "      name: America/Los_Angeles\n"
+        "    time: 2026-12-01 10:30:00.000000000 Z\n"
+    )
+    found = gradescope.read_metadata(write(tmp_path / "submission_metadata.yml", text))
+    people, when = found["submission_1"]
+    assert people[0].sid == "1001"
+    assert when is not None and when.isoformat() == "2026-12-01T18:30:00+00:00"
