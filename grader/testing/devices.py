@@ -2,7 +2,10 @@
 
 Meta tensors have a device, a shape and a dtype but no data. A tensor the learner's code creates
 without ``device=`` lands on the CPU next to meta inputs exactly as it would next to CUDA inputs,
-so a meta case catches the slip on machines without a GPU. Two things the learner's code may do
+so a meta case catches the slip on machines without a GPU. PyTorch's own meta kernels let many
+operations take such a CPU tensor (a matmul, ``add_``, ``gather``, ``scatter_``, indexing with
+meta indices) where a GPU refuses it; the learner's process refuses them as a GPU does in every
+call on meta (``grader.sandbox.child._OneDevice``). Two things the learner's code may do
 cannot run on meta, and are caught in the learner's process by :func:`call_on_meta`:
 
 - copying a meta tensor's data elsewhere (filling a tensor made on the CPU from the inputs,
