@@ -88,6 +88,42 @@ def _float_tol(dtype):
 # pairwise_distance
 
 
+def _check_distance_shape(got, x, what):
+    """The (n, n) shape, naming the two classic wrong reductions of the (n, n, d) differences:
+    no dim at all (one number) and the sum over a point's dim instead of the coordinates'."""
+    n, d = x.shape
+    if got.device.type != "meta" and n > 1 and tuple(got.shape) != (n, n):
+        xs = x.detach().cpu().double()
+        diff = xs[:, None, :] - xs[None, :, :]
+        mine = got.detach().cpu().double()
+        we, wz = names(what)
+        if got.dim() == 0 and torch.allclose(mine, diff.pow(2).sum().sqrt(), rtol=1e-4):
+            fail(
+                f"{we} should have shape ({n}, {n}), but yours is one number, {mine.item():.6g}: "
+                f"the norm of all {n}x{n}x{d} coordinate differences at once. A norm or sum "
+                "without dim= reduces every dimension; reduce only the coordinates, the last "
+                "dim: torch.norm(diff, dim=-1) or diff.pow(2).sum(dim=-1).sqrt().",
+                f"{wz} 的形状应为 ({n}, {n})，但你的结果只是一个数 {mine.item():.6g}："
+                f"它是全部 {n}x{n}x{d} 个坐标差合在一起的范数。不指定 dim= 的范数或求和会归约所有维度；"
+                "只应归约坐标所在的最后一维：torch.norm(diff, dim=-1) 或 diff.pow(2).sum(dim=-1).sqrt()。",
+                evidence=["wrong_shape", "reduced_all_dims"],
+            )
+        if n != d and tuple(got.shape) == (n, d):
+            over_points = diff.pow(2).sum(dim=1).sqrt()
+            if torch.allclose(mine, over_points, rtol=1e-4, atol=1e-5):
+                fail(
+                    f"{we} should have shape ({n}, {n}), but yours has shape ({n}, {d}): its "
+                    "[i, k] is the root of the sum over j of (x[i, k] - x[j, k])². The sum ran over "
+                    "the other point (dim=1, or dim=0, of the (n, n, d) differences), not over the "
+                    "d coordinates. Reduce the last dim: .sum(dim=-1) (or dim=2).",
+                    f"{wz} 的形状应为 ({n}, {n})，但你的结果形状为 ({n}, {d})：它的 [i, k] 是 "
+                    "(x[i, k] - x[j, k])² 对 j 求和再开方。求和沿的是另一个点（(n, n, d) 差值的 dim=1"
+                    "或 dim=0），而不是 d 个坐标。请归约最后一维：.sum(dim=-1)（或 dim=2）。",
+                    evidence=["wrong_shape", "reduced_wrong_dim"],
+                )
+    assert_shape(got, (n, n), what)
+
+
 PAIRWISE_SHAPES = [(5, 3), (1, 4), (2, 1), (8, 16), (6, 2), (0, 3)]
 
 
@@ -108,7 +144,7 @@ def test_pairwise_values(learner, reference, device, rng):
         got = expect_tensor(learner.pairwise_distance(x), what)
         # At the precision of the coarser dtype: whether it is kept is test_keeps_dtype's.
         rtol, atol = _float_tol(x.dtype if got.dtype == x.dtype else torch.float32)
-        assert_shape(got, want.shape, what)
+        _check_distance_shape(got, x, what)
         mine, want = got.detach().cpu().clone(), want.cpu().clone()
         mine.diagonal().zero_()
         want.diagonal().zero_()
@@ -133,7 +169,7 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
         "对 40 个坐标在 100 附近的点计算的 pairwise_distance(x)",
     )
     got = expect_tensor(learner.pairwise_distance(x), what)
-    assert_shape(got, (40, 40), what)
+    _check_distance_shape(got, x, what)
     values = got.detach().cpu()
     bad = ~torch.isfinite(values)
     if bool(bad.any()):
@@ -379,6 +415,84 @@ def _disjoint(a, b):
     return (width <= 0) | (height <= 0)
 
 
+def _iou_sides(a, b, extra=0.0):
+    """The overlap's (N, M) width and height and the boxes' areas, in float64, unclamped;
+    ``extra=1`` counts the pixels of whole-number corners on both ends (the "+ 1" convention)."""
+    a, b = a.detach().cpu().double(), b.detach().cpu().double()
+    width = torch.minimum(a[:, None, 2], b[None, :, 2]) - torch.maximum(
+        a[:, None, 0], b[None, :, 0]
+    )
+    height = torch.minimum(a[:, None, 3], b[None, :, 3]) - torch.maximum(
+        a[:, None, 1], b[None, :, 1]
+    )
+    area_a = (a[:, 2] - a[:, 0] + extra) * (a[:, 3] - a[:, 1] + extra)
+    area_b = (b[:, 2] - b[:, 0] + extra) * (b[:, 3] - b[:, 1] + extra)
+    return width + extra, height + extra, area_a[:, None], area_b[None, :]
+
+
+def _iou_of(inter, area_a, area_b):
+    return inter / (area_a + area_b - inter)
+
+
+def _unclamped_ious(a, b):
+    """IoU as the usual slips about disjoint boxes compute it: no clamp, the product clamped,
+    only the width or only the height clamped."""
+    w, h, area_a, area_b = _iou_sides(a, b)
+    for inter in (w * h, (w * h).clamp(min=0), w.clamp(min=0) * h, w * h.clamp(min=0)):
+        yield _iou_of(inter, area_a, area_b)
+
+
+def _plus_one_iou(a, b):
+    w, h, area_a, area_b = _iou_sides(a, b, extra=1.0)
+    return _iou_of(w.clamp(min=0) * h.clamp(min=0), area_a, area_b)
+
+
+def _union_double_counted(a, b):
+    w, h, area_a, area_b = _iou_sides(a, b)
+    return w.clamp(min=0) * h.clamp(min=0) / (area_a + area_b)
+
+
+_IOU_MISTAKES = (
+    (
+        _plus_one_iou,
+        "pixel_inclusive_boxes",
+        "your values are those of the pixel convention, widths x2 - x1 + 1 and heights "
+        "y2 - y1 + 1 (as in old detection code on whole-pixel corners). These boxes have "
+        "continuous coordinates: a box's width is x2 - x1, and boxes that only touch share "
+        "nothing. Drop the + 1 from the overlap and from the areas.",
+        "你的结果符合像素约定的公式：宽为 x2 - x1 + 1、高为 y2 - y1 + 1（旧的检测代码在整数像素坐标上"
+        "这样算）。这里的框是连续坐标：宽就是 x2 - x1，只是相接的框没有公共部分。"
+        "请把重叠部分和面积里的 + 1 都去掉。",
+    ),
+    (
+        _union_double_counted,
+        "union_counts_overlap_twice",
+        "your values are intersection / (area_a + area_b): that sum counts the shared area "
+        "twice, so identical boxes give 0.5 instead of 1. The union is area_a + area_b - "
+        "intersection.",
+        "你的结果是 交集 / (area_a + area_b)：这个和把公共部分算了两次，所以两个相同的框得到 0.5 而不是 1。"
+        "并集应为 area_a + area_b - 交集。",
+    ),
+)
+
+
+def _same(mine, values, where=None):
+    if where is not None:
+        mine, values = mine[where], values[where]
+    return bool(torch.isclose(mine, values, rtol=1e-4, atol=1e-5, equal_nan=True).all())
+
+
+def _name_iou_mistake(mine, expected, a, b, what):
+    """Fail with a named message when a wrong IoU matrix is, value for value, one of the
+    classic wrong formulas computed from a and b."""
+    if _same(mine, expected):
+        return
+    for formula, tag, en, zh in _IOU_MISTAKES:
+        if _same(mine, formula(a, b)):
+            we, wz = names(what)
+            fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", tag])
+
+
 def _check_iou(got, a, b, want, what, *, disjoint=True, pairing=True):
     """Compare with the reference, naming the wrong pairing and unclamped overlaps.
 
@@ -408,12 +522,23 @@ def _check_iou(got, a, b, want, what, *, disjoint=True, pairing=True):
                 f"{wz}：N == M 时形状碰巧正确，但{_SWAPPED_ZH}",
                 evidence=["values_differ", "pairs_swapped"],
             )
+        _name_iou_mistake(mine.double(), expected.double(), a, b, what)
         wrong = apart & (mine != 0)
         if disjoint and bool(wrong.any()):
             i, j = (int(v) for v in wrong.nonzero()[0])
             box_i = [round(v, 3) for v in a[i].tolist()]
             box_j = [round(v, 3) for v in b[j].tolist()]
             we, wz = names(what)
+            # The clamp is named only when the values at the disjoint pairs are those of an
+            # unclamped overlap; any other non-zero value there is only reported.
+            if not any(_same(mine.double(), v, apart) for v in _unclamped_ious(a, b)):
+                fail(
+                    f"{we}: boxes {box_i} and {box_j} share no area, so their IoU is 0, but "
+                    f"yours is {mine[i, j].item():.6g} (at [{i}, {j}]).",
+                    f"{wz}：框 {box_i} 与 {box_j} 没有公共区域，IoU 应为 0，但你的结果是 "
+                    f"{mine[i, j].item():.6g}（位于 [{i}, {j}]）。",
+                    evidence=["values_differ"],
+                )
             fail(
                 f"{we}: boxes {box_i} and {box_j} share no area, so their IoU is 0, but yours is "
                 f"{mine[i, j].item():.6g} (at [{i}, {j}]). When boxes do not overlap, the overlap's "

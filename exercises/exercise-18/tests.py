@@ -17,9 +17,12 @@ standardize do not, because a correct solution may branch on a value there (if s
 
 Each test judges one requirement (see `requirements` in exercise.yaml): the constant-column test
 looks at the constant columns only, the device test at the device only (and only for a function
-that runs on the CPU at all: a crash there is the values tests'), and only
+that runs on the CPU at all and gives the expected shape there: a crash or a shape that depends on
+the values, such as bmi[mask]'s, is the values tests'), and only
 test_leaves_inputs_alone judges that the inputs are left alone (input_check is off elsewhere).
 """
+
+import math
 
 import torch
 from hypothesis import given
@@ -107,7 +110,35 @@ def test_bmi_values(learner, reference, device, rng):
                 f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
                 evidence=["values_differ", "doubled_not_squared"],
             )
+        for scale, en_how, zh_how in _HEIGHT_RESCALED:
+            if theirs.numel() and torch.allclose(theirs, w / (h * scale) ** 2, rtol=1e-4):
+                fail(
+                    f"{what.en}: every value of yours is {en_how} (yours {_head(theirs)}; "
+                    f"expected {_head(want.cpu())}). The heights are already in metres (1.4 to "
+                    "2.1): use them as they are, weights_kg / heights_m ** 2, with no conversion.",
+                    f"{what.zh}：你的每个值都{zh_how}（你的结果 {_head(theirs)}；期望 "
+                    f"{_head(want.cpu())}）。身高本来就以米为单位（1.4 到 2.1）：直接使用即可，"
+                    "weights_kg / heights_m ** 2，不需要换算。",
+                    evidence=["values_differ", "heights_rescaled"],
+                )
         assert_close(got, want, what, check_device=False)
+
+
+# The heights rescaled as if they were in centimetres (/ 100) or to centimetres (* 100).
+_HEIGHT_RESCALED = (
+    (
+        0.01,
+        "10000 times the expected one, as if the heights were divided by 100 to turn "
+        "centimetres into metres",
+        "正好是期望值的 10000 倍，就像把身高除以 100、从厘米换算成米",
+    ),
+    (
+        100.0,
+        "1/10000 of the expected one, as if the heights were multiplied by 100 to turn "
+        "metres into centimetres",
+        "正好是期望值的 1/10000，就像把身高乘以 100、从米换算成厘米",
+    ),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,6 +310,30 @@ def _check_stat_shape(value, n, d, label):
     assert_shape(value, (d,), label)
 
 
+def _check_stats_swapped(parts, x, what):
+    """mean and std exchanged: the returned mean is x's per-column std and the returned std its
+    per-column mean (torch.std_mean returns (std, mean), in that order)."""
+    xs = x.detach().cpu().double()
+    means, stds = xs.mean(dim=0), xs.std(dim=0)
+    if torch.allclose(means, stds, rtol=1e-4, atol=1e-5):
+        return  # the two statistics agree: exchanging them changes nothing
+    mine_mean = parts["mean"].detach().cpu().double()
+    mine_std = parts["std"].detach().cpu().double()
+    if torch.allclose(mine_mean, stds, rtol=1e-4, atol=1e-5) and torch.allclose(
+        mine_std, means, rtol=1e-4, atol=1e-5
+    ):
+        we, wz = names(what)
+        fail(
+            f"{we}: the mean you return is each column's standard deviation ({_head(mine_mean)}) "
+            f"and the std is each column's mean ({_head(mine_std)}): the two are exchanged. "
+            "torch.std_mean returns (std, mean), in that order: std, mean = torch.std_mean(x, dim=0).",
+            f"{wz}：你返回的 mean 是每列的标准差（{_head(mine_mean)}），std 则是每列的均值"
+            f"（{_head(mine_std)}）：两者对调了。torch.std_mean 按 (std, mean) 的顺序返回："
+            "std, mean = torch.std_mean(x, dim=0)。",
+            evidence=["values_differ", "stats_swapped"],
+        )
+
+
 def _check_standardize(got, want, x, what):
     """(z, mean, std) against the reference's, naming the classic mistakes first."""
     we, wz = names(what)
@@ -289,6 +344,7 @@ def _check_standardize(got, want, x, what):
         label = Text(f"the {name} returned by {we}", f"{wz} 返回的 {name}")
         parts[name] = expect_tensor(parts[name], label)
         _check_stat_shape(parts[name], n, d, label)
+    _check_stats_swapped(parts, x, what)
     theirs, ours = parts["std"].detach().cpu().double(), refs["std"].detach().cpu().double()
     population = ours * ((n - 1) / n) ** 0.5
     if not torch.allclose(theirs, ours, rtol=1e-4, atol=1e-5) and torch.allclose(
@@ -367,6 +423,7 @@ def _check_constant_columns(got, x, columns, what):
         # A statistic that is not one value per column cannot be read by column: the values
         # test names the wrong reduction.
         _check_stat_shape(parts[name], n, d, label)
+    _check_stats_swapped(parts, x, what)
     z = expect_tensor(parts["z"], Text(f"the z returned by {we}", f"{wz} 返回的 z"))
     assert_shape(z, (n, d), Text(f"the z returned by {we}", f"{wz} 返回的 z"))
     constant = x[0, columns].detach().cpu()
@@ -389,7 +446,28 @@ def _check_constant_columns(got, x, columns, what):
                 "常数列的 std 为 0，(x - mean) / std 在这一列就是 0 / 0。这样的列只需中心化："
                 "除以 torch.where(std > 0, std, 1)。",
             )
+        if name == "std":
+            _check_guard_kept(value, label)
         assert_close(value, want, label, rtol=0, atol=1e-6, check_dtype=False)
+
+
+def _check_guard_kept(std, label):
+    """The std of constant columns (expected 0) is one and the same non-zero number for every
+    such column, whatever their constants: the value a zero guard put into std itself."""
+    first = float(std[0]) if std.numel() else 0.0
+    if std.numel() < 2 or first == 0 or not math.isfinite(first) or bool((std != first).any()):
+        return
+    we, wz = names(label)
+    fail(
+        f"{we} are all {first:.6g}, expected 0: your guard against dividing by zero replaced the "
+        "zeros in std itself (std[std == 0] = ..., or a clamp), so the std you return is wrong. "
+        "Guard only the division and return std as torch.std gives it: z = (x - mean) / "
+        "torch.where(std > 0, std, 1).",
+        f"{wz} 全都是 {first:.6g}，期望为 0：你为避免除以零而做的保护把 std 本身中的 0 替换掉了"
+        "（std[std == 0] = ...，或者 clamp），所以返回的 std 是错的。只在除法里做保护，返回 torch.std "
+        "原本的结果：z = (x - mean) / torch.where(std > 0, std, 1)。",
+        evidence=["values_differ", "zero_guard_changed_std"],
+    )
 
 
 def test_standardize_constant_column(learner, device, rng):
@@ -431,6 +509,25 @@ def _check_mask_dtype(got, what):
         )
 
 
+def _check_not_selected(got, values, want, what):
+    """The healthy BMIs themselves (bmi[mask]) where the mask was due."""
+    if got.device.type == "meta" or got.shape == want.shape or got.dim() != 1:
+        return
+    chosen = values.detach().cpu()[want.cpu()]
+    if got.dtype == values.dtype and torch.equal(got.detach().cpu(), chosen):
+        we, wz = names(what)
+        fail(
+            f"{we} should be a bool mask of shape {tuple(want.shape)}, one True or False per BMI, "
+            f"but yours holds the {chosen.numel()} healthy values themselves ({_head(chosen)}): "
+            "bmi[mask] picks out the values where the mask is True. Return the mask: "
+            "(bmi >= 18.5) & (bmi <= 24.9).",
+            f"{wz} 应当是形状为 {tuple(want.shape)} 的 bool 掩码，每个 BMI 对应一个 True 或 False，"
+            f"但你的结果是 {chosen.numel()} 个健康的数值本身（{_head(chosen)}）：bmi[mask] 会取出掩码为 "
+            "True 处的值。请直接返回掩码：(bmi >= 18.5) & (bmi <= 24.9)。",
+            evidence=["wrong_shape", "selected_not_mask"],
+        )
+
+
 def test_healthy_thresholds(learner, reference, device, rng):
     low, high = torch.tensor(18.5), torch.tensor(24.9)  # 24.9 as float32, as the data are
     edges = torch.stack(
@@ -463,6 +560,7 @@ def test_healthy_thresholds(learner, reference, device, rng):
         what = Text(f"healthy(bmi) for {en}", f"healthy(bmi)（{zh}）")
         got = expect_tensor(learner.healthy(values), what)
         want = reference.healthy(values)
+        _check_not_selected(got, values, want, what)
         assert_shape(got, want.shape, what)
         _check_mask_dtype(got, what)
         assert_device(got, want.device, what)
@@ -495,7 +593,7 @@ def call_safely(module, name, args):
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
-def test_bmi_and_healthy_on_device(learner, device, rng):
+def test_bmi_and_healthy_on_device(learner, reference, device, rng):
     # meta tensors have a device but no data: a tensor created on the CPU fails there as on a GPU.
     # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
     # about a second in a process). The device only: the values and dtypes are judged by the
@@ -516,8 +614,14 @@ def test_bmi_and_healthy_on_device(learner, device, rng):
             f'healthy(bmi)（位于 "{device}" 的 (3, 2) 张量）',
         ),
     ):
-        if "error" in learner.run(call_safely, name, list(args)):
+        on_cpu = learner.run(call_safely, name, list(args))
+        if "error" in on_cpu:
             continue  # it fails on the CPU as well: the values tests report that
+        want = getattr(reference, name)(*args)
+        if getattr(on_cpu["value"], "shape", None) != want.shape:
+            # Not the shape of its inputs on the CPU either (bmi[mask] selects values): such a
+            # shape depends on the data, which meta tensors do not have. The values tests say why.
+            continue
         what = Text(en, zh)
         got = expect_tensor(on_meta(learner, name, [a.to(device) for a in args], what), what)
         assert_device(got, device, what)
