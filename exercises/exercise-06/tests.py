@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from grader.spec import Text
 from grader.testing import (
+    LearnerRaised,
     assert_device,
     assert_equal,
     assert_shape,
@@ -117,9 +118,39 @@ def test_add_batch_dim(learner, reference, device, rng):
 # drop_dim
 
 
+def _drop_negative(learner, x, dim):
+    """learner.drop_dim(x, dim); an IndexError for a negative dim whose position counted from
+    the front works is named: the code turns negative dims into the wrong position."""
+    try:
+        return learner.drop_dim(x, dim)
+    except LearnerRaised as exc:
+        if dim >= 0 or "IndexError" not in exc.mro:
+            raise
+        front = dim + x.dim()
+        try:
+            learner.drop_dim(x, front)
+        except LearnerRaised:
+            raise exc from None
+        en, zh = exc.message.en.rstrip(), exc.message.zh.rstrip()
+        exc.message = Text(
+            f"{en}{'' if en.endswith('.') else '.'} drop_dim(x, {dim}) raised it, while "
+            f"drop_dim(x, {front}), the same dimension counted from the front, works: your "
+            "code turns a negative dim into the wrong position. A negative dim counts from the "
+            f"end (-1 is the last dim), so its position is dim + x.dim() = {front}, not "
+            "len(x.shape) - dim; x.shape[dim] and x.squeeze(dim) take negative dims as they are.",
+            f"{zh}{'' if zh.endswith('。') else '。'}drop_dim(x, {dim}) 抛出了它，而 "
+            f"drop_dim(x, {front})（从前往后数的同一维）可以正常运行：你的代码把"
+            "负的 dim 换算成了错误的位置。负的 dim 从末尾开始数（-1 是最后一维），所以它的位置是 "
+            f"dim + x.dim() = {front}，而不是 len(x.shape) - dim；x.shape[dim] 和 x.squeeze(dim) "
+            "本身就接受负的 dim。",
+        )
+        exc.evidence = (*exc.evidence, "negative_dim_position")
+        raise
+
+
 def _check_drop(learner, reference, x, dim, code):
     what = f"drop_dim(x, {dim}) (x = {code})"
-    got = expect_tensor(learner.drop_dim(x, dim), what)
+    got = expect_tensor(_drop_negative(learner, x, dim), what)
     want = reference.drop_dim(x, dim)
     shape, wanted = tuple(got.shape), tuple(want.shape)
     if (
@@ -241,6 +272,24 @@ def _check_chw(learner, reference, img, code):
             f"(C, W, H) = {tuple(got.shape)}：transpose(0, 2)（以及 permute(2, 1, 0) 或 img.T）"
             "把高和宽也交换了。只把通道移到最前面：permute(2, 0, 1)。",
             evidence=["dims_permuted", "height_width_swapped"],
+        )
+    inverse = (
+        tuple(got.shape) == (w, c, h) and len({h, w, c}) == 3
+        if img.device.type == "meta"
+        else not _same(got, want) and _same(got, img.permute(1, 2, 0))
+    )
+    if inverse:
+        fail(
+            f"{what} should be (C, H, W) = {(c, h, w)}, but yours is (W, C, H) = "
+            f"{tuple(got.shape)}: permute(1, 2, 0) is the reverse move, (C, H, W) -> (H, W, C). "
+            "permute's arguments list, for each dim of the result in turn, the input dim that "
+            "goes there: (H, W, C) -> (C, H, W) takes dim 2 (C), then 0 (H), then 1 (W): "
+            "permute(2, 0, 1).",
+            f"{what} 应该是 (C, H, W) = {(c, h, w)}，但你的结果是 (W, C, H) = {tuple(got.shape)}："
+            "permute(1, 2, 0) 是反方向的变换，即 (C, H, W) -> (H, W, C)。permute 的参数依次列出结果的"
+            "每一维来自输入的哪一维：(H, W, C) -> (C, H, W) 依次取第 2 维（C）、第 0 维（H）、"
+            "第 1 维（W）：permute(2, 0, 1)。",
+            evidence=["dims_permuted", "permute_order"],
         )
     if img.device.type != "meta" and not _same(got, want) and _same(got, img.reshape(c, h, w)):
         fail(

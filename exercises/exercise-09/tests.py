@@ -14,6 +14,8 @@ Seed pitfalls covered (001 §5.4, with 000 §2.3 and 003 §2.2 for split_heads):
 - Tensors created on the CPU whatever the inputs' device: meta tensors stand in for a GPU.
 """
 
+import itertools
+
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -250,9 +252,57 @@ _LAYOUT_ZH = (
 )
 
 
+def _expect_heads(got, x, heads, what):
+    """split_heads's answer as a tensor; names the pieces of torch.chunk returned unjoined."""
+    B, T, F = x.shape
+    D = F // heads
+    if (
+        isinstance(got, (tuple, list))
+        and len(got) == heads
+        and all(type(p) is torch.Tensor and tuple(p.shape) == (B, T, D) for p in got)
+    ):
+        kind = type(got).__name__
+        we, wz = names(what)
+        fail(
+            f"{we} should be one tensor of shape {_fmt((B, heads, T, D))}, but yours is a {kind} "
+            f"of {heads} tensor{'s' if heads > 1 else ''} of shape {_fmt((B, T, D))}, one per "
+            "head: torch.chunk (like "
+            "torch.split) returns its pieces as a tuple. Join them, with the heads as a new dim "
+            f"after the batch: torch.stack(chunks, dim=1) gives {_fmt((B, heads, T, D))}.",
+            f"{wz} 应该是一个形状为 {_fmt((B, heads, T, D))} 的张量，但你的结果是由 {heads} 个形状为 "
+            f"{_fmt((B, T, D))} 的张量组成的 {kind}，每个头一个：torch.chunk（和 torch.split 一样）"
+            "以元组的形式返回切出的各块。请把它们拼起来，让头成为批次之后新增的一维："
+            f"torch.stack(chunks, dim=1) 得到 {_fmt((B, heads, T, D))}。",
+            evidence=["not_a_tensor", "pieces_not_joined"],
+        )
+    return expect_tensor(got, what)
+
+
+_SPLIT_DIMS = ("B", "T", "heads", "D")
+
+
+def _permuted_split(mine, x, heads):
+    """The one order (other than the asked-for (0, 2, 1, 3) and no move at all) in which
+    permuting x.reshape(B, T, heads, D) gives ``mine``, or None (none, or several)."""
+    B, T, F = x.shape
+    split = x.detach().cpu().reshape(B, T, heads, F // heads)
+    right = split.permute(0, 2, 1, 3)
+    if mine.shape == right.shape and torch.equal(mine, right):
+        return None
+    found = [
+        order
+        for order in itertools.permutations(range(4))
+        if split.permute(order).shape == mine.shape and torch.equal(split.permute(order), mine)
+    ]
+    if len(found) != 1 or found[0] in ((0, 1, 2, 3), (0, 2, 1, 3)):
+        return None
+    return found[0]
+
+
 def _check_heads_shape(got, x, heads, what):
-    """The (B, heads, T, D) shape; names heads left after the time steps."""
-    got = expect_tensor(got, what)
+    """The (B, heads, T, D) shape; names heads left after the time steps and the dims of the
+    split put in another order."""
+    got = _expect_heads(got, x, heads, what)
     B, T, F = x.shape
     D = F // heads
     shape, expected = tuple(got.shape), (B, heads, T, D)
@@ -265,6 +315,29 @@ def _check_heads_shape(got, x, heads, what):
             f"{wz} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：特征已经拆开了，"
             "但头的维度仍在时间步之后。请用 .transpose(1, 2) 把它移到前面。",
             evidence=["wrong_shape", "heads_not_transposed"],
+        )
+    order = None
+    if got.device.type != "meta" and x.device.type != "meta" and x.numel():
+        order = _permuted_split(got.detach().cpu(), x, heads)
+    if order is not None:
+        we, wz = names(what)
+        dims = ", ".join(_SPLIT_DIMS[i] for i in order)
+        call = ", ".join(map(str, order))
+        fail(
+            f"{we} should be (B, heads, T, D) = {_fmt(expected)}, but yours is ({dims}) = "
+            f"{_fmt(shape)}: x.reshape(B, T, heads, D).permute({call}). The split is right; the "
+            "dims are in another order. permute's arguments list, for each dim of the result in "
+            "turn, the input dim that goes there: (B, T, heads, D) -> (B, heads, T, D) is "
+            "permute(0, 2, 1, 3), or .transpose(1, 2).",
+            f"{wz} 应该是 (B, heads, T, D) = {_fmt(expected)}，但你的结果是 ({dims}) = "
+            f"{_fmt(shape)}：即 x.reshape(B, T, heads, D).permute({call})。拆分本身是对的，"
+            "只是维度顺序不对。permute 的参数依次列出结果的每一维来自输入的哪一维："
+            "(B, T, heads, D) -> (B, heads, T, D) 是 permute(0, 2, 1, 3)，或 .transpose(1, 2)。",
+            evidence=[
+                "wrong_shape" if shape != expected else "values_differ",
+                "dims_permuted",
+                "permute_order",
+            ],
         )
     assert_shape(got, expected, what)
     return got
@@ -354,8 +427,8 @@ def test_split_heads_any_layout(learner, device, rng):
         ]
         for x, note in cases:
             what = _for_x(f"split_heads(x, heads={h})", x, note)
-            got = expect_tensor(learner.split_heads(x, h), what)
-            fresh = expect_tensor(learner.split_heads(x.contiguous(), h), what)
+            got = _expect_heads(learner.split_heads(x, h), x, h, what)
+            fresh = _expect_heads(learner.split_heads(x.contiguous(), h), x, h, what)
             mine, theirs = got.detach().cpu(), fresh.detach().cpu()
             if (
                 mine.shape == theirs.shape
@@ -455,6 +528,8 @@ def test_results_on_input_device(learner, device, rng):
             if device == "meta"
             else getattr(learner, name)(*args)
         )
+        if name == "split_heads":
+            got = _expect_heads(got, x, 2, what)
         assert_device(expect_tensor(got, what), device, what)
 
 
@@ -492,7 +567,10 @@ def test_keeps_dtype(learner, rng):
                 ),
             ),
         ):
-            got = expect_tensor(getattr(learner, call)(*args), what)
+            got = getattr(learner, call)(*args)
+            if call == "split_heads":
+                got = _expect_heads(got, x, 2, what)
+            got = expect_tensor(got, what)
             if got.dtype != dtype:
                 we, wz = names(what)
                 yours = str(got.dtype).removeprefix("torch.")

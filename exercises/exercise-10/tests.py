@@ -57,6 +57,21 @@ def _check_array(got, want, what, *, dtype=True):
             f"{wz} 的形状应为 {_fmt(want.shape)}，但你的结果形状为 {_fmt(got.shape)}。",
             evidence=["wrong_shape"],
         )
+    if dtype and got.dtype != want.dtype and got.dtype == np.float32:
+        # float32 from a tensor of another dtype: something converted it on purpose (.float(),
+        # .to(torch.float32), astype(np.float32)); to_numpy must keep t's dtype.
+        we, wz = names(what)
+        fail(
+            f"{we} should have dtype {want.dtype} (NumPy's match for the tensor's dtype), but "
+            "yours has dtype float32: your code converts to float32 (.float(), .to(torch.float32), "
+            "astype(np.float32) or dtype=np.float32). to_numpy keeps t's dtype: remove the "
+            "conversion, t.detach().cpu().numpy().",
+            f"{wz} 的 dtype 应为 {want.dtype}（与张量 dtype 对应的 NumPy 类型），但你的结果是 "
+            "float32：你的代码把它转换成了 float32（.float()、.to(torch.float32)、astype(np.float32) 或 "
+            "dtype=np.float32）。"
+            "to_numpy 要保持 t 的 dtype：去掉这个转换，t.detach().cpu().numpy()。",
+            evidence=["wrong_dtype", "dtype_not_kept"],
+        )
     if dtype and got.dtype != want.dtype:
         we, wz = names(what)
         fail(

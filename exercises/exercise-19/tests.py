@@ -148,6 +148,20 @@ def _split(value, call, strict=True):
         part = expect_tensor(part, what)
         if not strict and not part.dtype.is_floating_point and part.dtype != torch.bool:
             part = part.long()
+        if part.dtype == torch.float32 and part.numel() == 0:
+            fail(
+                f"{we} should hold int64 indices (what torch.randperm gives), but yours is an empty "
+                "float32 tensor: a tensor made from an empty list, torch.tensor([]) (like "
+                "torch.zeros(0)), gets PyTorch's default dtype, float32, as no number in it says "
+                "otherwise. Say the dtype: "
+                "torch.tensor(indices, dtype=torch.long), or slice a tensor of indices "
+                "(torch.randperm(n, generator=g)[:k] stays int64 when empty).",
+                f"{wz} 应为 int64 的下标（即 torch.randperm 给出的类型），但你的结果是一个空的 float32 "
+                "张量：由空列表创建的张量 torch.tensor([])（和 torch.zeros(0) 一样）得到的是 PyTorch 的"
+                "默认 dtype float32，因为里面没有数字能说明别的类型。请写明 dtype：torch.tensor(indices, dtype=torch.long)，或者对下标张量"
+                "切片（torch.randperm(n, generator=g)[:k] 即使为空也仍是 int64）。",
+                evidence=["wrong_dtype", "empty_list_float32"],
+            )
         if part.dtype != torch.int64:
             fail(
                 f"{we} should hold int64 indices (what torch.randperm gives), but yours has dtype "
