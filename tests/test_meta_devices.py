@@ -166,3 +166,40 @@ def test_a_learners_cpu_tensors_beside_meta_inputs_fail_the_call_as_on_a_gpu():
         assert SAME_DEVICE in found[f"{name}/meta"], (name, found[f"{name}/meta"])
     for name in ("model_moved", "one_hot_on_device"):
         assert found[f"{name}/cpu"] == "ok" and found[f"{name}/meta"] == "ok", found
+
+
+@pytest.mark.parametrize(
+    "reads",
+    [
+        lambda x: x[x > 0].sum(),  # boolean indexing: nonzero
+        lambda x: x.unique(),
+        lambda x: x.masked_select(x > 0),
+        lambda x: x.sum().item(),
+    ],
+    ids=["x[mask]", "unique", "masked_select", "item"],
+)
+def test_code_that_reads_values_on_meta_is_never_taken_for_a_copy_to_the_cpu(reads):
+    """An operation whose result's shape depends on the values has no meta kernel: it reads
+    values and copies nothing, so it is never named a device slip ("copied out of meta"); a
+    test that catches reads gets it as one, and one that does not gets the learner's error."""
+    import types
+
+    from grader.testing.devices import call_on_meta
+
+    module = types.SimpleNamespace(f=reads)
+    x = torch.ones(3, device="meta")
+    assert set(call_on_meta(module, "f", [x], catch_copies=True, catch_reads=True)) == {
+        "reads_values"
+    }
+    with pytest.raises((NotImplementedError, RuntimeError)):
+        call_on_meta(module, "f", [x], catch_copies=True, catch_reads=False)
+
+
+def test_a_copy_out_of_meta_is_still_one():
+    import types
+
+    from grader.testing.devices import call_on_meta
+
+    module = types.SimpleNamespace(f=lambda x: torch.zeros(3).copy_(x))
+    answer = call_on_meta(module, "f", [torch.ones(3, device="meta")], catch_reads=True)
+    assert "copied_out_of_meta" in answer

@@ -46,10 +46,15 @@ def call_on_meta(module, name, args, catch_copies=True, catch_reads=False):
     """
     try:
         value = getattr(module, name)(*args)
-    except NotImplementedError as exc:  # "Cannot copy out of meta tensor; no data!"
-        if not catch_copies or "meta" not in str(exc):
-            raise
-        return {"copied_out_of_meta": str(exc)}
+    except NotImplementedError as exc:
+        said = str(exc)
+        if catch_copies and "Cannot copy out of meta tensor" in said:
+            return {"copied_out_of_meta": said}
+        # an operation whose result's shape depends on the values (nonzero, x[mask], unique):
+        # PyTorch has no meta kernel for it; it reads values, it copies nothing
+        if catch_reads and ("meta" in said.lower()):
+            return {"reads_values": said}
+        raise
     except RuntimeError as exc:  # "Tensor.item() cannot be called on meta tensors"
         if not catch_reads or "cannot be called on meta tensors" not in str(exc):
             raise
