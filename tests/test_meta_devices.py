@@ -203,3 +203,79 @@ def test_a_copy_out_of_meta_is_still_one():
     module = types.SimpleNamespace(f=lambda x: torch.zeros(3).copy_(x))
     answer = call_on_meta(module, "f", [torch.ones(3, device="meta")], catch_reads=True)
     assert "copied_out_of_meta" in answer
+
+
+# -- correct code that reads values, on every exercise with a meta case -----------------------
+
+_GRADE = """
+import json, sys
+from grader.catalog import Catalog, project_root
+from grader.engine import GradeRequest, LocalEngine
+files = json.loads(sys.argv[1])
+requests = [GradeRequest(exercise=e, source=s.encode(), filename=f"{e}.py", devices=("cpu",))
+            for e, s in files]
+with LocalEngine(Catalog(project_root()), jobs=2) as engine:
+    results = engine.grade_many(requests)
+print(json.dumps([[[t.key, t.status.value, t.message] for t in r.tests
+                   if t.status.value not in ("passed", "skipped")] for r in results]))
+"""
+
+EXERCISES = [f"{n:02d}" for n in range(1, 21)]
+# those whose meta cases call functions that take a tensor first (the read happens there)
+META_EXERCISES = ["05", "06", "07", "08", "09", "11", "15", "18"]
+
+
+def _reading(source: str, extra: str) -> str:
+    """The reference with a read of its first argument's values (when a tensor) as the first line
+    of each function (an assert a careful learner writes: on a GPU it runs), and ``extra``
+    after it."""
+    import ast
+
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    inserts = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            first_arg = node.args.args[0].arg
+            check = (
+                f"assert not isinstance({first_arg}, torch.Tensor) or "
+                f"bool({first_arg}.isfinite().all()) or True"
+            )
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                first = node.body[1] if len(node.body) > 1 else first
+            indent = " " * first.col_offset
+            inserts.append(
+                (first.lineno - 1, [indent + check] + ([indent + extra] if extra else []))
+            )
+    for index, added in sorted(inserts, reverse=True):
+        lines[index:index] = added
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+def test_correct_code_that_reads_values_passes_every_meta_case_and_a_cpu_tensor_still_fails():
+    """Code that reads values cannot run on meta, yet on a GPU it runs: an assert on the inputs
+    failed the device test of correct code on every machine. Its device is now judged from the
+    source: the references with such a read pass everything; with a tensor made on the CPU
+    beside the read, the device test fails."""
+    from tests.conftest import ROOT
+
+    files, kinds = [], []
+    for number in EXERCISES:
+        exercise = f"exercise-{number}"
+        source = (ROOT / "solutions" / exercise / f"{exercise}.py").read_text()
+        files.append((exercise, _reading(source, "")))
+        kinds.append((exercise, "reads"))
+        if number in META_EXERCISES:
+            files.append((exercise, _reading(source, "_unused = torch.zeros(3)")))
+            kinds.append((exercise, "reads and a CPU tensor"))
+    found = json.loads(run_fresh(_GRADE, timeout=900, args=(json.dumps(files),)))
+    for (exercise, kind), failed in zip(kinds, found, strict=True):
+        if kind == "reads":
+            assert failed == [], (exercise, failed)
+        else:
+            # only meta cases fail, each for the device its source shows
+            assert failed, exercise
+            for key, _, message in failed:
+                assert key.endswith("[meta]") and "device" in message, (exercise, key, message)

@@ -323,6 +323,8 @@ class GraderPlugin:
             verdict = _believed(verdict, self.s.review(key), measured.taken())
         if verdict.status is Status.PASSED and device == "meta" and key is not None:
             verdict = self._same_on_every_device(verdict, name, key)
+        elif device == "meta" and key is not None and _reads_on_meta(verdict):
+            verdict = self._judged_from_source(name, key)
         if key in self.s.pools:
             output, truncated = self.s.pools[key].take_output()
         else:
@@ -440,6 +442,39 @@ class GraderPlugin:
                 )
         return verdict
 
+    def _judged_from_source(self, name: str, key: str) -> Verdict:
+        """A meta case the learner's code could not run because it reads tensor values (an
+        assert on the inputs, ``.item()``, ``x[mask]``): meta tensors have no values, yet on a
+        GPU such code runs, and correct code failed here on every machine. The case is judged
+        where it can be, from the source: the functions it used must make every tensor on
+        their inputs' device and never decide by the device (fail closed when the file cannot
+        be read); then it is skipped, said why, and does not count."""
+        from grader.testing.devices import assert_device_follows
+
+        try:
+            spec = self.s.spec.test(name)
+        except KeyError:
+            spec = None
+        test_functions: tuple[str, ...] = spec.functions if spec is not None else ()
+        source = self.s.source(key)
+        try:
+            for function in dict.fromkeys([*measured.functions(), *test_functions]):
+                assert_device_follows(source, function, function)
+        except CheckFailed as exc:
+            return Verdict(Status.FAILED, exc.message, evidence=tuple(exc.evidence))
+        return Verdict(
+            Status.SKIPPED,
+            Text(
+                "Your code reads tensor values (.item(), an assert or if on a tensor, x[mask]), "
+                "which the meta device, standing in for a GPU here, cannot do: it has no values. "
+                "Your source was checked for the device instead (every tensor made on the "
+                "inputs' device, no test of which device it is), and this case does not count.",
+                "你的代码读取了张量的值（.item()、对张量做 assert 或 if、x[mask]），而这里代替 GPU 的 "
+                "meta 设备没有数值，无法运行这样的代码。因此改为检查你的源代码是否遵循设备（每个张量都"
+                "创建在输入所在的设备上，不判断当前是哪个设备），本用例不计分。",
+            ),
+        )
+
     def _verdict(self, phases: dict[str, Any]) -> Verdict:
         setup_exc, setup_report = phases.get("setup", (None, None))
         if setup_report is not None and setup_report.skipped:
@@ -519,6 +554,24 @@ def _believed(verdict: Verdict, review: tuple[Finding, ...], used: tuple[str, ..
         ),
         evidence=("needs_review",),
     )
+
+
+# What PyTorch says when code reads the values of a meta tensor, which has none: a value
+# brought into Python, or an operation whose result's shape depends on the values.
+_META_READS = (
+    "cannot be called on meta tensors",
+    "register_meta function for torch.nonzero",
+    "with Meta tensors, but there was no fake impl or Meta kernel",
+    "a meta tensor without output_size",
+)
+
+
+def _reads_on_meta(verdict: Verdict) -> bool:
+    """A failed meta case whose cause is the learner's code reading values on meta."""
+    if verdict.status not in (Status.FAILED, Status.ERROR) or GRADER_FAULT in verdict.evidence:
+        return False
+    said = [verdict.message.en, str((verdict.error or {}).get("message", ""))]
+    return any(sign in text for text in said for sign in _META_READS)
 
 
 def _submission(item: pytest.Item) -> str | None:
