@@ -260,12 +260,19 @@ def _read(data: bytes) -> dict[str, Any]:
             f"not a notebook: the file is not a notebook's JSON ({exc.problem}); open it in "
             "Jupyter and save it again, or hand in a .py file"
         ) from None
+    if isinstance(raw, dict) and "nbformat" in raw and "cells" not in raw:
+        raise NotebookError(
+            f"the notebook's format is nbformat {raw['nbformat']!r} (its cells are not where "
+            "nbformat 4 keeps them); this grader reads nbformat 4 (Jupyter since 2015): open it "
+            "in a current Jupyter and save it again"
+        )
     if not isinstance(raw, dict) or "cells" not in raw or "nbformat" not in raw:
         raise NotebookError(
             "not a notebook: a Jupyter notebook is a JSON object with 'nbformat' and 'cells'"
         )
     major = raw.get("nbformat")
-    if major != 4 or not isinstance(raw.get("nbformat_minor"), int):
+    # the type too: 4.0 == 4 in Python, and nbformat's own validator asserts an int
+    if type(major) is not int or major != 4 or type(raw.get("nbformat_minor")) is not int:
         raise NotebookError(
             f"the notebook's format is nbformat {major!r}; this grader reads nbformat 4 "
             "(Jupyter since 2015): open it in a current Jupyter and save it again"
@@ -288,7 +295,7 @@ def _read(data: bytes) -> dict[str, Any]:
         raise NotebookError(
             f"the notebook is damaged ({first[:200]}); open it in Jupyter and save it again"
         ) from None
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+    except Exception as exc:  # noqa: BLE001  # nbformat reads hostile JSON: any failure of it
         raise NotebookError(
             f"the notebook is damaged ({type(exc).__name__}: {str(exc)[:200]}); open it in "
             "Jupyter and save it again"

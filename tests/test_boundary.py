@@ -102,8 +102,32 @@ def _mutations(data: dict) -> st.SearchStrategy[dict]:
             parent[path[-1]] = value
         return changed
 
-    return st.builds(
-        mutate, st.sampled_from(paths), JSON, st.sampled_from(["replace", "drop", "add"])
+    def at(path: tuple) -> object:
+        value: object = data
+        for step in path:
+            value = value[step]  # type: ignore[index]
+        return value
+
+    def twins(value: object) -> list[object]:
+        """Values equal to ``value`` in Python but of another JSON type (4.0 for 4, true for
+        1, "4" for 4): a reader that compares with == lets them through to code that checks
+        the type (nbformat's own validator asserted, and crashed the grader)."""
+        if isinstance(value, bool):
+            return [int(value), float(value)]
+        if isinstance(value, int):
+            return [float(value), str(value)] + ([bool(value)] if value in (0, 1) else [])
+        if isinstance(value, float) and value.is_integer():
+            return [int(value)]
+        return []
+
+    def replacement(path: tuple) -> st.SearchStrategy[object]:
+        found = twins(at(path))
+        return (st.sampled_from(found) | JSON) if found else JSON
+
+    return st.sampled_from(paths).flatmap(
+        lambda path: st.builds(
+            mutate, st.just(path), replacement(path), st.sampled_from(["replace", "drop", "add"])
+        )
     )
 
 
