@@ -8,6 +8,7 @@ fix: one UsageError naming it, never a traceback.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -23,6 +24,7 @@ def write_atomic(path: Path, text: str) -> None:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         data = shown(text).encode("utf-8")
+    _replaceable(path)
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -41,10 +43,48 @@ def write_atomic(path: Path, text: str) -> None:
             os.unlink(tmp)
 
 
+# What an output never replaces: the learner's own code (``--report exercise-07.py`` wrote HTML
+# over it, with no backup)
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+
+def _replaceable(path: Path) -> None:
+    """An output is a new file renamed over ``path``: over a symbolic link, a pipe or a device
+    (``/dev/full``) it replaced the link or the node itself, and said nothing. Only a regular
+    file, or nothing, may be there."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror or exc}",
+            hint="Choose a file in a folder you can write to.",
+        ) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise UsageError(
+            f"{path} is a symbolic link: an output would replace the link, not write to its target",
+            hint="Give the path of the file itself.",
+        )
+    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        raise UsageError(
+            f"{path} is not a regular file (a pipe, a device or a socket)",
+            hint="Give the path of a file for this output.",
+        )
+
+
 def check_writable(path: Path) -> None:
-    """Fail early (before any grading) when ``path`` cannot become an output file."""
+    """Fail early (before any grading) when ``path`` cannot become an output file: a folder,
+    a link or a special file, a Python file or notebook (the learner's code), a place that
+    cannot be written."""
     if path.is_dir():
         raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
+    _replaceable(path)
+    if path.suffix.lower() in SOURCE_SUFFIXES:
+        raise UsageError(
+            f"{path} is a Python file or a notebook: an output written there would replace it",
+            hint="Give the output a name of its own (report.html, result.json).",
+        )
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

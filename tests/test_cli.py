@@ -6,6 +6,7 @@ import os
 import queue
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -106,6 +107,42 @@ def test_bad_option_is_a_usage_error(capsys):
 def test_missing_file_is_a_usage_error(capsys, tmp_path):
     code, _, err = main(capsys, "5", "--file", str(tmp_path / "nope.py"))
     assert code == 2 and "does not exist" in err
+
+
+@pytest.mark.parametrize("kind", ["the graded file", "a notebook", "a link", "a pipe"])
+@pytest.mark.parametrize("option", ["--json", "--report"])
+def test_an_output_that_would_replace_code_a_link_or_a_special_file_is_refused(
+    capsys, tmp_path, kind, option
+):
+    """``--report exercise-05.py`` wrote HTML over the learner's code (no backup); over a link,
+    a pipe or a device (``/dev/full``) the output replaced the link or the node itself. Each
+    is refused before grading, with one error line, and left as it was."""
+    graded = tmp_path / "exercise-05.py"
+    graded.write_bytes(SOLUTION_05.read_bytes())
+    target = tmp_path / "target.json"
+    target.write_text("{}")
+    if kind == "the graded file":
+        out = graded
+    elif kind == "a notebook":
+        out = tmp_path / "work.ipynb"
+        out.write_text("{}")
+    elif kind == "a link":
+        out = tmp_path / "out.json"
+        out.symlink_to(target)
+    else:
+        out = tmp_path / "out.json"
+        os.mkfifo(out)
+    before = os.lstat(out)
+    code, _, err = main(capsys, "5", "--file", str(graded), option, str(out))
+    assert code == 2 and err.count("Error:") == 1 and "Traceback" not in err, err
+    after = os.lstat(out)
+    assert (after.st_ino, after.st_mode, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_mtime_ns,
+    )
+    assert graded.read_bytes() == SOLUTION_05.read_bytes()
+    assert target.read_text() == "{}"
 
 
 def test_no_file_outside_a_workspace(capsys, tmp_path):
@@ -580,3 +617,23 @@ def test_an_empty_path_or_name_is_a_usage_error(tmp_path, args):
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert "an empty" in proc.stderr
     assert list(tmp_path.iterdir()) == []  # nothing written where it ran
+
+
+@pytest.mark.parametrize("kind", ["link", "pipe"])
+def test_no_output_anywhere_replaces_a_link_or_a_special_file(tmp_path, kind):
+    """Every output goes through write_atomic (gradebooks, workspace files, reports): none of
+    them renames a new file over a link or a pipe."""
+    from grader.errors import UsageError
+    from grader.fileio import write_atomic
+
+    target = tmp_path / "target.csv"
+    target.write_text("kept")
+    out = tmp_path / "out.csv"
+    if kind == "link":
+        out.symlink_to(target)
+    else:
+        os.mkfifo(out)
+    with pytest.raises(UsageError):
+        write_atomic(out, "new")
+    assert out.is_symlink() if kind == "link" else stat.S_ISFIFO(os.lstat(out).st_mode)
+    assert target.read_text() == "kept"
