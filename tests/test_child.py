@@ -107,3 +107,29 @@ def test_a_file_imports_exactly_when_python_would_run_it(
     except (SyntaxError, ValueError):
         child_runs = False
     assert child_runs == (python_runs.returncode == 0), python_runs.stderr
+
+
+_ANY_COOKIE = st.one_of(
+    st.sampled_from([b"", b"# coding: ascii\n", b"# -*- coding: klingon -*-\n"]),
+    st.from_regex(rb"\A# coding[:=] ?[a-z0-9_-]{1,12}\n\Z"),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cookie=_ANY_COOKIE, comment=_COMMENT_BYTES, tail=st.sampled_from([b"", b"(", b"\x00"]))
+def test_whatever_an_import_raises_is_read_by_the_trusted_side(
+    tmp_path_factory, cookie, comment, tail
+):
+    """The child's account of a failed import must pass the trusted side's strict reader: an
+    unknown coding cookie gives a SyntaxError whose offset is -1, which the reader refused, so
+    every test said "malformed answer" and was diagnosed as "not a plain tensor"."""
+    from grader.sandbox import child
+    from grader.sandbox.messages import Hello
+
+    path = tmp_path_factory.mktemp("py") / "f.py"
+    path.write_bytes(cookie + b"# " + comment + b"\nx = 1\n" + tail)
+    hello = child.LearnerSide(str(path), 1 << 20, cuda=False).import_learner()
+    read = Hello.from_wire({**hello.to_wire(), "blobs": []})  # as the protocol frames it
+    assert read.ok == hello.ok
+    if not hello.ok:
+        assert read.error is not None and read.error.type == hello.error.type

@@ -428,8 +428,12 @@ class LearnerSide:
         offset = None
         exit_code = None
         if isinstance(exc, SyntaxError) and exc.filename == self.display:
-            frames = [ErrorFrame(exc.lineno or 0, "<module>", (exc.text or "").strip()[:300])]
-            offset = exc.offset
+            line = exc.lineno if type(exc.lineno) is int and 0 <= exc.lineno <= 10**9 else 0
+            frames = [ErrorFrame(line, "<module>", str(exc.text or "").strip()[:300])]
+            # Python gives -1 (an unknown coding cookie) or None where it has no column: the
+            # trusted side reads 0 and up only, and took the whole answer for a forgery
+            if type(exc.offset) is int and 0 <= exc.offset <= 10**9:
+                offset = exc.offset
             message = str(exc.msg)  # the line is reported apart; no "(file, line N)" suffix
         if isinstance(exc, SystemExit):
             exit_code = exc.code if isinstance(exc.code, (int, type(None))) else str(exc.code)
