@@ -73,18 +73,23 @@ def _replaceable(path: Path) -> None:
         )
 
 
-def check_writable(path: Path) -> None:
-    """Fail early (before any grading) when ``path`` cannot become an output file: a folder,
-    a link or a special file, a Python file or notebook (the learner's code), a place that
-    cannot be written."""
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
+def check_replaceable(path: Path) -> None:
+    """Refuse an output path whose file must never be replaced: a link or a special file, a
+    Python file or a notebook (the learner's code)."""
     _replaceable(path)
     if path.suffix.lower() in SOURCE_SUFFIXES:
         raise UsageError(
             f"{path} is a Python file or a notebook: an output written there would replace it",
             hint="Give the output a name of its own (report.html, result.json).",
         )
+
+
+def check_writable(path: Path) -> None:
+    """Fail early when ``path`` cannot become an output file: a folder, what
+    :func:`check_replaceable` refuses, a place that cannot be written."""
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
+    check_replaceable(path)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

@@ -22,7 +22,7 @@ from grader.concepts import concept_name
 from grader.console import control
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
-from grader.fileio import check_writable, write_atomic
+from grader.fileio import check_replaceable, write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
 from grader.options import Parser, add_debug, add_device, add_lang, path_arg, selected_devices
 from grader.results import Result
@@ -232,9 +232,11 @@ def _outputs(
     report = None
     if not args.no_report:
         report = args.report or (workspace.report_path(spec.id) if workspace else None)
-    for given in (args.report, args.json):  # before any grading: a path that cannot be one
+    # before any grading: a path whose file an output must never replace (the learner's code,
+    # a link, a device); one that merely cannot be written is said after the summary
+    for given in (args.report, args.json):
         if given is not None:
-            check_writable(given)
+            check_replaceable(given)
     return report, args.json
 
 
