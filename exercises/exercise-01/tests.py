@@ -210,7 +210,8 @@ def generator_run(module, seed):
     generator = torch.Generator().manual_seed(seed)
     second = module.init_weights(4, 3, generator)
     global_after = torch.get_rng_state()
-    other = module.init_weights(4, 3, torch.Generator().manual_seed(seed + 1))
+    other_generator = torch.Generator().manual_seed(seed + 1)
+    other = module.init_weights(4, 3, other_generator)
     weights = [
         t.detach().cpu().double().clone() if isinstance(t, torch.Tensor) else None
         for t in (first, second, other)
@@ -220,6 +221,7 @@ def generator_run(module, seed):
         "global_before": global_before,
         "global_after": global_after,
         "generator_after": generator.get_state(),
+        "other_generator_after": other_generator.get_state(),
     }
 
 
@@ -243,11 +245,16 @@ def _generator_checks(got, seed):
     tensors = all(isinstance(t, torch.Tensor) for t in weights)
     fresh = torch.Generator().manual_seed(seed).get_state()
     after = got.get("generator_after") if isinstance(got, dict) else None
+    other_after = got.get("other_generator_after") if isinstance(got, dict) else None
+    advanced = isinstance(after, torch.Tensor) and not _same(after, fresh)
     return {
         "tensors": tensors,
         "same_state_same_weights": tensors and _same(first, second),
         "other_seed_differs": tensors and not _same(first, other),
-        "advanced": isinstance(after, torch.Tensor) and not _same(after, fresh),
+        "advanced": advanced,
+        # Generators of two seeds left in one state, having given the same weights: the
+        # function set the generator's state itself (generator.manual_seed(42) before drawing).
+        "reseeded": tensors and advanced and _same(first, other) and _same(after, other_after),
         "global_untouched": isinstance(got, dict)
         and _same(got.get("global_after"), got.get("global_before")),
     }
@@ -268,6 +275,21 @@ def test_init_weights_uses_generator(learner):
             and got["advanced"]
             and got["global_untouched"]
         )
+        if not uses and got["reseeded"]:
+            fail(
+                "init_weights(4, 3, generator) should draw from `generator` as the caller seeded "
+                f"it, but yours gave the same weights for generators seeded with {seed} and "
+                f"{seed + 1}, and left both in the same state: your code seeds the generator "
+                "itself (generator.manual_seed(...)), which throws away the caller's seed and "
+                "restarts their random stream. Do not reseed the generator you are given; only "
+                "draw from it: torch.randn(..., generator=generator).",
+                "init_weights(4, 3, generator) 应该按调用者设定的种子从 `generator` 采样，但你的结果"
+                f"对种子为 {seed} 和 {seed + 1} 的两个生成器给出了相同的权重，并让二者停在同一个状态："
+                "你的代码自己给生成器设了种子（generator.manual_seed(...)），这会丢掉调用者的种子，"
+                "并让他们的随机数序列从头开始。不要给传入的生成器重新设种子，只从中采样："
+                "torch.randn(..., generator=generator)。",
+                evidence=["reseeds_generator"],
+            )
         if not uses:
             fail(
                 "init_weights(4, 3, generator) should draw its numbers from `generator` (pass "

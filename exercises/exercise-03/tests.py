@@ -208,6 +208,18 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
             evidence=["wrong_shape", "zeroed_not_selected"],
         )
     mask = (scores > threshold).to(boxes.device)
+    if got.dim() == 3 and _same(got, boxes[torch.nonzero(mask)]):
+        fail(
+            f"{what_en} should have shape ({m}, 4), but yours has shape {tuple(got.shape)}: "
+            "torch.nonzero(mask) returns the indices as a column of shape (M, 1), and indexing "
+            "boxes with an (M, 1) index gives (M, 1, 4). Index with the mask itself, "
+            "boxes[scores > threshold] (or with torch.nonzero(mask, as_tuple=True)).",
+            f"{what_zh.rstrip()}：结果的形状应为 ({m}, 4)，但你的结果形状为 {tuple(got.shape)}："
+            "torch.nonzero(mask) 返回的下标是形状为 (M, 1) 的一列，用 (M, 1) 的下标索引 boxes 得到 "
+            "(M, 1, 4)。请直接用掩码索引：boxes[scores > threshold]（或用 "
+            "torch.nonzero(mask, as_tuple=True)）。",
+            evidence=["wrong_shape", "size_one_dims", "nonzero_column_index"],
+        )
     if n == boxes.shape[1] and not _same(got, want) and _same(got, boxes[:, mask]):
         fail(
             f"{what_en}: yours selects columns (boxes[:, mask]), but the mask has one entry per "
@@ -388,10 +400,31 @@ def _corner_cases(rng, device):
     ]
 
 
+def _rows_only(got, x, k, what):
+    """Name a block of the first k rows with every column: the columns never sliced, as in
+    x[:k][:k], whose second [:k] slices the rows of x[:k] again."""
+    if x.shape[1] == k or x.device.type == "meta" or not isinstance(got, torch.Tensor):
+        return
+    if not _same(got, x[:k]):
+        return
+    fail(
+        f"{what} should have shape {tuple(x[:k, :k].shape)}, but yours has shape "
+        f"{tuple(got.shape)}: it is x[:k], the first {k} rows with all {x.shape[1]} columns. "
+        "Chained indexing does this: in x[:k][:k] the second [:k] slices the rows of x[:k] "
+        "again, not its columns. Slice both dimensions in one index: x[:k, :k].",
+        f"{what} 的形状应为 {tuple(x[:k, :k].shape)}，但你的结果形状为 {tuple(got.shape)}："
+        f"它是 x[:k]，即前 {k} 行的全部 {x.shape[1]} 列。链式索引就会这样：x[:k][:k] 中的第二个 "
+        "[:k] 切的仍是 x[:k] 的行，而不是列。请在一次索引中切两个维度：x[:k, :k]。",
+        evidence=["wrong_shape", "rows_sliced_twice"],
+    )
+
+
 def test_corner_copy_values(learner, reference, device, rng):
     for code, x, k in _corner_cases(rng, device):
         what = f"corner_copy(x, {k}) (x = {code})"
-        _equal_here(learner.corner_copy(x, k), reference.corner_copy(x, k), what)
+        got = learner.corner_copy(x, k)
+        _rows_only(got, x, k, what)
+        _equal_here(got, reference.corner_copy(x, k), what)
 
 
 def _contiguous_note(x, k):

@@ -21,6 +21,8 @@ a GPU; code that reads values, like the seed's own advice `assert labels.max() <
 views against its own answer for contiguous copies), the operation count, the graph.
 """
 
+import ast
+
 import torch
 
 from grader.spec import Text
@@ -115,6 +117,22 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             f"{what_zh.rstrip()}：结果的形状应为 ({n},)，但你的结果形状为 ({n}, 1)：gather 返回的张量与索引形状相同，"
             "(N, 1) 的索引就得到 (N, 1) 的结果。请用 .squeeze(1) 去掉这个维度。",
             evidence=["wrong_shape", "size_one_dims", "gather_keeps_dim"],
+        )
+    if (
+        got.dim() == 0
+        and tuple(want.shape) == (1,)
+        and got.device.type != "meta"
+        and torch.equal(got.detach().cpu().reshape(1), want.detach().cpu())
+    ):
+        fail(
+            f"{what_en} should have shape (1,), one value for the one row, but yours is 0-d, "
+            "shape (): with a batch of one, a squeeze() with no dim removes the batch dimension "
+            "too (it removes every dimension of size 1, so gather's (1, 1) becomes ()). Name the "
+            "dimension: .squeeze(1).",
+            f"{what_zh.rstrip()}：结果的形状应为 (1,)，唯一的一行对应一个值，但你的结果是 0 维的，形状为 ()："
+            "批次里只有一行时，不带 dim 的 squeeze() 会把批次这一维也删掉（它删除所有长度为 1 的维度，"
+            "于是 gather 得到的 (1, 1) 变成了 ()）。请指明维度：.squeeze(1)。",
+            evidence=["wrong_shape", "size_one_dims", "squeezed_too_much"],
         )
     if (
         got.device.type != "meta"
@@ -290,18 +308,77 @@ def test_one_hot_values(learner, reference, device, rng):
                 "请传入 num_classes。",
                 evidence=["wrong_shape", "num_classes_inferred"],
             )
+        _scattered_down_rows(got, labels, classes, want, what)
         # Values and shape on the CPU: the dtype and the device have their own tests.
         assert_equal(got.detach().cpu(), want.detach().cpu(), what, check_dtype=False)
 
 
-def test_one_hot_float32(learner, device, rng):
+def _scattered_down_rows(got, labels, classes, want, what):
+    """Name scatter_ along dim 0: with an (N, 1) index it writes 1 into row labels[i] of the
+    first column, zeros(N, C).scatter_(0, labels.unsqueeze(1), 1)."""
+    n = labels.shape[0]
+    if got.device.type == "meta" or tuple(got.shape) != (n, classes) or n == 0:
+        return
+    if int(labels.max()) >= n:
+        return  # scatter_ along dim 0 would have raised
+    down_rows = torch.zeros(n, classes).scatter_(0, labels.cpu().unsqueeze(1), 1)
+    yours = got.detach().cpu().double()
+    if torch.equal(yours, want.detach().cpu().double()) or not torch.equal(
+        yours, down_rows.double()
+    ):
+        return
+    fail(
+        f"{what}: yours has its 1s only in the first column, in the rows the labels name "
+        "(element [labels[i], 0] is 1): scatter_ along dim 0 with an (N, 1) index walks down "
+        "the rows. Row i needs its 1 in column labels[i]: scatter along dim 1, "
+        "out.scatter_(1, labels.unsqueeze(1), 1.0).",
+        f"{what}：你的结果只在第一列、标签所指的那些行上有 1（元素 [labels[i], 0] 为 1）："
+        "用 (N, 1) 的索引沿 dim 0 做 scatter_ 会顺着行方向写入。第 i 行的 1 应该在第 labels[i] 列："
+        "请沿 dim 1 做 scatter：out.scatter_(1, labels.unsqueeze(1), 1.0)。",
+        evidence=["values_differ", "scatter_wrong_dim"],
+    )
+
+
+def _copies_labels_dtype(source):
+    """The learner's one_hot passes dtype=<its labels argument>.dtype to a call."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "one_hot" and node.args.args:
+            labels = node.args.args[0].arg
+            return any(
+                isinstance(k, ast.keyword)
+                and k.arg == "dtype"
+                and isinstance(k.value, ast.Attribute)
+                and k.value.attr == "dtype"
+                and isinstance(k.value.value, ast.Name)
+                and k.value.value.id == labels
+                for k in ast.walk(node)
+            )
+    return False
+
+
+def test_one_hot_float32(learner, device, rng, learner_source):
     labels = torch.randint(0, 4, (6,), generator=rng).to(device)
     what = f"one_hot(labels, 4) (labels = torch.randint(0, 4, (6,){_on(device)}))"
     got = expect_tensor(learner.one_hot(labels, 4), what)
     if got.dtype != torch.float32:
         extra_en = extra_zh = ""
         evidence = ["wrong_dtype"]
-        if not got.dtype.is_floating_point:
+        if got.dtype == labels.dtype and _copies_labels_dtype(learner_source or ""):
+            extra_en = (
+                " Your one_hot makes its tensor with dtype=labels.dtype, which copies the labels' "
+                "int64: the labels are indices and stay int64, but the one-hot targets are "
+                "float32. Ask for dtype=torch.float32."
+            )
+            extra_zh = (
+                "你的 one_hot 用 dtype=labels.dtype 创建张量，这沿用了标签的 int64：标签是下标，"
+                "应保持 int64，而 one-hot 目标值是 float32。请指定 dtype=torch.float32。"
+            )
+            evidence += ["integer_instead_of_float", "one_hot_not_float"]
+        elif not got.dtype.is_floating_point:
             extra_en = (
                 " F.one_hot (and a copy of the labels' dtype) gives integers; targets for a "
                 "loss are floats: ask for float32, or convert with .float()."

@@ -20,6 +20,8 @@ copies, the empty batch is compared with the same learner's result for a non-emp
 test_leaves_inputs_alone judges that the inputs are left alone (input_check is off elsewhere).
 """
 
+import ast
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -72,6 +74,28 @@ def _kept_batch(got, want, what):
         )
 
 
+def _whole_batch_mean(got, images, want, what):
+    """Name a mean over every pixel of the batch: one number where one per image was asked."""
+    we, wz = names(what)
+    if got.dim() != 0 or want.dim() != 1 or got.device.type == "meta":
+        return
+    overall = images.detach().cpu().double().mean() / 255  # nan for an empty batch
+    if not torch.isclose(
+        got.detach().cpu().double(), overall, rtol=1e-5, atol=1e-6, equal_nan=True
+    ):
+        return
+    fail(
+        f"{we} should have shape {tuple(want.shape)}, one brightness per image, but yours is a "
+        f"single number, {float(overall):.6g}: the mean of every pixel of the whole batch. "
+        "mean() with no dim reduces over every dimension; average over each image's height and "
+        "width only: images.float().mean(dim=(1, 2)) / 255.",
+        f"{wz} 的形状应为 {tuple(want.shape)}，每张图像一个亮度，但你的结果只是一个数 "
+        f"{float(overall):.6g}：整批所有像素的平均值。不带 dim 的 mean() 会对所有维度归约；"
+        "请只在每张图像的高和宽上求平均：images.float().mean(dim=(1, 2)) / 255。",
+        evidence=["wrong_shape", "reduced_all_dims"],
+    )
+
+
 def _levels(values):
     return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (
         ", ..." if values.numel() > 4 else ""
@@ -91,11 +115,12 @@ def _check_scaled(theirs, ours, what):
         )
 
 
-def _compare_brightness(got, want, what):
+def _compare_brightness(got, want, what, images):
     """The learner's brightness against the reference's, naming integer arithmetic when it shows."""
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
+    _whole_batch_mean(got, images, want, what)
     assert_shape(got, want.shape, what)
     ours, theirs = want.detach().cpu().double(), got.detach().cpu().double()
     if theirs.numel() and not torch.allclose(theirs, ours, rtol=1e-5, atol=1e-6):
@@ -123,7 +148,7 @@ def test_mean_brightness_values(learner, reference, device, rng):
             f"mean_brightness(images)（images 是形状为 {shape} 的 uint8 张量）",
         )
         _compare_brightness(
-            learner.mean_brightness(images), reference.mean_brightness(images), what
+            learner.mean_brightness(images), reference.mean_brightness(images), what, images
         )
 
 
@@ -144,6 +169,7 @@ def test_mean_brightness_pixel_levels(learner, reference, device):
     we, wz = names(what)
     got = expect_tensor(learner.mean_brightness(images), what)
     want = reference.mean_brightness(images)
+    _whole_batch_mean(got, images, want, what)
     assert_shape(got, want.shape, what)
     theirs, ours = got.detach().cpu().double(), want.detach().cpu().double()
     bad = ~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)
@@ -200,6 +226,7 @@ def test_mean_brightness_empty_batch(learner, device):
         "mean_brightness(images)（images 是形状为 (0, 4, 4) 的空批次）",
     )
     got = expect_tensor(learner.mean_brightness(images), what)
+    _whole_batch_mean(got, images, torch.zeros(0), what)
     assert_shape(got, (0,), what)
     # Its dtype is the one the same code gives for a non-empty batch (float32 is judged by
     # test_mean_brightness_float32).
@@ -229,11 +256,55 @@ def test_mean_brightness_on_device(learner, learner_source, device):
         assert_device(expect_tensor(got, what), device, what)
 
 
-def _check_features(got, want, what):
+def _dropped_astype(source, parameter):
+    """The learner's own statement ``<parameter>.astype(...)`` in prepare_batch, its result not
+    kept (``parameter``: the index of prepare_batch's argument), or None."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in tree.body:
+        if not (isinstance(node, ast.FunctionDef) and node.name == "prepare_batch"):
+            continue
+        if len(node.args.args) <= parameter:
+            return None
+        name = node.args.args[parameter].arg
+        for statement in ast.walk(node):
+            call = statement.value if isinstance(statement, ast.Expr) else None
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "astype"
+                and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == name
+            ):
+                return (ast.get_source_segment(source, call) or "").splitlines()[0][:80]
+    return None
+
+
+def _astype_kept(got, dtype, source, parameter, what):
+    """A wrong dtype that is the input's own, with the learner's ``a.astype(...)`` thrown away."""
+    we, wz = names(what)
+    code = _dropped_astype(source, parameter) if source else None
+    if got.dtype != dtype or not code:
+        return
+    kind = str(dtype).removeprefix("torch.")
+    fail(
+        f"{we} are still {kind}, as the array came in: your line `{code}` returns a new array "
+        "and your code throws it away. NumPy's astype does not change the array it is called "
+        f"on; keep its result: {code.split('.')[0]} = {code}.",
+        f"{wz} 仍是传入时的 {kind}：你的这一行 `{code}` 返回了一个新数组，而你的代码把它丢掉了。"
+        f"NumPy 的 astype 不会修改调用它的数组；请保留它的返回值：{code.split('.')[0]} = {code}。",
+        evidence=["wrong_dtype", "result_discarded"],
+    )
+
+
+def _check_features(got, want, what, source=""):
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
     assert_shape(got, want.shape, what)
+    _astype_kept(got, torch.float64, source, 0, what)
     if got.dtype == torch.float64:
         fail(
             f"{we} should be float32, but yours is float64: torch.from_numpy (like torch.tensor) "
@@ -246,11 +317,12 @@ def _check_features(got, want, what):
     assert_close(got, want, what)
 
 
-def _check_labels(got, want, what):
+def _check_labels(got, want, what, source=""):
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
     assert_shape(got, want.shape, what)
+    _astype_kept(got, torch.int32, source, 1, what)
     if got.dtype != torch.int64:
         kind = (
             "floats" if got.dtype.is_floating_point else f"{str(got.dtype).removeprefix('torch.')}"
@@ -278,7 +350,7 @@ def _pair(value, what):
     return value
 
 
-def test_prepare_batch_features(learner, reference, rng):
+def test_prepare_batch_features(learner, reference, rng, learner_source):
     for n, d, classes in BATCHES:
         features, labels = _arrays(rng, n, d, classes)
         what = Text(
@@ -286,10 +358,10 @@ def test_prepare_batch_features(learner, reference, rng):
             f"prepare_batch 对形状为 ({n}, {d}) 的 float64 数组返回的特征",
         )
         X, _ = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
-        _check_features(X, reference.prepare_batch(features, labels)[0], what)
+        _check_features(X, reference.prepare_batch(features, labels)[0], what, learner_source)
 
 
-def test_prepare_batch_labels(learner, reference, rng):
+def test_prepare_batch_labels(learner, reference, rng, learner_source):
     for n, d, classes in BATCHES:
         features, labels = _arrays(rng, n, d, classes)
         what = Text(
@@ -297,7 +369,7 @@ def test_prepare_batch_labels(learner, reference, rng):
             f"prepare_batch 对形状为 ({n},) 的 int32 数组返回的标签",
         )
         _, y = _pair(learner.prepare_batch(features, labels), "prepare_batch(features, labels)")
-        _check_labels(y, reference.prepare_batch(features, labels)[1], what)
+        _check_labels(y, reference.prepare_batch(features, labels)[1], what, learner_source)
 
 
 def classifier_step(module, features, labels, classes, device, seed):
@@ -317,13 +389,35 @@ def classifier_step(module, features, labels, classes, device, seed):
     return {"stage": "done", "loss": loss.item(), "weight_grad": model.weight.grad}
 
 
-def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed):
+def _dropped_note(source, parameter):
+    """The learner's ``a.astype(...)`` thrown away, said in a sentence, or empty strings."""
+    code = _dropped_astype(source, parameter) if source else None
+    if not code:
+        return "", ""
+    keep = f"{code.split('.')[0]} = {code}"
+    return (
+        f" Your line `{code}` returns a new array and your code throws it away; keep its "
+        f"result: {keep}.",
+        f"你的这一行 `{code}` 返回了一个新数组，而你的代码把它丢掉了；请保留它的返回值：{keep}。",
+    )
+
+
+def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed, learner_source):
     features, labels = _arrays(rng, 16, 5, 3)
     got = learner.run(classifier_step, features, labels, 3, device, seed)
     want = classifier_step(reference, features, labels, 3, device, seed)
     error = str(got.get("error", ""))
     if got["stage"] == "linear":
         float64 = "Double" in error
+        dropped_en, dropped_zh = _dropped_note(learner_source, 0) if float64 else ("", "")
+        if dropped_en:
+            fail(
+                "nn.Linear could not use the features from prepare_batch: "
+                f"{error[:200]}. Its weights are float32; your features are still float64.{dropped_en}",
+                "nn.Linear 无法使用 prepare_batch 返回的特征："
+                f"{error[:200]}。它的权重是 float32，而你的特征仍是 float64。{dropped_zh}",
+                evidence=["model_refused_input", "wrong_dtype", "result_discarded"],
+            )
         fail(
             "nn.Linear could not use the features from prepare_batch: "
             f"{error[:200]}"
@@ -346,6 +440,15 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed)
         )
     if got["stage"] == "loss":
         target = "target dtype" in error or "scalar type Long" in error
+        dropped_en, dropped_zh = _dropped_note(learner_source, 1) if target else ("", "")
+        if dropped_en:
+            fail(
+                f"F.cross_entropy could not use the labels from prepare_batch: {error[:200]}. "
+                f"Class labels must be int64 (Long); yours are still int32.{dropped_en}",
+                f"F.cross_entropy 无法使用 prepare_batch 返回的标签：{error[:200]}。"
+                f"类别标签必须是 int64（Long）；你的标签仍是 int32。{dropped_zh}",
+                evidence=["loss_refused_labels", "wrong_dtype", "result_discarded"],
+            )
         fail(
             f"F.cross_entropy could not use the labels from prepare_batch: {error[:200]}"
             + (

@@ -24,6 +24,7 @@ import torch
 
 from grader.spec import Text
 from grader.testing import (
+    Opaque,
     assert_close,
     assert_device,
     assert_dtype,
@@ -332,6 +333,22 @@ def _kind_zh(value):
     return describe_zh(value)
 
 
+def _generator_for_tuple(got, sent, where_en, where_zh, what):
+    """A tuple in the batch that came back as a generator: a comprehension in parentheses."""
+    if not (isinstance(sent, tuple) and isinstance(got, Opaque) and got.type_name == "generator"):
+        return
+    fail(
+        f"{what}: {where_en} should stay a tuple, but yours is a generator object: "
+        "parentheses around a comprehension, as in (to_device(item, device) for item in batch), make a "
+        "generator expression, not a tuple. Pass it to tuple(): "
+        "tuple(to_device(item, device) for item in batch).",
+        f"{what}：{where_zh} 应该仍是 tuple，但你的结果是生成器对象："
+        "用圆括号括起来的推导式 (to_device(item, device) for item in batch) 是生成器表达式，"
+        "而不是元组。请把它传给 tuple()：tuple(to_device(item, device) for item in batch)。",
+        evidence=["container_changed", "generator_not_tuple"],
+    )
+
+
 def _compare_tree(got, sent, device, path, what, strict=True):
     """got should have sent's structure, with every tensor on ``device`` and every other leaf as it
     was. Not ``strict``: only the tensors are judged (a list for a tuple, the order of a dict's
@@ -356,6 +373,7 @@ def _compare_tree(got, sent, device, path, what, strict=True):
         assert_equal(got, sent.to(device) if sent.device.type != "meta" else sent, inner)
         return
     kind = type(sent)
+    _generator_for_tuple(got, sent, where_en, where_zh, what)
     if kind in _KINDS and not strict:
         sequences = (list, tuple)
         if kind is dict and isinstance(got, dict) and set(got) == set(sent):
@@ -366,11 +384,16 @@ def _compare_tree(got, sent, device, path, what, strict=True):
             for i, (g, s_) in enumerate(zip(got, sent)):
                 _compare_tree(g, s_, device, f"{path}[{i}]", what, strict)
             return
+        if kind is dict:
+            items_en, items_zh = f"the keys {list(sent)}", f"键 {list(sent)}"
+        else:
+            items_en = f"{len(sent)} items, in a list or a tuple"
+            items_zh = f"{len(sent)} 个元素，放在 list 或 tuple 中"
         fail(
-            f"{what}: {where_en} should hold the same items as the batch (keys {list(sent)} for "
-            f"a dict, {len(sent)} items for a list or tuple), but yours is {_kind(got)}.",
-            f"{what}：{where_zh} 应包含与 batch 相同的元素（dict 的键为 {list(sent)}，list 或 tuple "
-            f"有 {len(sent)} 个元素），但你的结果是 {_kind_zh(got)}。",
+            f"{what}: {where_en} should hold the same items as the batch ({items_en}), but "
+            f"yours is {_kind(got)}.",
+            f"{what}：{where_zh} 应包含与 batch 相同的元素（{items_zh}），但你的结果是 "
+            f"{_kind_zh(got)}。",
             evidence=["container_changed"],
         )
     if not strict:

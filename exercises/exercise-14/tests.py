@@ -3,7 +3,9 @@
 The training runs next to the learner's code (``learner.run``), on data and initial weights that
 depend only on the seed, so the learner's loss curve and final parameters can be compared with
 the reference's. When they differ, the same run with the two classic mistakes (gradients never
-zeroed, gradients zeroed between backward and step) is replayed here to name the mistake.
+zeroed, gradients zeroed between backward and step) is replayed here to name the mistake, and
+so is the same loop, zeroed correctly, with another optimizer (Adam, created once or every epoch,
+and SGD with momentum), whose curves drift apart only after the first epoch.
 
 Each test judges one requirement of the instructions (see `requirements` in exercise.yaml):
 the type of the returned losses is judged by test_returns_one_float_per_epoch alone (elsewhere
@@ -78,9 +80,13 @@ class _Mistake:
         self.kind = kind
 
     def train(self, model, X, y, lr=0.1, epochs=50):
-        optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        optimizer = self._optimizer(model, lr)
         losses = []
         for _ in range(epochs):
+            if self.kind == "adam_each_epoch":  # a new optimizer, without Adam's state, per epoch
+                optimizer = self._optimizer(model, lr)
+            if self.kind in OTHER_OPTIMIZERS:  # zeroed as it should be: only the update differs
+                optimizer.zero_grad()
             loss = nn.functional.mse_loss(model(X), y)
             losses.append(loss.item())
             loss.backward()
@@ -88,6 +94,13 @@ class _Mistake:
                 optimizer.zero_grad()
             optimizer.step()
         return losses
+
+    def _optimizer(self, model, lr):
+        if self.kind in ("adam", "adam_each_epoch"):
+            return torch.optim.Adam(model.parameters(), lr=lr)
+        if self.kind == "momentum":
+            return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+        return torch.optim.SGD(model.parameters(), lr=lr)
 
 
 def _losses(run, what):
@@ -111,7 +124,35 @@ STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the
         "结果与梯度从不清零、逐步累加时完全一样。每个 epoch 在 backward() 之前调用一次 "
         "optimizer.zero_grad()",
     ),
+    # another optimizer, zeroed correctly: the first loss agrees, then the updates differ
+    "adam_each_epoch": (
+        "optimizer_not_plain_sgd",
+        "the results are those of torch.optim.Adam created anew in every epoch (with the "
+        "gradients zeroed correctly): Adam is not the plain gradient descent asked for, and a "
+        "new optimizer each epoch starts its running averages over every time. Create "
+        "torch.optim.SGD(model.parameters(), lr=lr) once, before the loop",
+        "结果与每个 epoch 都新建一个 torch.optim.Adam（梯度清零是正确的）时完全一样：Adam 不是题目要求的"
+        "普通梯度下降，而且每个 epoch 新建优化器会让它的滑动平均每次都从头开始。请在循环之前创建一次 "
+        "torch.optim.SGD(model.parameters(), lr=lr)",
+    ),
+    "adam": (
+        "optimizer_not_plain_sgd",
+        "the results are those of torch.optim.Adam (with the gradients zeroed correctly), which "
+        "scales every step by running averages of the gradients; the exercise asks for plain "
+        "gradient descent: torch.optim.SGD(model.parameters(), lr=lr)",
+        "结果与使用 torch.optim.Adam（梯度清零是正确的）时完全一样，Adam 会用梯度的滑动平均来缩放每一步；"
+        "题目要求的是普通梯度下降：torch.optim.SGD(model.parameters(), lr=lr)",
+    ),
+    "momentum": (
+        "optimizer_not_plain_sgd",
+        "the results are those of SGD with momentum=0.9 (with the gradients zeroed correctly): "
+        "momentum carries part of each step into the next, so the curve agrees at first and "
+        "then drifts. Use plain torch.optim.SGD(model.parameters(), lr=lr), without momentum",
+        "结果与使用 momentum=0.9 的 SGD（梯度清零是正确的）时完全一样：动量会把每一步的一部分带到下一步，"
+        "所以曲线开始一致、之后逐渐偏离。请使用不带动量的普通 torch.optim.SGD(model.parameters(), lr=lr)",
+    ),
 }
+OTHER_OPTIMIZERS = ("adam_each_epoch", "adam", "momentum")
 
 
 def _mistakes(replay):

@@ -23,10 +23,14 @@ learner on contiguous copies, and only test_leaves_inputs_alone judges "do not m
 (input_check is off elsewhere).
 """
 
+import ast
+from contextlib import contextmanager
+
 import torch
 
 from grader.spec import Text
 from grader.testing import (
+    LearnerRaised,
     as_floats,
     assert_close,
     assert_device,
@@ -152,7 +156,8 @@ def _mistake(kind, X, y, lr, steps):
     b = torch.zeros(shape_b, dtype=X.dtype, device=X.device, requires_grad=True)
     losses = []
     for _ in range(steps):
-        loss = ((X @ w + b - y) ** 2).mean()  # "column": (n, 1) - (n,) is (n, n)
+        squared = (X @ w + b - y) ** 2  # "column": (n, 1) - (n,) is (n, n)
+        loss = squared.sum() if kind == "sum" else squared.mean()
         losses.append(loss.item())
         loss.backward()
         with torch.no_grad():
@@ -208,6 +213,14 @@ STORIES = {
         "损失是在 (n, n) 矩阵上计算的：形状为 (n, 1) 的预测减去形状为 (n,) 的 y 会被广播成 "
         "(n, n)，于是模型只学到了 y 的均值；请让 w 的形状为 (d,)（或与 y.view(-1, 1) 比较）",
     ),
+    "sum": (
+        "scaled_by_size",
+        "the loss is the sum of the squared errors, not their mean: every loss is n times the "
+        "mean squared error and every gradient n times larger, so each step goes n times too "
+        "far and the run can blow up; use .mean()",
+        "损失是平方误差之和，而不是它们的均值：每个损失都是均方误差的 n 倍，每个梯度也大了 n 倍，"
+        "于是每一步都走得太远 n 倍，训练可能发散；请用 .mean()",
+    ),
 }
 
 
@@ -260,14 +273,84 @@ def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5
         )
 
 
+# -- a parameter made, then copied by .to() ------------------------------------------------------
+
+_COPIES = {"to", "double", "float", "half", "cuda", "type"}
+
+
+def _copied_leaf(source):
+    """(line, code) of a parameter created with requires_grad and then converted in the same
+    expression (``torch.zeros(d, requires_grad=True).to(X)``), or None. A .to() that changes the
+    dtype or device returns a new tensor computed from the leaf: not a leaf, its .grad is never
+    filled."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = source.splitlines()
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _COPIES
+            and isinstance(node.func.value, ast.Call)
+        ):
+            continue
+        inner = node.func.value
+        flagged = any(
+            k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value
+            for k in inner.keywords
+        ) or (isinstance(inner.func, ast.Attribute) and inner.func.attr == "requires_grad_")
+        if flagged:
+            return node.lineno, lines[node.lineno - 1].strip()
+    return None
+
+
+def _sentence(text, stop="."):
+    """``text`` ending with a full stop, for a sentence to follow."""
+    text = text.rstrip()
+    return text if text.endswith((".", "。")) else text + stop
+
+
+@contextmanager
+def _non_leaf_copy(source):
+    """fit_linear raising on a .grad that is None, where the learner's own line creates the
+    parameter with requires_grad and then converts it (.to(X)): names that line, in place of
+    the catalogue's advice about None gradients in general."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        found = _copied_leaf(source) if "NoneType" in exc.text else None
+        if found is not None:
+            line, code = found
+            exc.message = Text(
+                f"{_sentence(exc.message.en)} Line {line}, `{code}`, creates a leaf tensor and "
+                "then converts it: when .to() changes the dtype or the device (float64 data, a "
+                "GPU), it returns a new tensor computed from that leaf, not a leaf, so "
+                "backward() never fills its .grad, which stays None. (On float32 data on the "
+                "CPU it changes nothing, which is why it works there.) Create the parameter "
+                "where it belongs in one go: torch.zeros(d, dtype=X.dtype, device=X.device, "
+                "requires_grad=True), or call .requires_grad_() after .to().",
+                f"{_sentence(exc.message.zh, '。')}第 {line} 行的 `{code}` 先创建了一个叶子张量，又对它做了"
+                "转换：当 .to() 改变 dtype 或设备时（float64 的数据、GPU），它返回的是由那个叶子张量"
+                "算出的新张量，而不是叶子张量，所以 backward() 永远不会填充它的 .grad，它一直是 None。"
+                "（在 CPU 上的 float32 数据上它什么也不改变，所以在那里能运行。）请一次就在正确的位置"
+                "创建参数：torch.zeros(d, dtype=X.dtype, device=X.device, requires_grad=True)，"
+                "或者在 .to() 之后再调用 .requires_grad_()。",
+            )
+            exc.evidence = (*exc.evidence, "converted_leaf_not_leaf")
+        raise
+
+
 # -- tests ----------------------------------------------------------------------------------------
 
 
-def test_losses_match_reference(learner, reference, device, rng, attach):
+def test_losses_match_reference(learner, reference, device, rng, attach, learner_source):
     for i, (n, d, lr, steps) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, lr, steps)
-        got = _losses(learner.fit_linear(X, y, lr, steps), what)
+        with _non_leaf_copy(learner_source):
+            got = _losses(learner.fit_linear(X, y, lr, steps), what)
         want = _losses(
             reference.fit_linear(X, y, lr, steps), Text("the reference solution", "参考答案")
         )
@@ -281,11 +364,13 @@ def test_losses_match_reference(learner, reference, device, rng, attach):
         )
 
 
-def test_parameters_match_reference(learner, reference, device, rng):
+def test_parameters_match_reference(learner, reference, device, rng, learner_source):
     for n, d, lr, steps in CASES:
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, lr, steps)
-        w, b = _parameters(learner.fit_linear(X, y, lr, steps), d, what)
+        with _non_leaf_copy(learner_source):
+            got = learner.fit_linear(X, y, lr, steps)
+        w, b = _parameters(got, d, what)
         want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
         replay = lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps)
         _compare_parameters(w, b, want_w, want_b, what, replay)
@@ -321,6 +406,16 @@ def test_starts_at_zero(learner, reference, device, rng):
     want = _losses(reference.fit_linear(X, y, 0.1, 1), Text("the reference solution", "参考答案"))
     if got.numel() != 1 or not torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
         first = f"{got[0]:.6g}" if got.numel() else "nothing"
+        if got.numel() == 1 and torch.isclose(got[0], n * want[0], rtol=1e-5, atol=1e-7):
+            fail(
+                f"The first loss of {what} should be the loss at w = 0, b = 0, that is "
+                f"mean(y**2) = {want[0]:.6g}; yours is {first}, exactly n = {n} times that: "
+                "your loss is the sum of the squared errors, not their mean. Use .mean().",
+                f"{what} 的第一个损失应该是 w = 0、b = 0 时的损失，即 mean(y**2) = {want[0]:.6g}；"
+                f"你的是 {first}，恰好是它的 n = {n} 倍：你的损失是平方误差之和，而不是均值。"
+                "请用 .mean()。",
+                evidence=["values_differ", "scaled_by_size"],
+            )
         fail(
             f"The first loss of {what} should be the loss at w = 0, b = 0, that is mean(y**2) = "
             f"{want[0]:.6g}, measured before the step; yours is {first}.",
@@ -394,7 +489,7 @@ def _check_device(got, X, what):
         assert_device(value, X.device, f"{what} → {name}")
 
 
-def test_keeps_dtype(learner, device, rng):
+def test_keeps_dtype(learner, device, rng, learner_source):
     n, d, lr, steps = 24, 3, 0.1, 20
     X, y = (t.to(device) for t in _data(rng, n, d, dtype=torch.float64))
     what = _what(n, d, lr, steps, ", float64")
@@ -406,7 +501,8 @@ def test_keeps_dtype(learner, device, rng):
         if "value" in learner.run(fit_safely, X.float(), y.float(), lr, steps):
             # It trains on float32 data but not on float64: call it again, so that its own
             # error (and the diagnosis of that error) is what the learner reads.
-            learner.fit_linear(X, y, lr, steps)
+            with _non_leaf_copy(learner_source):
+                learner.fit_linear(X, y, lr, steps)
             fail(
                 f"{what} raised {run['error'][:300]}",
                 f"{what} 抛出了 {run['error'][:300]}",

@@ -18,13 +18,16 @@ with the same learner on contiguous copies (with the same global random state be
 only test_leaves_inputs_alone judges that X and y are left alone (input_check is off elsewhere).
 """
 
+import re
 import warnings
+from contextlib import contextmanager
 
 import torch
 from torch import nn
 
 from grader.spec import Text
 from grader.testing import (
+    LearnerRaised,
     ModuleValue,
     as_floats,
     assert_close,
@@ -136,7 +139,11 @@ def _mistake(kind, X, y, epochs, lr, seed):
         model = nn.Linear(d, 1, device=X.device)  # draws its weights from the device's generator
     else:
         model = nn.Linear(d, 1).to(X.device)
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    if kind == "adam":
+        optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    else:
+        momentum = 0.9 if kind == "momentum" else 0.0
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
     target = y if kind == "broadcast" else y.unsqueeze(1)
     losses = []
     for _ in range(epochs):
@@ -158,7 +165,7 @@ def _mistake(kind, X, y, epochs, lr, seed):
 
 
 def _kinds(X):
-    kinds = ["broadcast", "never_zero", "zero_before_step"]
+    kinds = ["broadcast", "never_zero", "zero_before_step", "momentum", "adam"]
     if X.device.type == "cuda":
         kinds.append("on_device")
     return kinds
@@ -170,13 +177,14 @@ STORIES = {
         # the curve is the same for a target of (n,) and of (1, n) (y.unsqueeze(0)): the story
         # names both, and the captured warning says which
         "the loss compares model(X), of shape (n, 1), with a target that is not (n, 1): y of "
-        "shape (n,), or y.unsqueeze(0) of shape (1, n). nn.MSELoss broadcasts them to an (n, n) "
-        "matrix (with only a warning) and averages the wrong thing. Make the target (n, 1) with "
+        "shape (n,), or y.unsqueeze(0) of shape (1, n). The two are broadcast to an (n, n) "
+        "matrix (nn.MSELoss with only a warning, a hand-written (model(X) - y) ** 2 without "
+        "any) and the mean is taken over the wrong thing. Make the target (n, 1) with "
         "y.unsqueeze(1), or compare model(X).squeeze(1) with y",
         "损失把形状为 (n, 1) 的 model(X) 与一个形状不是 (n, 1) 的目标相比较：形状为 (n,) 的 y，"
-        "或形状为 (1, n) 的 y.unsqueeze(0)。nn.MSELoss 会把它们广播成 (n, n) 矩阵（只给出一个警告），"
-        "平均的根本不是你想要的东西。请用 y.unsqueeze(1) 把目标变成 (n, 1)，或者用 "
-        "model(X).squeeze(1) 与 y 比较",
+        "或形状为 (1, n) 的 y.unsqueeze(0)。两者会被广播成 (n, n) 矩阵（nn.MSELoss 只给出一个警告，"
+        "手写的 (model(X) - y) ** 2 则连警告都没有），平均的根本不是你想要的东西。请用 "
+        "y.unsqueeze(1) 把目标变成 (n, 1)，或者用 model(X).squeeze(1) 与 y 比较",
     ),
     "never_zero": (
         "gradients_accumulate",
@@ -190,6 +198,25 @@ STORIES = {
         "and the weights never move. The order is zero_grad, forward and loss, backward, step",
         "optimizer.zero_grad() 放在了 backward() 和 step() 之间，step() 看到的梯度全是 0，"
         "权重从未更新。正确的顺序是：zero_grad、前向并计算损失、backward、step",
+    ),
+    # another optimizer, zeroed correctly: the first loss agrees, then the updates differ
+    "momentum": (
+        "optimizer_not_plain_sgd",
+        "the optimizer is SGD with momentum=0.9 (the gradients are zeroed correctly): "
+        "momentum carries part of each step into the next, so the first losses agree and then "
+        "the curve drifts. Use plain torch.optim.SGD(model.parameters(), lr=lr), without "
+        "momentum",
+        "优化器是 momentum=0.9 的 SGD（梯度清零是正确的）：动量会把每一步的一部分带到下一步，"
+        "所以前几个损失一致、之后曲线逐渐偏离。请使用不带动量的普通 "
+        "torch.optim.SGD(model.parameters(), lr=lr)",
+    ),
+    "adam": (
+        "optimizer_not_plain_sgd",
+        "the optimizer is torch.optim.Adam (the gradients are zeroed correctly): Adam scales "
+        "every step by running averages of the gradients, which is not the plain SGD asked for. "
+        "Use torch.optim.SGD(model.parameters(), lr=lr)",
+        "优化器是 torch.optim.Adam（梯度清零是正确的）：Adam 会用梯度的滑动平均来缩放每一步，"
+        "这不是题目要求的普通 SGD。请使用 torch.optim.SGD(model.parameters(), lr=lr)",
     ),
     "on_device": (
         "created_on_device",
@@ -288,6 +315,50 @@ def _compare_model(model, want, what, replays):
         assert_close(got, expected, f"{what} → model.{name}", rtol=1e-4, atol=1e-5)
 
 
+# -- a model sized by the samples -----------------------------------------------------------------
+
+_MATMUL = re.compile(r"shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def _sentence(text, stop="."):
+    """``text`` ending with a full stop, for a sentence to follow."""
+    text = text.rstrip()
+    return text if text.endswith((".", "。")) else text + stop
+
+
+@contextmanager
+def _in_features_named(X):
+    """train_regressor raising "mat1 and mat2 shapes cannot be multiplied (n x d and n x 1)":
+    X of shape (n, d) met a weight made for n inputs, that is nn.Linear(X.shape[0], 1). Names
+    that, in place of the catalogue's advice to transpose or reshape an operand (transposing X
+    would make it worse)."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        n, d = X.shape
+        found = _MATMUL.search(exc.text)
+        if found is not None and n != d and tuple(map(int, found.groups())) == (n, d, n, 1):
+            exc.message = Text(
+                f"{_sentence(exc.message.en)} X has shape ({n}, {d}): {n} samples of {d} "
+                f"features, but your model expects {n} inputs per sample (its weight has "
+                f"shape (1, {n})): nn.Linear was given the number of samples, X.shape[0] (or "
+                "len(X)). in_features is the number of features of one sample: "
+                "nn.Linear(X.shape[1], 1). Do not transpose X: each row must stay one sample.",
+                f"{_sentence(exc.message.zh, '。')}X 的形状为 ({n}, {d})：{n} 个样本、每个 {d} 个特征，"
+                f"但你的模型期望每个样本有 {n} 个输入（它的 weight 形状为 (1, {n})）：传给 nn.Linear "
+                "的是样本数 X.shape[0]（或 len(X)）。in_features 是一个样本的特征数："
+                "nn.Linear(X.shape[1], 1)。不要转置 X：每一行必须仍是一个样本。",
+            )
+            exc.evidence = (*exc.evidence, "in_features_is_n_samples")
+        raise
+
+
+def _train(learner, X, y, epochs, lr, seed):
+    """learner.train_regressor(X, y, epochs, lr, seed), a model sized by the samples named."""
+    with _in_features_named(X):
+        return learner.train_regressor(X, y, epochs, lr, seed)
+
+
 # -- tests ----------------------------------------------------------------------------------------
 
 
@@ -295,7 +366,7 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
     for i, (n, d, epochs, lr) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, epochs, lr, seed + i)
-        got = _losses(learner.train_regressor(X, y, epochs, lr, seed + i), what)
+        got = _losses(_train(learner, X, y, epochs, lr, seed + i), what)
         want = _losses(
             reference.train_regressor(X, y, epochs, lr, seed + i),
             Text("the reference solution", "参考答案"),
@@ -309,7 +380,7 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
     n, d, epochs, lr = 16, 2, 3, 0.1
     X, y = (t.to(device) for t in _data(rng, n, d))
     what = _what(n, d, epochs, lr, seed)
-    got = _losses(learner.train_regressor(X, y, epochs, lr, seed), what)
+    got = _losses(_train(learner, X, y, epochs, lr, seed), what)
     want = _losses(
         reference.train_regressor(X, y, epochs, lr, seed),
         Text("the reference solution", "参考答案"),
@@ -321,7 +392,7 @@ def test_model_matches_reference(learner, reference, device, rng, seed):
     for i, (n, d, epochs, lr) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, epochs, lr, seed + i)
-        model = _model(learner.train_regressor(X, y, epochs, lr, seed + i), d, what)
+        model = _model(_train(learner, X, y, epochs, lr, seed + i), d, what)
         want, _ = reference.train_regressor(X, y, epochs, lr, seed + i)
         _compare_model(model, want, what, _replays(X, y, epochs, lr, seed + i))
 
@@ -330,7 +401,7 @@ def test_same_seed_same_model(learner, rng, seed):
     n, d, epochs, lr = 16, 3, 5, 0.1
     X, y = _data(rng, n, d)
     runs = [
-        _losses(learner.train_regressor(X, y, epochs, lr, s), _what(n, d, epochs, lr, s))
+        _losses(_train(learner, X, y, epochs, lr, s), _what(n, d, epochs, lr, s))
         for s in (seed, seed, seed + 1)
     ]
     what = _what(n, d, epochs, lr, seed)
@@ -359,7 +430,7 @@ def test_returns_model_and_floats(learner, rng, seed):
         n, d, lr = 8, 2, 0.1
         X, y = _data(rng, n, d)
         what = _what(n, d, epochs, lr, seed)
-        got = learner.train_regressor(X, y, epochs, lr, seed)
+        got = _train(learner, X, y, epochs, lr, seed)
         model = _model(got, d, what)
         weight, bias = model.parameters["weight"], model.parameters["bias"]
         if tuple(weight.shape) != (1, d) or tuple(bias.shape) != (1,):

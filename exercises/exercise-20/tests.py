@@ -23,6 +23,7 @@ alone, and test_has_bad_grad_anywhere asks only that a value the learner's check
 place is found in any other.
 """
 
+import ast
 import math
 
 import torch
@@ -103,6 +104,12 @@ def bad_grad_run(module, case, device, seed):
         elif case == "huge":
             for p in model.parameters():
                 p.grad.mul_(1e25)
+        elif case == "near_max":  # finite, but a sum of three of them is inf
+            for p in model.parameters():
+                p.grad.fill_(torch.finfo(p.grad.dtype).max / 2)
+        elif case == "near_max_one":  # one such value per gradient: its sum stays finite
+            for p in model.parameters():
+                p.grad.view(-1)[0] = torch.finfo(p.grad.dtype).max / 2
         elif case == "frozen_nan":
             model.body[2].bias.grad[1] = float("nan")
         elif case.startswith("poison"):  # "poison:<parameter>:<flat index>:<value>"
@@ -290,6 +297,10 @@ CASE_TEXT = {
     "inf": ("one inf in a weight's gradient", "某个权重的梯度中有一个 inf"),
     "-inf": ("one -inf in a bias's gradient", "某个偏置的梯度中有一个 -inf"),
     "huge": ("huge but finite gradients (about 1e25)", "梯度极大但仍是有限数（约 1e25）"),
+    "near_max": (
+        "finite gradients close to the largest float32 (every value about 1.7e38)",
+        "梯度都是有限数，但接近 float32 的最大值（每个值约 1.7e38）",
+    ),
     "fresh": (
         "no gradients at all yet (every .grad is None)",
         "还没有任何梯度（所有 .grad 都是 None）",
@@ -309,7 +320,54 @@ CASE_TEXT = {
 }
 
 
-def _check_cases(learner, reference, device, seed, cases):
+def _sum_overflows(learner, device, seed):
+    """Whether the learner's check, which called finite values close to the float32 maximum
+    bad, says False when each gradient holds only one of them: then it is not the values it
+    objects to but a sum (or mean) of them, which overflows to inf once a few are added up."""
+    got = learner.run(bad_grad_run, "near_max_one", device, seed)["result"]
+    return got is False or (
+        isinstance(got, torch.Tensor) and got.numel() == 1 and not bool(got.reshape(()))
+    )
+
+
+def _return_in_loop(source):
+    """(line, code) of the first ``return`` inside a loop of has_bad_grad that returns anything
+    but True (``return False`` in an else branch, or for a .grad that is None), or None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = source.splitlines()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef) or func.name != "has_bad_grad":
+            continue
+        for loop in ast.walk(func):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+                if isinstance(node, ast.Return) and not (
+                    isinstance(node.value, ast.Constant) and node.value.value is True
+                ):
+                    return node.lineno, lines[node.lineno - 1].strip()
+    return None
+
+
+def _stops_at_first(learner, learner_source, case, device, seed):
+    """The ``return`` that ends the learner's loop early, when its check finds the same bad
+    value placed in the first parameter's gradient (it misses it only further on), else None."""
+    found = _return_in_loop(learner_source)
+    if found is None:
+        return None
+    value = {"inf": "inf", "-inf": "-inf"}.get(case, "nan")
+    got = learner.run(bad_grad_run, f"poison:0:0:{value}", device, seed)["result"]
+    if got is True or (
+        isinstance(got, torch.Tensor) and got.numel() == 1 and bool(got.reshape(()))
+    ):
+        return found
+    return None
+
+
+def _check_cases(learner, reference, device, seed, cases, source=""):
     for i, case in enumerate(cases):
         en, zh = CASE_TEXT[case]
         what = "has_bad_grad(model)"
@@ -318,7 +376,24 @@ def _check_cases(learner, reference, device, seed, cases):
         if result != want:
             evidence = ["values_differ"]
             extra_en = extra_zh = ""
-            if case in ("inf", "-inf"):
+            early = None if result else _stops_at_first(learner, source, case, device, seed + i)
+            if early is not None:
+                line, code = early
+                evidence.append("returned_inside_loop")
+                extra_en = (
+                    f" Your check finds the same value in the first parameter's gradient, but "
+                    f"`{code}` (line {line}) returns from inside the loop, so the check ends at "
+                    "the first parameter it reaches and never looks at the others. Skip a "
+                    "parameter with `continue` (for a .grad that is None), and return False "
+                    "only after the loop, once every parameter has been checked."
+                )
+                extra_zh = (
+                    f"你的检查能在第一个参数的梯度中找到同样的值，但 `{code}`（第 {line} 行）在循环"
+                    "内部就返回了，所以检查停在它遇到的第一个参数上，根本不看其余参数。请用 "
+                    "`continue` 跳过参数（.grad 为 None 时），并且只在循环结束、所有参数都检查过之后"
+                    "再返回 False。"
+                )
+            elif case in ("inf", "-inf"):
                 evidence.append("inf_not_detected")
                 extra_en = (
                     " torch.isnan does not see inf: torch.isfinite(g).all() is False for both "
@@ -327,12 +402,29 @@ def _check_cases(learner, reference, device, seed, cases):
                 extra_zh = (
                     "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
                 )
-            elif case == "huge":
+            elif case == "near_max" and _sum_overflows(learner, device, seed + i):
+                evidence.append("finite_sum_overflows")
+                extra_en = (
+                    " Every value is finite, but the sum of a gradient's values is not: float32 "
+                    "ends at about 3.4e38, so adding up a few values of 1.7e38 overflows to inf "
+                    "(your check says False when only one value per gradient is that large). "
+                    "Test every element on its own: torch.isfinite(p.grad).all()."
+                )
+                extra_zh = (
+                    "每个值都是有限数，但一个梯度所有值的和却不是：float32 最大约为 3.4e38，几个 "
+                    "1.7e38 相加就会溢出成 inf（当每个梯度只有一个值这么大时，你的检查返回 False）。"
+                    "请逐个元素检查：torch.isfinite(p.grad).all()。"
+                )
+            elif case in ("huge", "near_max"):
                 extra_en = (
                     " Large gradients are a warning sign, but only NaN and inf are bad values "
-                    "here (a total norm can overflow to inf although every value is finite)."
+                    "here (a sum or a norm of the values can overflow to inf although every "
+                    "value is finite): test each element, torch.isfinite(p.grad).all()."
                 )
-                extra_zh = "梯度很大是危险信号，但这里只有 NaN 和 inf 才算坏值（即使所有值都是有限数，总范数也可能溢出成 inf）。"
+                extra_zh = (
+                    "梯度很大是危险信号，但这里只有 NaN 和 inf 才算坏值（即使所有值都是有限数，"
+                    "它们的和或范数也可能溢出成 inf）：请逐个元素检查，torch.isfinite(p.grad).all()。"
+                )
             fail(
                 f"{what} with {en} should be {want}, but yours returned {result}.{extra_en}",
                 f"{what}：{zh}时应返回 {want}，但你的结果是 {result}。{extra_zh}",
@@ -460,14 +552,15 @@ def test_returns_float(learner, rng, seed):
 # -- has_bad_grad -------------------------------------------------------------------------------------
 
 
-def test_has_bad_grad_detects(learner, reference, device, seed):
-    _check_cases(learner, reference, device, seed, ("finite", "nan", "inf", "-inf", "huge"))
+def test_has_bad_grad_detects(learner, reference, device, seed, learner_source):
+    cases = ("finite", "nan", "inf", "-inf", "huge", "near_max")
+    _check_cases(learner, reference, device, seed, cases, learner_source)
 
 
 def test_has_bad_grad_leaves_gradients(learner, reference, device, seed):
     # What the check does to the gradients, in the cases where every parameter has one (the
     # answers are judged by the other has_bad_grad tests).
-    for i, case in enumerate(("finite", "nan", "inf", "-inf", "huge")):
+    for i, case in enumerate(("finite", "nan", "inf", "-inf", "huge", "near_max")):
         en, zh = CASE_TEXT[case]
         got, _ = _bad_grad(learner, reference, case, device, seed + i)
         if got["grads_changed"]:
@@ -480,8 +573,9 @@ def test_has_bad_grad_leaves_gradients(learner, reference, device, seed):
             )
 
 
-def test_has_bad_grad_missing_gradients(learner, reference, device, seed):
-    _check_cases(learner, reference, device, seed, ("fresh", "unused_head", "frozen", "frozen_nan"))
+def test_has_bad_grad_missing_gradients(learner, reference, device, seed, learner_source):
+    cases = ("fresh", "unused_head", "frozen", "frozen_nan")
+    _check_cases(learner, reference, device, seed, cases, learner_source)
 
 
 def test_has_bad_grad_returns_bool(learner, seed):

@@ -130,6 +130,7 @@ _DTYPE = frozenset(
         "labels_not_int64",
         "numpy_float64_kept",
         "integer_pixel_arithmetic",
+        "one_hot_not_float",
     }
 )
 _DEVICE = frozenset({"created_on_cpu", "device_branch"})

@@ -246,10 +246,11 @@ def _drift(
         en += (
             f"Your first {index} loss{'es match' if index > 1 else ' matches'} the expected "
             f"one{plural}, then the curve drifts apart: what your loop does differently only "
-            "starts to count after that (gradients left over from an earlier step, an update "
-            "that changes later on). "
+            "starts to count after that (gradients left over from an earlier step, an "
+            "optimizer that keeps a state such as momentum or Adam, an update that changes "
+            "later on). "
         )
-        zh += f"你的前 {index} 个损失与期望一致，之后曲线才逐渐偏离：你的循环中不同的地方要到那之后才起作用（之前某一步留下的梯度，或之后才改变的更新）。"
+        zh += f"你的前 {index} 个损失与期望一致，之后曲线才逐渐偏离：你的循环中不同的地方要到那之后才起作用（之前某一步留下的梯度，带状态的优化器如动量或 Adam，或之后才改变的更新）。"
     bad = ~torch.isfinite(got) & torch.isfinite(want)
     if bool(bad.any()):
         first = int(bad.nonzero()[0])

@@ -1,0 +1,14 @@
+import torch
+
+
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    return boxes[scores > threshold]
+
+
+def corner_copy(x, k):
+    # first k rows, then first k columns
+    return x[:k][:k].clone()
