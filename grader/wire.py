@@ -36,6 +36,7 @@ from grader.text import shown
 MAX_DEPTH = 32  # of JSON or YAML nesting, unless a reader asks for less or more
 MAX_JSON_BYTES = 64 << 20
 MAX_YAML_BYTES = 1 << 20
+MAX_YAML_VALUES = 1_000_000  # of a YAML file with aliases, each alias counted where it is used
 MAX_TEXT = 64_000
 MAX_ITEMS = 10_000
 _MISSING: Any = object()
@@ -424,15 +425,27 @@ def loads(
         return _encodable(value, max_depth)
 
 
-def _encodable(value: Any, max_depth: int = 10**6) -> Any:
+def _encodable(value: Any, max_depth: int = 10**6, max_values: int | None = None) -> Any:
     """``value`` with every string (and key) encodable as UTF-8 (the JSON escape ``\\ud800``
     is a lone surrogate in Python, which no later writer could encode), checked to nest at
-    most ``max_depth`` deep (the parser recurses: it is refused past about a thousand)."""
+    most ``max_depth`` deep (the parser recurses: it is refused past about a thousand) and,
+    with ``max_values``, to hold at most that many values once every alias is counted where
+    it is used (a few hundred bytes of YAML aliases expand to billions: every reader of the
+    value walks them all)."""
     stack = [(value, 0)]
+    seen = 0
     while stack:
         item, depth = stack.pop()
         if depth >= max_depth:
             fail("", f"nested more than {max_depth} deep")
+        if max_values is not None and type(item) in (list, dict):
+            seen += len(item)
+            if seen > max_values:
+                fail(
+                    "",
+                    f"more than {max_values} values once its aliases (*) are expanded",
+                    "write the values out, or use fewer aliases",
+                )
         if type(item) is list:
             for i, v in enumerate(item):
                 if type(v) is str:
@@ -513,7 +526,8 @@ def load_yaml(
                     fail(
                         "", f"{_at(event)}an explicit tag {shown(getattr(event, 'tag', ''))[:60]!r}"
                     )
-            return _encodable(yaml.load(data, Loader=loader))  # a SafeLoader subclass
+            loaded = yaml.load(data, Loader=loader)  # a SafeLoader subclass
+            return _encodable(loaded, max_values=MAX_YAML_VALUES if aliases else None)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -7,7 +7,7 @@ import json
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import wire
@@ -161,6 +161,29 @@ def test_a_billion_laughs_is_refused_before_it_expands() -> None:
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
     with pytest.raises(WireError, match="alias"):
         wire.load_yaml("\n".join(lines))
+
+
+def _laughs(levels: int, width: int) -> str:
+    lines = [f"l0: &l0 [{', '.join(['lol'] * width)}]"]
+    for i in range(1, levels + 1):
+        lines.append(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * width)}]")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=1, max_value=12), st.integers(min_value=2, max_value=12))
+def test_aliases_an_instructor_may_use_are_bounded_once_expanded(levels: int, width: int) -> None:
+    """Aliases are allowed in an instructor's files, but a few hundred bytes of them expanded
+    to billions of values, and reading a course hung on them (grade list, grade show): what
+    expands past the budget is refused, what stays within it reads whole."""
+    text = _laughs(levels, width)
+    expanded = sum(width ** (i + 1) for i in range(levels + 1)) + levels + 1
+    if expanded > wire.MAX_YAML_VALUES:
+        with pytest.raises(WireError, match="aliases"):
+            wire.load_yaml(text, aliases=True)
+    else:
+        loaded = wire.load_yaml(text, aliases=True)
+        assert len(loaded[f"l{levels}"]) == width
 
 
 def test_fields_checks_keys_types_and_ranges() -> None:
