@@ -37,6 +37,10 @@ from grader.spec import (
 )
 from grader.yamlfields import YamlFields, read_yaml, text_value
 
+# A test's points: scores add up as floats, and past 2**53 one lost point no longer shows
+# (99999999999999999999999999999999 points for one test scored 100% with a test failed)
+MAX_TEST_POINTS = 1_000_000
+
 _TOP_KEYS = (
     "format_version",
     "id",
@@ -221,8 +225,13 @@ def _tests(path: Path, top: YamlFields, functions: set[str]) -> tuple[TestSpec, 
                 "test names start with test_ and match a `def` in the test file",
             )
         points = fields.get("points", int)
-        if points < 0:
-            raise SpecError(path, f"{where}.points", "is negative", "use 0 or more")
+        if not 0 <= points <= MAX_TEST_POINTS:
+            raise SpecError(
+                path,
+                f"{where}.points",
+                f"{points} is out of range" if points >= 0 else "is negative",
+                f"use 0 to {MAX_TEST_POINTS}",
+            )
         devices = fields.names("devices", default=None)
         if devices is not None:
             _check_subset(path, f"{where}.devices", devices, TEST_DEVICES)

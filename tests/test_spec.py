@@ -87,6 +87,18 @@ def test_boolean_is_not_a_number(catalog):
     assert load_error(catalog).field == "tests[0].points"
 
 
+@pytest.mark.parametrize(
+    ("points", "problem"),
+    [("-1", "is negative"), ("1000001", "is out of range"), ("9" * 32, "is out of range")],
+)
+def test_a_tests_points_are_bounded(catalog, points, problem):
+    """Scores add up as floats: a test worth 10**32 points hid a lost one (100% with a test
+    failed). A test's points are 0 to a million."""
+    edit(catalog, "    points: 2\n", f"    points: {points}\n")
+    error = load_error(catalog)
+    assert error.field.endswith(".points") and problem in error.format()
+
+
 def test_duplicate_key_is_an_error(catalog):
     edit(catalog, "kind: implement\n", "kind: implement\nkind: fix\n")
     error = load_error(catalog)
