@@ -179,6 +179,18 @@ def test_workspace_init_hint_and_reset(capsys, tmp_path):
     assert len(backups) == 1 and backups[0].read_text() == "# my work\n"
 
 
+@pytest.mark.parametrize("notebooks", [False, True])
+@pytest.mark.parametrize("where", ["under a file", "a name too long"])
+def test_init_where_no_folder_can_be_made_is_one_usage_error(capsys, tmp_path, where, notebooks):
+    """It was exit 3 with a traceback (NotADirectoryError, ENAMETOOLONG, EACCES)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    target = blocker / "sub" if where == "under a file" else tmp_path / ("x" * 300)
+    code, _, err = main(capsys, "init", str(target), *(["--notebooks"] if notebooks else []))
+    assert code == 2 and err.count("Error:") == 1 and "Traceback" not in err
+    assert "cannot create a workspace in" in err
+
+
 def test_reset_outside_a_workspace(capsys, tmp_path):
     code, _, err = main(capsys, "reset", "5", cwd=tmp_path)
     assert code == 2 and "not in a workspace" in err

@@ -138,12 +138,20 @@ def cmd_init(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     lang = choose_lang(args.lang)
     words = labels(CLI, lang)
-    if args.notebooks:
-        from grader.notebook.workspace import init_notebooks
+    specs = _catalog().all()
+    try:  # a folder that cannot be made (a file on the way, no permission, a name too long)
+        if args.notebooks:
+            from grader.notebook.workspace import init_notebooks
 
-        workspace, created, kept = init_notebooks(Path(args.dir), _catalog().all(), lang)
-    else:
-        workspace, created, kept = init_workspace(Path(args.dir), _catalog().all())
+            workspace, created, kept = init_notebooks(Path(args.dir), specs, lang)
+        else:
+            workspace, created, kept = init_workspace(Path(args.dir), specs)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create a workspace in {args.dir}: {exc.strerror or exc}"
+            + (f" ({exc.filename})" if exc.filename and str(exc.filename) != args.dir else ""),
+            hint="Choose a folder you can write to (grade init DIR).",
+        ) from None
     print(words["init_ready"].format(root=workspace.root))
     if created:
         print(words["init_created"].format(files=", ".join(created)))
