@@ -104,6 +104,24 @@ def test_bad_option_is_a_usage_error(capsys):
     assert code == 2
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["5", "--file", "x.py"],
+        ["preview", "5", "--file", "x.py"],
+        ["validate", "5"],
+        ["batch", "x"],
+    ],
+    ids=["grade", "preview", "validate", "batch"],
+)
+@pytest.mark.parametrize("seed", [str(10**23), str(-(2**63) - 1), "1e3"])
+def test_a_seed_torch_cannot_take_is_a_usage_error_of_every_command(capsys, command, seed):
+    """A seed out of range was taken by local grading and refused by the warm server, which
+    was then said to be unusable."""
+    code, _, err = main(capsys, *command, "--seed", seed)
+    assert code == 2 and err.startswith("Error: argument --seed:"), err
+
+
 def test_missing_file_is_a_usage_error(capsys, tmp_path):
     code, _, err = main(capsys, "5", "--file", str(tmp_path / "nope.py"))
     assert code == 2 and "does not exist" in err

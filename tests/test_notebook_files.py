@@ -191,6 +191,16 @@ def test_a_magics_bad_option_is_one_usage_error_with_its_usage_line():
     )
 
 
+@pytest.mark.parametrize("cell", [True, False])
+def test_a_magics_seed_out_of_range_is_its_usage_error_not_the_servers(cell):
+    """%%grade --seed 10**23 ended with the warm server's "malformed grade message"."""
+    from grader.notebook.magics import _parser
+
+    with pytest.raises(UsageError) as caught:
+        _parser(cell=cell).parse_args(["7", "--seed", str(10**23)])
+    assert caught.value.format().startswith("Error: argument --seed: must be between")
+
+
 LOADS = """
 import sys
 from IPython.core.interactiveshell import InteractiveShell

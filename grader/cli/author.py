@@ -22,6 +22,7 @@ from grader.options import (
     add_lang,
     path_arg,
     positive,
+    seed_arg,
     selected_devices,
 )
 from grader.results import Result
@@ -44,7 +45,9 @@ def cmd_validate(argv: list[str]) -> int:
     add_device(
         parser, "grade on this device only (default: all; CUDA cases are skipped without a GPU)"
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
+    parser.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed of the hidden tests' inputs"
+    )
     parser.add_argument(
         "--jobs", type=int, default=None, help="gradings at a time (default: cores)"
     )
@@ -188,7 +191,9 @@ def cmd_preview(argv: list[str]) -> int:
         "--file", type=path_arg, required=True, help="the file to grade, a .py file or a notebook"
     )
     add_device(parser, "run the tests on this device only (default: all)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
+    parser.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed of the hidden tests' inputs"
+    )
     add_lang(parser)
     add_debug(parser)
     args = parser.parse_args(argv)

@@ -11,7 +11,7 @@ from grader.engine import DEFAULT_SEED
 from grader.engine.scheduler import usable_cores
 from grader.errors import ExitCode
 from grader.i18n import choose_lang
-from grader.options import Parser, add_lang, path_arg, positive, text_arg
+from grader.options import Parser, add_lang, path_arg, positive, seed_arg, text_arg
 from grader.text import inert_line
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def cmd_batch(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_arg,
         default=DEFAULT_SEED,
         help="seed of the hidden tests' random data (default: the grader's fixed seed)",
     )

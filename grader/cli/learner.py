@@ -24,7 +24,15 @@ from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
 from grader.fileio import check_replaceable, write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
-from grader.options import Parser, add_debug, add_device, add_lang, path_arg, selected_devices
+from grader.options import (
+    Parser,
+    add_debug,
+    add_device,
+    add_lang,
+    path_arg,
+    seed_arg,
+    selected_devices,
+)
 from grader.results import Result
 from grader.serve.route import InProcess, Route, Start
 from grader.serve.submission import Submission, load, locate, write_outputs
@@ -223,7 +231,9 @@ def grade_parser(prog: str, description: str = "Grade your file for an exercise.
     parser.add_argument("--json", type=path_arg, help="also write the result JSON here")
     parser.add_argument("--report", type=path_arg, help="write the HTML report here")
     parser.add_argument("--no-report", action="store_true", help="do not write an HTML report")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' inputs")
+    parser.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed of the hidden tests' inputs"
+    )
     parser.add_argument(
         "--no-server",
         action="store_true",

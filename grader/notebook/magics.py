@@ -28,7 +28,7 @@ from grader.errors import GraderError
 from grader.i18n import choose_lang
 from grader.notebook.display import GradeOutput
 from grader.notebooks import extract
-from grader.options import Parser, add_device, add_lang, path_arg, selected_devices
+from grader.options import Parser, add_device, add_lang, path_arg, seed_arg, selected_devices
 from grader.results import Result
 from grader.serve.route import FreshProcess, Route
 from grader.serve.submission import Submission, learner_notes, load, locate, write_outputs
@@ -41,7 +41,7 @@ def _parser(cell: bool) -> Parser:
     parser = Parser(prog="%%grade" if cell else "%grade", add_help=False, course=False)
     parser.add_argument("id", help="exercise-07, 07, 7 or the slug")
     add_device(parser, help="the devices to grade on")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=seed_arg, default=None)
     add_lang(parser)
     if not cell:
         parser.add_argument("--file", type=path_arg, default=None)
