@@ -348,6 +348,26 @@ def test_nothing_written_to_the_terminal_controls_it(text: str, colour: bool) ->
     assert not _controls_in(out.getvalue()), ascii(out.getvalue())
 
 
+@RELAXED
+@given(HOSTILE_TEXT, HOSTILE_TEXT)
+def test_a_file_name_or_an_output_path_stays_on_its_line_of_the_summary(name, path) -> None:
+    """A newline in a file name ("new\nAll tests passed.py") printed a line of its own under
+    "submission:"; the name and the report and JSON paths stay on their lines."""
+    from dataclasses import replace
+
+    from grader.render.terminal import render
+
+    result = replace(Result.from_json(json.dumps(RESULT)), submission=name)
+    plain = render(result, report_path=f"r{path}", json_path=f"j{path}")
+    lines = plain.splitlines()
+    heads = ("submission:", "Report:", "JSON:")
+    for head in heads:
+        found = [line for line in lines if line.lstrip().startswith(head)]
+        assert len(found) == 1, (head, lines)
+    assert len(lines) == len(render(replace(result, submission="x"), report_path="r",
+                                    json_path="j").splitlines())  # fmt: skip
+
+
 def test_the_graders_own_colours_and_controls_still_pass():
     out = io.StringIO()
     stream = console.InertStream(out, colour=True)

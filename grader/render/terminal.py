@@ -23,7 +23,7 @@ from grader.results import (
     group_names,
     number,
 )
-from grader.text import inert
+from grader.text import inert, inert_line
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -71,7 +71,8 @@ def render(
     lines.append(
         style(head, "1") + style(f"{mark} {_status_word(result.status, lang)}", f"1;{code}")
     )
-    lines.append(style(f"{w['submission']}{w['colon']}{result.submission}", "2"))
+    # a name or a path stays on its line: a newline in a file name could forge one
+    lines.append(style(f"{w['submission']}{w['colon']}{inert_line(result.submission)}", "2"))
 
     devices = ["-"] * any(t.device is None for t in result.tests) + devices_of(result.tests)
     names = list(dict.fromkeys(t.name for t in result.tests))
@@ -126,9 +127,9 @@ def render(
         ]
     tail = []
     if report_path:
-        tail.append(f"{w['report']}{w['colon']}{report_path}")
+        tail.append(f"{w['report']}{w['colon']}{inert_line(report_path)}")
     if json_path:
-        tail.append(f"{w['json']}{w['colon']}{json_path}")
+        tail.append(f"{w['json']}{w['colon']}{inert_line(json_path)}")
     if tail:
         lines += [""] + tail
     return "\n".join(lines) + "\n"
