@@ -187,7 +187,15 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     ``useridnumber``), then the other one, "Full name", the grade item (the final percentage as
     points of ``moodle.points``) and, with ``moodle.feedback``, a "Feedback" column to map to
     the item's feedback (MoodleDocs warns that importing feedback alone clears grades: both are
-    always written together). Students without work get 0 or an empty cell (``missing``)."""
+    always written together). Students without work get 0 (``missing: zero``).
+
+    Only rows Moodle's importer (``grade/import/csv/classes/load_data.php``) reads as meant are
+    written. A row whose key cell is empty keeps the student of the row above (the importer
+    sets the student only from a non-empty key): it gave that student this row's grade, or
+    stopped the whole import when it was the first. A row whose grade cell is empty sets "no
+    grade" (``'' -> null``) and clears the feedback: it erased what Moodle held. So a student
+    with no key, or with no grade to write (``missing: blank``, a withheld row), has no row,
+    and Moodle keeps what it has (:func:`left_out` says how many)."""
     settings = assignment.moodle_settings()
     first = KEY_COLUMNS[settings.key]
     second = KEY_COLUMNS["idnumber" if settings.key == "email" else "email"]
@@ -202,11 +210,26 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
         email, idnumber = student.email, student.sid
         cell = grade_cell(row, settings.points, assignment.missing)
         keys = [email, idnumber] if settings.key == "email" else [idnumber, email]
+        if not keys[0].strip() or not cell:
+            continue  # no row: see above
         line = [*keys, student.name, cell]
         if settings.feedback:  # never feedback without its grade: Moodle would clear it
-            line.append(feedback(row) if cell else "")
+            line.append(feedback(row))
         writer.writerow(line)
     return out.getvalue()
+
+
+def left_out(rows: list[GradeRow], assignment: Assignment) -> tuple[list[GradeRow], list[GradeRow]]:
+    """The students ``moodle.csv`` has no row for: (without the key, without a grade)."""
+    settings = assignment.moodle_settings()
+    unkeyed, ungraded = [], []
+    for row in rows:
+        key = row.student.email if settings.key == "email" else row.student.sid
+        if not key.strip():
+            unkeyed.append(row)
+        elif not grade_cell(row, settings.points, assignment.missing):
+            ungraded.append(row)
+    return unkeyed, ungraded
 
 
 def feedback(row: GradeRow) -> str:
@@ -280,14 +303,20 @@ def uploads(rows: list[GradeRow], assignment: Assignment) -> list[Upload]:
     found = []
     key = assignment.moodle_settings().key
     known = identified(rows)
-    unkeyed = [r for r in known if not (r.student.email if key == "email" else r.student.sid)]
+    unkeyed, ungraded = left_out(known, assignment)
     warnings = []
     if unkeyed:
         what = "e-mail address" if key == "email" else "ID number"
         warnings.append(
-            f"moodle.csv: {len(unkeyed)} student(s) have no {what}, and Moodle skips such "
-            "rows (a roster with it fixes this"
-            + (f"; {WORKSHEET} has them by participant)" if _any_participant(rows) else ")")
+            f"moodle.csv: {len(unkeyed)} student(s) have no {what} and no row (Moodle's import "
+            "would give such a row to the student above it); a roster with it fixes this"
+            + (f"; {WORKSHEET} has them by participant" if _any_participant(rows) else "")
+        )
+    if ungraded:
+        warnings.append(
+            f"moodle.csv: {len(ungraded)} student(s) without a grade to write (no work under "
+            "missing: blank, or a grade withheld until you look) have no row, so Moodle keeps "
+            "what it has (an empty cell would erase it)"
         )
     found.append(Upload("moodle.csv", grades_csv(known, assignment), tuple(warnings)))
     if _any_participant(rows):

@@ -138,13 +138,17 @@ def test_canvas_gradebook_import_csv(rows, week):
 
 def test_moodle_grade_import_csv(rows, week, tmp_path):
     text = moodle.grades_csv(rows, week)
+    # Ann (no work, missing: blank) and Zed (no ID number) have no row: Moodle's importer reads
+    # an empty grade as "no grade" (it erased Ann's), and a row without its key as the row
+    # above's student (Zed's grade went to Jane, or the import stopped)
     assert text.splitlines() == [
         "ID number,Email address,Full name,Week 3 grade",
-        "1003,ann@example.edu,Ann Lee,",
         "1002,bob@example.edu,Bob Smith,1.33",
         "1001,jane@example.edu,Jane Doe,8.33",
-        ",,Zed Unknown,",
     ]
+    unkeyed, ungraded = moodle.left_out(rows, week)
+    assert [r.student.name for r in unkeyed] == ["Zed Unknown"]
+    assert [r.student.name for r in ungraded] == ["Ann Lee"]
     by_email = load_assignment(
         write(
             tmp_path / "w.yaml",

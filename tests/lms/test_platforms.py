@@ -341,16 +341,15 @@ def test_blind_marking_is_graded_by_participant_and_never_uploads_a_zero(tmp_pat
         "Participant 903": "100",
         "Participant 904": "100",
     }
-    # the roster's students cannot be told from the download: no 0 for them anywhere
-    for upload in (*moodle.uploads(rows, assignment), *canvas.uploads(rows, assignment)):
-        if upload.name == moodle.WORKSHEET:
-            continue
-        body = table(upload.text)
-        cells = [line[3] for line in body[1:]] if upload.name == "moodle.csv" else []
-        cells += [line[5] for line in body[2:]] if upload.name == "canvas.csv" else []
-        assert cells and all(cell == "" for cell in cells), (upload.name, body)
-        if upload.name == "moodle.csv":  # feedback without its grade would clear the grade
-            assert all(line[4] == "" for line in body[1:]), body
+    # the roster's students cannot be told from the download: no 0 for them anywhere. Canvas
+    # leaves a grade alone for an empty cell; Moodle's import erases it, so moodle.csv has no
+    # row for them at all (and says so)
+    body = table(next(u for u in canvas.uploads(rows, assignment)).text)
+    cells = [line[5] for line in body[2:]]
+    assert cells and all(cell == "" for cell in cells), body
+    keyed = next(u for u in moodle.uploads(rows, assignment) if u.name == "moodle.csv")
+    assert len(table(keyed.text)) == 1, keyed.text  # the header alone
+    assert any("have no row, so Moodle keeps what it has" in w for w in keyed.warnings)
 
 
 @pytest.mark.parametrize(("missing", "cell"), [("zero", "0"), ("blank", "")])
@@ -369,7 +368,27 @@ def test_the_worksheet_and_moodle_csv_give_a_student_without_work_the_same_cell(
     sheet = {line[0]: line[3] for line in uploads[moodle.WORKSHEET][1:]}
     assert sheet["Participant 920"] == cell
     grades = {line[0]: line[3] for line in uploads["moodle.csv"][1:]}
-    assert grades["absent@example.edu"] == cell
+    # an empty cell erases Moodle's grade: under blank, moodle.csv has no row for them
+    assert grades.get("absent@example.edu") == (cell or None)
+
+
+@pytest.mark.parametrize("key", ["idnumber", "email"])
+@pytest.mark.parametrize("missing", ["zero", "blank"])
+def test_every_moodle_csv_row_has_its_key_and_its_grade(tmp_path, key, missing):
+    """Moodle's import keeps the student of the row above when a row's key cell is empty (Bob's
+    0 went onto Jane's 100), and reads an empty grade as "no grade" (it erased it). No row of
+    moodle.csv lacks either; those students are counted in its warnings."""
+    roster = roster_text().replace(
+        "bob@example.edu,1002", "," if key == "email" else "bob@example.edu,"
+    )
+    spec = ASSIGNMENT.replace("key: email", f"key: {key}") + f"missing: {missing}\n"
+    rows, assignment = rows_of("moodle", tmp_path, roster=roster, spec=spec)
+    upload = next(u for u in moodle.uploads(rows, assignment) if u.name == "moodle.csv")
+    body = table(upload.text)
+    assert body[1:] and all(line[0].strip() and line[3].strip() for line in body[1:]), body
+    assert "Bob Smith" not in {line[2] for line in body}
+    assert any("no row (Moodle's import would give such a row to the student above" in w
+               for w in upload.warnings)  # fmt: skip
 
 
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
@@ -399,7 +418,8 @@ def test_two_students_with_one_name_get_no_grade_and_are_named(tmp_path):
         assert any("ambiguous" in p and "Jane Doe (line" in p for p in row.problems), row.problems
     keyed = table(next(u for u in moodle.uploads(rows, assignment) if u.name == "moodle.csv").text)
     cells = {line[0]: line[3] for line in keyed[1:]}
-    assert cells["jane@example.edu"] == "" and cells["jane.b@example.edu"] == ""
+    # no grade for either Jane: no row (an empty cell would erase what Moodle holds)
+    assert "jane@example.edu" not in cells and "jane.b@example.edu" not in cells
     assert cells["bob@example.edu"] == "0" and cells["ann@example.edu"] == "100"
 
 
