@@ -742,6 +742,7 @@ class Collector:
             for exercise in self.exercises:
                 if exercise not in handin.files and exercise not in handin.unreadable:
                     handin.unreadable[exercise] = why
+                    handin.unread_work.add(exercise)
         return handin
 
     def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:

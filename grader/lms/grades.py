@@ -312,6 +312,13 @@ def build_rows(
         if handin is not None:
             for exercise, why in handin.unreadable.items():
                 found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
+            unread = sorted(e for e in handin.unread_work if e in assignment.ids)
+            if unread and not withheld:  # work the grader's limits kept it from reading
+                withheld = (
+                    f"{', '.join(unread)}: the work may be inside what intake could not read "
+                    f"({handin.unreadable[unread[0]][:200]}); no grade written until you look"
+                )
+                extra = [*extra, withheld]
             for exercise in handin.files:
                 found.setdefault(
                     exercise,

@@ -383,6 +383,7 @@ def _copy(handin: Handin) -> Handin:
         origin=handin.origin,
         files=dict(handin.files),
         unreadable=dict(handin.unreadable),
+        unread_work=set(handin.unread_work),
         problems=list(handin.problems),
         notes=list(handin.notes),
     )

@@ -76,6 +76,9 @@ class Handin:
     unreadable: dict[str, str] = field(default_factory=dict)  # exercise id -> why
     problems: list[str] = field(default_factory=list)  # for the instructor: fix or look
     notes: list[str] = field(default_factory=list)  # liberties taken, merges, group members
+    # Exercises with no file that may be inside work intake could not read (a damaged archive,
+    # one over a cap): their 0 would be the grader's limit, not the work; no grade is written
+    unread_work: set[str] = field(default_factory=set)
     # Names the download may mean where ``name`` is on no roster line, in order: a Moodle team
     # download writes "{team}-{full name}", and which "-" ends the team is not known
     aliases: tuple[str, ...] = ()

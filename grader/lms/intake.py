@@ -276,6 +276,8 @@ def _combine(group: list[Handin]) -> Handin:
         else:
             reasons = [h.unreadable[exercise] for h in ordered if exercise in h.unreadable]
             merged.unreadable[exercise] = reasons[-1]
+            if any(exercise in h.unread_work for h in ordered):
+                merged.unread_work.add(exercise)
     # The student's time (and the platform's late flag) is that of the handins whose files are
     # graded: a later submission that brought nothing graded (a notes.txt alone) made on-time
     # work late.

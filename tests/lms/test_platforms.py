@@ -28,7 +28,7 @@ from grader.lms.intake import read_submissions
 from grader.lms.platform import NO_TIMES
 from grader.lms.platforms import by_name, names, platforms
 from tests.conftest import FIXTURES, run_cli
-from tests.lms.builders import code, exercises, write
+from tests.lms.builders import code, exercises, write, zip_bytes
 from tests.lms.classes import CLASS, PARTICIPANT, roster_text, same_class
 
 ASSIGNMENT = """\
@@ -389,6 +389,36 @@ def test_every_moodle_csv_row_has_its_key_and_its_grade(tmp_path, key, missing):
     assert "Bob Smith" not in {line[2] for line in body}
     assert any("no row (Moodle's import would give such a row to the student above" in w
                for w in upload.warnings)  # fmt: skip
+
+
+@pytest.mark.parametrize("how", ["over the entries cap", "damaged"])
+def test_work_intake_could_not_read_gets_no_grade_until_someone_looks(tmp_path, monkeypatch, how):
+    """A correct exercise-01 zipped with a .venv of thousands of files (over intake's cap), or
+    in a damaged zip, was uploaded as 0: the grader's limit, not the work. No grade is written
+    for that student (an empty cell, no moodle.csv row) and the row says why."""
+    from grader.lms import collect
+
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_MEMBERS", 20)
+    root = tmp_path / "class"
+    members = {"alice/exercise-01.py": code("alice")}
+    if how == "over the entries cap":
+        members |= {f"alice/.venv/f{i}.txt": "x" for i in range(40)}
+        write(root / "Jane Doe.zip", zip_bytes(members))
+    else:
+        write(root / "Jane Doe.zip", zip_bytes(members)[:-30])
+    write(root / "Bob Smith" / "exercise-01.py", code("bob"))
+    write(tmp_path / "roster.csv", roster_text())
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=exercises())
+    rows = build_rows(
+        intake.handins, grade(intake.handins), assignment, read_roster(tmp_path / "roster.csv")
+    )
+    jane = by_email(rows)["jane@example.edu"]
+    assert jane.withheld and "no grade written until you look" in jane.withheld
+    assert any("no grade written until you look" in p for p in jane.problems)
+    canvas_cells = {line[0]: line[5] for line in table(canvas.gradebook_csv(rows, assignment))[2:]}
+    assert canvas_cells["Jane Doe"] == "" and canvas_cells["Bob Smith"] == "50"
+    assert "jane@example.edu" not in moodle.grades_csv(rows, assignment)
 
 
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
