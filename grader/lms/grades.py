@@ -23,7 +23,7 @@ mark without a time is reported, not penalised.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +38,14 @@ NOT_GRADED = "not graded"
 # problems addressed to the instructor only (a student's feedback page leaves them out)
 NOT_ON_ROSTER = "not on the roster: check who this is"
 NO_WORK = "on the roster; nothing handed in"
+STALE_PARTICIPANT = (
+    "participant id {mine} in the download, {theirs} on the roster (line {line}): the roster's "
+    "participant ids are not this assignment's; the download's is used"
+)
+STALE_LEFT_OUT = (
+    "the roster's participant ids are not this assignment's: this student is left out of "
+    "moodle-worksheet.csv"
+)
 NO_MATCH = "on the roster; no handin is known to be theirs"
 LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
 FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
@@ -342,7 +350,25 @@ def build_rows(
     else:
         matched = match_roster(handins, roster)
         why = matched.ambiguous
-        rows = [row(Student.from_roster(e, h), h, [], "matched") for h, e, _ in matched.pairs]
+        # Moodle's participant ids are per assignment: a roster whose ids disagree with the
+        # download's (another assignment's) would send a roster-only student's worksheet row
+        # to whoever holds that id here
+        stale = [
+            (h, e)
+            for h, e, _ in matched.pairs
+            if h.participant and e.participant and h.participant != e.participant
+        ]
+        rows = [
+            row(
+                Student.from_roster(e, h),
+                h,
+                [STALE_PARTICIPANT.format(mine=h.participant, theirs=e.participant, line=e.line)]
+                if (h, e) in stale
+                else [],
+                "matched",
+            )
+            for h, e, _ in matched.pairs
+        ]
         anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
         unattributed = (
             f"{len(anonymous)} handin(s) whose owner the download does not name (blind "
@@ -357,9 +383,11 @@ def build_rows(
                                 withheld=why[id(entry)]))  # fmt: skip
             else:
                 extra = [NO_MATCH, unattributed] if unattributed else [NO_WORK]
-                rows.append(
-                    row(Student.from_roster(entry), None, extra, "absent", withheld=unattributed)
-                )
+                student = Student.from_roster(entry)
+                if stale and student.participant:
+                    student = replace(student, participant="")
+                    extra.append(STALE_LEFT_OUT)
+                rows.append(row(student, None, extra, "absent", withheld=unattributed))
         for handin in matched.unmatched:
             extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin)]
             rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))

@@ -421,6 +421,24 @@ def test_work_intake_could_not_read_gets_no_grade_until_someone_looks(tmp_path, 
     assert "jane@example.edu" not in moodle.grades_csv(rows, assignment)
 
 
+def test_a_rosters_participant_ids_of_another_assignment_never_reach_the_worksheet(tmp_path):
+    """Participant ids are per assignment: a roster with another assignment's (801...) gave an
+    absent student a worksheet row "Participant 803", an id that may be someone else's here."""
+    stale = {i: str(int(p) - 100) for i, p in PARTICIPANT.items()}
+    text = "id,name,email,sid,participant\n" + "".join(
+        f"{i},{n},{e},{s},{stale[i]}\n" for i, n, e, s, *_ in CLASS
+    )
+    text += "4720,Lee Absent,absent@example.edu,1020,820\n"
+    rows, assignment = rows_of("moodle", tmp_path, roster=text)
+    sheet = next(u for u in moodle.uploads(rows, assignment) if u.name == moodle.WORKSHEET)
+    ids = {line[0] for line in table(sheet.text)[1:]}
+    assert ids == {f"Participant {p}" for p in PARTICIPANT.values()}
+    jane = by_email(rows)["jane@example.edu"]
+    assert any("participant id 901 in the download, 801 on the roster" in p for p in jane.problems)
+    absent = by_email(rows)["absent@example.edu"]
+    assert any("left out of moodle-worksheet.csv" in p for p in absent.problems)
+
+
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
     text = "id,name,email,sid,participant\n" + "".join(
         f"{i},{n},{e},{s},{PARTICIPANT[i]}\n" for i, n, e, s, *_ in CLASS
