@@ -427,13 +427,52 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
         raise SpecError(
             path, None, f"cannot read the file ({exc})", "save it as UTF-8 CSV"
         ) from None
+    # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
+    # where the locale's decimal mark is a comma, empty trailing columns
+    first, _, rest = text.partition("\n")
+    start = 1
+    hint = re.fullmatch(r"\s*sep=(.)\s*", first)
+    if hint:
+        delimiter, text, start = hint.group(1), rest, 2
+    elif "," not in first and ";" in first:
+        delimiter = ";"
+    elif "," not in first and "\t" in first:
+        delimiter = "\t"
+    else:
+        delimiter = ","
     try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error as exc:
         raise SpecError(path, None, f"not a CSV file ({exc})", "save it as CSV") from None
-    numbered = [(i, row) for i, row in enumerate(rows, start=1) if any(c.strip() for c in row)]
+    numbered = [(i, row) for i, row in enumerate(rows, start=start) if any(c.strip() for c in row)]
     if not numbered:
         raise SpecError(path, None, "is empty", "write a header row: id,name,email")
+    header = numbered[0][1]
+    for index, cell in enumerate(header):
+        if not cell.strip() and any(len(r) > index and r[index].strip() for _, r in numbered):
+            raise SpecError(
+                path,
+                f"column {index + 1}",
+                "has values but no name in the header row",
+                f"name it ({', '.join(ROSTER_COLUMNS)}) or delete the column",
+            )
+    named = [i for i, cell in enumerate(header) if cell.strip()]  # empty columns: ignored
+    width = len(header)
+    trailing = named == list(range(len(named)))  # only the last columns are empty ones
+    kept = []
+    for line, row in numbered:
+        if len(row) == width:
+            kept.append((line, [row[i] for i in named]))
+        elif trailing and len(row) == len(named):  # the empty columns left off the line
+            kept.append((line, row))
+        else:
+            raise SpecError(
+                path,
+                f"line {line}",
+                f"has {len(row)} fields, the header has {width}",
+                "quote fields that contain the separator",
+            )
+    numbered = kept
     header = numbered[0][1]
     columns = [c.strip().lower() for c in header]
     for column in columns:
@@ -459,8 +498,8 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             raise SpecError(
                 path,
                 f"line {line}",
-                f"has {len(row)} fields, the header has {len(columns)}",
-                "quote fields that contain commas",
+                f"has {len(row)} fields, the header has {width}",
+                "quote fields that contain the separator",
             )
         values = {c: v.strip() for c, v in zip(columns, row, strict=True)}
         if not values["id"]:

@@ -201,6 +201,33 @@ def test_a_roster_is_read_with_any_column_order_and_a_bom(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "id,name,email,,\n4711,Jane Doe,jane@x.edu,,\n",  # Excel's empty trailing columns
+        "id,name,email,,\n4711,Jane Doe,jane@x.edu\n",  # ... left off a line
+        "id;name;email\n4711;Jane Doe;jane@x.edu\n",  # a locale whose decimal mark is a comma
+        "sep=;\nid;name;email\n4711;Jane Doe;jane@x.edu\n",  # Excel's separator hint
+        "sep=,\r\nid,name,email\r\n4711,Jane Doe,jane@x.edu\r\n",
+        "id\tname\temail\n4711\tJane Doe\tjane@x.edu\n",
+    ],
+    ids=[
+        "empty columns",
+        "empty columns left off",
+        "semicolons",
+        "sep= hint",
+        "sep=, CRLF",
+        "tabs",
+    ],
+)
+def test_a_roster_as_spreadsheets_save_it_is_read(tmp_path, text):
+    """Each was refused with an 'unknown column' that named no cause ('', 'id;name;email',
+    'sep=')."""
+    (entry,) = read_roster(write(tmp_path / "r.csv", text))
+    assert (entry.id, entry.name, entry.email) == ("4711", "Jane Doe", "jane@x.edu")
+    assert entry.line == (3 if text.startswith("sep=") else 2)
+
+
+@pytest.mark.parametrize(
     ("text", "field", "problem"),
     [
         ("", None, "is empty"),
@@ -214,6 +241,9 @@ def test_a_roster_is_read_with_any_column_order_and_a_bom(tmp_path):
         ("id,name,email\n1,a,A@x\n2,b,a@X\n", "line 3", "email 'a@X' is already on line 2"),
         ("id,name,email,participant\n1,a,a@x,p7\n", "line 2", "not a Moodle participant id"),
         ("id,name,email,participant\n1,a,a@x,7\n2,b,b@x,7\n", "line 3", "participant '7' is"),
+        ("id,,name,email\n1,x,a,a@x\n", "column 2", "has values but no name"),
+        ("id,,name,email\n1,,a\n", "line 2", "has 3 fields, the header has 4"),
+        ("sep=;\nid;name;email\n1;a\n", "line 3", "has 2 fields, the header has 3"),
     ],
 )
 def test_roster_errors_name_the_line(tmp_path, text, field, problem):
