@@ -38,6 +38,7 @@ zip that holds the autograder, and the grading run inside it, are :mod:`grader.l
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -48,7 +49,7 @@ import yaml
 
 from grader import wire
 from grader.errors import UsageError
-from grader.lms.assignment import Assignment, GradescopeSettings
+from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
@@ -533,6 +534,7 @@ class RunMetadata:
     late_due_date: datetime | None = None
     users: tuple[Submitter, ...] = ()
     submission_id: str = ""
+    total_points: float | None = None  # the assignment's points in Gradescope
 
 
 def read_run_metadata(path: Path) -> RunMetadata:
@@ -577,13 +579,29 @@ def _run_metadata(raw: Any) -> RunMetadata:
         value = record.get(key)
         return None if value is None else parse_time(wire.string(value, where, max_len=100))
 
+    total_points = _total_points(assignment.get("total_points"))
     return RunMetadata(
+        total_points=total_points,
         created_at=time(raw, "created_at", "created_at"),
         due_date=time(assignment, "due_date", "assignment.due_date"),
         late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
         users=tuple(users),
         submission_id=_optional_text(raw, "id", ""),
     )
+
+
+def _total_points(value: Any) -> float | None:
+    """The assignment's points in Gradescope (a number, or text such as "20.0"), where it is
+    one a grade can be scored out of; else None."""
+    if type(value) is str:
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    if type(value) not in (int, float):
+        return None
+    total = float(value)
+    return total if math.isfinite(total) and 0 < total <= MAX_POINTS else None
 
 
 def prepare_run(
@@ -627,6 +645,18 @@ def finish_run(
     if assignment.due is None and metadata.due_date is not None:
         assignment = replace(assignment, due=metadata.due_date)
     problems = list(handin.problems)
+    points = assignment.gradescope.points
+    if metadata.total_points is not None and metadata.total_points != points:
+        # Gradescope shows the score against its own total: 100 points of a 20-point
+        # assignment read as 100/20
+        assignment = replace(
+            assignment,
+            gradescope=replace(assignment.gradescope, points=metadata.total_points),
+        )
+        problems.append(
+            f"scored out of Gradescope's {number(metadata.total_points)} points (the assignment "
+            f"file says gradescope.points: {number(points)})"
+        )
     if assignment.due is not None and metadata.created_at is None:
         # said, not silent: the grade carries no late penalty it may owe
         problems.append(

@@ -302,6 +302,32 @@ def test_a_gradescope_run_from_metadata_to_results(week, tmp_path, infos):
     assert gradescope.read_run_metadata(tmp_path / "absent.json") == gradescope.RunMetadata()
 
 
+@pytest.mark.parametrize(
+    ("total", "out_of"), [(20, 20.0), ("20.0", 20.0), (50, 50.0), (None, 50.0), ("x", 50.0)]
+)
+def test_a_run_is_scored_out_of_gradescopes_own_total(week, tmp_path, infos, total, out_of):
+    """Gradescope shows the score against the assignment's total points: with
+    gradescope.points 50 on a 20-point assignment a student read 41.67/20. The metadata's
+    total_points, where it is a number, is what the score is out of, and the output says so."""
+    assignment = {"due_date": None}
+    if total is not None:
+        assignment["total_points"] = total
+    metadata = write(
+        tmp_path / "submission_metadata.json",
+        json.dumps({"created_at": "2026-11-30T10:00:00+00:00", "assignment": assignment}),
+    )
+    write(tmp_path / "submission" / "ex1.py", "def add(a, b):\n    return a + b\n")
+    meta = gradescope.read_run_metadata(metadata)
+    handin = gradescope.prepare_run(
+        tmp_path / "submission", meta, staging=tmp_path / "staging", exercises=infos
+    )
+    score = ExerciseScore("exercise-01", "passed", 4, 4, (TestScore("test_a", 4, 4, True),))
+    data = json.loads(gradescope.finish_run(handin, meta, {"exercise-01": score}, week))
+    assert week.gradescope.points == 50
+    assert sum(t["max_score"] for t in data["tests"]) == pytest.approx(out_of, abs=0.01)
+    assert ("scored out of Gradescope's 20 points" in data["output"]) == (out_of == 20.0)
+
+
 def test_the_autograder_zip(week, tmp_path):
     files = autograder.autograder_files(week, course=ROOT)
     assert {"setup.sh", "run_autograder", "assignment.yaml", "requirements.txt"} <= set(files)
