@@ -17,9 +17,11 @@ Every case is described on the device under test; views are made on the device (
 view with .to() would make it contiguous).
 """
 
+from contextlib import contextmanager
+
 import torch
 
-from grader.testing import Opaque, assert_type, fail
+from grader.testing import LearnerRaised, Opaque, Text, assert_type, fail
 from grader.testing.checks import describe as describe_value
 from grader.testing.checks import describe_zh as describe_value_zh
 
@@ -444,6 +446,34 @@ def test_nbytes_views(learner, device, rng):
         )
 
 
+# PyTorch's refusals to hand over the data of a tensor that is not in CPU memory: .numpy() of a
+# GPU or meta tensor, and .cpu() (or any copy) of a meta tensor.
+_DATA_REFUSED = ("device type tensor to numpy", "Cannot copy out of meta tensor")
+
+
+@contextmanager
+def _reads_no_data(code):
+    """nbytes raising because it reached for the data (t.numpy(), t.detach().cpu().numpy()):
+    named as that, in place of the catalogue's advice to move the data to the CPU first, which
+    fails again on meta and copies a whole GPU tensor just to measure it."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        if any(text in exc.text for text in _DATA_REFUSED):
+            en, zh = exc.message.en.rstrip(), exc.message.zh.rstrip()
+            exc.message = Text(
+                f"{en}{'' if en.endswith(('.', '!')) else '.'} nbytes(t) for t = {code} reached for "
+                "the data, which a tensor on a GPU or on the meta device does not hand over. The "
+                "bytes depend on the shape and the dtype only: t.numel() * t.element_size() "
+                "reads no data.",
+                f"{zh}{'' if zh.endswith('。') else '。'}t = {code} 时，nbytes(t) 去读取了数据，"
+                "而位于 GPU 或 meta 设备上的张量不会交出数据。字节数只取决于形状和 dtype："
+                "t.numel() * t.element_size() 不读取任何数据。",
+            )
+            exc.evidence = (*exc.evidence, "nbytes_reads_data")
+        raise
+
+
 def test_nbytes_on_device(learner, device, rng):
     # Runs on meta (and CUDA): tensors with a shape, a dtype and strides but no data (on a GPU:
     # data out of NumPy's reach). The learner's nbytes of each is compared with the same
@@ -462,7 +492,8 @@ def test_nbytes_on_device(learner, device, rng):
         ),
     ]
     for code, t in cases:
-        got = learner.nbytes(t.to(device))
+        with _reads_no_data(code):
+            got = learner.nbytes(t.to(device))
         on_cpu = learner.nbytes(t)
         if not _same_number(got, on_cpu):
             fail(

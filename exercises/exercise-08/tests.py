@@ -323,6 +323,17 @@ _SOFTMAX_MISTAKES = (
         "而每个指数都不超过 0。",
     ),
     (
+        lambda x: _shifted(x, x.min(dim=1, keepdim=True).values),
+        ["values_differ", "nan_in_output", "exp_overflow"],
+        "you subtracted each row's minimum, not its maximum: x - min is at least 0 and as large as "
+        "the row's spread (2000 for a row holding 1000 and -1000), so exp() still overflows to "
+        "inf, and inf / inf is NaN. Subtract the maximum: x - x.max(dim=1, keepdim=True).values "
+        "makes every exponent at most 0.",
+        "你减去的是每一行的最小值，而不是最大值：x - min 不小于 0，最大可达该行的极差（同时含有 1000 和 "
+        "-1000 的行为 2000），所以 exp() 仍会溢出为 inf，而 inf / inf 是 NaN。请减去最大值："
+        "x - x.max(dim=1, keepdim=True).values 让每个指数都不超过 0。",
+    ),
+    (
         lambda x: _shifted(x, x.max()),
         ["values_differ", "nan_in_output", "reduced_all_dims"],
         "you subtracted the maximum of the whole tensor, not each row's: a row far below it "

@@ -15,6 +15,8 @@ Seed pitfalls covered (001 §5.4, with 000 §2.3 and 003 §2.2 for split_heads):
 """
 
 import itertools
+import re
+from contextlib import contextmanager
 
 import torch
 from hypothesis import given, settings
@@ -22,6 +24,7 @@ from hypothesis import strategies as st
 
 from grader.spec import Text
 from grader.testing import (
+    LearnerRaised,
     assert_close,
     assert_device,
     assert_shape,
@@ -118,6 +121,32 @@ def _images(rng, count, shape, device, layout="contiguous", dtype=torch.float32)
 STACKS = [(4, (3, 5, 6)), (3, (3, 2, 2)), (1, (3, 4, 4)), (5, (1, 2, 3)), (2, (2, 1, 1))]
 
 
+_CONSTRUCTOR = re.compile(r"\btorch\.(tensor|as_tensor|Tensor|FloatTensor|DoubleTensor)\(")
+
+
+@contextmanager
+def _tensor_of_tensors():
+    """PyTorch's "only one element tensors can be converted" raised on the learner's line that
+    calls torch.tensor (or as_tensor, Tensor): a list of tensors given to a constructor of data.
+    float(t) of a bigger tensor raises the same words, so the line must show the constructor."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        line = exc.frames[-1].code if exc.frames else ""
+        if "only one element tensors can be converted" in exc.text and _CONSTRUCTOR.search(line):
+            en, zh = exc.message.en.rstrip(), exc.message.zh.rstrip()
+            exc.message = Text(
+                f"{en}{'' if en.endswith('.') else '.'} torch.tensor() takes numbers and lists "
+                "of numbers: it tried to turn each image into one number. A list of tensors is "
+                "joined with torch.stack(images, dim=0), which also keeps their dtype and device.",
+                f"{zh}{'' if zh.endswith('。') else '。'}torch.tensor() 接收的是数字和数字的列表："
+                "它试图把每张图像变成一个数字。由张量组成的列表要用 torch.stack(images, dim=0) "
+                "拼接，它还会保留它们的 dtype 和设备。",
+            )
+            exc.evidence = (*exc.evidence, "tensor_of_tensors")
+        raise
+
+
 def test_stack_images_values(learner, reference, device, rng):
     cases = [(_images(rng, b, shape, device), ("", "")) for b, shape in STACKS]
     cases.append(
@@ -145,7 +174,9 @@ def test_stack_images_values(learner, reference, device, rng):
             f"对 {len(images)} 张形状为 {_fmt(images[0].shape)} 的图像{note[1]}调用的 "
             "stack_images(images)",
         )
-        _check_stacked(learner.stack_images(images), images, reference.stack_images(images), what)
+        with _tensor_of_tensors():
+            got = learner.stack_images(images)
+        _check_stacked(got, images, reference.stack_images(images), what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,11 +554,12 @@ def test_results_on_input_device(learner, learner_source, device, rng):
             ),
         ),
     ):
-        got = (
-            on_meta(learner, name, args, what, learner_source)
-            if device == "meta"
-            else getattr(learner, name)(*args)
-        )
+        with _tensor_of_tensors():
+            got = (
+                on_meta(learner, name, args, what, learner_source)
+                if device == "meta"
+                else getattr(learner, name)(*args)
+            )
         if got is None:
             continue  # reads values: the device was judged from the source
         if name == "split_heads":
@@ -569,7 +601,8 @@ def test_keeps_dtype(learner, rng):
                 ),
             ),
         ):
-            got = getattr(learner, call)(*args)
+            with _tensor_of_tensors():
+                got = getattr(learner, call)(*args)
             if call == "split_heads":
                 got = _expect_heads(got, x, 2, what)
             got = expect_tensor(got, what)

@@ -25,6 +25,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 from grader.spec import Text
 from grader.testing import (
+    LearnerRaised,
     assert_close,
     assert_device,
     assert_dtype,
@@ -34,6 +35,7 @@ from grader.testing import (
     expect_tensor,
     fail,
     names,
+    shares,
 )
 from grader.testing.properties import PROPERTY
 
@@ -260,6 +262,35 @@ def _check_tensor(got, want, what, *, dtype=True):
     return got
 
 
+# Why a float32 array is shared: the conversions that copy only when they must hand it back as
+# it is. torch.tensor(a) is no way out here, since it refuses the reversed arrays.
+SKIPPED_COPY = (
+    " np.ascontiguousarray(a, dtype=np.float32), np.asarray, np.require, "
+    "a.astype(np.float32, copy=False), torch.as_tensor and .float() copy only when they must: an "
+    "array that is already float32 (and, for ascontiguousarray, already contiguous) comes back as "
+    "itself, and torch.from_numpy of it shares its memory. Copy every time: "
+    "np.array(a, dtype=np.float32) or a.astype(np.float32), then torch.from_numpy.",
+    "np.ascontiguousarray(a, dtype=np.float32)、np.asarray、np.require、"
+    "a.astype(np.float32, copy=False)、torch.as_tensor 和 .float() 只在必要时才复制：已经是 float32"
+    "（对 ascontiguousarray 而言还要已经连续）的数组会原样返回，torch.from_numpy 再与它共享内存。"
+    "请每次都复制：np.array(a, dtype=np.float32) 或 a.astype(np.float32)，再调用 torch.from_numpy。",
+)
+
+
+def _assert_copied(got, a, what):
+    """``got`` shares no memory with the array ``a``; for a float32 array the message says which
+    conversions skip the copy."""
+    if a.dtype == np.float32 and shares(got):
+        we, wz = names(what)
+        fail(
+            f"{we} shares memory with the array: writing into the tensor would change a too."
+            + SKIPPED_COPY[0],
+            f"{wz} 与数组共享内存：修改这个张量也会改变 a。" + SKIPPED_COPY[1],
+            evidence=["shares_memory"],
+        )
+    assert_independent(got, what)
+
+
 def test_from_numpy_safe_values(learner, reference, seed):
     np_rng = np.random.default_rng(seed)
     for shape, dtype in FROM_NUMPY_CASES:
@@ -304,7 +335,7 @@ def test_from_numpy_safe_never_shares(learner, seed):
     )
     for a, label in cases:
         what = Text(f"from_numpy_safe(a) for {label[0]}", f"a 为{label[1]}时的 from_numpy_safe(a)")
-        assert_independent(expect_tensor(learner.from_numpy_safe(a), what), what)
+        _assert_copied(expect_tensor(learner.from_numpy_safe(a), what), a, what)
 
 
 def layout_case(module, layout):
@@ -380,13 +411,74 @@ def test_from_numpy_safe_any_layout(learner, reference):
             )
         if got["shares"]:
             we, wz = names(what)
+            if "float64" in layout or "int64" in layout:
+                en = (
+                    " Make a copy (np.array(a, dtype=np.float32), a.astype(np.float32) or "
+                    ".clone())."
+                )
+                zh = "请复制一份（np.array(a, dtype=np.float32)、a.astype(np.float32) 或 .clone()）。"
+            else:
+                en, zh = SKIPPED_COPY
             fail(
-                f"{we} shares memory with a: writing into the tensor would change the array. "
-                "Make a copy (np.array(a, dtype=np.float32), a.astype(np.float32) or .clone()).",
-                f"{wz} 与 a 共享内存：修改这个张量也会改变数组。请复制一份"
-                "（np.array(a, dtype=np.float32)、a.astype(np.float32) 或 .clone()）。",
+                f"{we} shares memory with a: writing into the tensor would change the array.{en}",
+                f"{wz} 与 a 共享内存：修改这个张量也会改变数组。{zh}",
                 evidence=["shares_memory"],
             )
+
+
+_AS_SIZE = (
+    " torch.FloatTensor(a) (like torch.Tensor(a)) reads a 0-d integer array as a number, and "
+    "takes a number as a shape: torch.FloatTensor(np.array(3)) is 3 uninitialised floats, and a "
+    'negative one raises "negative dimension". Convert the data instead: '
+    "torch.from_numpy(a.astype(np.float32)) (or torch.tensor(a.copy(), dtype=torch.float32)).",
+    "torch.FloatTensor(a)（和 torch.Tensor(a) 一样）会把 0 维整数数组当作一个数，再把这个数当作形状："
+    'torch.FloatTensor(np.array(3)) 是 3 个未初始化的浮点数，负数则会报错 "negative dimension"。'
+    "请转换数据本身：torch.from_numpy(a.astype(np.float32))（或 "
+    "torch.tensor(a.copy(), dtype=torch.float32)）。",
+)
+
+
+def _number_as_size(a):
+    """The shape a legacy constructor gives a 0-d integer array (it reads it as a size), or
+    None for any other array."""
+    if a.ndim != 0 or a.dtype.kind not in "iu":
+        return None
+    return int(a)
+
+
+def _from_number(learner, a):
+    """learner.from_numpy_safe(a); a "negative dimension" refusal of a 0-d integer array, whose
+    value is the dimension named, is torch.FloatTensor reading the value as a shape."""
+    try:
+        return learner.from_numpy_safe(a)
+    except LearnerRaised as exc:
+        size = _number_as_size(a)
+        if size is not None and size < 0 and f"negative dimension {size}:" in exc.text:
+            en, zh = exc.message.en.rstrip(), exc.message.zh.rstrip()
+            exc.message = Text(
+                f"{en}{'' if en.endswith('.') else '.'} a was the 0-d int array "
+                f"np.array({size}).{_AS_SIZE[0]}",
+                f"{zh}{'' if zh.endswith('。') else '。'}a 是 0 维整数数组 np.array({size})。"
+                f"{_AS_SIZE[1]}",
+            )
+            exc.evidence = (*exc.evidence, "tensor_constructor_trap")
+        raise
+
+
+def _as_size(got, a, what):
+    """A 0-d integer array n turned into a tensor of shape (n,): its value read as a shape."""
+    size = _number_as_size(a)
+    if size is None or size < 0 or tuple(got.shape) != (size,):
+        return
+    if size == 1 and got.dtype.is_floating_point and float(got.reshape(())) == float(a):
+        return  # the value kept, in shape (1,): np.atleast_1d, judged by _check_tensor
+    we, wz = names(what)
+    fail(
+        f"{we} has shape ({size},): the value {size} of the 0-d array became the shape."
+        + _AS_SIZE[0],
+        f"{wz} 的形状为 ({size},)：0 维数组的值 {size} 变成了形状。" + _AS_SIZE[1],
+        evidence=["wrong_shape", "tensor_constructor_trap"],
+    )
 
 
 @st.composite
@@ -415,7 +507,8 @@ def test_from_numpy_safe_property(learner, a):
             f"from_numpy_safe(a) for a {array.dtype} array of shape {_fmt(array.shape)}",
             f"a 为形状 {_fmt(array.shape)} 的 {array.dtype} 数组时的 from_numpy_safe(a)",
         )
-        got = expect_tensor(learner.from_numpy_safe(array), what)
+        got = expect_tensor(_from_number(learner, array), what)
+        _as_size(got, array, what)
         assert_dtype(got, torch.float32, what)
         _check_tensor(got, torch.from_numpy(array.astype(np.float32)), what)
-        assert_independent(got, what)
+        _assert_copied(got, array, what)

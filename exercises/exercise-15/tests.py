@@ -334,6 +334,17 @@ def _flag_on_a_copy():
                 "计算图，clone() 则给它单独的内存：t.detach().clone()。",
             )
             exc.evidence = (*exc.evidence, "requires_grad_non_leaf", "clone_keeps_graph")
+        elif "support the deepcopy protocol" in exc.text:
+            exc.message = Text(
+                f"{exc.message.en} copy.deepcopy copies a tensor with everything it carries, "
+                "requires_grad included, and refuses one computed in the graph. detach() is how "
+                "a tensor leaves the graph, and clone() gives it memory of its own: "
+                "t.detach().clone().",
+                f"{exc.message.zh} copy.deepcopy 会把张量连同它携带的一切（包括 requires_grad）"
+                "一起复制，并且拒绝复制在计算图中算出的张量。detach() 才能让张量脱离计算图，"
+                "clone() 则给它单独的内存：t.detach().clone()。",
+            )
+            exc.evidence = (*exc.evidence, "copy_requires_grad")
         raise
 
 
@@ -392,6 +403,17 @@ def test_snapshot_out_of_graph(learner, device, rng):
                     f"{what} 仍然需要梯度（grad_fn={grad_fn}）：clone() 复制了数据，但仍留在计算图中，"
                     "梯度会流回 t。还需要 detach()：t.detach().clone()。",
                     evidence=["requires_grad_output", "clone_keeps_graph"],
+                )
+            if info is not None and info.requires_grad and info.is_leaf and not shares(got):
+                fail(
+                    f"{what} is a new leaf that still requires grad: the data was copied together "
+                    "with requires_grad=True, as copy.deepcopy(t) does. Nothing was recorded, so "
+                    "torch.no_grad() would not help: detach from the graph, then copy, "
+                    "t.detach().clone().",
+                    f"{what} 是一个仍然需要梯度的新叶子张量：数据连同 requires_grad=True 一起被复制了，"
+                    "copy.deepcopy(t) 就是这样。这里并没有记录任何运算，所以 torch.no_grad() 帮不上忙："
+                    "先脱离计算图，再复制：t.detach().clone()。",
+                    evidence=["requires_grad_output", "copy_requires_grad"],
                 )
             assert_requires_grad(got, False, what)
         # An intermediate result (not a leaf): its snapshot leaves the graph, and the graph itself

@@ -1,0 +1,15 @@
+import torch
+
+
+def stack_images(images):
+    return torch.stack(images, dim=0)
+
+
+def concat_features(a, b):
+    return torch.cat([a, b], dim=1)
+
+
+def split_heads(x, heads):
+    B, T, F = x.shape
+    head_dim = F / heads
+    return x.view(B, T, heads, head_dim).permute(0, 2, 1, 3)
