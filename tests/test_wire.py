@@ -177,7 +177,12 @@ def test_aliases_an_instructor_may_use_are_bounded_once_expanded(levels: int, wi
     to billions of values, and reading a course hung on them (grade list, grade show): what
     expands past the budget is refused, what stays within it reads whole."""
     text = _laughs(levels, width)
-    expanded = sum(width ** (i + 1) for i in range(levels + 1)) + levels + 1
+    # l0 holds width values; each l(i) holds width values, each a whole l(i-1): every alias
+    # counted where it is used (the top mapping's levels + 1 entries too)
+    held = [width]
+    for _ in range(levels):
+        held.append(width + width * held[-1])
+    expanded = levels + 1 + sum(held)
     if expanded > wire.MAX_YAML_VALUES:
         with pytest.raises(WireError, match="aliases"):
             wire.load_yaml(text, aliases=True)
