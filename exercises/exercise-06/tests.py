@@ -379,7 +379,7 @@ def test_hwc_to_chw_any_layout(learner, device, rng):
 # Devices
 
 
-def test_results_on_input_device(learner, learner_source, device, rng):
+def test_results_on_input_device(learner, device, rng):
     # Only the device (meta stands in for a GPU): shapes and values are the other tests'.
     img = torch.randn(3, 4, 5, generator=rng).to(device)
     for name, args, what in (
@@ -406,10 +406,8 @@ def test_results_on_input_device(learner, learner_source, device, rng):
         ),
     ):
         got = (
-            on_meta(learner, name, args, what, learner_source)
+            on_meta(learner, name, args, what)
             if device == "meta"
             else getattr(learner, name)(*args)
         )
-        if got is None:
-            continue  # reads values: the device was judged from the source
         assert_device(expect_tensor(got, what), device, what)

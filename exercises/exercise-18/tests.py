@@ -18,7 +18,7 @@ standardize do not, because a correct solution may branch on a value there (if s
 Each test judges one requirement (see `requirements` in exercise.yaml): the constant-column test
 looks at the constant columns only, the device test at the device only (and only for a function
 that runs on the CPU at all: a crash there is the values tests'; code that reads values, which
-meta cannot run, has its device judged from the source), and only
+meta cannot run, has its device judged from the source by the engine), and only
 test_leaves_inputs_alone judges that the inputs are left alone (input_check is off elsewhere).
 """
 
@@ -593,7 +593,7 @@ def call_safely(module, name, args):
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
-def test_bmi_and_healthy_on_device(learner, learner_source, device, rng):
+def test_bmi_and_healthy_on_device(learner, device, rng):
     # meta tensors have a device but no data: a tensor created on the CPU fails there as on a GPU.
     # Inputs are made on the CPU and moved: no operation runs on meta here (a first one costs
     # about a second in a process). The device only: the values and dtypes are judged by the
@@ -618,11 +618,10 @@ def test_bmi_and_healthy_on_device(learner, learner_source, device, rng):
         if "error" in on_cpu:
             continue  # it fails on the CPU as well: the values tests report that
         what = Text(en, zh)
-        # Code that reads values (an assert on the heights, bmi[mask]) cannot run on meta: its
-        # device is judged from the source, and None comes back.
-        got = on_meta(learner, name, [a.to(device) for a in args], what, learner_source)
-        if got is not None:
-            assert_device(expect_tensor(got, what), device, what)
+        # Code that reads values (an assert on the heights, bmi[mask]) cannot run on meta: the
+        # engine judges its device from the source (grader.engine.plugin)
+        got = expect_tensor(on_meta(learner, name, [a.to(device) for a in args], what), what)
+        assert_device(got, device, what)
 
 
 def inputs_after(module, name, args):

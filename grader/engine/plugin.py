@@ -468,10 +468,10 @@ class GraderPlugin:
                 "Your code reads tensor values (.item(), an assert or if on a tensor, x[mask]), "
                 "which the meta device, standing in for a GPU here, cannot do: it has no values. "
                 "Your source was checked for the device instead (every tensor made on the "
-                "inputs' device, no test of which device it is), and this case does not count.",
+                "inputs' device, no test of which device it is), and this case does not count",
                 "你的代码读取了张量的值（.item()、对张量做 assert 或 if、x[mask]），而这里代替 GPU 的 "
                 "meta 设备没有数值，无法运行这样的代码。因此改为检查你的源代码是否遵循设备（每个张量都"
-                "创建在输入所在的设备上，不判断当前是哪个设备），本用例不计分。",
+                "创建在输入所在的设备上，不判断当前是哪个设备），本用例不计分",
             ),
         )
 

@@ -159,31 +159,25 @@ _CROSS_DEVICE_COPIES = frozenset(
 _INDEXING = frozenset({"index", "index_put_", "index_put", "_index_put_impl_", "_unsafe_index"})
 
 
-def _tensors(value: Any, depth: int = 0) -> Iterator[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        yield value
-    elif depth < 4 and isinstance(value, (list, tuple)):
+def _leaves(value: Any, depth: int = 0) -> Iterator[Any]:
+    """What a call's arguments hold, lists, tuples and dicts opened (four levels)."""
+    if depth < 4 and isinstance(value, (list, tuple)):
         for item in value:
-            yield from _tensors(item, depth + 1)
+            yield from _leaves(item, depth + 1)
     elif depth < 4 and isinstance(value, dict):
         for item in value.values():
-            yield from _tensors(item, depth + 1)
+            yield from _leaves(item, depth + 1)
+    else:
+        yield value
 
 
-def _mentions_meta(value: Any, depth: int = 0) -> bool:
-    """Whether a call's arguments hold a meta tensor, or name the meta device (a scenario that
-    makes its own tensors there)."""
+def _on_meta(value: Any) -> bool:
+    """A meta tensor, or a name of the meta device (a scenario that makes its own tensors)."""
     if isinstance(value, torch.Tensor):
         return value.device.type == "meta"
-    if isinstance(value, str):
-        return value == "meta" or value.startswith("meta:")
     if isinstance(value, torch.device):
         return value.type == "meta"
-    if depth < 4 and isinstance(value, (list, tuple)):
-        return any(_mentions_meta(item, depth + 1) for item in value)
-    if depth < 4 and isinstance(value, dict):
-        return any(_mentions_meta(item, depth + 1) for item in value.values())
-    return False
+    return isinstance(value, str) and (value == "meta" or value.startswith("meta:"))
 
 
 class _OneDevice(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's base
@@ -216,7 +210,9 @@ class _OneDevice(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's
                 else:
                     checked = [args[0], args[1] if len(args) > 1 else ()]
             meta = cpu = False
-            for tensor in _tensors(checked):
+            for tensor in _leaves(checked):
+                if not isinstance(tensor, torch.Tensor):
+                    continue
                 kind = tensor.device.type
                 meta = meta or kind == "meta"
                 cpu = cpu or (kind == "cpu" and tensor.dim() > 0)
@@ -332,7 +328,8 @@ class LearnerSide:
         trace = bool(header.get("trace"))
         functions, ops = _FunctionTrace(), _OpCount()
         started = _perf_counter()
-        one_device = _OneDevice() if _mentions_meta((args, kwargs)) else contextlib.nullcontext()
+        on_meta = any(_on_meta(v) for v in _leaves((args, kwargs)))
+        one_device = _OneDevice() if on_meta else contextlib.nullcontext()
         try:
             with _learners_depth(), one_device:
                 if trace:

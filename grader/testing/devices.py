@@ -62,19 +62,16 @@ def call_on_meta(module, name, args, catch_copies=True, catch_reads=False):
     return {"value": tuple(value) if isinstance(value, tuple) else value}
 
 
-def on_meta(
-    learner: Any, name: str, args: Sequence[Any], what: str | Text, source: str | None = None
-) -> Any:
+def on_meta(learner: Any, name: str, args: Sequence[Any], what: str | Text) -> Any:
     """``learner.<name>(*args)`` for meta inputs, run through :func:`call_on_meta`; returns the
     learner's answer. Fails with the ``wrong_device`` evidence when the learner's code copies the
     data of a meta input to another device (a tensor created without ``device=``, or ``.cpu()``).
 
     Code that reads values (``assert (h > 0).all()``, ``.item()``, ``x[mask]``) cannot run on
-    meta, and is not wrong: on a GPU it runs. Given the learner's ``source``, such code has its
-    device requirement judged from the source alone (:func:`assert_device_follows`, which fails
-    closed), and None comes back: the case is done. Without ``source`` it raises as any learner
-    exception does."""
-    answer = learner.run(call_on_meta, name, list(args), catch_reads=source is not None)
+    meta, and is not wrong: on a GPU it runs. It raises here as any learner exception does, and
+    the engine judges such a meta case from the source (``GraderPlugin._judged_from_source``),
+    as it does wherever a meta case fails for a read."""
+    answer = learner.run(call_on_meta, name, list(args))
     if "copied_out_of_meta" in answer:
         we, wz = names(what)
         said = answer["copied_out_of_meta"]
@@ -88,9 +85,6 @@ def on_meta(
             "请在输入所在的设备上创建每个张量，例如 device=x.device 或 x.new_empty(...)。",
             evidence=["wrong_device"],
         )
-    if "reads_values" in answer and source is not None:
-        assert_device_follows(source, name, what)
-        return None
     return answer["value"]
 
 
