@@ -32,7 +32,7 @@ from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from grader.lms.collect import archive_kind, entries, skipped
+from grader.lms.collect import archive_kind, archive_stem, entries, skipped
 from grader.lms.grades import GradeRow, Lateness
 
 if TYPE_CHECKING:
@@ -106,14 +106,25 @@ class Platform:
 
 def _only_folder(root: Path) -> Path | None:
     """The one folder ``root`` holds, when it holds nothing else (hidden entries and tool
-    folders such as ``__MACOSX`` aside)."""
+    folders such as ``__MACOSX`` aside) but the archive it was unzipped from: "Extract All"
+    leaves ``Week 1-98765.zip`` beside ``Week 1-98765/``, and read as plain folders the two
+    were the class's only two students."""
     try:
         found = [e for e in entries(root) if not skipped(e.name)]
     except OSError:
         return None
-    if len(found) != 1 or not found[0].is_dir(follow_symlinks=False):
+    folders = [e for e in found if e.is_dir(follow_symlinks=False)]
+    if len(folders) != 1:
         return None
-    return Path(found[0].path)
+    inner = folders[0].name
+    for entry in found:
+        if entry is not folders[0] and not (
+            entry.is_file(follow_symlinks=False)
+            and archive_kind(entry.name)
+            and archive_stem(entry.name) == inner
+        ):
+            return None
+    return Path(folders[0].path)
 
 
 # ---------------------------------------------------------------------------------------------

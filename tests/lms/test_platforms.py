@@ -166,6 +166,45 @@ def test_a_download_unzipped_into_a_folder_of_its_own_is_found_inside_it(tmp_pat
     assert all(r.roster == "matched" for r in nested.values())
 
 
+@pytest.mark.parametrize("layout", ["gradescope", "canvas", "moodle"])
+@pytest.mark.parametrize("archive", [".zip", ".tar.gz"])
+def test_the_archive_extract_all_leaves_beside_the_folder_is_not_a_second_student(
+    tmp_path, layout, archive
+):
+    """ "Extract All" keeps ``Week 3-98765.zip`` beside the ``Week 3-98765/`` it made: read as
+    plain folders, the download and its archive were the class's only two students."""
+    plain = by_email(rows_of(layout, tmp_path / "plain")[0])
+    inside = "Week 3-98765"
+    write(tmp_path / "nested" / layout / f"{inside}{archive}", zip_bytes({"x.txt": "x"}))
+    nested = by_email(rows_of(layout, tmp_path / "nested", inside=inside)[0])
+    assert {e: r.final_percent for e, r in nested.items()} == {
+        e: r.final_percent for e, r in plain.items()
+    }
+    assert all(r.roster == "matched" for r in nested.values())
+
+
+EXPECTED_KEYS = {
+    "bob.zip": ["alice", "bob"],
+    "alice.txt": ["alice"],
+    "alice.zip/": ["alice", "alice.zip"],
+}
+
+
+@pytest.mark.parametrize("beside", ["bob.zip", "alice.txt", "alice.zip/"])
+def test_only_the_folders_own_archive_beside_it_is_passed_over(tmp_path, beside):
+    """Another student's archive, a file of the folder's name that is no archive, or a
+    folder named like the archive: the class stays plain folders, each hand-in its own."""
+    root = tmp_path / "class"
+    same_class("moodle", root / "alice")
+    if beside.endswith("/"):
+        write(root / beside / "exercise-01.py", code("bob"))
+    else:
+        write(root / beside, zip_bytes({"exercise-01.py": code("bob")}))
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=exercises())
+    assert intake.layout == "folders"
+    assert sorted(h.key for h in intake.handins) == EXPECTED_KEYS[beside]
+
+
 def test_a_folder_beside_the_download_keeps_the_class_as_plain_folders(tmp_path):
     """Only a folder that is all the passed folder holds is looked into: a class of plain
     folders is never read as the one of its students whose files look like a download."""
