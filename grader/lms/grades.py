@@ -46,6 +46,10 @@ STALE_LEFT_OUT = (
     "the roster's participant ids are not this assignment's: this student is left out of "
     "moodle-worksheet.csv"
 )
+UNCHECKED_LEFT_OUT = (
+    "no student of the download has the roster's participant id, so it cannot be checked "
+    "against this assignment's: this student is left out of moodle-worksheet.csv"
+)
 NO_MATCH = "on the roster; no handin is known to be theirs"
 LATE_WITHOUT_TIME = "the platform marks this late but gives no time; no late penalty applied"
 FOR_INSTRUCTOR = (NOT_ON_ROSTER, NO_WORK, LATE_WITHOUT_TIME)
@@ -358,9 +362,23 @@ def build_rows(
             for h, e, _ in matched.pairs
             if h.participant and e.participant and h.participant != e.participant
         ]
+        # ... and only a Moodle download can vouch for them: a roster's ids that none of the
+        # download's confirms (another platform's download, or a Moodle one with other ids)
+        # would reach the worksheet unchecked
+        vouched = not stale and any(
+            h.participant and h.participant == e.participant for h, e, _ in matched.pairs
+        )
+        moodle_ids = any(h.participant for h in handins)
+
+        def student(entry: RosterEntry, handin: Handin | None = None) -> Student:
+            found = Student.from_roster(entry, handin)
+            if vouched or not found.participant or (handin and handin.participant):
+                return found
+            return replace(found, participant="")
+
         rows = [
             row(
-                Student.from_roster(e, h),
+                student(e, h),
                 h,
                 [STALE_PARTICIPANT.format(mine=h.participant, theirs=e.participant, line=e.line)]
                 if (h, e) in stale
@@ -379,15 +397,13 @@ def build_rows(
         )
         for entry in matched.absent:
             if id(entry) in why:
-                rows.append(row(Student.from_roster(entry), None, [why[id(entry)]], "ambiguous",
+                rows.append(row(student(entry), None, [why[id(entry)]], "ambiguous",
                                 withheld=why[id(entry)]))  # fmt: skip
             else:
                 extra = [NO_MATCH, unattributed] if unattributed else [NO_WORK]
-                student = Student.from_roster(entry)
-                if stale and student.participant:
-                    student = replace(student, participant="")
-                    extra.append(STALE_LEFT_OUT)
-                rows.append(row(student, None, extra, "absent", withheld=unattributed))
+                if entry.participant and moodle_ids and not vouched:
+                    extra.append(STALE_LEFT_OUT if stale else UNCHECKED_LEFT_OUT)
+                rows.append(row(student(entry), None, extra, "absent", withheld=unattributed))
         for handin in matched.unmatched:
             extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin)]
             rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))

@@ -478,6 +478,46 @@ def test_a_rosters_participant_ids_of_another_assignment_never_reach_the_workshe
     assert any("left out of moodle-worksheet.csv" in p for p in absent.problems)
 
 
+def roster_with_participants(ids: dict[str, str]) -> str:
+    text = "id,name,email,sid,participant\n" + "".join(
+        f"{i},{n},{e},{s},{ids.get(i, '')}\n" for i, n, e, s, *_ in CLASS
+    )
+    return text + "4720,Lee Absent,absent@example.edu,1020,820\n"
+
+
+@pytest.mark.parametrize("layout", ["canvas", "gradescope"])
+def test_a_rosters_participant_ids_never_reach_a_worksheet_for_another_platforms_class(
+    tmp_path, layout
+):
+    """Nothing in a Canvas or Gradescope download can confirm that the roster's participant
+    ids are this Moodle assignment's: the worksheet was written from them unchecked."""
+    rows, assignment = rows_of(layout, tmp_path, roster=roster_with_participants(PARTICIPANT))
+    assert not any(r.student.participant for r in rows)
+    assert [u.name for u in moodle.uploads(rows, assignment)] == ["moodle.csv"]
+
+
+def test_a_rosters_participant_ids_no_handin_confirms_leave_the_absent_out(tmp_path):
+    """A Moodle download whose ids none of the roster's matches (the roster has ids only
+    for students without work) cannot vouch for them."""
+    rows, assignment = rows_of("moodle", tmp_path, roster=roster_with_participants({}))
+    absent = by_email(rows)["absent@example.edu"]
+    assert absent.student.participant == ""
+    assert any("cannot be checked" in p for p in absent.problems), absent.problems
+    sheet = next(u for u in moodle.uploads(rows, assignment) if u.name == moodle.WORKSHEET)
+    assert {line[0] for line in table(sheet.text)[1:]} == {
+        f"Participant {p}" for p in PARTICIPANT.values()
+    }
+
+
+def test_a_rosters_participant_ids_the_download_confirms_give_the_absent_a_row(tmp_path):
+    rows, assignment = rows_of("moodle", tmp_path, roster=roster_with_participants(PARTICIPANT))
+    absent = by_email(rows)["absent@example.edu"]
+    assert absent.student.participant == "820"
+    assert not any("moodle-worksheet" in p for p in absent.problems)
+    sheet = next(u for u in moodle.uploads(rows, assignment) if u.name == moodle.WORKSHEET)
+    assert "Participant 820" in {line[0] for line in table(sheet.text)[1:]}
+
+
 def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
     text = "id,name,email,sid,participant\n" + "".join(
         f"{i},{n},{e},{s},{PARTICIPANT[i]}\n" for i, n, e, s, *_ in CLASS
