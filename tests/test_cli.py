@@ -243,6 +243,24 @@ def test_reference_passes_with_exit_0_and_json(tmp_path):
     assert f"JSON: {out}" in proc.stdout
 
 
+def test_json_dash_writes_the_result_to_stdout_and_the_summary_to_stderr(tmp_path):
+    """``--json -`` wrote a file named "-" in the current folder; a pipe got the summary."""
+    proc = run_cli(
+        "exercise-05", "--file", str(STARTER_05), "--json", "-", "--no-report", cwd=tmp_path
+    )
+    assert proc.returncode == 1, proc.stderr
+    result = Result.from_json(proc.stdout)
+    assert result.exercise_id == "exercise-05" and 0 <= result.score < result.max_score
+    assert "view() on a non-contiguous tensor" in proc.stderr
+    assert not (tmp_path / "-").exists()
+
+
+def test_watch_refuses_json_dash(tmp_path):
+    proc = run_cli("watch", "exercise-05", "--file", str(STARTER_05), "--json", "-", cwd=tmp_path)
+    assert proc.returncode == 2 and "give a file" in proc.stderr
+    assert not (tmp_path / "-").exists()
+
+
 def test_failing_starter_exits_1_with_diagnosis(tmp_path):
     report = tmp_path / "report.html"
     proc = run_cli("5", "--file", str(STARTER_05), "--report", str(report))

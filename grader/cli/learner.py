@@ -228,7 +228,11 @@ def grade_parser(prog: str, description: str = "Grade your file for an exercise.
         help="the file to grade, a .py file or a notebook (default: the workspace's file)",
     )
     add_device(parser, "run the tests on this device only (default: all)")
-    parser.add_argument("--json", type=path_arg, help="also write the result JSON here")
+    parser.add_argument(
+        "--json",
+        type=path_arg,
+        help="also write the result JSON here ('-': to standard output, the summary to stderr)",
+    )
     parser.add_argument("--report", type=path_arg, help="write the HTML report here")
     parser.add_argument("--no-report", action="store_true", help="do not write an HTML report")
     parser.add_argument(
@@ -253,9 +257,14 @@ def _outputs(
     # before any grading: a path whose file an output must never replace (the learner's code,
     # a link, a device); one that merely cannot be written is said after the summary
     for given in (args.report, args.json):
-        if given is not None:
+        if given is not None and given != STDOUT:
             check_replaceable(given)
     return report, args.json
+
+
+# ``--json -``: the result JSON on standard output (as tools that read it from a pipe expect;
+# a file named "-" was written instead), and the summary on stderr so that stdout is JSON alone
+STDOUT = Path("-")
 
 
 def _grade_one(
@@ -296,13 +305,20 @@ def cmd_grade(argv: list[str]) -> int:
     completed = False
     try:
         result = _grade_one(args, spec, submission, grader)
-        errors, report, json_path = write_outputs(result, report, json_path, workspace)
+        piped = json_path == STDOUT
+        errors, report, json_path = write_outputs(
+            result, report, None if piped else json_path, workspace
+        )
         print_summary(
             result,
             report_path=str(report) if report else None,
             json_path=str(json_path) if json_path else None,
+            stream=sys.stderr if piped else None,
             practice=workspace is not None,
         )
+        if piped:
+            sys.stdout.write(result.to_json().rstrip("\n") + "\n")
+            sys.stdout.flush()
         _show_faults(here, f"file {path}")
         for error in errors:
             print(error.format(), file=sys.stderr)
@@ -323,6 +339,11 @@ def cmd_watch(argv: list[str]) -> int:
     spec = _catalog().resolve(args.id)
     path, workspace = locate(spec, args.file)
     report, json_path = _outputs(args, workspace, spec)
+    if json_path == STDOUT:
+        raise UsageError(
+            "grade watch --json -: a JSON document per save would be interleaved with the "
+            "summaries; give a file, which each grading replaces"
+        )
     print(labels(CLI, choose_lang(args.lang))["watching"].format(path=path))
     last = None
     # A warm grading process (the server, or this one's own) makes every re-grade fast.
