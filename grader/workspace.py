@@ -17,6 +17,7 @@ verdict is advisory; ``grade batch`` on the instructor's machine is the one that
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -168,10 +169,24 @@ class Workspace:
 def find_workspace(start: Path | None = None) -> Workspace | None:
     """The workspace holding ``start`` (default: the current folder), if any."""
     here = (start or Path.cwd()).resolve()
+    # only here: a ``.grade`` file further up (another tool's, in a home folder) is not ours
+    refuse_marker_file(here)
     for folder in (here, *here.parents):
         if (folder / MARKER / "workspace.json").is_file():
             return Workspace(folder)
     return None
+
+
+def refuse_marker_file(folder: Path) -> None:
+    """A ``.grade`` that is a file: the workspace cannot keep its progress there. Passed over,
+    a learner's gradings were silently not recorded; ``grade init`` copied every starter and
+    then failed with "File exists"."""
+    marker = folder / MARKER
+    if os.path.lexists(marker) and not marker.is_dir():
+        raise UsageError(
+            f"{marker} is a file, not a folder: a workspace keeps its progress in a folder of "
+            "that name. Rename or remove the file, then run grade init."
+        )
 
 
 def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, list[str], list[str]]:
@@ -181,6 +196,7 @@ def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, li
     """
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root} exists and is not a folder")
+    refuse_marker_file(root)
     root.mkdir(parents=True, exist_ok=True)
     created, kept = [], []
     for spec in specs:

@@ -209,6 +209,30 @@ def test_init_where_no_folder_can_be_made_is_one_usage_error(capsys, tmp_path, w
     assert "cannot create a workspace in" in err
 
 
+@pytest.mark.parametrize("notebooks", [False, True])
+def test_a_grade_file_where_the_workspace_folder_goes_is_said_before_anything_is_written(
+    capsys, tmp_path, notebooks
+):
+    """``init`` copied every starter, then failed with "File exists"; ``hint`` (and grading)
+    there went on as if outside a workspace, and never recorded progress."""
+    (tmp_path / ".grade").write_text("x")
+    code, _, err = main(capsys, "init", str(tmp_path), *(["--notebooks"] if notebooks else []))
+    assert code == 2 and err.count("Error:") == 1 and ".grade is a file, not a folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".grade"]
+    code, _, err = main(capsys, "hint", "5", cwd=tmp_path)
+    assert code == 2 and ".grade is a file, not a folder" in err
+
+
+def test_a_grade_file_in_a_folder_above_is_not_the_workspaces(capsys, tmp_path):
+    """Only the current folder's ``.grade`` is ours to judge: one further up (another tool's,
+    in a home folder) leaves the commands as they were."""
+    (tmp_path / ".grade").write_text("another tool's settings")
+    below = tmp_path / "course"
+    below.mkdir()
+    code, out, _ = main(capsys, "hint", "5", cwd=below)
+    assert code == 0 and out.startswith("Hint 1/3:")
+
+
 def test_reset_outside_a_workspace(capsys, tmp_path):
     code, _, err = main(capsys, "reset", "5", cwd=tmp_path)
     assert code == 2 and "not in a workspace" in err

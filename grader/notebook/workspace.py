@@ -16,7 +16,7 @@ from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.i18n import pick
 from grader.spec import ExerciseSpec
-from grader.workspace import Workspace, mark_workspace
+from grader.workspace import Workspace, mark_workspace, refuse_marker_file
 
 README = {
     "en": """\
@@ -93,6 +93,7 @@ def init_notebooks(
     workspace, the files created and the files left as they were."""
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root} exists and is not a folder")
+    refuse_marker_file(root)
     root.mkdir(parents=True, exist_ok=True)
     created, kept = [], []
     for spec in specs:
