@@ -15,12 +15,13 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from grader.lms import canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
 from grader.lms.batch import advice
+from grader.lms.collect import SKIP_DIRS
 from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
 from grader.lms.handin import Handin
@@ -604,3 +605,107 @@ def test_one_class_graded_from_three_downloads_by_grade_batch(tmp_path):
             "ann@example.edu": "100",  # no times in this download: said above
             "kim@example.edu": "100",
         }
+
+
+# ---------------------------------------------------------------------------------------------
+# Generated input: the two rules above hold for every mix, not only the named examples
+
+# What may lie beside the one folder, and whether it leaves the folder the download
+BESIDE = {
+    "own archive": True,  # "Extract All"'s zip (or tarball) of that very folder
+    "hidden file": True,  # .DS_Store
+    "tool folder": True,  # __MACOSX
+    "other archive": False,  # another student's zip
+    "own name, no archive": False,  # "Week 3-98765.txt"
+    "own archive, a folder": False,  # a folder named "Week 3-98765.zip"
+    "second folder": False,
+    "other file": False,
+}
+SUFFIXES = [".zip", ".ZIP", ".tar.gz", ".tgz", ".tar"]
+folder_names = st.text(string.ascii_letters + string.digits + " -_", min_size=1, max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    inner=folder_names,
+    beside=st.lists(st.sampled_from(sorted(BESIDE)), max_size=4),
+    suffix=st.sampled_from(SUFFIXES),
+)
+def test_only_a_folder_whose_every_neighbour_is_its_own_archive_is_looked_into(
+    inner, beside, suffix
+):
+    """``_only_folder`` over generated entries: it gives the folder exactly when everything
+    beside it is that folder's own archive file or something no one handed in."""
+    import tempfile
+
+    from grader.lms.platform import _only_folder
+
+    inner = inner.strip() or "x"
+    assume(inner not in SKIP_DIRS)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / inner).mkdir()
+        for n, kind in enumerate(beside):
+            if kind == "own archive":
+                write(root / f"{inner}{suffix}", "archive")
+            elif kind == "hidden file":
+                write(root / f".hidden{n}", "x")
+            elif kind == "tool folder":
+                (root / "__MACOSX").mkdir(exist_ok=True)
+            elif kind == "other archive":
+                write(root / f"{inner}-{n}{suffix}", "archive")
+            elif kind == "own name, no archive":
+                write(root / f"{inner}.txt", "x")
+            elif kind == "own archive, a folder":  # the other kind of archive's name
+                other = ".tar" if suffix.lower() == ".zip" else ".zip"
+                (root / f"{inner}{other}").mkdir(exist_ok=True)
+            elif kind == "second folder":
+                (root / f"{inner}-{n}").mkdir()
+            else:
+                write(root / f"file-{n}.py", "x")
+        found = _only_folder(root)
+    expected = all(BESIDE[kind] for kind in beside)
+    assert found == (root / inner if expected else None), (beside, suffix)
+
+
+ROSTER_ID = ["none", "the download's", "another"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layout=st.sampled_from(["moodle", "canvas", "gradescope"]),
+    ids=st.fixed_dictionaries({i: st.sampled_from(ROSTER_ID) for i in PARTICIPANT}),
+    absent_id=st.booleans(),
+)
+def test_a_worksheet_participant_comes_from_a_handin_or_a_roster_the_download_vouches_for(
+    layout, ids, absent_id
+):
+    """``build_rows`` over generated roster ids: every worksheet row's participant id is a
+    handin's, or the roster's where the download is Moodle's, at least one of its ids equals
+    the roster's and none differs."""
+    import tempfile
+
+    given_ids = {
+        i: PARTICIPANT[i] if choice == "the download's" else str(int(PARTICIPANT[i]) - 100)
+        for i, choice in ids.items()
+        if choice != "none"
+    }
+    text = "id,name,email,sid,participant\n" + "".join(
+        f"{i},{n},{e},{s},{given_ids.get(i, '')}\n" for i, n, e, s, *_ in CLASS
+    )
+    text += f"4720,Lee Absent,absent@example.edu,1020,{'820' if absent_id else ''}\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, assignment = rows_of(layout, Path(tmp), roster=text)
+    vouched = (
+        layout == "moodle" and "the download's" in ids.values() and "another" not in ids.values()
+    )
+    worksheet = [u for u in moodle.uploads(rows, assignment) if u.name == moodle.WORKSHEET]
+    if layout != "moodle":
+        assert not worksheet and not any(r.student.participant for r in rows)
+        return
+    written = {line[0] for line in table(worksheet[0].text)[1:]}
+    handins = {f"Participant {p}" for p in PARTICIPANT.values()}
+    assert written == handins | ({"Participant 820"} if vouched and absent_id else set())
+    absent = by_email(rows)["absent@example.edu"]
+    left_out = any("left out of moodle-worksheet.csv" in p for p in absent.problems)
+    assert left_out == (absent_id and not vouched), absent.problems
