@@ -177,6 +177,16 @@ def find_workspace(start: Path | None = None) -> Workspace | None:
     return None
 
 
+def make_root(root: Path) -> None:
+    """The folder a new workspace goes in, made where it is missing; a file there, or a
+    ``.grade`` file in it, is a clear error before anything is written (both ``grade init``
+    and ``grade init --notebooks`` start here)."""
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root} exists and is not a folder")
+    refuse_marker_file(root)
+    root.mkdir(parents=True, exist_ok=True)
+
+
 def refuse_marker_file(folder: Path) -> None:
     """A ``.grade`` that is a file: the workspace cannot keep its progress there. Passed over,
     a learner's gradings were silently not recorded; ``grade init`` copied every starter and
@@ -194,10 +204,7 @@ def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, li
 
     Returns the workspace, the files created and the files left as they were.
     """
-    if root.exists() and not root.is_dir():
-        raise UsageError(f"{root} exists and is not a folder")
-    refuse_marker_file(root)
-    root.mkdir(parents=True, exist_ok=True)
+    make_root(root)
     created, kept = [], []
     for spec in specs:
         target = root / spec.learner_file

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.errors import UsageError
 from grader.fileio import write_atomic
 from grader.i18n import pick
 from grader.spec import ExerciseSpec
-from grader.workspace import Workspace, mark_workspace, refuse_marker_file
+from grader.workspace import Workspace, make_root, mark_workspace
 
 README = {
     "en": """\
@@ -91,10 +90,7 @@ def init_notebooks(
 ) -> tuple[Workspace, list[str], list[str]]:
     """Create (or complete) a notebook workspace; never overwrites a notebook. Returns the
     workspace, the files created and the files left as they were."""
-    if root.exists() and not root.is_dir():
-        raise UsageError(f"{root} exists and is not a folder")
-    refuse_marker_file(root)
-    root.mkdir(parents=True, exist_ok=True)
+    make_root(root)
     created, kept = [], []
     for spec in specs:
         target = root / Path(spec.learner_file).with_suffix(".ipynb")
