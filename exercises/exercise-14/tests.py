@@ -5,7 +5,9 @@ depend only on the seed, so the learner's loss curve and final parameters can be
 the reference's. When they differ, the same run with the two classic mistakes (gradients never
 zeroed, gradients zeroed between backward and step) is replayed here to name the mistake, and
 so is the same loop, zeroed correctly, with another optimizer (Adam, created once or every epoch,
-and SGD with momentum), whose curves drift apart only after the first epoch.
+and SGD with momentum), whose curves drift apart only after the first epoch. Any other optimizer,
+or SGD with other settings or another lr, is named from what the learner's run created
+(``optimizer_used``: one more run, only for a curve or parameters that differ).
 
 Each test judges one requirement of the instructions (see `requirements` in exercise.yaml):
 the type of the returned losses is judged by test_returns_one_float_per_epoch alone (elsewhere
@@ -27,6 +29,7 @@ from grader.testing import (
     fail,
     loss_head,
     once,
+    optimizer_used,
 )
 from grader.testing.checks import assert_unchanged
 
@@ -195,9 +198,10 @@ def _close(a, b):
     )
 
 
-def _compare_params(got_run, want_run, replay, names, what):
-    """The trained parameters against the reference's: a model left as it started, and each
-    replayed classic mistake, are named before the first differing value."""
+def _compare_params(got_run, want_run, replay, names, what, observed):
+    """The trained parameters against the reference's: a model left as it started, each
+    replayed classic mistake, and then an optimizer seen in the learner's own run
+    (``observed``) are named before the first differing value."""
     we, wz = what.en, what.zh
     got = [
         expect_tensor(g, Text(f"{we}: {n}", f"{wz}：{n}")) for g, n in zip(got_run["params"], names)
@@ -222,6 +226,10 @@ def _compare_params(got_run, want_run, replay, names, what):
         mistake = replay(_Mistake(kind))["params"]
         if len(got) == len(mistake) and all(_close(g, m) for g, m in zip(got, mistake)):
             fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
+    story = observed()
+    if story is not None:
+        evidence, en, zh = story
+        fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
     for g, w, n in zip(got, want, names):
         assert_close(g, w, Text(f"{we}: {n}", f"{wz}：{n}"), rtol=1e-4, atol=1e-5)
 
@@ -241,6 +249,7 @@ def test_losses_match_reference(learner, reference, device, seed, attach):
         what,
         explain=_after_step(what),
         mistakes=_mistakes(lambda mistake: once(linear_run, mistake, *args, key=mistake.kind)),
+        observed=lambda: optimizer_used(learner, linear_run, *args, lr=0.1),
     )
 
 
@@ -255,6 +264,7 @@ def test_parameters_match_reference(learner, reference, device, seed):
             "the model after train(model, X, y, lr=0.1, epochs=50)",
             "train(model, X, y, lr=0.1, epochs=50) 之后的模型",
         ),
+        lambda: optimizer_used(learner, linear_run, *args, lr=0.1),
     )
 
 
@@ -285,6 +295,7 @@ def test_trains_any_module(learner, reference, device, seed):
             "the two-layer network after train(mlp, X, y, lr=0.05, epochs=40)",
             "train(mlp, X, y, lr=0.05, epochs=40) 之后的两层网络",
         ),
+        lambda: optimizer_used(learner, mlp_run, device, seed, 40, lr=0.05),
     )
 
 

@@ -10,7 +10,8 @@ the CPU and moved (000 §3.3), so every device should start from the same weight
 is loss.item(), measured before the step.
 
 When a loss curve differs from the reference, the run is replayed here with each classic mistake
-to name it.
+to name it; any other optimizer, or SGD with other settings or another lr, is named from what the
+learner's run created (``optimizer_used``).
 
 Each test judges one requirement (see `requirements` in exercise.yaml). The type of the losses
 is judged by test_returns_model_and_floats alone; the views test compares the learner on views
@@ -37,6 +38,7 @@ from grader.testing import (
     expect_tensor,
     fail,
     loss_head,
+    optimizer_used,
 )
 from grader.testing.checks import assert_unchanged
 
@@ -267,9 +269,9 @@ def _first_loss(got, want, what, replays):
     )
 
 
-def _compare_curves(got, want, what, replays):
+def _compare_curves(got, want, what, replays, observed):
     """The learner's curve against the reference's: a wrong first loss is explained first, then
-    a replayed classic mistake is named."""
+    a replayed classic mistake is named, then an optimizer seen in the learner's own run."""
     mistakes = []
     for kind in replays:
         evidence, en, zh = STORIES[kind]
@@ -281,6 +283,7 @@ def _compare_curves(got, want, what, replays):
         what,
         explain=lambda got, want: _first_loss(got, want, what, replays),
         mistakes=mistakes,
+        observed=observed,
     )
 
 
@@ -296,7 +299,13 @@ def _replays(X, y, epochs, lr, seed):
     return {kind: (lambda kind=kind: replay(kind)) for kind in _kinds(X)}
 
 
-def _compare_model(model, want, what, replays):
+def _optimizer_seen(learner, X, y, epochs, lr, seed):
+    """The ``observed`` of a comparison: how the optimizer the learner's code creates on these
+    inputs differs from plain SGD with this lr (one more run, made only when asked)."""
+    return lambda: optimizer_used(learner, train_safely, X, y, epochs, lr, seed, lr=lr)
+
+
+def _compare_model(model, want, what, replays, observed):
     for name in ("weight", "bias"):
         got = expect_tensor(model.parameters[name], f"{what} → model.{name}")
         expected = getattr(want, name).detach()
@@ -312,6 +321,14 @@ def _compare_model(model, want, what, replays):
                         f"{what} 返回的模型正是在这种情况下训练出来的：{zh}。",
                         evidence=["values_differ", evidence],
                     )
+            story = observed()
+            if story is not None:
+                evidence, en, zh = story
+                fail(
+                    f"The model returned by {what} differs from the reference's: {en}.",
+                    f"{what} 返回的模型与参考答案不同：{zh}。",
+                    evidence=["values_differ", evidence],
+                )
         assert_close(got, expected, f"{what} → model.{name}", rtol=1e-4, atol=1e-5)
 
 
@@ -373,7 +390,13 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
         )
         if i == 0:
             attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
-        _compare_curves(got, want, what, _replays(X, y, epochs, lr, seed + i))
+        _compare_curves(
+            got,
+            want,
+            what,
+            _replays(X, y, epochs, lr, seed + i),
+            _optimizer_seen(learner, X, y, epochs, lr, seed + i),
+        )
 
 
 def test_first_loss_before_training(learner, reference, device, rng, seed):
@@ -394,7 +417,13 @@ def test_model_matches_reference(learner, reference, device, rng, seed):
         what = _what(n, d, epochs, lr, seed + i)
         model = _model(_train(learner, X, y, epochs, lr, seed + i), d, what)
         want, _ = reference.train_regressor(X, y, epochs, lr, seed + i)
-        _compare_model(model, want, what, _replays(X, y, epochs, lr, seed + i))
+        _compare_model(
+            model,
+            want,
+            what,
+            _replays(X, y, epochs, lr, seed + i),
+            _optimizer_seen(learner, X, y, epochs, lr, seed + i),
+        )
 
 
 def test_same_seed_same_model(learner, rng, seed):

@@ -5,8 +5,9 @@ Fixtures come from the grader's pytest plugin: ``learner`` (calls into the learn
 ``seed``, ``exercise``, ``learner_source`` and ``attach``. The checks below fail with
 learner-facing messages and evidence for the diagnosis; ``devices`` holds the meta-device helpers
 (``on_meta``, ``call_on_meta``, ``reference_on``), ``training`` the loss-curve helpers
-(``as_floats``, ``compare_losses``, ``loss_head``, and ``once`` for a
-reference run shared by a worker's submissions), and ``analysis`` the static analysis of
+(``as_floats``, ``compare_losses``, ``loss_head``, ``once`` for a
+reference run shared by a worker's submissions, and ``optimizer_used`` for the optimizer the
+learner's training created), and ``analysis`` the static analysis of
 the learner's whole file behind ``assert_no_loops`` and ``assert_not_forbidden`` (also
 ``review`` and ``canonical_op``, for the engine).
 """
@@ -53,7 +54,14 @@ from grader.testing.devices import (
     on_meta,
     reference_on,
 )
-from grader.testing.training import as_floats, compare_losses, loss_head, once
+from grader.testing.training import (
+    as_floats,
+    compare_losses,
+    loss_head,
+    once,
+    optimizer_story,
+    optimizer_used,
+)
 
 __all__ = [
     "CheckFailed",
@@ -96,6 +104,8 @@ __all__ = [
     "names",
     "on_meta",
     "once",
+    "optimizer_story",
+    "optimizer_used",
     "reference_on",
     "shares",
     "skip",

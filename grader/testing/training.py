@@ -11,12 +11,14 @@ and the stories that name each mistake, belong to the exercise.
 from __future__ import annotations
 
 import copy
+import math
 import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import torch
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing.checks import describe, describe_zh, fail, names
 from grader.testing.proxy import LearnerProxy
@@ -151,6 +153,7 @@ def compare_losses(
     per: str = "epoch",
     mistakes: Iterable[tuple[Callable[[], torch.Tensor], str, str, Sequence[str]]] = (),
     explain: Callable[[torch.Tensor, torch.Tensor], None] | None = None,
+    observed: Callable[[], tuple[str, str, str] | None] | None = None,
     rtol: float = 1e-4,
     atol: float = 1e-6,
 ) -> None:
@@ -162,7 +165,9 @@ def compare_losses(
     exercise's own message; then each of ``mistakes``, ``(replay, en, zh, evidence)`` in order,
     is tried: ``replay()`` returns the losses of the same run with one classic mistake (it runs
     only when reached), and a curve that matches it fails with "what: en. First losses: ..." and
-    that evidence. Otherwise the first differing loss is reported (``values_differ``).
+    that evidence. Then ``observed()``, a cause seen in the learner's own run (the optimizer
+    it stepped, :func:`optimizer_used`), may return ``(evidence, en, zh)`` to fail with the same
+    way. Otherwise the first differing loss is reported (``values_differ``).
     """
     unit_en, unit_zh, at_en, at_zh = _PER[per]
     we, wz = names(what)
@@ -183,6 +188,14 @@ def compare_losses(
         mistake = replay()
         if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=rtol, atol=atol):
             fail(f"{we}: {en}. {heads_en}", f"{wz}：{zh}。{heads_zh}", evidence=list(evidence))
+    story = observed() if observed is not None else None
+    if story is not None:
+        evidence_tag, en, zh = story
+        fail(
+            f"{we}: {en}. {heads_en}",
+            f"{wz}：{zh}。{heads_zh}",
+            evidence=["values_differ", evidence_tag],
+        )
     index = int((~torch.isclose(got, want, rtol=rtol, atol=atol)).nonzero()[0])
     more_en, more_zh = _drift(got, want, index, at_en, at_zh)
     fail(
@@ -258,3 +271,152 @@ def _drift(
         en += f"The first {kind} appears at {at_en.format(first)}. "
         zh += f"第一个 {kind} 出现在{at_zh.format(first)}。"
     return en, zh
+
+
+# -- the optimizer the learner's code steps ---------------------------------------------------
+
+
+def optimizer_used(
+    learner: LearnerProxy, scenario: Callable[..., Any], *args: Any, lr: float
+) -> tuple[str, str, str] | None:
+    """:func:`optimizer_story` of the optimizers the learner's code steps while
+    ``scenario(module, *args)`` runs in its process (one more run, made only to explain a
+    failure); None where that run cannot be observed (a fault of the learner's: the test's
+    own verdict stands, not this run's)."""
+    try:
+        made = learner.run(optimizers_stepped, learner.function(scenario), *args)
+    except LearnerFault:
+        return None
+    return optimizer_story(made, lr)
+
+
+def optimizers_stepped(module, scenario, *args):
+    """A scenario (``learner.run(optimizers_stepped, learner.function(run), *args)``): runs
+    ``scenario(module, *args)`` next to the learner's code and returns every ``torch.optim``
+    optimizer that took a step meanwhile, as ``[module.class, {setting: value}]`` for each of
+    its parameter groups (the settings as they were at the step, each a plain number, bool,
+    string or None; at most 20 different ones). An optimizer that was created but never
+    stepped did not train anything and is not listed. An exception of the learner's ends the
+    run early: what stepped until then is returned. Sent as source: it uses nothing but
+    ``torch``."""
+    seen = []
+    plain = (bool, int, float, str, type(None))
+
+    def stepped(optimizer, *rest):
+        kind = type(optimizer)
+        for group in optimizer.param_groups:
+            settings = {str(k): v for k, v in group.items() if type(v) in plain}
+            entry = [f"{kind.__module__}.{kind.__qualname__}", settings]
+            if entry not in seen and len(seen) < 20:
+                seen.append(entry)
+
+    # imported by name: torch.optim does not always keep its submodules as attributes
+    from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+    handle = register_optimizer_step_pre_hook(stepped)
+    try:
+        scenario(module, *args)
+    except Exception:  # noqa: BLE001 - the tests judge the run itself; this only observes
+        pass
+    finally:
+        handle.remove()
+    return seen
+
+
+# SGD's settings besides lr that change its steps, and their values in plain gradient descent
+_PLAIN_SGD = {
+    "momentum": 0,
+    "dampening": 0,
+    "weight_decay": 0,
+    "nesterov": False,
+    "maximize": False,
+}
+_SETTING_WHY = {
+    "momentum": (
+        "momentum carries part of each step into the next",
+        "动量会把每一步的一部分带到下一步",
+    ),
+    "dampening": ("dampening scales the momentum", "dampening 会缩放动量"),
+    "weight_decay": (
+        "weight_decay adds a pull toward zero to every gradient",
+        "weight_decay 会给每个梯度加上一个把参数拉向 0 的项",
+    ),
+    "nesterov": ("nesterov looks ahead along the momentum", "nesterov 会沿着动量方向向前看"),
+    "maximize": (
+        "maximize=True climbs the loss instead of descending it",
+        "maximize=True 会让损失上升而不是下降",
+    ),
+}
+
+
+def optimizer_story(made: Any, lr: float) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) saying how the optimizers ``optimizers_stepped`` saw differ
+    from the plain ``torch.optim.SGD(model.parameters(), lr=lr)`` asked for, or None when
+    they do not (or when nothing about them can be read: the list comes from the learner's
+    process, so anything malformed tells nothing). Only torch's own optimizers are named: a
+    class of the learner's own may do anything in its step."""
+    if not isinstance(made, list):
+        return None
+    seen: list[tuple[str, dict[str, Any]]] = []
+    for entry in made:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and isinstance(entry[1], dict)
+        ):
+            return None
+        seen.append((entry[0], entry[1]))
+    for name, _ in seen:
+        module, _, cls = name.rpartition(".")
+        if module.startswith("torch.optim") and cls != "SGD":
+            return (
+                "optimizer_not_plain_sgd",
+                f"the model is trained with torch.optim.{cls}, whose steps are not those of "
+                "the plain gradient descent asked for. Use torch.optim.SGD(model.parameters(), "
+                "lr=lr)",
+                f"模型是用 torch.optim.{cls} 训练的，它的更新步骤不是题目要求的普通梯度下降。请使用 "
+                "torch.optim.SGD(model.parameters(), lr=lr)",
+            )
+    sgd = [settings for name, settings in seen if name == "torch.optim.sgd.SGD"]
+    # a setting that changes the steps first (whichever group holds it), then the lr
+    for settings in sgd:
+        changed = [
+            key
+            for key, plain in _PLAIN_SGD.items()
+            if key in settings
+            and _number(settings[key]) != plain
+            and not (key == "dampening" and _number(settings.get("momentum")) == 0)
+        ]
+        if changed:
+            shown = ", ".join(f"{key}={settings[key]!r}" for key in changed)
+            why_en = "; ".join(_SETTING_WHY[key][0] for key in changed)
+            why_zh = "；".join(_SETTING_WHY[key][1] for key in changed)
+            return (
+                "optimizer_not_plain_sgd",
+                f"the model is trained with torch.optim.SGD(..., {shown}): {why_en}, which is "
+                "not the plain gradient descent asked for. Use torch.optim.SGD("
+                "model.parameters(), lr=lr) with nothing else",
+                f"模型是用 torch.optim.SGD(..., {shown}) 训练的：{why_zh}，这不是题目要求的普通"
+                "梯度下降。请只用 torch.optim.SGD(model.parameters(), lr=lr)",
+            )
+    for settings in sgd:
+        given = _number(settings.get("lr"))
+        if isinstance(given, float) and not math.isclose(given, lr, rel_tol=1e-9, abs_tol=0.0):
+            return (
+                "lr_not_used",
+                f"torch.optim.SGD steps with lr={settings['lr']!r}, but the function was "
+                f"called with lr={lr!r}: a fixed number stands where the lr argument belongs. "
+                "Pass the argument on: torch.optim.SGD(model.parameters(), lr=lr)",
+                f"torch.optim.SGD 更新时用的是 lr={settings['lr']!r}，但函数被调用时传入的是 "
+                f"lr={lr!r}：本该使用参数 lr 的地方写了一个固定的数。请把参数传下去："
+                "torch.optim.SGD(model.parameters(), lr=lr)",
+            )
+    return None
+
+
+def _number(value: Any) -> Any:
+    """A setting as a float where it is a number (not a bool), else as it came."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
