@@ -262,7 +262,7 @@ def _read(data: bytes) -> dict[str, Any]:
         ) from None
     if isinstance(raw, dict) and "nbformat" in raw and "cells" not in raw:
         raise NotebookError(
-            f"the notebook's format is nbformat {raw['nbformat']!r} (its cells are not where "
+            f"the notebook's format is nbformat {_shown(raw['nbformat'])} (its cells are not where "
             "nbformat 4 keeps them); this grader reads nbformat 4 (Jupyter since 2015): open it "
             "in a current Jupyter and save it again"
         )
@@ -274,12 +274,14 @@ def _read(data: bytes) -> dict[str, Any]:
     # the type too: 4.0 == 4 in Python, and nbformat's own validator asserts an int
     if type(major) is not int or major != 4 or type(raw.get("nbformat_minor")) is not int:
         raise NotebookError(
-            f"the notebook's format is nbformat {major!r}; this grader reads nbformat 4 "
+            f"the notebook's format is nbformat {_shown(major)}; this grader reads nbformat 4 "
             "(Jupyter since 2015): open it in a current Jupyter and save it again"
         )
-    if _language(raw) not in ("", "python"):
+    _check_cells(raw["cells"])
+    language = _language(raw)
+    if language not in ("", "python"):
         raise NotebookError(
-            f"the notebook's kernel runs {_language(raw)}, not Python: hand in a Python notebook"
+            f"the notebook's kernel runs {_shown(language)}, not Python: hand in a Python notebook"
         )
     try:
         with warnings.catch_warnings():
@@ -291,9 +293,8 @@ def _read(data: bytes) -> dict[str, Any]:
                     cell["outputs"] = []
             nbformat.validate(checked)
     except nbformat.ValidationError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid"
         raise NotebookError(
-            f"the notebook is damaged ({first[:200]}); open it in Jupyter and save it again"
+            f"the notebook is damaged ({_invalid(exc)}); open it in Jupyter and save it again"
         ) from None
     except Exception as exc:  # noqa: BLE001  # nbformat reads hostile JSON: any failure of it
         raise NotebookError(
@@ -301,6 +302,67 @@ def _read(data: bytes) -> dict[str, Any]:
             "Jupyter and save it again"
         ) from None
     return raw
+
+
+CELL_TYPES = ("code", "markdown", "raw")
+
+
+def _check_cells(cells: Any) -> None:
+    """Every cell an object of a kind a notebook has, named by its number where it is not:
+    nbformat's own error showed the whole cell as a Python dict, with fields it had added."""
+    if not isinstance(cells, list):
+        raise NotebookError(
+            f"the notebook is damaged (its cells are {_shown(cells)}, not a list); open it in "
+            "Jupyter and save it again"
+        )
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict):
+            raise NotebookError(
+                f"the notebook is damaged (cell {number} is {_shown(cell)}, not a cell); open "
+                "it in Jupyter and save it again"
+            )
+        kind = cell.get("cell_type")
+        if not isinstance(kind, str) or kind not in CELL_TYPES:
+            raise NotebookError(
+                f"the notebook is damaged (cell {number} has cell_type {_shown(kind)}; a cell "
+                "is code, markdown or raw); open it in Jupyter and save it again"
+            )
+
+
+def _invalid(exc: Exception) -> str:
+    """nbformat's validation error in a learner's words: the cell and field it is in, and the
+    reason, never a whole cell or notebook as Python shows it."""
+    path = list(getattr(exc, "absolute_path", None) or ())
+    if len(path) >= 2 and path[0] == "cells" and type(path[1]) is int:
+        where = f"cell {path[1] + 1}" + "".join(f", {step}" for step in path[2:])
+    else:
+        where = ".".join(str(step) for step in path)
+    message = str(getattr(exc, "message", "") or "").strip()
+    first = message.splitlines()[0] if message else ""
+    # the schema's messages begin with the offending value as Python shows it: left out
+    try:
+        shown = repr(getattr(exc, "instance", None))
+    except Exception:  # noqa: BLE001 - a value nbformat made: any failure to show it
+        shown = ""
+    if shown and first.startswith(shown + " "):
+        first = "the value " + first[len(shown) + 1 :]
+    if not first or "is not valid under any of the given schemas" in first or len(first) > 120:
+        first = "a value the notebook format does not allow"
+    return f"{where}: {first}" if where else first
+
+
+def _shown(value: Any) -> str:
+    """A value read from the notebook, short, as JSON writes it (it may be anything)."""
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:40] + "..."
+        return '"' + text.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _language(raw: dict[str, Any]) -> str:

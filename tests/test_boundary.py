@@ -12,6 +12,7 @@ import copy
 import io
 import json
 import os
+import re
 import shutil
 import unicodedata
 
@@ -328,12 +329,34 @@ def test_notebook_metadata_nested_hundreds_deep_is_the_learners_error(depth):
 
 
 @RELAXED
-@given(_mutations(_notebook({"kernelspec": {"language": "python", "name": "p"}})))
+@given(
+    _mutations(_notebook({"kernelspec": {"language": "python", "name": "p", "display_name": "P"}}))
+)
 def test_notebooks_of_any_shape_are_read_or_refused(data: dict) -> None:
     try:
         notebooks.extract(json.dumps(data, allow_nan=True).encode())
     except NotebookError as exc:
         str(exc).encode("utf-8")
+        # said in the learner's words: never a cell or the notebook as a Python dict or list
+        assert "{'" not in str(exc) and "['" not in str(exc), str(exc)
+        assert len(str(exc)) < 400, str(exc)
+
+
+@pytest.mark.parametrize(
+    ("cell", "says"),
+    [
+        ({"cell_type": "weird"}, 'cell 2 has cell_type "weird"; a cell is code, markdown or raw'),
+        ({"cell_type": None}, "cell 2 has cell_type null"),
+        ("print(1)", 'cell 2 is "print(1)", not a cell'),
+        ({"cell_type": "code", "execution_count": "1"}, "cell 2, execution_count: "),
+    ],
+)
+def test_a_damaged_cell_is_named_by_its_number(cell, says):
+    good = _notebook()["cells"][0]
+    damaged = {**good, **cell} if isinstance(cell, dict) else cell
+    data = json.dumps(_notebook(cells=[good, damaged])).encode()
+    with pytest.raises(NotebookError, match=re.escape(says)):
+        notebooks.extract(data)
 
 
 # -- class 5: terminal injection ---------------------------------------------------------------
