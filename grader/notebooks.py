@@ -281,7 +281,7 @@ def _read(data: bytes) -> dict[str, Any]:
     language = _language(raw)
     if language not in ("", "python"):
         raise NotebookError(
-            f"the notebook's kernel runs {_shown(language)}, not Python: hand in a Python notebook"
+            f"the notebook's kernel runs {_word(language)}, not Python: hand in a Python notebook"
         )
     try:
         with warnings.catch_warnings():
@@ -363,6 +363,15 @@ def _shown(value: Any) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     return "a list" if isinstance(value, list) else "an object"
+
+
+_WORD = re.compile(r"[\w.+#-]{1,40}", re.ASCII)
+
+
+def _word(text: str) -> str:
+    """A name read from the notebook (a kernel's language) as it is where it is a plain word,
+    else quoted and cut as :func:`_shown` does."""
+    return text if _WORD.fullmatch(text) else _shown(text)
 
 
 def _language(raw: dict[str, Any]) -> str:
