@@ -1,6 +1,7 @@
-"""The optimizer a learner's training loop steps, named when its curve differs (exercises 14
-and 17): another torch optimizer, SGD with settings that change its steps, or SGD stepping with
-a fixed lr instead of the one it was called with.
+"""The optimizer a learner's training loop steps, named when its curve differs: another torch
+optimizer, SGD with settings that change its steps, or SGD stepping with a fixed lr instead of
+the one it was called with (exercises 14 and 17); an optimizer of its own stepped where one was
+handed in (exercise 20).
 
 What the learner's process reports is outside data: ``optimizer_story`` never fails on it and
 names nothing it cannot read. ``optimizers_stepped`` lists only optimizers that took a step, as
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.testing.training import optimizer_story
+from grader.testing.training import optimizer_story, own_optimizer_story
 from tests.conftest import run_fresh
 from tests.test_corpus import _GRADE, CORPUS
 
@@ -57,16 +58,18 @@ hostile = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(made=hostile, lr=st.floats(0.001, 1.0))
 def test_anything_the_learners_process_reports_is_read_without_failing(made, lr):
-    story = optimizer_story(made, lr)
-    assert story is None or (
-        len(story) == 3 and all(isinstance(part, str) and part for part in story)
-    )
+    for story in (optimizer_story(made, lr), own_optimizer_story(made)):
+        assert story is None or (
+            len(story) == 3 and all(isinstance(part, str) and part for part in story)
+        )
 
 
 def test_a_malformed_entry_names_nothing():
     assert optimizer_story([["torch.optim.adam.Adam"]], 0.1) is None
-    assert optimizer_story([[SGD, {**PLAIN, "momentum": 0.9}], "x"], 0.1) is None
+    assert optimizer_story([[SGD, {**PLAIN, "momentum": 0.9}, False], "x"], 0.1) is None
+    assert optimizer_story([["torch.optim.adam.Adam", {}, "no"]], 0.1) is None
     assert optimizer_story({"made": []}, 0.1) is None
+    assert own_optimizer_story([[SGD, PLAIN, False], [SGD, PLAIN]]) is None
 
 
 # -- the rule, over generated optimizers ------------------------------------------------------
@@ -86,13 +89,13 @@ entry = st.one_of(
 )
 
 
-def built(kind: str, name: str, change: dict) -> list:
+def built(kind: str, name: str, change: dict, handed: bool = False) -> list:
     values = dict(PLAIN)
     if kind == "setting":
         values.update({key: CHANGES[key] for key in change})
     else:
         values.update(change)
-    return [name, values]
+    return [name, values, handed]
 
 
 @settings(max_examples=300, deadline=None)
@@ -117,10 +120,30 @@ def test_the_story_names_the_first_cause_the_entries_hold(entries):
 
 
 def test_the_lr_asked_for_is_plain_sgd_whatever_its_spelling():
-    assert optimizer_story([[SGD, {**PLAIN, "lr": 1}]], 1.0) is None
-    assert optimizer_story([[SGD, {**PLAIN, "momentum": 0.0, "weight_decay": 0.0}]], 0.1) is None
-    story = optimizer_story([[SGD, {**PLAIN, "lr": 0.05}]], 0.1)
+    assert optimizer_story([[SGD, {**PLAIN, "lr": 1}, False]], 1.0) is None
+    plain_zeros = {**PLAIN, "momentum": 0.0, "weight_decay": 0.0}
+    assert optimizer_story([[SGD, plain_zeros, False]], 0.1) is None
+    story = optimizer_story([[SGD, {**PLAIN, "lr": 0.05}, False]], 0.1)
     assert story is not None and story[0] == "lr_not_used"
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=st.lists(st.tuples(entry, st.booleans()), max_size=5))
+def test_an_optimizer_of_its_own_is_named_exactly_when_one_stepped(entries):
+    """Exercise 20 hands train_step its optimizer: whatever optimizers stepped, the story is
+    told exactly when one of them was not handed in, and says "twice" exactly when one handed
+    in stepped as well."""
+    made = [built(*e, handed) for e, handed in entries]
+    story = own_optimizer_story(made)
+    own = [e for e, handed in entries if not handed]
+    if not own:
+        assert story is None
+        return
+    assert story is not None and story[0] == "own_optimizer"
+    module, _, name = own[0][1].rpartition(".")
+    shown = f"torch.optim.{name}" if module.startswith("torch.optim") else name
+    assert f"itself, {shown}(lr=" in story[1]
+    assert ("twice" in story[1]) == any(handed for _, handed in entries)
 
 
 # -- what the learner's run stepped -----------------------------------------------------------
@@ -137,9 +160,9 @@ def run(module, how):
     model = nn.Linear(2, 1)
     return module.train(model, torch.randn(8, 2), torch.randn(8, 1), how)
 
-def train(model, X, y, how):
+def train(model, X, y, how, given=None):
     spare = torch.optim.Adam(model.parameters(), lr=0.1)  # made, never stepped
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer = given or torch.optim.SGD(model.parameters(), lr=0.1)
     halve = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
     for epoch in range(3):
         optimizer.zero_grad()
@@ -150,8 +173,15 @@ def train(model, X, y, how):
         if how == "raises" and epoch == 1:
             raise ValueError("stop")
 
+def handed(module, how):
+    torch.manual_seed(0)
+    model = nn.Linear(2, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    return module.train(model, torch.randn(8, 2), torch.randn(8, 1), how, optimizer)
+
 module = types.SimpleNamespace(train=train)
 out = {how: optimizers_stepped(module, run, how) for how in ("fixed", "scheduled", "raises")}
+out["handed"] = optimizers_stepped(module, handed, "fixed")
 out["hooks_left"] = len(_global_optimizer_pre_hooks)
 print(json.dumps(out))
 """
@@ -159,9 +189,12 @@ print(json.dumps(out))
 
 def test_only_optimizers_that_stepped_are_listed_as_they_were_at_each_step():
     found = json.loads(run_fresh(_STEPPED))
-    assert [name for name, _ in found["fixed"]] == [SGD]
+    assert [(name, handed) for name, _, handed in found["fixed"]] == [(SGD, False)]
     assert found["fixed"][0][1]["lr"] == 0.1
-    assert [settings["lr"] for _, settings in found["scheduled"]] == [0.1, 0.05, 0.025]
+    assert [settings["lr"] for _, settings, _ in found["scheduled"]] == [0.1, 0.05, 0.025]
+    assert [(name, handed) for name, _, handed in found["handed"]] == [(SGD, True)]
+    assert own_optimizer_story(found["handed"]) is None
+    assert own_optimizer_story(found["fixed"])[0] == "own_optimizer"
     assert found["raises"] == found["fixed"]  # what stepped before the learner's exception
     assert found["hooks_left"] == 0
     story = optimizer_story(found["scheduled"], 0.1)
@@ -177,6 +210,8 @@ NAMED = {
     "exercise-17/adamw.py": "optimizer-not-plain-sgd",
     "exercise-17/weight_decay.py": "optimizer-not-plain-sgd",
     "exercise-17/fixed_lr.py": "lr-not-used",
+    "exercise-20/own_sgd.py": "own-optimizer",
+    "exercise-20/own_adam.py": "own-optimizer",
 }
 
 

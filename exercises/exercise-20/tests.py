@@ -11,7 +11,8 @@ and must not crash on parameters whose .grad is None (frozen or unused, 003 §5.
 
 Models and optimizers cannot cross into the learner's process, so both functions run in
 scenarios that build them from a seed. When parameters differ from the reference's, the step is
-replayed here with each classic mistake to name it.
+replayed here with each classic mistake to name it, and then the optimizers the learner's step
+used are watched in one more run (``own_optimizer_used``): one its own code made is named.
 
 Each test judges one requirement (see `requirements` in exercise.yaml). The clipping tests clear
 the gradients between the learner's calls themselves (``clear_between``), so that a missing
@@ -32,7 +33,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from grader.spec import Text
-from grader.testing import as_floats, assert_close, describe, fail, names
+from grader.testing import as_floats, assert_close, describe, fail, names, own_optimizer_used
 from grader.testing.checks import assert_unchanged, describe_zh
 from grader.testing.properties import PROPERTY
 
@@ -265,6 +266,11 @@ def _compare_steps(learner, reference, args, what, attach=None):
                     f"{what}：{zh}。",
                     evidence=["values_differ", evidence],
                 )
+        # an optimizer of the learner's own, stepped in place of the one passed in
+        story = own_optimizer_used(learner, step_run, *args)
+        if story is not None:
+            evidence, en, zh = story
+            fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
     for i, (g, w) in enumerate(zip(got["params"], want["params"])):
         assert_close(g, w, f"{what} → list(model.parameters())[{i}]", rtol=1e-4, atol=1e-5)
     return got, want

@@ -61,6 +61,7 @@ from grader.testing.training import (
     once,
     optimizer_story,
     optimizer_used,
+    own_optimizer_used,
 )
 
 __all__ = [
@@ -106,6 +107,7 @@ __all__ = [
     "once",
     "optimizer_story",
     "optimizer_used",
+    "own_optimizer_used",
     "reference_on",
     "shares",
     "skip",

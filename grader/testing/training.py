@@ -283,44 +283,124 @@ def optimizer_used(
     ``scenario(module, *args)`` runs in its process (one more run, made only to explain a
     failure); None where that run cannot be observed (a fault of the learner's: the test's
     own verdict stands, not this run's)."""
+    made = _observe(learner, scenario, args)
+    return None if made is None else optimizer_story(made, lr)
+
+
+def own_optimizer_used(
+    learner: LearnerProxy, scenario: Callable[..., Any], *args: Any
+) -> tuple[str, str, str] | None:
+    """:func:`own_optimizer_story` of the optimizers the learner's code steps while
+    ``scenario(module, *args)`` runs in its process, for a function that is handed its
+    optimizer (one more run, made only to explain a failure; None where it faults)."""
+    made = _observe(learner, scenario, args)
+    return None if made is None else own_optimizer_story(made)
+
+
+def _observe(learner: LearnerProxy, scenario: Callable[..., Any], args: tuple) -> Any:
     try:
-        made = learner.run(optimizers_stepped, learner.function(scenario), *args)
+        return learner.run(optimizers_stepped, learner.function(scenario), *args)
     except LearnerFault:
         return None
-    return optimizer_story(made, lr)
 
 
 def optimizers_stepped(module, scenario, *args):
     """A scenario (``learner.run(optimizers_stepped, learner.function(run), *args)``): runs
     ``scenario(module, *args)`` next to the learner's code and returns every ``torch.optim``
-    optimizer that took a step meanwhile, as ``[module.class, {setting: value}]`` for each of
-    its parameter groups (the settings as they were at the step, each a plain number, bool,
-    string or None; at most 20 different ones). An optimizer that was created but never
-    stepped did not train anything and is not listed. An exception of the learner's ends the
-    run early: what stepped until then is returned. Sent as source: it uses nothing but
-    ``torch``."""
+    optimizer that took a step meanwhile, as ``[module.class, {setting: value}, handed_in]``
+    for each of its parameter groups: the settings as they were at the step (each a plain
+    number, bool, string or None), and whether the optimizer was an argument of a call into
+    the learner's module (else the learner's code made it); at most 20 different ones. An
+    optimizer that was created but never stepped did not train anything and is not listed. An
+    exception of the learner's ends the run early: what stepped until then is returned. Sent
+    as source: it uses nothing but ``torch``."""
     seen = []
+    handed = set()
     plain = (bool, int, float, str, type(None))
 
     def stepped(optimizer, *rest):
         kind = type(optimizer)
         for group in optimizer.param_groups:
             settings = {str(k): v for k, v in group.items() if type(v) in plain}
-            entry = [f"{kind.__module__}.{kind.__qualname__}", settings]
+            entry = [f"{kind.__module__}.{kind.__qualname__}", settings, id(optimizer) in handed]
             if entry not in seen and len(seen) < 20:
                 seen.append(entry)
+
+    class Calls:
+        """The learner's module, noting every optimizer handed to one of its functions."""
+
+        def __getattr__(self, name):
+            found = getattr(module, name)
+            if not callable(found):
+                return found
+
+            def call(*positional, **named):
+                for value in (*positional, *named.values()):
+                    if isinstance(value, torch.optim.Optimizer):
+                        handed.add(id(value))
+                return found(*positional, **named)
+
+            return call
 
     # imported by name: torch.optim does not always keep its submodules as attributes
     from torch.optim.optimizer import register_optimizer_step_pre_hook
 
     handle = register_optimizer_step_pre_hook(stepped)
     try:
-        scenario(module, *args)
+        scenario(Calls(), *args)
     except Exception:  # noqa: BLE001 - the tests judge the run itself; this only observes
         pass
     finally:
         handle.remove()
     return seen
+
+
+def _read_stepped(made: Any) -> list[tuple[str, dict[str, Any], bool]] | None:
+    """What :func:`optimizers_stepped` returned, read strictly: it comes from the learner's
+    process, so anything malformed tells nothing (None)."""
+    if not isinstance(made, list):
+        return None
+    seen = []
+    for entry in made:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and isinstance(entry[0], str)
+            and isinstance(entry[1], dict)
+            and isinstance(entry[2], bool)
+        ):
+            return None
+        seen.append((entry[0], entry[1], entry[2]))
+    return seen
+
+
+def own_optimizer_story(made: Any) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) when the learner's function, handed an optimizer, steps
+    one its own code made: the caller's choice of optimizer and settings is lost (and, when
+    the one handed in steps too, every step is taken twice). None when only optimizers handed
+    in stepped, or nothing can be read."""
+    seen = _read_stepped(made)
+    if not seen:
+        return None
+    own = [(name, settings) for name, settings, handed in seen if not handed]
+    if not own:
+        return None
+    name, settings = own[0]
+    module, _, cls = name.rpartition(".")
+    shown = f"torch.optim.{cls}" if module.startswith("torch.optim") else cls
+    if isinstance(settings.get("lr"), (int, float)) and not isinstance(settings["lr"], bool):
+        shown += f"(lr={settings['lr']!r})"
+    both = any(handed for _, _, handed in seen)
+    also_en = " as well as the one passed in, so every step is taken twice" if both else ""
+    also_zh = "，同时也更新了传入的优化器，于是每一步都走了两次" if both else ""
+    return (
+        "own_optimizer",
+        f"your code steps an optimizer it creates itself, {shown}{also_en}: the optimizer "
+        "passed in (and the settings the caller chose for it) is the one to use. Call "
+        "optimizer.step() and optimizer.zero_grad() on the optimizer argument, and create none",
+        f"你的代码更新的是它自己创建的优化器 {shown}{also_zh}：应该使用的是传入的优化器（以及调用者为它"
+        "选择的设置）。请对参数 optimizer 调用 optimizer.step() 和 optimizer.zero_grad()，不要自己创建",
+    )
 
 
 # SGD's settings besides lr that change its steps, and their values in plain gradient descent
@@ -355,18 +435,10 @@ def optimizer_story(made: Any, lr: float) -> tuple[str, str, str] | None:
     they do not (or when nothing about them can be read: the list comes from the learner's
     process, so anything malformed tells nothing). Only torch's own optimizers are named: a
     class of the learner's own may do anything in its step."""
-    if not isinstance(made, list):
+    stepped = _read_stepped(made)
+    if stepped is None:
         return None
-    seen: list[tuple[str, dict[str, Any]]] = []
-    for entry in made:
-        if not (
-            isinstance(entry, list)
-            and len(entry) == 2
-            and isinstance(entry[0], str)
-            and isinstance(entry[1], dict)
-        ):
-            return None
-        seen.append((entry[0], entry[1]))
+    seen = [(name, settings) for name, settings, _ in stepped]
     for name, _ in seen:
         module, _, cls = name.rpartition(".")
         if module.startswith("torch.optim") and cls != "SGD":
