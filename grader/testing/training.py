@@ -166,7 +166,7 @@ def compare_losses(
     is tried: ``replay()`` returns the losses of the same run with one classic mistake (it runs
     only when reached), and a curve that matches it fails with "what: en. First losses: ..." and
     that evidence. Then ``observed()``, a cause seen in the learner's own run (the optimizer
-    it stepped, :func:`optimizer_used`), may return ``(evidence, en, zh)`` to fail with the same
+    it stepped, :func:`optimizer_used`), may return ``(evidence, en, zh)`` to fail the same
     way. Otherwise the first differing loss is reported (``values_differ``).
     """
     unit_en, unit_zh, at_en, at_zh = _PER[per]
