@@ -314,8 +314,8 @@ def optimizers_stepped(module, scenario, *args):
     optimizer that was created but never stepped did not train anything and is not listed. An
     exception of the learner's ends the run early: what stepped until then is returned. Sent
     as source: it uses nothing but ``torch``."""
-    seen = []
-    handed = set()
+    seen: list = []
+    handed: set = set()
     plain = (bool, int, float, str, type(None))
 
     def stepped(optimizer, *rest):
