@@ -6,7 +6,7 @@ the reference's. When they differ, the same run with the two classic mistakes (g
 zeroed, gradients zeroed between backward and step) is replayed here to name the mistake, and
 so is the same loop, zeroed correctly, with another optimizer (Adam, created once or every epoch,
 and SGD with momentum), whose curves drift apart only after the first epoch. Any other optimizer,
-or SGD with other settings or another lr, is named from what the learner's run created
+or SGD with other settings or another lr, is named from the optimizer the learner's run stepped
 (``optimizer_used``: one more run, only for a curve or parameters that differ).
 
 Each test judges one requirement of the instructions (see `requirements` in exercise.yaml):

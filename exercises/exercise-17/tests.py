@@ -10,8 +10,8 @@ the CPU and moved (000 §3.3), so every device should start from the same weight
 is loss.item(), measured before the step.
 
 When a loss curve differs from the reference, the run is replayed here with each classic mistake
-to name it; any other optimizer, or SGD with other settings or another lr, is named from what the
-learner's run created (``optimizer_used``).
+to name it; any other optimizer, or SGD with other settings or another lr, is named from the
+optimizer the learner's run stepped (``optimizer_used``).
 
 Each test judges one requirement (see `requirements` in exercise.yaml). The type of the losses
 is judged by test_returns_model_and_floats alone; the views test compares the learner on views
