@@ -361,7 +361,8 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return repr(value)
+        text = repr(value)  # the JSON reader refuses integers past Python's digit limit
+        return text if len(text) <= 40 else text[:40] + "..."
     return "a list" if isinstance(value, list) else "an object"
 
 

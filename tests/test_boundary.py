@@ -342,6 +342,13 @@ def test_notebooks_of_any_shape_are_read_or_refused(data: dict) -> None:
         assert len(str(exc)) < 400, str(exc)
 
 
+def test_a_notebook_format_of_a_thousand_digits_is_named_short():
+    data = json.dumps({**_notebook(), "nbformat": int("9" * 1000)}).encode()
+    with pytest.raises(NotebookError, match=r"nbformat 9{40}\.\.\.;") as raised:
+        notebooks.extract(data)
+    assert len(str(raised.value)) < 400
+
+
 @pytest.mark.parametrize(
     ("cell", "says"),
     [
