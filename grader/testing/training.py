@@ -472,15 +472,18 @@ def optimizer_story(made: Any, lr: float) -> tuple[str, str, str] | None:
                 f"模型是用 torch.optim.SGD(..., {shown}) 训练的：{why_zh}，这不是题目要求的普通"
                 "梯度下降。请只用 torch.optim.SGD(model.parameters(), lr=lr)",
             )
-    for settings in sgd:
-        given = _number(settings.get("lr"))
+    # "a fixed number" holds only where every SGD step used one and the same other lr: an lr
+    # that changes during training (a scheduler) or meets the asked one at some step is not it
+    rates = {_number(settings.get("lr")) for settings in sgd}
+    if len(rates) == 1:
+        (given,) = rates
         if isinstance(given, float) and not math.isclose(given, lr, rel_tol=1e-9, abs_tol=0.0):
             return (
                 "lr_not_used",
-                f"torch.optim.SGD steps with lr={settings['lr']!r}, but the function was "
-                f"called with lr={lr!r}: a fixed number stands where the lr argument belongs. "
-                "Pass the argument on: torch.optim.SGD(model.parameters(), lr=lr)",
-                f"torch.optim.SGD 更新时用的是 lr={settings['lr']!r}，但函数被调用时传入的是 "
+                f"torch.optim.SGD steps with lr={given!r}, but the function was called with "
+                f"lr={lr!r}: a fixed number stands where the lr argument belongs. Pass the "
+                "argument on: torch.optim.SGD(model.parameters(), lr=lr)",
+                f"torch.optim.SGD 更新时用的是 lr={given!r}，但函数被调用时传入的是 "
                 f"lr={lr!r}：本该使用参数 lr 的地方写了一个固定的数。请把参数传下去："
                 "torch.optim.SGD(model.parameters(), lr=lr)",
             )
