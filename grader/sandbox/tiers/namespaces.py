@@ -28,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import re
 import resource
 import select
 import shutil
@@ -134,19 +135,29 @@ def _place(root: str, path: str, directory: bool) -> str:
     return target
 
 
-def _readonly(target: str) -> None:
-    """Remount a bind (and every mount below it) read-only, keeping the flags the kernel locks
-    (nosuid, nodev, noexec: a user namespace may add restrictions, never lift them)."""
-    points = [target]
+_ESCAPED = re.compile(rb"\\([0-7]{3})")
+
+
+def mount_point(field: bytes) -> str:
+    """A mount point as /proc/self/mountinfo writes it, read back as the path os functions
+    take: the kernel writes a space, tab, newline or backslash in it as an octal escape
+    (``\\040``), and its bytes need not be UTF-8."""
+    return os.fsdecode(_ESCAPED.sub(lambda m: bytes([int(m[1], 8) & 0xFF]), field))
+
+
+def _mount_points() -> list[str]:
+    """Where something is mounted in this mount namespace."""
     try:
-        with open("/proc/self/mountinfo") as handle:
-            for line in handle:
-                point = line.split()[4].replace("\\040", " ")
-                if point.startswith(target.rstrip("/") + "/"):
-                    points.append(point)
-    except OSError:
-        pass
-    for point in points:
+        with open("/proc/self/mountinfo", "rb") as handle:
+            return [mount_point(line.split()[4]) for line in handle.read().splitlines()]
+    except (OSError, IndexError):
+        return []
+
+
+def _readonly(target: str, below: list[str]) -> None:
+    """Remount a bind, and the mounts ``below`` it, read-only, keeping the flags the kernel
+    locks (nosuid, nodev, noexec: a user namespace may add restrictions, never lift them)."""
+    for point in (target, *below):
         try:
             flags = os.statvfs(point).f_flag
         except OSError:
@@ -162,11 +173,24 @@ def _readonly(target: str) -> None:
         _mount(None, point, None, MS_BIND | MS_REMOUNT | MS_RDONLY | keep)
 
 
+def _copied_below(source: str, target: str, points: list[str]) -> list[str]:
+    """Where a recursive bind of ``source`` onto ``target`` puts the mounts below ``source``
+    (``points``: the mount table read before the bind). ``source`` as the kernel names it: a
+    path whose parents are symbolic links is not a prefix of any mount point."""
+    inside = source.rstrip("/") + "/"
+    return [target + p[len(inside) - 1 :] for p in points if p.startswith(inside)]
+
+
 def _build_root(policy: SandboxPolicy, scratch: str | None, cuda: bool) -> None:
     """Inside the new mount namespace: build the learner child's whole file system from the
     policy's allowlist on a fresh tmpfs, and make it the root. The host's tree is unmounted
     from the namespace afterwards: what is not listed does not exist for the child."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    # The mount table is read once, before anything is mounted here: a recursive bind copies
+    # the mounts below its source to the same places below its target, and these are made
+    # read-only with it (reading the table again after every bind cost more than all the
+    # mounts together).
+    points = _mount_points()
     readable = [*policy.readable, *(policy.cuda_readable if cuda else policy.cpu_readable)]
     sources: dict[str, int] = {}
     links: dict[str, str] = {}
@@ -188,8 +212,9 @@ def _build_root(policy: SandboxPolicy, scratch: str | None, cuda: bool) -> None:
         _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
     for path in sorted(sources, key=len):
         target = _place(root, path, directory=os.path.isdir(f"/proc/self/fd/{sources[path]}"))
-        _mount(f"/proc/self/fd/{sources[path]}", target, None, MS_BIND | MS_REC)
-        _readonly(target)
+        source = f"/proc/self/fd/{sources[path]}"
+        _mount(source, target, None, MS_BIND | MS_REC)
+        _readonly(target, _copied_below(os.readlink(source), target, points))
         os.close(sources[path])
     for path, text in links.items():
         _place(root, os.path.dirname(path), directory=True)
