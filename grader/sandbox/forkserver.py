@@ -104,11 +104,14 @@ def _own_children() -> set[int]:
         if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{name}/stat") as handle:
-                ppid = handle.read().rsplit(")", 1)[1].split()[1]
+            # bytes: the name in parentheses is whatever the process called itself (any bytes
+            # but NUL, parentheses and newlines included); the fields after the last ")" are
+            # the kernel's
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                ppid = handle.read().rsplit(b")", 1)[1].split()[1]
         except (OSError, IndexError):
             continue
-        if ppid == str(me):
+        if ppid == str(me).encode():
             found.add(int(name))
     return found
 
