@@ -372,6 +372,18 @@ def _check_nbytes(learner, reference, t, code):
             "请统计 t 自己的元素。"
         )
         evidence.append("storage_bytes")
+    elif t.dim() > 1 and t.shape[0] != t.numel() and got == t.shape[0] * t.element_size():
+        en = (
+            f" That is {t.shape[0]} element{'s' if t.shape[0] != 1 else ''} of "
+            f"{t.element_size()} bytes: len(t) (or "
+            f"t.shape[0]) is the size of the first dimension only, but t has {t.numel()} "
+            "elements. Count them all with t.numel()."
+        )
+        zh = (
+            f"这是 {t.shape[0]} 个各占 {t.element_size()} 字节的元素：len(t)（或 t.shape[0]）只是"
+            f"第一个维度的大小，而 t 共有 {t.numel()} 个元素。请用 t.numel() 统计全部元素。"
+        )
+        evidence.append("len_instead_of_numel")
     fail(
         f"{what_en} should be {want}, but yours is {got}.{en}",
         f"{what_zh}应为 {want}，但你的结果是 {got}。{zh}",

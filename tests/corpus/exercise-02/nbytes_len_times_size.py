@@ -1,0 +1,18 @@
+import torch
+
+
+def describe(t):
+    return {
+        "shape": tuple(t.shape),
+        "ndim": t.dim(),
+        "numel": t.numel(),
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": t.stride(),
+    }
+
+
+def nbytes(t):
+    # number of elements times the size of each element
+    return len(t) * t.element_size()

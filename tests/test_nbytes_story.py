@@ -1,0 +1,82 @@
+"""Exercise-02's nbytes: ``len(t) * t.element_size()`` is named as len() counting the first
+dimension only, exactly when the learner's number is that product and it is wrong, and no
+other wrong number is told so."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import types
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.catalog import Catalog, project_root
+from grader.testing.checks import CheckFailed
+from tests.conftest import run_fresh
+from tests.test_corpus import _GRADE, CORPUS
+
+
+def _hidden_tests() -> types.ModuleType:
+    path = Catalog(project_root()).resolve("exercise-02").test_path
+    spec = importlib.util.spec_from_file_location("exercise_02_hidden_tests", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HIDDEN = _hidden_tests()
+REFERENCE = types.SimpleNamespace(nbytes=lambda t: t.numel() * t.element_size())
+
+
+def _evidence(answer, t) -> tuple[str, ...] | None:
+    """The evidence of _check_nbytes for a learner whose nbytes(t) answers ``answer``; None
+    when the answer passes."""
+    learner = types.SimpleNamespace(nbytes=lambda _: answer)
+    try:
+        HIDDEN._check_nbytes(learner, REFERENCE, t, "t")
+    except CheckFailed as failed:
+        return tuple(failed.evidence)
+    return None
+
+
+@given(
+    shape=st.lists(st.integers(0, 6), min_size=0, max_size=4),
+    dtype=st.sampled_from(HIDDEN.DTYPES),
+    answer=st.one_of(st.just("len"), st.integers(0, 5000)),
+)
+def test_len_times_element_size_is_named_exactly_when_it_is_that_and_wrong(shape, dtype, answer):
+    t = torch.zeros(shape, dtype=dtype)
+    right = t.numel() * t.element_size()
+    first = t.shape[0] * t.element_size() if t.dim() > 0 else None
+    if answer == "len":
+        if first is None:
+            return  # len() of a 0-dimensional tensor raises: the learner's own error says so
+        answer = first
+    evidence = _evidence(answer, t)
+    if answer == right:
+        assert evidence is None
+        return
+    assert evidence is not None and "values_differ" in evidence
+    fits = t.dim() > 1 and answer == first
+    # the same number can also be 4 bytes per element (a (1, 2) float64: 8): that older story
+    # is told then, and only one of the two
+    four_bytes = answer == 4 * t.numel() and t.element_size() != 4
+    named = "len_instead_of_numel" in evidence
+    assert named == (fits and not four_bytes), (shape, dtype, answer, evidence)
+    assert not (named and "assumed_element_size" in evidence)
+
+
+@pytest.mark.slow
+def test_the_corpus_file_gets_the_len_diagnosis_on_both_nbytes_tests():
+    file = "exercise-02/nbytes_len_times_size.py"
+    graded = json.loads(run_fresh(_GRADE, args=(str(CORPUS), json.dumps([file]))))[file]
+    assert {t["test"].split("[")[0] for t in graded} == {
+        "test_nbytes_float32",
+        "test_nbytes_every_dtype",
+    }, graded
+    assert {t["diagnosis"]["id"] for t in graded if t["diagnosis"]} == {"len-not-numel"}, graded
+    assert all(t["diagnosis"] is not None for t in graded), graded
