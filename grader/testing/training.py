@@ -388,8 +388,9 @@ def own_optimizer_story(made: Any) -> tuple[str, str, str] | None:
     name, settings = own[0]
     module, _, cls = name.rpartition(".")
     shown = f"torch.optim.{cls}" if module.startswith("torch.optim") else cls
-    if isinstance(settings.get("lr"), (int, float)) and not isinstance(settings["lr"], bool):
-        shown += f"(lr={settings['lr']!r})"
+    rate = _number(settings.get("lr"))
+    if isinstance(rate, float):
+        shown += f"(lr={rate!r})"
     both = any(handed for _, _, handed in seen)
     also_en = " as well as the one passed in, so every step is taken twice" if both else ""
     also_zh = "，同时也更新了传入的优化器，于是每一步都走了两次" if both else ""
