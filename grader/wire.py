@@ -589,6 +589,30 @@ def _explicit_tag(event: Any) -> bool:
 _LOADER: Any = None
 
 
+def refuse_duplicate_keys(loader: Any, node: Any, deep: bool = False) -> None:
+    """Raise a YAML ``ConstructorError`` where a mapping ``node`` names a key twice. YAML's
+    own loaders keep the last value without a word, so a record written twice (a doubled
+    ``submission_3:``, a doubled ``:sid:``) replaced the first: every strict YAML reader calls
+    this before it builds a mapping."""
+    import yaml
+
+    seen: dict[Any, Any] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            first = seen.get(key)
+        except TypeError:  # an unhashable key: the constructor says so
+            return
+        if first is not None:
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                f"found duplicate key {key!r} (first at line {first.start_mark.line + 1})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node
+
+
 def _strict_loader() -> Any:
     """A safe loader (the C one where built) that refuses duplicate keys rather than keeping
     the last one silently."""
@@ -603,21 +627,7 @@ def _strict_loader() -> Any:
         pass
 
     def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
-        seen: dict[Any, Any] = {}
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            try:
-                first = seen.get(key)
-            except TypeError:  # an unhashable key: the constructor says so
-                break
-            if first is not None:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    f"found duplicate key {key!r} (first at line {first.start_mark.line + 1})",
-                    key_node.start_mark,
-                )
-            seen[key] = key_node
+        refuse_duplicate_keys(loader, node, deep)
         return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
     StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)

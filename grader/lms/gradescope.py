@@ -91,7 +91,13 @@ class _MetadataLoader(yaml.SafeLoader):
     """Safe YAML that reads Ruby's ``!ruby/...`` tags as the plain value underneath, and
     timestamps, numbers and booleans as the text they are: every field read here is text
     (names, SIDs, e-mails; ``parse_time`` reads the times). Resolved, an unquoted SID
-    ``01003`` became the octal 515 and a student named ``No`` the boolean false."""
+    ``01003`` became the octal 515 and a student named ``No`` the boolean false. A key
+    written twice in one mapping is refused (``wire.refuse_duplicate_keys``): YAML keeps the
+    last, which dropped a doubled submission's first student without a word."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        wire.refuse_duplicate_keys(self, node, deep)
+        return super().construct_mapping(node, deep=deep)
 
 
 def _plain(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:

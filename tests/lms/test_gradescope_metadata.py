@@ -5,6 +5,7 @@ no generated metadata makes the reader fail any other way."""
 from __future__ import annotations
 
 import json
+import re
 import string
 
 import pytest
@@ -273,3 +274,85 @@ def test_a_time_rails_wrote_as_a_time_with_zone_is_read_from_its_utc(tmp_path):
     people, when = found["submission_1"]
     assert people[0].sid == "1001"
     assert when is not None and when.isoformat() == "2026-12-01T18:30:00+00:00"
+
+
+# -- a key written twice ---------------------------------------------------------------------
+
+_KEY_LINE = re.compile(
+    r"^(?P<indent> *)(?P<dash>- )?(?P<key>:?[A-Za-z_][A-Za-z0-9_]*):(?P<value> .*)?$"
+)
+_KEY_LINES = [i for i, line in enumerate(GRADESCOPE_METADATA.splitlines()) if _KEY_LINE.match(line)]
+
+
+def _doubled(text: str, index: int, value: str) -> tuple[str, str]:
+    """``text`` with the key of line ``index`` written a second time in the same mapping,
+    holding ``value``; and that key."""
+    lines = text.splitlines()
+    m = _KEY_LINE.match(lines[index])
+    assert m is not None
+    column = len(m["indent"]) + (2 if m["dash"] else 0)
+    again = " " * column + f"{m['key']}: {json.dumps(value)}"
+    # after a "- key: value" line (still inside that item), else before the line (a block
+    # opener's children must stay its own)
+    lines.insert(index + 1 if m["dash"] else index, again)
+    return "\n".join(lines) + "\n", m["key"]
+
+
+def test_a_submission_written_twice_is_refused_not_the_last_kept(tmp_path):
+    """YAML keeps the last of two equal keys: the first submission_1002 record vanished and
+    its folder was graded as the second's student, without a word."""
+    doubled = GRADESCOPE_METADATA.replace(
+        "submission_1003:\n",
+        "submission_1002:\n  :submitters:\n  - :name: Eve Mallory\n    :sid: '1099'\n"
+        "    :email: eve@example.edu\nsubmission_1003:\n",
+    )
+    path = write(tmp_path / "submission_metadata.yml", doubled)
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert str(path) in caught.value.message
+    assert "duplicate key 'submission_1002'" in caught.value.message
+
+
+def test_a_field_written_twice_in_one_submitter_is_refused(tmp_path):
+    doubled = GRADESCOPE_METADATA.replace(
+        "    :sid: '1001'\n", "    :sid: '1001'\n    :sid: '1003'\n"
+    )
+    path = write(tmp_path / "submission_metadata.yml", doubled)
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert "duplicate key ':sid'" in caught.value.message
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    index=st.sampled_from(_KEY_LINES),
+    value=st.text(string.ascii_letters + string.digits + " '.:-@", max_size=20),
+)
+def test_any_key_written_twice_anywhere_is_refused(tmp_path, index, value):
+    """Every mapping of the export, at every level (the submissions, a submission's fields, a
+    submitter's), refuses a key it already has, whatever the second value."""
+    doubled, key = _doubled(GRADESCOPE_METADATA, index, value)
+    path = tmp_path / "submission_metadata.yml"
+    path.write_text(doubled, encoding="utf-8")
+    with pytest.raises(UsageError) as caught:
+        gradescope.read_metadata(path)
+    assert str(path) in caught.value.message
+    assert f"duplicate key {key!r}" in caught.value.message
+
+
+def test_grade_batch_on_an_export_with_a_doubled_submission_exits_2(tmp_path):
+    export = tmp_path / "export"
+    write(
+        export / "submission_metadata.yml",
+        "submission_1:\n  :submitters:\n  - :name: Cy\n    :sid: '3'\n"
+        "submission_1:\n  :submitters:\n  - :name: Dee\n    :sid: '4'\n",
+    )
+    write(export / "submission_1" / "exercise-90.py", code("x"))
+    done = run_cli(
+        "batch", str(export), "--out", str(tmp_path / "out"), "--exercises", "90", home=PROBE_HOME
+    )
+    assert done.returncode == 2, done.stderr
+    assert "duplicate key 'submission_1'" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "gradebook.csv").exists()
