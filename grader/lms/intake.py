@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.lms.collect import archive_kind, class_budget, summarise
+from grader.lms.collect import archive_kind, class_budget, skipped, summarise
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.platforms import by_name, names, platforms
@@ -93,7 +93,7 @@ def read_submissions(
     else:
         root = by_name(layout).find(root, notes, True) or root
     stray: list[str] = []
-    earlier = _earlier_outputs(root)
+    earlier = _earlier_outputs(root, notes) if layout == "folders" else []
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
     excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
     try:
@@ -141,19 +141,55 @@ def _displayable(handin: Handin) -> None:
         submitted.notes = [shown_name(n) for n in submitted.notes]
 
 
-def _earlier_outputs(root: Path) -> list[Path]:
-    """Folders at the top of ``root`` that a ``grade batch`` wrote (they hold its marker
-    file): a run with ``--out`` inside the submissions must not make a phantom student of the
-    output of the previous one."""
+def _earlier_outputs(root: Path, notes: list[str]) -> list[Path]:
+    """Folders at the top of a class of folders that an earlier ``grade batch`` wrote (as
+    older versions allowed, with ``--out`` inside the submissions): they hold its marker file
+    and nothing that could be work. The marker alone proves nothing: a student can upload a file of that name,
+    and was then dropped from the gradebook without a word. A folder with anything intake
+    might grade is a student's, whatever else it holds. (A platform's download
+    names every student's entry its own way: an earlier output there is a stray entry.)"""
     try:
         found = list_entries(root)
     except OSError:
         return []
-    return [
-        Path(e.path)
-        for e in found
-        if e.is_dir(follow_symlinks=False) and (Path(e.path) / OUTPUT_MARKER).is_file()
-    ]
+    earlier = []
+    for entry in found:
+        path = Path(entry.path)
+        if not (entry.is_dir(follow_symlinks=False) and (path / OUTPUT_MARKER).is_file()):
+            continue
+        if _holds_work(path):
+            notes.append(
+                f"{entry.name}/: holds {OUTPUT_MARKER} (the mark grade batch leaves in its "
+                "output folder) but also work: read as a student's"
+            )
+        else:
+            earlier.append(path)
+    return earlier
+
+
+def _holds_work(folder: Path) -> bool:
+    """Whether ``folder`` holds anything intake might grade: a .py or .ipynb file or an
+    archive, outside the hidden and tool folders intake skips; or anything that is neither a
+    regular file nor a folder (a link, a FIFO), or a folder that cannot be listed (fail
+    closed: each may be a student's). The output of ``grade batch`` holds none of these."""
+    pending = [folder]
+    while pending:
+        try:
+            found = list_entries(pending.pop())
+        except OSError:
+            return True
+        for entry in found:
+            if skipped(entry.name):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+            elif not entry.is_file(follow_symlinks=False) or _may_be_work(entry.name):
+                return True
+    return False
+
+
+def _may_be_work(name: str) -> bool:
+    return name.lower().endswith((".py", ".ipynb")) or archive_kind(name) is not None
 
 
 def _check_root(root: Path) -> Path:

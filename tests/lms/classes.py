@@ -145,7 +145,10 @@ def class_folders(root: Path) -> Path:
     write(root / "exercise-07.py", code("whose?"))
     write(root / "README.txt", "instructions")
     fifo(root / "pipe")
-    write(root / "graded" / "students" / "x" / "exercise-01.py", code("an output"))
+    # an earlier run's output, as grade batch writes it: results, and the staged copies of
+    # the work it graded in its hidden .staging folder
+    write(root / "graded" / "students" / "x" / "exercise-01.json", "{}")
+    write(root / "graded" / ".staging" / "folders" / "x" / "exercise-01.py", code("an output"))
     write(root / "graded" / ".grade-batch-output", "This folder is the output of `grade batch`.\n")
     return root
 
