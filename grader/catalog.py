@@ -16,7 +16,7 @@ from grader.errors import SpecError, UsageError
 from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec
 from grader.specfile import load_exercise
 
-NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?(\d{1,2})$", re.IGNORECASE)
+NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?([0-9]{1,2})\Z", re.IGNORECASE)
 
 
 def project_root() -> Path:

@@ -32,7 +32,7 @@ from grader.resources import PACKAGE, builtin_course
 ENV = "GRADER_COURSE"
 LEGACY_ENV = "GRADER_HOME"  # the name tests and older setups use
 DIAGNOSES = "diagnoses.yaml"
-_EXERCISE_RE = re.compile(r"^exercise-\d{2}$")
+_EXERCISE_RE = re.compile(r"^exercise-[0-9]{2}\Z")
 
 
 @dataclass(frozen=True)

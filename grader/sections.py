@@ -43,8 +43,8 @@ from grader.yamlfields import YamlFields, read_yaml, text_value
 SECTIONS_PATH = Path(__file__).with_name("sections.yaml")
 FORMAT_VERSION = 1
 
-TUTORIAL_RE = re.compile(r"^\d{3}$")
-NUMBER_RE = re.compile(r"^(0|[1-9]\d*)(\.(0|[1-9]\d*))*$")
+TUTORIAL_RE = re.compile(r"^[0-9]{3}\Z")
+NUMBER_RE = re.compile(r"^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*\Z")
 
 _SEPARATORS = re.compile(r"[,，;]")
 _ITEM_RE = re.compile(

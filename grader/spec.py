@@ -21,9 +21,9 @@ SPEC_FILE = "exercise.yaml"
 KINDS = ("implement", "fix")
 DEVICES = ("cpu", "cuda")
 TEST_DEVICES = ("cpu", "cuda", "meta")
-ID_RE = re.compile(r"^exercise-(\d{2})$")
-SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
-NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ID_RE = re.compile(r"^exercise-([0-9]{2})\Z")
+SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
+NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass(frozen=True)

@@ -308,7 +308,7 @@ def _limits(path: Path, top: YamlFields) -> Limits:
     return Limits(**values)
 
 
-FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+FORBIDDEN_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 
 def _named_functions(

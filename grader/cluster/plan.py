@@ -24,7 +24,7 @@ from grader.spec import ExerciseSpec
 from grader.version import __version__
 
 MIN_CHUNK, MAX_CHUNK = 8, 32
-_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx|inproc)://)?[\w.\-\[\]:]+:\d+$")
+_ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx|inproc)://)?[\w.\-\[\]:]+:[0-9]+\Z")
 
 
 def parse_cluster(address: str) -> tuple[str, int | str]:

@@ -52,7 +52,7 @@ _TOP = (
     "moodle",
     "gradescope",
 )
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
 @dataclass(frozen=True)
@@ -331,10 +331,10 @@ def _gradescope(top: _Fields, path: Path) -> GradescopeSettings:
     )
 
 
-_PACKAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_PACKAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _SPECIFIER = re.compile(
     r"^\s*(?:(?:==|!=|<=|>=|~=|<|>)\s*[0-9][0-9A-Za-z.*+!]*)"
-    r"(?:\s*,\s*(?:==|!=|<=|>=|~=|<|>)\s*[0-9][0-9A-Za-z.*+!]*)*\s*$"
+    r"(?:\s*,\s*(?:==|!=|<=|>=|~=|<|>)\s*[0-9][0-9A-Za-z.*+!]*)*\s*\Z"
 )
 
 

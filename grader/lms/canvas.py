@@ -48,18 +48,18 @@ from grader.lms.platform import Lateness, Platform, Upload
 
 LAYOUT = "canvas"
 FILE_NAME = re.compile(
-    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$",
-    re.IGNORECASE,
+    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>[0-9]+)_(?P<file>[0-9]+)_(?P<original>.+)\Z",
+    re.IGNORECASE | re.DOTALL,
 )
 # The same, with the student's name required: in a download whose files carry names, a name
 # that is all digits ("2024_4711_88231_ex1.py") is a name, not the user id
 NAMED_FILE = re.compile(
-    r"^(?P<name>.*?)_(?:(?P<late>late)_)?(?P<user>\d+)_(?P<file>\d+)_(?P<original>.+)$",
-    re.IGNORECASE,
+    r"^(?P<name>.*?)_(?:(?P<late>late)_)?(?P<user>[0-9]+)_(?P<file>[0-9]+)_(?P<original>.+)\Z",
+    re.IGNORECASE | re.DOTALL,
 )
 ENTRY_NAME = re.compile(
-    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>\d+)_(?P<kind>text|link)\.html$",
-    re.IGNORECASE,
+    r"^(?:(?P<name>.*?)_)??(?:(?P<late>late)_)?(?P<user>[0-9]+)_(?P<kind>text|link)\.html\Z",
+    re.IGNORECASE | re.DOTALL,
 )
 
 

@@ -58,7 +58,7 @@ from grader.lms.platform import Platform
 LAYOUT = "gradescope"
 METADATA = "submission_metadata.yml"
 MAX_METADATA_BYTES = 64 << 20
-SUBMISSION_DIR = re.compile(r"^submission_\d+$")
+SUBMISSION_DIR = re.compile(r"^submission_\d+\Z")
 
 
 def detect(root: Path) -> bool:
@@ -172,7 +172,7 @@ def _text(value: Any, where: str) -> str:
 
 
 _TIME = re.compile(
-    r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$"
+    r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?\Z"
 )
 
 

@@ -45,7 +45,8 @@ LAYOUT = "moodle"
 # before ``clean_filename``), so the first "_" ends the name. The prefix is read from the left
 # and nothing after it can move a file to another participant, whatever the student called it.
 ENTRY = re.compile(
-    r"^(?P<name>[^_]+)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)$"
+    r"^(?P<name>[^_]+)_(?P<id>[0-9]+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)\Z",
+    re.DOTALL,
 )
 BLIND = "participant"
 HIDDEN_USER = "Participant "  # Moodle's ``hiddenuser`` string: the worksheet's identifiers

@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 _RISKY = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 
 
 def cell(value: Any) -> Any:
