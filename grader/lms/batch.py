@@ -254,6 +254,7 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         roster,
         execution_times=times,
         lateness=platform.lateness,
+        unplaced=intake.unplaced,
     )
     missing = sum(len(h.files) for h in intake.handins) - len(results)
     incomplete = _incomplete(missing, interrupted, chosen)

@@ -22,7 +22,7 @@ mark without a time is reported, not penalised.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -297,6 +297,7 @@ def build_rows(
     *,
     execution_times: dict[str, float] | None = None,
     lateness: Callable[[Handin, Assignment], Lateness] | None = None,
+    unplaced: Sequence[str] = (),
 ) -> list[GradeRow]:
     """The class's rows: one per roster entry (students without work get a row of missing
     exercises) and one per handin from someone not on the roster (with a problem saying so).
@@ -308,7 +309,9 @@ def build_rows(
     No row is given a grade it may not have: a roster student whose match is ambiguous, and,
     while some handed-in work is not attributed to anyone on the roster (not on it, or
     ambiguous), every roster student without matched work, are ``withheld``: their upload cell
-    stays empty, never 0, since the work may be theirs.
+    stays empty, never 0, since the work may be theirs. So are they while the download holds
+    ``unplaced`` entries (intake's messages about entries it set aside that may hold work: a
+    folder a platform did not name, entries it refused).
     """
     times = execution_times or {}
     said = lateness or _no_lateness
@@ -395,6 +398,12 @@ def build_rows(
             if anonymous
             else ""
         )
+        if unplaced and not unattributed:
+            unattributed = (
+                f"{len(unplaced)} entr{'y' if len(unplaced) == 1 else 'ies'} of the download "
+                f"that may hold work belong to no one ({unplaced[0][:200]}) and may be this "
+                "student's: no grade written until you look"
+            )
         for entry in matched.absent:
             if id(entry) in why:
                 rows.append(row(student(entry), None, [why[id(entry)]], "ambiguous",

@@ -14,6 +14,7 @@ the latest file (the platform's time, else the file's), and the newest identity 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -39,6 +40,9 @@ class Intake:
     handins: list[Handin]  # one per student, sorted by key, keys unique
     stray: list[str] = field(default_factory=list)  # top-level entries that are no one's
     notes: list[str] = field(default_factory=list)  # how the download was read
+    # the stray entries that may hold someone's work (an exercise file, an archive, a folder
+    # with one, a link): while there are any, no roster student without work gets a 0
+    unplaced: list[str] = field(default_factory=list)
 
     @property
     def files(self) -> int:
@@ -107,13 +111,35 @@ def read_submissions(
     _unique_keys(merged)
     for handin in merged:
         _displayable(handin)
+    unplaced = _unplaced(root, stray, excluded)
     return Intake(
         layout=layout,
         root=root,
         handins=sorted(merged, key=lambda h: h.key),
         stray=[shown_name(s) for s in summarise(stray, "entries belong to no student; ignored")],
         notes=[shown_name(n) for n in notes],
+        unplaced=[shown_name(s) for s in unplaced],
     )
+
+
+def _unplaced(root: Path, stray: list[str], excluded: frozenset[Path]) -> list[str]:
+    """The stray messages about top-level entries that may hold a student's work: a platform
+    sets aside what it did not name (a folder of work collected by mail beside a Canvas
+    download) and what it refuses (one Moodle participant id under two names). Every reader
+    says why an entry is set aside as "<entry name>: <why>"."""
+    try:
+        found = list_entries(root)
+    except OSError:
+        return []
+    unplaced = []
+    for entry in found:
+        path = Path(entry.path)
+        if skipped(entry.name) or path.resolve() in excluded:
+            continue
+        said = [m for m in stray if m.startswith(f"{entry.name}: ")]
+        if said and may_hold_work(entry):
+            unplaced.extend(said)
+    return unplaced
 
 
 def _displayable(handin: Handin) -> None:
@@ -157,7 +183,7 @@ def _earlier_outputs(root: Path, notes: list[str]) -> list[Path]:
         path = Path(entry.path)
         if not (entry.is_dir(follow_symlinks=False) and (path / OUTPUT_MARKER).is_file()):
             continue
-        if _holds_work(path):
+        if may_hold_work(entry):
             notes.append(
                 f"{entry.name}/: holds {OUTPUT_MARKER} (the mark grade batch leaves in its "
                 "output folder) but also work: read as a student's"
@@ -167,23 +193,28 @@ def _earlier_outputs(root: Path, notes: list[str]) -> list[Path]:
     return earlier
 
 
-def _holds_work(folder: Path) -> bool:
-    """Whether ``folder`` holds anything intake might grade: a .py or .ipynb file or an
-    archive, outside the hidden and tool folders intake skips; or anything that is neither a
-    regular file nor a folder (a link, a FIFO), or a folder that cannot be listed (fail
-    closed: each may be a student's). The output of ``grade batch`` holds none of these."""
-    pending = [folder]
+def may_hold_work(entry: os.DirEntry[str]) -> bool:
+    """Whether an entry of a download may hold something intake would grade: a .py or
+    .ipynb file or an archive; a folder holding one anywhere outside the hidden and tool
+    folders intake skips; a link (whatever it points at is refused, and may be the work); or
+    a folder that cannot be listed (fail closed). The output of ``grade batch`` holds none of
+    these outside its hidden ``.staging``."""
+    if entry.is_symlink():
+        return True
+    if not entry.is_dir(follow_symlinks=False):
+        return _may_be_work(entry.name)
+    pending = [Path(entry.path)]
     while pending:
         try:
             found = list_entries(pending.pop())
         except OSError:
             return True
-        for entry in found:
-            if skipped(entry.name):
+        for inner in found:
+            if skipped(inner.name):
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                pending.append(Path(entry.path))
-            elif not entry.is_file(follow_symlinks=False) or _may_be_work(entry.name):
+            if inner.is_dir(follow_symlinks=False) and not inner.is_symlink():
+                pending.append(Path(inner.path))
+            elif inner.is_symlink() or _may_be_work(inner.name):
                 return True
     return False
 
