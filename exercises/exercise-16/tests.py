@@ -24,6 +24,7 @@ learner on contiguous copies, and only test_leaves_inputs_alone judges "do not m
 """
 
 import ast
+import re
 from contextlib import contextmanager
 
 import torch
@@ -42,7 +43,7 @@ from grader.testing import (
     expect_tensor,
     fail,
 )
-from grader.testing.checks import assert_unchanged
+from grader.testing.checks import CheckFailed, assert_unchanged
 
 # -- scenarios: run next to the learner's code -------------------------------------------------
 
@@ -224,13 +225,15 @@ STORIES = {
 }
 
 
-def _compare_curves(got, want, what, replay):
-    """The learner's curve against the reference's; a replayed classic mistake is named."""
+def _compare_curves(got, want, what, replay, explain=None):
+    """The learner's curve against the reference's; a replayed classic mistake is named
+    (``explain(got, want)`` may fail first with what the learner's own run shows)."""
     compare_losses(
         got,
         want,
         what,
         per="step",
+        explain=explain,
         mistakes=[
             (
                 lambda kind=kind: replay(kind)["losses"],
@@ -243,8 +246,9 @@ def _compare_curves(got, want, what, replay):
     )
 
 
-def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5):
-    """w and b against the reference's; a classic mistake is named when its replay matches."""
+def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5, explain=None):
+    """w and b against the reference's; a classic mistake is named when its replay matches
+    (``explain()`` may fail first with what the learner's own run shows)."""
 
     def close(got, want):
         return got.shape == want.shape and torch.allclose(
@@ -252,6 +256,8 @@ def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5
         )
 
     if not (close(w, want_w) and close(b, want_b)):
+        if explain is not None:
+            explain()
         for kind, (evidence, en, zh) in STORIES.items():
             mistake = replay(kind)
             if close(w, mistake["w"]) and close(b, mistake["b"]):
@@ -271,6 +277,177 @@ def _compare_parameters(w, b, want_w, want_b, what, replay, rtol=1e-4, atol=1e-5
             check_dtype=False,
             check_device=False,
         )
+
+
+# -- what the loop's own lines show ---------------------------------------------------------------
+
+
+def _loops(source):
+    """The for and while loops of the learner's file, or () when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ()
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.For, ast.While))]
+
+
+def _in_order(body):
+    """The simple statements of a loop body in the order they run, those inside ``with``,
+    ``if`` and ``try`` blocks included (a nested loop's body is its own loop)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.For, ast.While, ast.FunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, (ast.With, ast.If, ast.Try)):
+            yield from _in_order(stmt.body)
+            for handler in getattr(stmt, "handlers", ()):
+                yield from _in_order(handler.body)
+            yield from _in_order(getattr(stmt, "orelse", ()))
+            yield from _in_order(getattr(stmt, "finalbody", ()))
+            continue
+        yield stmt
+
+
+def _grad_owner(node):
+    """``"w"`` for the expression ``w.grad`` (or ``w.grad.data``), else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    if isinstance(node, ast.Attribute) and node.attr == "grad":
+        return ast.unparse(node.value)
+    return None
+
+
+def _cleared(stmt):
+    """The tensor whose gradient ``stmt`` clears (``w.grad.zero_()``, ``w.grad = None``, ``w.grad
+    = torch.zeros_like(w)``), or None."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        if isinstance(func, ast.Attribute) and func.attr == "zero_":
+            return _grad_owner(func.value)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return _grad_owner(stmt.targets[0])
+    return None
+
+
+def _reads_grad(stmt, owner):
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr == "grad"
+        and isinstance(node.ctx, ast.Load)
+        and ast.unparse(node.value) == owner
+        for node in ast.walk(stmt)
+    )
+
+
+def _calls_backward(stmt):
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "backward"
+        for node in ast.walk(stmt)
+    )
+
+
+def _code(source, stmt):
+    return source.splitlines()[stmt.lineno - 1].strip()
+
+
+def _cleared_before_use(source):
+    """((line, code) of a gradient cleared after backward(), (line, code) of the statement that
+    reads that gradient next, before any other backward()), for the first such pair in a loop
+    of the learner's file, or None: the update that reads it finds zeros (or None)."""
+    for loop in _loops(source):
+        after_backward, cleared = False, {}
+        for stmt in _in_order(loop.body):
+            if _calls_backward(stmt):
+                after_backward, cleared = True, {}
+                continue
+            owner = _cleared(stmt)
+            if owner is not None:
+                if after_backward:
+                    cleared.setdefault(owner, stmt)
+                continue
+            for name, clear in cleared.items():
+                if _reads_grad(stmt, name):
+                    return (clear.lineno, _code(source, clear)), (stmt.lineno, _code(source, stmt))
+    return None
+
+
+def _cleared_before_backward(source, line):
+    """(line, code) when the statement on ``line`` clears a gradient inside a loop before that
+    loop's first backward(), else None: on the first pass .grad is still None there."""
+    for loop in _loops(source):
+        for stmt in _in_order(loop.body):
+            if _calls_backward(stmt):
+                break
+            if stmt.lineno == line and _cleared(stmt) is not None:
+                return line, _code(source, stmt)
+    return None
+
+
+def _flat(losses):
+    """Every loss equals the first (and there are at least two of them)."""
+    return (
+        losses.numel() >= 2
+        and bool(torch.isfinite(losses).all())
+        and torch.allclose(losses, losses[:1].expand_as(losses), rtol=1e-6, atol=0)
+    )
+
+
+def _never_moved(learner, X, y, lr, steps, what, source):
+    """Fails with ``parameters_never_move`` when the learner's own runs show it: after ``steps``
+    steps its w and b are exactly those it returns for no steps at all (both runs seeded
+    alike), and every loss it recorded equals the first. Otherwise returns, and the test goes
+    on to its other checks."""
+    if steps < 2:
+        return
+    trained = learner.run(fit_safely, X, y, lr, steps)
+    start = learner.run(fit_safely, X, y, lr, 0)
+    if "value" not in trained or "value" not in start:
+        return
+    d = X.shape[1]
+    try:
+        losses = as_floats(_unpack(trained["value"], what)[2], what)
+        moved = [_parameters(trained["value"], d, what), _parameters(start["value"], d, what)]
+    except CheckFailed:
+        return  # what it returned is judged by the tests' own checks
+    (w, b), (w0, b0) = moved
+    same = all(
+        a.shape == c.shape and torch.equal(a.detach().cpu(), c.detach().cpu())
+        for a, c in ((w, w0), (b, b0))
+    )
+    if not (same and losses.numel() == steps and _flat(losses)):
+        return
+    en = (
+        f"{what}: w and b never moved: after {steps} steps they are exactly where they started "
+        f"(your own result with steps=0), and every loss equals the first ({losses[0]:.6g})."
+    )
+    zh = (
+        f"{what}：w 和 b 从未移动：走了 {steps} 步之后，它们与起点（你自己在 steps=0 时的结果）完全相同，"
+        f"每个损失都等于第一个（{losses[0]:.6g}）。"
+    )
+    found = _cleared_before_use(source)
+    if found is not None:
+        (line, code), (use, use_code) = found
+        en += (
+            f" Line {line}, `{code}`, clears the gradient after backward() and before line "
+            f"{use}, `{use_code}`, reads it, so every update subtracts zeros. Zero the "
+            "gradients after the update, as the last thing in the step."
+        )
+        zh += (
+            f"第 {line} 行的 `{code}` 在 backward() 之后、第 {use} 行的 `{use_code}` 读取梯度之前就把"
+            "梯度清零了，所以每次更新减去的都是 0。请在更新之后、作为这一步的最后一件事清零梯度。"
+        )
+    else:
+        en += (
+            " The updates never reached them: update w and b themselves, in place under "
+            "torch.no_grad() (w -= lr * w.grad), with the gradients of the step's backward(), "
+            "and zero the gradients only after the update."
+        )
+        zh += (
+            "更新从未作用到它们身上：请在 torch.no_grad() 下原地更新 w 和 b 本身"
+            "（w -= lr * w.grad），用的是这一步 backward() 得到的梯度，并且只在更新之后清零梯度。"
+        )
+    fail(en, zh, evidence=["values_differ", "parameters_never_move"])
 
 
 # -- a parameter made, then copied by .to() ------------------------------------------------------
@@ -313,33 +490,103 @@ def _sentence(text, stop="."):
 
 
 @contextmanager
-def _non_leaf_copy(source):
-    """fit_linear raising on a .grad that is None, where the learner's own line creates the
-    parameter with requires_grad and then converts it (.to(X)): names that line, in place of
-    the catalogue's advice about None gradients in general."""
+def _explain_raise(source, n=None):
+    """fit_linear raising where its own lines show why, named in place of the catalogue's
+    general advice: a .grad that is None because the parameter was created with requires_grad
+    and then converted (.to(X)), because the gradient was cleared between backward() and the
+    update that reads it, or because it is zeroed before the loop's first backward(); and, with
+    ``n`` the number of samples, a loss of n elements (not reduced to their mean)."""
     try:
         yield
     except LearnerRaised as exc:
-        found = _copied_leaf(source) if "NoneType" in exc.text else None
-        if found is not None:
-            line, code = found
+        story = None
+        if "NoneType" in exc.text:
+            line = exc.frames[-1].line if exc.frames else None
+            story = _grad_none_story(source, line)
+        elif n is not None and _unreduced(exc.text, n):
+            story = _unreduced_story(n)
+        if story is not None:
+            en, zh, tag = story
             exc.message = Text(
-                f"{_sentence(exc.message.en)} Line {line}, `{code}`, creates a leaf tensor and "
-                "then converts it: when .to() changes the dtype or the device (float64 data, a "
-                "GPU), it returns a new tensor computed from that leaf, not a leaf, so "
-                "backward() never fills its .grad, which stays None. (On float32 data on the "
-                "CPU it changes nothing, which is why it works there.) Create the parameter "
-                "where it belongs in one go: torch.zeros(d, dtype=X.dtype, device=X.device, "
-                "requires_grad=True), or call .requires_grad_() after .to().",
-                f"{_sentence(exc.message.zh, '。')}第 {line} 行的 `{code}` 先创建了一个叶子张量，又对它做了"
-                "转换：当 .to() 改变 dtype 或设备时（float64 的数据、GPU），它返回的是由那个叶子张量"
-                "算出的新张量，而不是叶子张量，所以 backward() 永远不会填充它的 .grad，它一直是 None。"
-                "（在 CPU 上的 float32 数据上它什么也不改变，所以在那里能运行。）请一次就在正确的位置"
-                "创建参数：torch.zeros(d, dtype=X.dtype, device=X.device, requires_grad=True)，"
-                "或者在 .to() 之后再调用 .requires_grad_()。",
+                f"{_sentence(exc.message.en)} {en}", f"{_sentence(exc.message.zh, '。')}{zh}"
             )
-            exc.evidence = (*exc.evidence, "converted_leaf_not_leaf")
+            exc.evidence = (*exc.evidence, tag)
         raise
+
+
+def _grad_none_story(source, line):
+    """(English, Chinese, evidence) of a .grad that is None, from the learner's own lines and
+    the ``line`` the error arose on; None where they show nothing."""
+    found = _copied_leaf(source)
+    if found is not None:
+        line, code = found
+        return (
+            f"Line {line}, `{code}`, creates a leaf tensor and "
+            "then converts it: when .to() changes the dtype or the device (float64 data, a "
+            "GPU), it returns a new tensor computed from that leaf, not a leaf, so "
+            "backward() never fills its .grad, which stays None. (On float32 data on the "
+            "CPU it changes nothing, which is why it works there.) Create the parameter "
+            "where it belongs in one go: torch.zeros(d, dtype=X.dtype, device=X.device, "
+            "requires_grad=True), or call .requires_grad_() after .to().",
+            f"第 {line} 行的 `{code}` 先创建了一个叶子张量，又对它做了"
+            "转换：当 .to() 改变 dtype 或设备时（float64 的数据、GPU），它返回的是由那个叶子张量"
+            "算出的新张量，而不是叶子张量，所以 backward() 永远不会填充它的 .grad，它一直是 None。"
+            "（在 CPU 上的 float32 数据上它什么也不改变，所以在那里能运行。）请一次就在正确的位置"
+            "创建参数：torch.zeros(d, dtype=X.dtype, device=X.device, requires_grad=True)，"
+            "或者在 .to() 之后再调用 .requires_grad_()。",
+            "converted_leaf_not_leaf",
+        )
+    if line is None:
+        return None
+    cleared = _cleared_before_use(source)
+    if cleared is not None and cleared[1][0] == line:
+        (at, code), (use, use_code) = cleared
+        return (
+            f"Line {at}, `{code}`, clears the gradient after backward() and before line {use}, "
+            f"`{use_code}`, uses it, so the update finds None there. Use the gradient first and "
+            "clear it after: the update under torch.no_grad(), then w.grad.zero_() and "
+            "b.grad.zero_() as the last thing in the step.",
+            f"第 {at} 行的 `{code}` 在 backward() 之后、第 {use} 行的 `{use_code}` 使用梯度之前就把"
+            "它清掉了，所以更新时那里是 None。请先使用梯度、再清零：先在 torch.no_grad() 下更新，"
+            "然后把 w.grad.zero_() 和 b.grad.zero_() 作为这一步的最后一件事。",
+            "grad_cleared_before_use",
+        )
+    early = _cleared_before_backward(source, line)
+    if early is not None:
+        at, code = early
+        return (
+            f"Line {at}, `{code}`, runs before the loop's first backward(): until a backward() "
+            "reaches a parameter, its .grad is None, so the first step fails there. Zero the "
+            "gradients after the update, at the end of the step (or only where they exist: "
+            "if w.grad is not None).",
+            f"第 {at} 行的 `{code}` 在循环的第一次 backward() 之前执行：在某次 backward() 到达参数"
+            "之前，它的 .grad 是 None，所以第一步就在这里出错。请在更新之后、这一步的最后清零梯度"
+            "（或者只在梯度存在时清零：if w.grad is not None）。",
+            "grad_zeroed_before_backward",
+        )
+    return None
+
+
+# .item() on a loss that is not one number says how many it holds
+_SCALAR = re.compile(r"a Tensor with (\d+) elements cannot be converted to Scalar")
+
+
+def _unreduced(text, n):
+    """The error of .item() on a loss of ``n`` elements, one per sample."""
+    found = _SCALAR.search(text)
+    return found is not None and int(found.group(1)) == n
+
+
+def _unreduced_story(n):
+    return (
+        f"Your loss holds one value per sample ({n} of them), not one number: the squared "
+        "errors were never averaged. .item() and backward() need a single number: take "
+        "their mean, ((X @ w + b - y) ** 2).mean() (or F.mse_loss(X @ w + b, y)).",
+        f"你的损失对每个样本各有一个值（共 {n} 个），而不是一个数：平方误差从未取平均。.item() 和 "
+        "backward() 需要单个数：请取它们的均值，((X @ w + b - y) ** 2).mean()（或 "
+        "F.mse_loss(X @ w + b, y)）。",
+        "loss_not_reduced",
+    )
 
 
 # -- tests ----------------------------------------------------------------------------------------
@@ -349,7 +596,7 @@ def test_losses_match_reference(learner, reference, device, rng, attach, learner
     for i, (n, d, lr, steps) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, lr, steps)
-        with _non_leaf_copy(learner_source):
+        with _explain_raise(learner_source, n):
             got = _losses(learner.fit_linear(X, y, lr, steps), what)
         want = _losses(
             reference.fit_linear(X, y, lr, steps), Text("the reference solution", "参考答案")
@@ -361,6 +608,9 @@ def test_losses_match_reference(learner, reference, device, rng, attach, learner
             want,
             what,
             lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps),
+            explain=lambda got, want, X=X, y=y, lr=lr, steps=steps, what=what: _never_moved(
+                learner, X, y, lr, steps, what, learner_source
+            ),
         )
 
 
@@ -368,12 +618,22 @@ def test_parameters_match_reference(learner, reference, device, rng, learner_sou
     for n, d, lr, steps in CASES:
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, lr, steps)
-        with _non_leaf_copy(learner_source):
+        with _explain_raise(learner_source, n):
             got = learner.fit_linear(X, y, lr, steps)
         w, b = _parameters(got, d, what)
         want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
         replay = lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps)
-        _compare_parameters(w, b, want_w, want_b, what, replay)
+        _compare_parameters(
+            w,
+            b,
+            want_w,
+            want_b,
+            what,
+            replay,
+            explain=lambda X=X, y=y, lr=lr, steps=steps, what=what: _never_moved(
+                learner, X, y, lr, steps, what, learner_source
+            ),
+        )
 
 
 def test_starts_at_zero(learner, reference, device, rng):
@@ -501,7 +761,7 @@ def test_keeps_dtype(learner, device, rng, learner_source):
         if "value" in learner.run(fit_safely, X.float(), y.float(), lr, steps):
             # It trains on float32 data but not on float64: call it again, so that its own
             # error (and the diagnosis of that error) is what the learner reads.
-            with _non_leaf_copy(learner_source):
+            with _explain_raise(learner_source):
                 learner.fit_linear(X, y, lr, steps)
             fail(
                 f"{what} raised {run['error'][:300]}",
