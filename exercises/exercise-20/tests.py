@@ -32,6 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing import as_floats, assert_close, describe, fail, names, own_optimizer_used
 from grader.testing.checks import assert_unchanged, describe_zh
@@ -126,6 +127,65 @@ def bad_grad_run(module, case, device, seed):
         for a, b in zip(after, before)
     )
     return {"result": result, "grads_changed": changed}
+
+
+def clip_watch(module, scenario, *args):
+    """Runs ``scenario(module, *args)`` next to the learner's code and returns the order of what
+    its steps did: ``["backward"]`` for each Tensor.backward(), ``["step"]`` for each optimizer
+    step, and ``["clip", given, with_grad, generator]`` for each call of clip_grad_norm_ or
+    clip_grad_value_ (how many tensors it was given, how many of those had a gradient, whether
+    they came as a generator); at most 200 events. Everything is put back afterwards. An
+    exception of the learner's ends the run early: the events until then are returned. Sent as
+    source: it uses nothing but torch."""
+    import inspect
+
+    from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+    events = []
+    utils, clip_module = torch.nn.utils, torch.nn.utils.clip_grad
+    originals = {name: getattr(utils, name) for name in ("clip_grad_norm_", "clip_grad_value_")}
+
+    def note(event):
+        if len(events) < 200:
+            events.append(event)
+
+    def watched(original):
+        def clip(parameters, *rest, **named):
+            generator = inspect.isgenerator(parameters)
+            given = [parameters] if isinstance(parameters, torch.Tensor) else list(parameters)
+            note(["clip", len(given), sum(p.grad is not None for p in given), generator])
+            return original(given, *rest, **named)
+
+        return clip
+
+    patched = []  # (owner, name, original)
+    for name, original in originals.items():
+        for owner in (utils, clip_module, module):
+            if getattr(owner, name, None) is original:
+                patched.append((owner, name, original))
+        for owner_name in dir(module):
+            if owner_name != name and getattr(module, owner_name, None) is original:
+                patched.append((module, owner_name, original))
+    backward = torch.Tensor.backward
+
+    def watched_backward(self, *rest, **named):
+        note(["backward"])
+        return backward(self, *rest, **named)
+
+    handle = register_optimizer_step_pre_hook(lambda *_: note(["step"]))
+    try:
+        for owner, name, original in patched:
+            setattr(owner, name, watched(original))
+        torch.Tensor.backward = watched_backward
+        scenario(module, *args)
+    except Exception:  # noqa: BLE001 - the tests judge the run itself; this only observes
+        pass
+    finally:
+        torch.Tensor.backward = backward
+        for owner, name, original in patched:
+            setattr(owner, name, original)
+        handle.remove()
+    return events
 
 
 # -- replaying the classic mistakes ---------------------------------------------------------------
@@ -242,8 +302,159 @@ def _curve(values):
     return out
 
 
-def _compare_steps(learner, reference, args, what, attach=None):
-    """Parameters after the learner's steps against the reference's; name a replayed mistake."""
+def _start(args):
+    """The parameters of the seeded model of ``step_run(module, *args)`` before any step."""
+    return step_run(None, *args[:5], 0, *args[6:])["params"]
+
+
+def _zeroed_before_step(source):
+    """(line, code) of a statement of train_step that clears the gradients (``zero_grad()``, or
+    ``.grad = None``) after its backward() and before its ``.step()``, or None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = source.splitlines()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef) or func.name != "train_step":
+            continue
+        after_backward, cleared = False, None
+        for stmt in sorted(
+            (n for n in ast.walk(func) if isinstance(n, ast.stmt) and n is not func),
+            key=lambda n: n.lineno,
+        ):
+            if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
+                continue
+            calls = {
+                n.func.attr
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            }
+            clears = "zero_grad" in calls or (
+                isinstance(stmt, ast.Assign)
+                and any(isinstance(t, ast.Attribute) and t.attr == "grad" for t in stmt.targets)
+            )
+            if "backward" in calls:
+                after_backward, cleared = True, None
+            elif clears and after_backward and cleared is None:
+                cleared = stmt
+            elif "step" in calls and cleared is not None:
+                return cleared.lineno, lines[cleared.lineno - 1].strip()
+    return None
+
+
+def _never_moved(got, args, what, source):
+    """Fails with ``parameters_never_move`` when the learner's steps left every parameter
+    exactly where the seeded model started (the reference's steps move them)."""
+    start = _start(args)
+    if len(start) != len(got["params"]) or not all(
+        a.shape == b.shape and torch.equal(a.detach().cpu(), b.detach().cpu())
+        for a, b in zip(got["params"], start)
+    ):
+        return
+    steps = args[5]
+    en = (
+        f"{what}: the parameters never moved: after {steps} calls they are exactly the "
+        "model's starting parameters."
+    )
+    zh = f"{what}：参数从未移动：调用 {steps} 次之后，它们与模型的初始参数完全相同。"
+    found = _zeroed_before_step(source)
+    if found is not None:
+        line, code = found
+        en += (
+            f" Line {line}, `{code}`, clears the gradients after backward() and before "
+            "optimizer.step(), so step() finds none to use. Zero them at the start of the step: "
+            "zero_grad, forward and loss, backward, clip, step."
+        )
+        zh += (
+            f"第 {line} 行的 `{code}` 在 backward() 之后、optimizer.step() 之前清掉了梯度，所以 "
+            "step() 找不到可用的梯度。请在这一步开始时清零：zero_grad、前向并计算损失、backward、"
+            "裁剪、step。"
+        )
+    else:
+        en += (
+            " optimizer.step() must run after backward(), with the gradients still in .grad: "
+            "zero_grad, forward and loss, backward, clip, step."
+        )
+        zh += (
+            "optimizer.step() 必须在 backward() 之后、梯度仍在 .grad 中时执行：zero_grad、"
+            "前向并计算损失、backward、裁剪、step。"
+        )
+    fail(en, zh, evidence=["values_differ", "parameters_never_move"])
+
+
+def _clips_seen(learner, args):
+    """What :func:`clip_watch` saw of the learner's steps, read strictly (it comes from the
+    learner's process); None where that run cannot be observed."""
+    try:
+        events = learner.run(clip_watch, learner.function(step_run), *args)
+    except LearnerFault:
+        return None
+    if not isinstance(events, list):
+        return None
+    for event in events:
+        ok = isinstance(event, list) and (
+            event in (["backward"], ["step"])
+            or (
+                len(event) == 4
+                and event[0] == "clip"
+                and all(type(v) is int for v in event[1:3])
+                and isinstance(event[3], bool)
+            )
+        )
+        if not ok:
+            return None
+    return events
+
+
+def _clip_story(events):
+    """(evidence, English, Chinese) of why clipping changed nothing, from the events of
+    :func:`clip_watch`; None where they do not show it (no clipping call at all, a run that
+    could not be observed, or a call that did clip between backward() and step())."""
+    if not events:
+        return None
+    between, outside = [], []
+    last = None
+    for event in events:
+        if event[0] in ("backward", "step"):
+            last = event[0]
+        elif last == "backward":
+            between.append(event)
+        else:
+            outside.append(event)
+    if any(given > 0 for _, given, _, _ in between):
+        return None  # it clipped where it should: something else made no difference
+    if between:
+        if all(generator for *_, generator in between):
+            return (
+                "clip_given_used_generator",
+                "clip_grad_norm_ runs between backward() and step(), but it was given no "
+                "parameters at all: what you passed it is a generator (model.parameters()) "
+                "that your code had already gone through (a loop, sum(), list()), and a "
+                "generator can be gone through only once, so nothing was clipped (PyTorch "
+                'warns "`parameters` is an empty generator"). Call model.parameters() again '
+                "for the clipping, or keep a list: params = list(model.parameters())",
+                "clip_grad_norm_ 位于 backward() 与 step() 之间，但它根本没有拿到参数：你传给它的是一个"
+                "生成器（model.parameters()），而你的代码之前已经把它遍历完了（一个循环、sum()、"
+                "list()），生成器只能遍历一次，"
+                '所以什么也没有裁剪（PyTorch 会警告 "`parameters` is an empty generator"）。'
+                "请在裁剪时重新调用 model.parameters()，或者保存一个列表：params = list(model.parameters())",
+            )
+        return (
+            "clip_given_nothing",
+            "clip_grad_norm_ runs between backward() and step(), but it was given no "
+            "parameters, so nothing was clipped: pass it model.parameters()",
+            "clip_grad_norm_ 位于 backward() 与 step() 之间，但它没有拿到任何参数，所以什么也没有"
+            "裁剪：请把 model.parameters() 传给它",
+        )
+    if outside:  # every clipping call ran before backward() or after step()
+        return STORIES["no_clip"]
+    return None
+
+
+def _compare_steps(learner, reference, args, what, attach=None, source=""):
+    """Parameters after the learner's steps against the reference's; name parameters that
+    never moved, or a replayed mistake where the learner's run shows its cause."""
     got = learner.run(step_run, *args)
     want = step_run(reference, *args)
     if attach is not None:  # the loss of each step, for the report's chart
@@ -257,10 +468,17 @@ def _compare_steps(learner, reference, args, what, attach=None):
         )
 
     if not close(got["params"], want["params"]):
+        _never_moved(got, args, what, source)
         for kind in STORIES:
             mistake = step_run(_Mistake(kind), *args)
             if close(got["params"], mistake["params"]):
                 evidence, en, zh = STORIES[kind]
+                if kind == "no_clip":
+                    # the steps of no clipping at all: what the clipping calls saw says why
+                    story = _clip_story(_clips_seen(learner, args))
+                    if story is None:
+                        continue
+                    evidence, en, zh = story
                 fail(
                     f"{what}: {en}.",
                     f"{what}：{zh}。",
@@ -373,6 +591,90 @@ def _stops_at_first(learner, learner_source, case, device, seed):
     return None
 
 
+# bad_grad_run's parameters in order; "poison:<i>:<flat index>:<value>" places a value in the i-th
+PARAMETERS = [
+    "body.0.weight",
+    "body.0.bias",
+    "body.2.weight",
+    "body.2.bias",
+    "head.weight",
+    "head.bias",
+]
+# where the fixed cases put their bad value: (parameter, flat index)
+PLACES = {"nan": (1, 2), "inf": (2, 9), "-inf": (5, 0)}
+
+
+def _is_true(value):
+    """The learner's answer is True (or a one-element tensor that is)."""
+    return value is True or (
+        isinstance(value, torch.Tensor) and value.numel() == 1 and bool(value.reshape(()))
+    )
+
+
+def _finds(learner, which, index, value, device, seed):
+    case = f"poison:{which}:{index}:{value}"
+    return _is_true(learner.run(bad_grad_run, case, device, seed)["result"])
+
+
+def _only_last_decides(learner, value, device, seed):
+    """The learner's check finds ``value`` in the last parameter's gradient and in no other
+    (the same value placed at the start of each): its loop keeps only the last answer."""
+    last = len(PARAMETERS) - 1
+    if not _finds(learner, last, 0, value, device, seed):
+        return False
+    return not any(_finds(learner, i, 0, value, device, seed) for i in range(last))
+
+
+def _overwritten_in_loop(source):
+    """(line, code) of an assignment inside a loop of has_bad_grad that replaces a name the
+    function returns, without reading it (``bad = not torch.isfinite(p.grad).all()``), or None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = source.splitlines()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef) or func.name != "has_bad_grad":
+            continue
+        returned = {
+            n.value.id
+            for n in ast.walk(func)
+            if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+        }
+        for loop in ast.walk(func):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+                if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                    continue
+                target = node.targets[0]
+                if (
+                    isinstance(target, ast.Name)
+                    and target.id in returned
+                    and not any(
+                        isinstance(n, ast.Name) and n.id == target.id for n in ast.walk(node.value)
+                    )
+                ):
+                    return node.lineno, lines[node.lineno - 1].strip()
+    return None
+
+
+def _last_decides_story(source):
+    """(English, Chinese) for a check whose loop keeps only the last parameter's answer."""
+    found = _overwritten_in_loop(source)
+    at_en = f" (`{found[1]}`, line {found[0]})" if found else ""
+    at_zh = f"（第 {found[0]} 行的 `{found[1]}`）" if found else ""
+    return (
+        " Your check finds the same value in the last parameter's gradient (head.bias) and in "
+        f"no other: each pass of your loop replaces the answer of the pass before{at_en}, so "
+        "only the last parameter decides. Combine the answers of all the parameters: return "
+        "True as soon as one gradient is bad, or bad = bad or ..., or any(...) over all of them.",
+        "你的检查能在最后一个参数（head.bias）的梯度中找到同样的值，在其他参数中却找不到：你的循环"
+        f"每一轮都把上一轮的答案替换掉了{at_zh}，所以只有最后一个参数说了算。请把所有参数的答案合起来："
+        "一发现坏梯度就 return True，或者 bad = bad or ...，或者对所有参数用 any(...)。",
+    )
+
+
 def _check_cases(learner, reference, device, seed, cases, source=""):
     for i, case in enumerate(cases):
         en, zh = CASE_TEXT[case]
@@ -399,7 +701,15 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
                     "`continue` 跳过参数（.grad 为 None 时），并且只在循环结束、所有参数都检查过之后"
                     "再返回 False。"
                 )
-            elif case in ("inf", "-inf"):
+            elif not result and _only_last_decides(
+                learner, "nan" if "nan" in case else case, device, seed + i
+            ):
+                evidence.append("last_parameter_decides")
+                extra_en, extra_zh = _last_decides_story(source)
+            elif case in ("inf", "-inf") and _finds(
+                learner, *PLACES[case], "nan", device, seed + i
+            ):
+                # it finds a NaN in the very place where it misses the inf
                 evidence.append("inf_not_detected")
                 extra_en = (
                     " torch.isnan does not see inf: torch.isfinite(g).all() is False for both "
@@ -441,20 +751,21 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
 # -- train_step -------------------------------------------------------------------------------------
 
 
-def test_clips_total_norm(learner, reference, device, rng, seed, attach):
+def test_clips_total_norm(learner, reference, device, rng, seed, attach, learner_source):
     # The gradients are cleared between the calls here: the zeroing has its own test.
     cases = (("mlp", 0.05, 1.0), ("linear", 0.05, 0.5))
     for i, (kind, lr, max_norm) in enumerate(cases):
         X, y = (t.to(device) for t in _data(rng, 16, 3, scale=10.0))
         args = (kind, X, y, lr, max_norm, 5, False, seed + i, True)
         what = _what(kind, lr, max_norm, 5, ", ‖grad‖ ≈ 30")
-        _compare_steps(learner, reference, args, what, attach if i == 0 else None)
+        _compare_steps(learner, reference, args, what, attach if i == 0 else None, learner_source)
 
 
-def test_small_gradients_unchanged(learner, reference, device, rng, seed):
+def test_small_gradients_unchanged(learner, reference, device, rng, seed, learner_source):
     X, y = (t.to(device) for t in _data(rng, 16, 3, scale=0.5))
     args = ("mlp", X, y, 0.1, 5.0, 5, False, seed, True)
-    _compare_steps(learner, reference, args, _what("mlp", 0.1, 5.0, 5, ", ‖grad‖ ≈ 1"))
+    what = _what("mlp", 0.1, 5.0, 5, ", ‖grad‖ ≈ 1")
+    _compare_steps(learner, reference, args, what, source=learner_source)
 
 
 def _params_close(params, other):
@@ -613,7 +924,7 @@ def test_has_bad_grad_returns_bool(learner, seed):
     index=st.integers(0, 35),
     value=st.sampled_from(["nan", "inf", "-inf"]),
 )
-def test_has_bad_grad_anywhere(learner, seed, which, index, value):
+def test_has_bad_grad_anywhere(learner, seed, which, index, value, learner_source):
     # Parameters: body.0.weight (6, 4), body.0.bias, body.2.weight (2, 6), body.2.bias,
     # head.weight (2, 2), head.bias; the index wraps around each one's size.
     case = f"poison:{which}:{index}:{value}"
@@ -624,18 +935,16 @@ def test_has_bad_grad_anywhere(learner, seed, which, index, value):
         usual = learner.run(bad_grad_run, value, "cpu", seed)["result"]
         if _as_bool(usual, "has_bad_grad(model)") is not True:
             return
-        names = [
-            "body.0.weight",
-            "body.0.bias",
-            "body.2.weight",
-            "body.2.bias",
-            "head.weight",
-            "head.bias",
-        ]
+        # It finds this kind of value in its usual place, so it does not miss the kind: the
+        # place is what it misses.
+        evidence, extra_en, extra_zh = ["values_differ"], "", ""
+        if _only_last_decides(learner, value, "cpu", seed):
+            evidence.append("last_parameter_decides")
+            extra_en, extra_zh = _last_decides_story(learner_source)
         fail(
-            f"has_bad_grad(model) should be True when {names[which]}.grad holds a single {value} "
-            f"(at flat index {index}), but yours returned {result}.",
-            f"当 {names[which]}.grad 中有一个 {value}（展平后下标 {index}）时，has_bad_grad(model) "
-            f"应返回 True，但你的结果是 {result}。",
-            evidence=["values_differ"] + (["inf_not_detected"] if "inf" in value else []),
+            f"has_bad_grad(model) should be True when {PARAMETERS[which]}.grad holds a single "
+            f"{value} (at flat index {index}), but yours returned {result}.{extra_en}",
+            f"当 {PARAMETERS[which]}.grad 中有一个 {value}（展平后下标 {index}）时，has_bad_grad(model) "
+            f"应返回 True，但你的结果是 {result}。{extra_zh}",
+            evidence=evidence,
         )
