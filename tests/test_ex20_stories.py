@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import types
 
+import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -130,6 +131,7 @@ def test_the_clearing_line_is_found_only_between_backward_and_step():
     assert HIDDEN._zeroed_before_step(first) is None
 
 
+@pytest.mark.filterwarnings("ignore:`parameters` is an empty generator")
 def test_a_used_up_generator_is_named_and_not_the_wrong_place():
     evidence, message = _steps_evidence(_used_generator)
     assert evidence == ("values_differ", "clip_given_used_generator")
@@ -141,6 +143,7 @@ def test_clipping_after_step_keeps_its_story():
     assert evidence == ("values_differ", "clip_has_no_effect")
 
 
+@pytest.mark.filterwarnings("ignore:`parameters` is an empty generator")
 def test_clip_watch_puts_everything_back():
     backward, clip = torch.Tensor.backward, torch.nn.utils.clip_grad_norm_
     events = HIDDEN.clip_watch(
