@@ -291,6 +291,11 @@ def _read(data: bytes) -> dict[str, Any]:
             for cell in checked.get("cells", []):
                 if isinstance(cell, dict) and cell.get("cell_type") == "code":
                     cell["outputs"] = []
+                if isinstance(cell, dict) and checked["nbformat_minor"] < 5:
+                    # cell ids came with nbformat 4.5; tools that mix versions (VS Code, an
+                    # older Jupyter saving a newer notebook) write them into 4.0-4.4 files,
+                    # which Jupyter opens as they are
+                    cell.pop("id", None)
             nbformat.validate(checked)
     except nbformat.ValidationError as exc:
         raise NotebookError(

@@ -95,6 +95,36 @@ def test_the_map_round_trips_through_json_and_rejects_what_it_does_not_know():
             CellMap.from_dict(bad)
 
 
+@given(
+    minor=st.integers(0, 4),
+    ids=st.lists(
+        st.one_of(st.none(), st.text(max_size=70), st.integers(), st.just("")), min_size=1
+    ),
+)
+def test_an_older_minor_whose_cells_carry_ids_is_read(minor, ids):
+    """Cell ids came with nbformat 4.5; VS Code and Jupyter versions mixed write them into
+    4.0-4.4 notebooks, which Jupyter opens as they are. Such a notebook was "damaged ('id' was
+    unexpected)" and scored 0. An id is no part of the code: whatever it holds, or lacks, the
+    cells read as they are."""
+    nb = new_notebook(cells=[new_code_cell(f"a{i} = {i}") for i in range(len(ids))])
+    nb.nbformat_minor = minor
+    for cell in nb.cells:
+        cell.pop("id", None)
+    plain = extract(json.dumps(nb).encode())
+    for cell, given_id in zip(nb.cells, ids, strict=True):
+        if given_id is not None:
+            cell["id"] = given_id
+    got = extract(json.dumps(nb).encode())
+    assert got.source == plain.source and "a0 = 0" in got.source
+
+
+def test_a_current_minor_still_needs_valid_ids():
+    nb = new_notebook(cells=[new_code_cell("a = 1")])
+    nb.cells[0]["id"] = "not an id: spaces and a colon"
+    with pytest.raises(NotebookError, match="damaged"):
+        extract(json.dumps(nb).encode())
+
+
 @pytest.mark.parametrize("minor", [0, 1, 2, 3, 4, 5])
 def test_every_nbformat_4_minor_is_read(minor):
     nb = new_notebook(cells=[new_code_cell("a = 1")])
