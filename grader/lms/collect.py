@@ -517,6 +517,19 @@ class Collector:
             return False
         return not any(skipped(p) for p in PurePosixPath(name.replace("\\", "/")).parts)
 
+    def _refuse_member(self, archive: str, name: str, why: str) -> None:
+        """An archive member that is not read (a link, a special file, encrypted, too large).
+        Named like an exercise, that exercise is unreadable, as the same entry on disk makes
+        it (see :meth:`refuse`): the student handed something in, not nothing."""
+        base = PurePosixPath(name).name
+        match = match_name(base, self.exercises) if archive_kind(base) is None else None
+        if match is None:
+            self.rejected.append(f"{archive}: {name} {why}")
+            return
+        depth = len(PurePosixPath(name).parts) - 1
+        candidate = self._candidate(match, f"{archive}:{name}", None, 0, depth, base)
+        candidate.error = why.removeprefix("is ")  # "a link; rejected", as on disk
+
     def _wanted(self, archive: str, name: str) -> tuple[int, bool] | None:
         """The byte cap for a member worth reading, or None (reported) for one that is not."""
         base = PurePosixPath(name).name
@@ -552,23 +565,23 @@ class Collector:
                         continue
                     mode = info.external_attr >> 16
                     if stat.S_ISLNK(mode):
-                        self.rejected.append(f"{shown}: {name} is a symbolic link; rejected")
+                        self._refuse_member(shown, name, "is a symbolic link; rejected")
                         continue
                     if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
-                        self.rejected.append(f"{shown}: {name} is not a regular file; rejected")
+                        self._refuse_member(shown, name, "is not a regular file; rejected")
                         continue
                     wanted = self._wanted(shown, name)
                     if wanted is None:
                         continue
                     limit, _ = wanted
                     if info.flag_bits & 0x1:
-                        self.rejected.append(f"{shown}: {name} is encrypted; not graded")
+                        self._refuse_member(shown, name, "is encrypted; not graded")
                         continue
                     if info.file_size > limit or total + info.file_size > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(_too_large(shown, name, info.file_size > limit))
+                        self._refuse_member(shown, name, _too_large(info.file_size > limit))
                         continue
                     if _inflates(info.file_size, info.compress_size):
-                        self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
+                        self._refuse_member(shown, name, f"not read: {RATIO_WHY}")
                         continue
                     room = min(limit, self._room(), MAX_STUDENT_INFLATE - self.inflated)
                     with zf.open(info) as source:
@@ -576,10 +589,10 @@ class Collector:
                     total += len(data)
                     self._charge(read=len(data), inflated=len(data))
                     if _inflates(len(data), info.compress_size):
-                        self.rejected.append(f"{shown}: {name}: {RATIO_WHY}; not read")
+                        self._refuse_member(shown, name, f"not read: {RATIO_WHY}")
                         continue
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(_too_large(shown, name, len(data) > limit))
+                        self._refuse_member(shown, name, _too_large(len(data) > limit))
                         continue
                     self.add_data(
                         data,
@@ -642,11 +655,11 @@ class Collector:
                     if not self._member_ok(shown, name) or member.isdir():
                         continue
                     if member.issym() or member.islnk():
-                        self.rejected.append(f"{shown}: {name} is a link; rejected")
+                        self._refuse_member(shown, name, "is a link; rejected")
                         continue
                     if not member.isreg():
-                        self.rejected.append(
-                            f"{shown}: {name} is not a regular file (a device or FIFO); rejected"
+                        self._refuse_member(
+                            shown, name, "is not a regular file (a device or FIFO); rejected"
                         )
                         continue
                     wanted = self._wanted(shown, name)
@@ -654,7 +667,7 @@ class Collector:
                         continue
                     limit, _ = wanted
                     if member.size > limit or total + member.size > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(_too_large(shown, name, member.size > limit))
+                        self._refuse_member(shown, name, _too_large(member.size > limit))
                         continue
                     source = tf.extractfile(member)
                     if source is None:
@@ -663,7 +676,7 @@ class Collector:
                     total += len(data)
                     self._charge(read=len(data))
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
-                        self.rejected.append(_too_large(shown, name, len(data) > limit))
+                        self._refuse_member(shown, name, _too_large(len(data) > limit))
                         continue
                     self.add_data(
                         data,
@@ -730,6 +743,11 @@ class Collector:
             tried = {id(c) for c, _ in failed} | {id(winner)}
             for other in ranked:
                 if id(other) in tried:
+                    continue
+                if other.data is None:  # refused or unreadable: why, not which came later
+                    handin.problems.append(
+                        f"{other.shown}: {other.error}; graded {winner.shown} instead"
+                    )
                     continue
                 line = f"{other.shown} is also {exercise}; graded {winner.shown} "
                 if _by_file_dates(winner, other) and winner.container != other.container:
@@ -809,14 +827,14 @@ def _inflates(size: int, compressed: int) -> bool:
     return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
 
-def _too_large(archive: str, name: str, itself: bool) -> str:
+def _too_large(itself: bool) -> str:
     """Why a member was not read: its own size, or the archive's total (each file small, the
     archive's files together over the cap: every one was said to be "too large")."""
     if itself:
-        return f"{archive}: {name} is too large; not graded"
+        return "is too large; not graded"
     cap = MAX_ARCHIVE_BYTES
     size = f"{cap >> 20} MiB" if cap >= 1 << 20 else f"{cap} bytes"
-    return f"{archive}: {name} not read: the archive's files together pass {size}; not graded"
+    return f"not read: the archive's files together pass {size}; not graded"
 
 
 def _number_twins(candidates: list[_Candidate]) -> None:

@@ -86,7 +86,9 @@ EXPECTED = {
         "alice": ("3", "2", "3", "100"),  # her later zip's exercise-01 over her folder's
         "bob": (M, "2", M, "50"),  # Exercise05.py in a .tar.gz
         "s003": (M, M, "3", "25"),  # ex7.ipynb; matched to the roster by name
-        "dan": (M, "2", M, "50"),  # the one safe member of a hostile .tgz
+        # the one safe member of a hostile .tgz; its links and device named exercise-01 and
+        # exercise-07 were handed in, refused: unreadable (0), not missing
+        "dan": (U, "2", U, "50"),
         "erin": ("3", M, U, "25"),  # exercise-07.py is a FIFO
         "frank": (M, "0", M, "0"),  # Exercise_05.py, wrong
         "grace": (M, M, M, ""),  # on the roster, nothing handed in
@@ -97,7 +99,7 @@ EXPECTED = {
         "4713": (M, "2", M, "50"),  # a group submission: both members get its grade
         "4714": (M, "2", M, "50"),
         "4715": ("0", M, M, "0"),  # the unchanged starter, three days late
-        "4716": (M, M, U, "0"),  # a hostile zip and a FIFO
+        "4716": (U, U, U, "0"),  # a hostile zip (its entries refused) and a FIFO
         "4717": (M, M, M, ""),
         "submission_1007": ("3", M, M, "25"),  # not in the metadata, so not on the roster
         "1008": (M, M, M, ""),  # in the metadata, not on the roster, no folder
@@ -107,7 +109,7 @@ EXPECTED = {
         "4712": ("0", "2", "3", "75"),  # "exercise-01 copy.py" (wrong), work.zip's two
         "4713": (M, "2", M, "50"),
         "4714": (M, M, U, "0"),
-        "4715": (M, M, M, ""),  # only a hostile zip: nothing readable
+        "4715": (U, U, U, "0"),  # only a hostile zip: its entries refused, unreadable
         "4716": (M, M, M, ""),
         "4717": (M, M, M, ""),
     },
@@ -116,7 +118,7 @@ EXPECTED = {
         "4712": (M, "2", M, "50"),  # work.tar.gz
         "4713": (M, "0", M, "0"),  # the later of two copies (wrong) is graded
         "4714": (M, M, U, "0"),
-        "4715": (M, "2", M, "50"),
+        "4715": (U, "2", U, "50"),  # a hostile zip's refused entries: unreadable
         "4716": (M, M, M, ""),
         "4717": (M, M, M, ""),
         "1234570": ("3", M, M, "25"),  # blind marking: nobody on the roster

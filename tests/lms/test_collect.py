@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import os
+import tarfile
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from grader.lms import collect
 from grader.lms.collect import Collector
@@ -15,6 +20,7 @@ from tests.lms.builders import (
     STARTER,
     code,
     fifo,
+    flag_encrypted,
     hostile_tar,
     hostile_zip,
     notebook,
@@ -57,10 +63,12 @@ def test_a_hostile_zip_is_refused_entry_by_entry(infos, tmp_path):
     assert "unsafe path '../../exercise-01.py' rejected" in problems
     assert "unsafe path '/etc/exercise-05.py' rejected" in problems
     assert "unsafe path 'C:/Windows/exercise-05.py' rejected" in problems
-    assert "exercise-07.py is a symbolic link; rejected" in problems
-    assert "dev/exercise-05.py is not a regular file; rejected" in problems
-    assert "locked/exercise-05.py is encrypted; not graded" in problems
-    assert "bomb/exercise-01.py is too large; not graded" in problems
+    # entries named like an exercise make it unreadable (handed in, not missing), as on disk
+    assert "work.zip:exercise-07.py: a symbolic link; rejected; scored 0" in problems
+    assert "work.zip:dev/exercise-05.py: not a regular file; rejected" in problems
+    assert "work.zip:locked/exercise-05.py: encrypted; not graded" in problems
+    assert "work.zip:bomb/exercise-01.py: too large; not graded" in problems
+    assert set(handin.unreadable) == {"exercise-01", "exercise-05", "exercise-07"}
     assert handin.files == {}
     assert not (tmp_path / "exercise-01.py").exists()
     staged = list((tmp_path / "staging").rglob("*.py"))
@@ -74,11 +82,15 @@ def test_a_hostile_tar_is_refused_entry_by_entry(infos, tmp_path):
     problems = "\n".join(handin.problems)
     assert "unsafe path '../exercise-01.py' rejected" in problems
     assert "unsafe path '/tmp/exercise-05.py' rejected" in problems
-    assert "exercise-07.py is a link; rejected" in problems
-    assert "hard/exercise-07.py is a link; rejected" in problems
-    assert "fifo/exercise-05.py is not a regular file (a device or FIFO); rejected" in problems
-    assert "dev/exercise-01.py is not a regular file (a device or FIFO); rejected" in problems
-    assert "big/exercise-05.py is too large; not graded" in problems
+    assert "work.tar.gz:exercise-07.py: a link; rejected; scored 0" in problems
+    assert "work.tar.gz:hard/exercise-07.py: a link; rejected; scored 0" in problems
+    assert (
+        "work.tar.gz:fifo/exercise-05.py: not a regular file (a device or FIFO); rejected; "
+        "graded alice/work.tar.gz:ok/exercise-05.py instead" in problems
+    )
+    assert "dev/exercise-01.py: not a regular file (a device or FIFO); rejected" in problems
+    assert "big/exercise-05.py: too large; not graded; graded alice/work.tar.gz:ok/" in problems
+    assert set(handin.unreadable) == {"exercise-01", "exercise-07"}
     assert set(handin.files) == {"exercise-05"}
     assert handin.files["exercise-05"].shown == "alice/work.tar.gz:ok/exercise-05.py"
 
@@ -108,8 +120,8 @@ def test_archive_caps_on_members_and_total_size(infos, tmp_path, monkeypatch):
     assert set(handin.files) == {"exercise-01"}
     # each file is small: it is the archive's total that is over, and the message says so
     assert (
-        "alice/many.zip: b/ex5.py not read: the archive's files together pass 100 bytes; "
-        "not graded" in handin.problems
+        "alice/many.zip:b/ex5.py: not read: the archive's files together pass 100 bytes; "
+        "not graded; scored 0" in handin.problems
     )
     assert not any("too large" in p for p in handin.problems)
 
@@ -287,3 +299,69 @@ def test_a_flood_of_refused_entries_is_one_line(infos, tmp_path):
         "50 entries were refused, e.g. alice/evil.zip: unsafe path '../x000/exercise-01.py' "
         "rejected; "
     )
+
+
+# -- a refused archive member named like an exercise ------------------------------------------
+
+
+def _refused_zip(member: str, how: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        if how == "link":
+            info = zipfile.ZipInfo(member)
+            info.external_attr = 0o120777 << 16
+            zf.writestr(info, "/etc/passwd")
+        elif how == "device":
+            info = zipfile.ZipInfo(member)
+            info.external_attr = 0o020644 << 16
+            zf.writestr(info, "")
+        elif how == "too large":
+            zf.writestr(member, b"#" * (collect.MAX_SOURCE_BYTES + 1))
+        else:
+            zf.writestr(member, "x = 1\n")
+    data = buffer.getvalue()
+    return flag_encrypted(data, member) if how == "encrypted" else data
+
+
+def _refused_tar(member: str, how: str) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tf:
+        info = tarfile.TarInfo(member)
+        if how == "link":
+            info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            tf.addfile(info)
+        elif how == "device":
+            info.type = tarfile.CHRTYPE
+            tf.addfile(info)
+        else:  # too large
+            data = b"#" * (collect.MAX_SOURCE_BYTES + 1)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    archive=st.sampled_from(["zip", "tar.gz"]),
+    how=st.sampled_from(["link", "device", "encrypted", "too large"]),
+    folder=st.sampled_from(["", "hw/", "a/b/"]),
+    exercise=st.sampled_from(["exercise-01.py", "ex5.py", "Exercise07.py"]),
+)
+def test_a_refused_member_named_like_an_exercise_makes_it_unreadable_not_missing(
+    infos, tmp_path_factory, archive, how, folder, exercise
+):
+    """As a link or FIFO on disk does: the student handed something in. It was "missing",
+    and its feedback told the student they had handed nothing in."""
+    assume(not (archive == "tar.gz" and how == "encrypted"))
+    tmp = tmp_path_factory.mktemp("refused")
+    member = folder + exercise
+    data = _refused_zip(member, how) if archive == "zip" else _refused_tar(member, how)
+    write(tmp / "alice" / f"work.{archive}", data)
+    handin = gather(infos, tmp, tmp / "alice")
+    wanted = {"exercise-01.py": "exercise-01", "ex5.py": "exercise-05"}.get(exercise, "exercise-07")
+    assert handin.files == {}
+    assert wanted in handin.unreadable, (handin.unreadable, handin.problems)
+    assert f"work.{archive}:{member}" in handin.unreadable[wanted]
+    assert wanted not in handin.unread_work  # the grader's limits are not the reason: a 0
