@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import types
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import torch
 
-from grader.sandbox.faults import LearnerFault
+from grader.sandbox.faults import LearnerFault, LearnerRaised
 from grader.spec import Text
 from grader.testing.checks import describe, describe_zh, fail, names
 from grader.testing.proxy import LearnerProxy
@@ -164,10 +166,15 @@ def compare_losses(
     ``"step"``). When the values differ, ``explain(got, want)`` may fail first with the
     exercise's own message; then each of ``mistakes``, ``(replay, en, zh, evidence)`` in order,
     is tried: ``replay()`` returns the losses of the same run with one classic mistake (it runs
-    only when reached), and a curve that matches it fails with "what: en. First losses: ..." and
-    that evidence. Then ``observed()``, a cause seen in the learner's own run (the optimizer
-    it stepped, :func:`optimizer_used`), may return ``(evidence, en, zh)`` to fail the same
-    way. Otherwise the first differing loss is reported (``values_differ``).
+    only when reached), or None where the learner's run lacks the mistake's other evidence (its
+    parameters are not the mistake's), and a curve that matches it fails with "what: en. First
+    losses: ..." and that evidence. Then ``observed()``, a cause seen in the learner's own run
+    (the optimizer it stepped, :func:`optimizer_used`), may return ``(evidence, en, zh)`` to
+    fail the same way. Then a curve whose first update is the expected one and that never
+    changes after it is named (:func:`stops_after_first_story`). Otherwise the first differing loss
+    is reported (``values_differ``).
+
+    NaN equals NaN here: two runs that diverge the same way are the same run.
     """
     unit_en, unit_zh, at_en, at_zh = _PER[per]
     we, wz = names(what)
@@ -178,7 +185,7 @@ def compare_losses(
             f"{wz} 返回了 {got.numel()} 个损失；应该{unit_zh}一个（{want.numel()} 个）。",
             evidence=["wrong_length"],
         )
-    if torch.allclose(got, want, rtol=rtol, atol=atol):
+    if torch.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
         return
     if explain is not None:
         explain(got, want)
@@ -186,7 +193,11 @@ def compare_losses(
     heads_zh = f"前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。"
     for replay, en, zh, evidence in mistakes:
         mistake = replay()
-        if mistake.shape == got.shape and torch.allclose(got, mistake, rtol=rtol, atol=atol):
+        if (
+            mistake is not None
+            and mistake.shape == got.shape
+            and torch.allclose(got, mistake, rtol=rtol, atol=atol, equal_nan=True)
+        ):
             fail(f"{we}: {en}. {heads_en}", f"{wz}：{zh}。{heads_zh}", evidence=list(evidence))
     story = observed() if observed is not None else None
     if story is not None:
@@ -196,7 +207,15 @@ def compare_losses(
             f"{wz}：{zh}。{heads_zh}",
             evidence=["values_differ", evidence_tag],
         )
-    index = int((~torch.isclose(got, want, rtol=rtol, atol=atol)).nonzero()[0])
+    stopped = stops_after_first_story(got, want, per=per, rtol=rtol, atol=atol)
+    if stopped is not None:
+        evidence_tag, en, zh = stopped
+        fail(
+            f"{we}: {en}. {heads_en}",
+            f"{wz}：{zh}。{heads_zh}",
+            evidence=["values_differ", evidence_tag],
+        )
+    index = int((~torch.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)).nonzero()[0])
     more_en, more_zh = _drift(got, want, index, at_en, at_zh)
     fail(
         f"{we}: {at_en.format(index)} is {got[index]:.6g}, expected {want[index]:.6g}. "
@@ -220,13 +239,21 @@ def _count_off_by_one(
     The evidence is the curve itself, so a count that differs for any other reason is only
     counted."""
     n, m = got.numel(), want.numel()
-    if n == m - 1 and n >= 1 and torch.allclose(got, want[:n], rtol=rtol, atol=atol):
+    if (
+        n == m - 1
+        and n >= 1
+        and torch.allclose(got, want[:n], rtol=rtol, atol=atol, equal_nan=True)
+    ):
         runs_en, runs_zh, loop = (
             f"{n} times, one {unit} too few",
             f"{n} 次，少了一次",
             "range(1, n)",
         )
-    elif n == m + 1 and m >= 1 and torch.allclose(got[:m], want, rtol=rtol, atol=atol):
+    elif (
+        n == m + 1
+        and m >= 1
+        and torch.allclose(got[:m], want, rtol=rtol, atol=atol, equal_nan=True)
+    ):
         runs_en, runs_zh, loop = (
             f"{n} times, one {unit} too many",
             f"{n} 次，多了一次",
@@ -271,6 +298,155 @@ def _drift(
         en += f"The first {kind} appears at {at_en.format(first)}. "
         zh += f"第一个 {kind} 出现在{at_zh.format(first)}。"
     return en, zh
+
+
+def stops_after_first_story(
+    got: torch.Tensor,
+    want: torch.Tensor,
+    *,
+    per: str = "epoch",
+    rtol: float = 1e-4,
+    atol: float = 1e-6,
+) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) when the first update was the expected one and nothing
+    changed after it: the first two losses are the expected ones, every later loss equals the
+    second exactly (as for a model that no longer changes) and the expected curve goes on
+    moving. A loop over a used-up generator (``params = model.parameters()``) does this."""
+    if got.numel() < 3 or got.shape != want.shape or not bool(torch.isfinite(got).all()):
+        return None
+    if not (
+        bool(torch.allclose(got[:2], want[:2], rtol=rtol, atol=atol))
+        and bool((got[2:] == got[1]).all())
+        and bool(got[1] != got[0])
+        and not bool(torch.isclose(want[2], want[1], rtol=rtol, atol=atol))
+    ):
+        return None
+    _, _, at_en, at_zh = _PER[per]
+    return (
+        "updates_stop_after_first",
+        f"{at_en.format(1)} is the expected {got[1]:.6g}, and every later loss is that same "
+        f"{got[1]:.6g}: the first update was right, then the parameters never changed again. A "
+        "loop over something that can be gone through only once does this: model.parameters() "
+        "returns a generator, which the first `for p in params:` uses up, so the later updates "
+        "change nothing. Make a list once, params = list(model.parameters()), or let "
+        "torch.optim.SGD(model.parameters(), lr=lr) do the update",
+        f"{at_zh.format(1)}是期望的 {got[1]:.6g}，而之后的每个损失都还是 {got[1]:.6g}：第一次更新"
+        "是对的，之后参数再也没有变过。对只能遍历一次的对象做循环就会这样：model.parameters() "
+        "返回的是生成器，第一次 `for p in params:` 就把它用完了，之后的更新什么都没有改变。请只"
+        "创建一次列表 params = list(model.parameters())，或者交给 "
+        "torch.optim.SGD(model.parameters(), lr=lr) 来更新",
+    )
+
+
+# -- stories a learner's run shows by itself ---------------------------------------------------
+
+
+def scaled_loss_story(
+    got: float, want: float, counts: Mapping[int, tuple[str, str]], *, rtol: float = 1e-5
+) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) when the first loss ``got`` is exactly n times the expected
+    ``want`` for one of ``counts`` (n: its name in English and Chinese, such as the number of
+    samples): the squared errors were summed where their mean was due (``nn.MSELoss(
+    reduction="sum")``, ``.sum()``), which makes every gradient, and every step, n times too
+    large. Only the first loss can say so: it is measured before any step, from the same
+    starting weights. None otherwise (a ratio that is no count, or a loss of 0)."""
+    if not (math.isfinite(got) and math.isfinite(want)) or want == 0:
+        return None
+    for n, (name_en, name_zh) in counts.items():
+        if n > 1 and math.isclose(got, n * want, rel_tol=rtol, abs_tol=0.0):
+            return (
+                "scaled_by_size",
+                f"the first loss, {got:.6g}, is exactly {n} times the expected {want:.6g}, and "
+                f"{n} is {name_en}: the squared errors are summed, not averaged (nn.MSELoss("
+                f'reduction="sum") or .sum()), so every gradient is {n} times larger and every '
+                f"step goes {n} times too far, which can make the training blow up. Use the mean: "
+                "nn.MSELoss() (its default reduction is the mean)",
+                f"第一个损失 {got:.6g} 恰好是期望值 {want:.6g} 的 {n} 倍，而 {n} 是{name_zh}："
+                '平方误差被求和而不是求平均（nn.MSELoss(reduction="sum") 或 .sum()），于是每个梯度都'
+                f"大了 {n} 倍，每一步都走得太远 {n} 倍，训练可能因此发散。请用均值：nn.MSELoss()（默认的 "
+                "reduction 就是均值）",
+            )
+    return None
+
+
+def diverged(losses: torch.Tensor) -> bool:
+    """The training blew up: the finite losses before the first NaN or inf (or all of them)
+    grow, the last three steps each larger than the one before, and end above the first one.
+    This is the evidence that a NaN in the trained parameters comes from steps that overshoot,
+    not from a division by zero or a square root of a negative number."""
+    bad = ~torch.isfinite(losses)
+    finite = losses[: int(bad.nonzero()[0])] if bool(bad.any()) else losses
+    if finite.numel() < 2:
+        return False
+    last = finite[-min(4, finite.numel()) :]
+    return bool((last[1:] > last[:-1]).all()) and bool(finite[-1] > finite[0])
+
+
+def diverged_story(losses: torch.Tensor) -> tuple[str, str, str]:
+    """(evidence, English, Chinese) for parameters that ended as NaN or inf in a training
+    whose losses grew first (:func:`diverged`)."""
+    return (
+        "training_diverged",
+        f"the training diverges: your losses grow ({loss_head(losses)}) until they overflow, "
+        "and the parameters end as NaN or inf. Nothing was divided by zero: every step "
+        "overshoots and makes the loss larger, so the steps are too large. Compare your loss "
+        "with nn.MSELoss() (a mean, not a sum) and your learning rate with lr",
+        f"训练发散了：你的损失不断增大（{loss_head(losses)}）直到溢出，参数最终变成 NaN 或 inf。"
+        "这里并没有除以零：每一步都走过了头、让损失变得更大，也就是步子太大了。请把你的损失与 "
+        "nn.MSELoss()（均值，而不是求和）比较，把你的学习率与 lr 比较",
+    )
+
+
+def stale_loss_story(losses: torch.Tensor, moved: bool) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) when every loss is exactly the first although the
+    parameters did move (``moved``): the loss is not computed from the updated model, most
+    often because the prediction was made once, before the loop. None otherwise."""
+    if not moved or losses.numel() < 2 or not bool(torch.isfinite(losses[:1]).all()):
+        return None
+    if not bool((losses == losses[0]).all()):
+        return None
+    return (
+        "loss_not_recomputed",
+        f"every loss is the same {losses[0]:.6g}, although the parameters do change: the loss "
+        "is not computed from the updated model. The prediction model(X) was most likely made "
+        "once, before the loop, and every epoch reuses it (retain_graph=True only lets "
+        "backward() go through that old graph again). Compute the prediction and the loss "
+        "inside the loop, every epoch",
+        f"每个损失都是同一个值 {losses[0]:.6g}，可参数确实在变：损失并不是由更新后的模型算出来的。"
+        "很可能预测 model(X) 只在循环之前算了一次，之后每个 epoch 都在重复使用它"
+        "（retain_graph=True 只是让 backward() 能再次穿过那张旧的计算图）。请在循环里、每个 "
+        "epoch 都重新计算预测和损失",
+    )
+
+
+_SECOND_BACKWARD = re.compile(r"backward through the graph a second time", re.I)
+
+
+@contextmanager
+def graph_reuse_named() -> Iterator[None]:
+    """A training loop raising "Trying to backward through the graph a second time": a part
+    of the graph was built once, before the loop (the prediction or the loss), and the next
+    epoch's backward() went through it again. Names that after PyTorch's message, in place of
+    its advice to add retain_graph=True (which only hides it: the loss would never change)."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        if _SECOND_BACKWARD.search(exc.text):
+            sep = "" if exc.message.en.rstrip().endswith(".") else "."
+            sep_zh = "" if exc.message.zh.rstrip().endswith(("。", ".")) else "。"
+            exc.message = Text(
+                f"{exc.message.en.rstrip()}{sep} In a training loop this means that part of "
+                "the graph was built once, before the loop, and the next epoch's backward() "
+                "went through it again: the prediction model(X) (or the loss) is computed "
+                "outside the loop. Compute the prediction and the loss inside the loop, every "
+                "epoch; retain_graph=True would only hide this (the loss would never change).",
+                f"{exc.message.zh.rstrip()}{sep_zh}在训练循环中这说明计算图的一部分只在循环之前构建了一次，"
+                "下一个 epoch 的 backward() 又穿过了它：预测 model(X)（或损失）是在循环之外计算的。"
+                "请在循环里、每个 epoch 都重新计算预测和损失；retain_graph=True 只会掩盖这个问题"
+                "（损失将永远不变）。",
+            )
+            exc.evidence = (*exc.evidence, "graph_reused_across_epochs")
+        raise
 
 
 # -- the optimizer the learner's code steps ---------------------------------------------------

@@ -1,0 +1,190 @@
+"""What a training loop's own run shows, named only where the run shows it (exercises 14 and
+17, grader/testing/training.py): a first loss n times the expected one (a summed loss), a
+training that blows up before its parameters turn NaN, a loss that never changes while the
+parameters do (a prediction made before the loop), one right update and then none (a used-up
+generator), a graph reused across epochs; and two runs that diverge alike compare as equal.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from grader.sandbox.faults import LearnerRaised
+from grader.sandbox.messages import ErrorInfo
+from grader.spec import Text
+from grader.testing.checks import CheckFailed
+from grader.testing.training import (
+    compare_losses,
+    diverged,
+    graph_reuse_named,
+    scaled_loss_story,
+    stale_loss_story,
+    stops_after_first_story,
+)
+
+SAMPLES = {32: ("the number of samples", "样本数")}
+
+
+def curve(*values: float) -> torch.Tensor:
+    return torch.tensor(values, dtype=torch.float64)
+
+
+def failure(got, want, **kwargs) -> CheckFailed:
+    with pytest.raises(CheckFailed) as info:
+        compare_losses(got, want, "train(...)", **kwargs)
+    return info.value
+
+
+# -- a summed loss: the first loss n times the expected one -------------------------------------
+
+
+def test_a_first_loss_n_times_the_expected_one_is_a_summed_loss():
+    story = scaled_loss_story(221.6733, 6.927290625, SAMPLES)
+    assert story is not None and story[0] == "scaled_by_size"
+    assert "32 times" in story[1] and "32 倍" in story[2]
+    assert scaled_loss_story(6.92729 * 31, 6.92729, SAMPLES) is None  # not a count
+    assert scaled_loss_story(5.0, 0.0, SAMPLES) is None
+    assert scaled_loss_story(math.nan, 1.0, SAMPLES) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    want=st.floats(1e-6, 1e6),
+    n=st.integers(2, 4096),
+    factor=st.floats(0.01, 5000.0),
+)
+def test_the_summed_loss_is_named_exactly_when_the_ratio_is_the_count(want, n, factor):
+    counts = {n: ("the number of samples", "样本数")}
+    exact = scaled_loss_story(n * want, want, counts)
+    assert exact is not None and exact[0] == "scaled_by_size" and f"{n} times" in exact[1]
+    got = factor * want
+    story = scaled_loss_story(got, want, counts)
+    assert (story is not None) == math.isclose(got, n * want, rel_tol=1e-5, abs_tol=0.0)
+
+
+# -- a training that blows up ---------------------------------------------------------------------
+
+
+def test_losses_that_grow_into_inf_and_nan_diverge():
+    assert diverged(curve(221.7, 1.1e4, 6.3e5, 3.8e7, math.inf, math.nan))
+    assert diverged(curve(1.0, 2.0, 4.0, 8.0))  # growing, still finite
+    assert not diverged(curve(6.9, 3.9, 2.3, math.nan))  # falling, then NaN: not a blow-up
+    assert not diverged(curve(math.nan, math.nan))
+    assert not diverged(curve(6.9, 3.9, 2.3, 1.4))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=st.floats(1e-3, 1e3),
+    growth=st.floats(1.01, 100.0),
+    steps=st.integers(2, 30),
+    tail=st.sampled_from([(), (math.inf,), (math.inf, math.nan), (math.nan,)]),
+)
+def test_a_geometric_blow_up_diverges_and_its_mirror_does_not(start, growth, steps, tail):
+    rising = [start * growth**i for i in range(steps)]
+    assume(all(math.isfinite(v) for v in rising))
+    assert diverged(curve(*rising, *tail))
+    assert not diverged(curve(*reversed(rising), *tail))
+
+
+# -- a stale prediction ---------------------------------------------------------------------------
+
+
+def test_a_flat_curve_is_a_stale_loss_only_where_the_parameters_moved():
+    flat = curve(6.927, 6.927, 6.927, 6.927)
+    story = stale_loss_story(flat, moved=True)
+    assert story is not None and "inside the loop" in story[1]
+    assert stale_loss_story(flat, moved=False) is None  # that is "never updated"
+    assert stale_loss_story(curve(6.927, 6.9, 6.927), moved=True) is None
+
+
+def test_a_replay_whose_other_evidence_fails_is_not_named():
+    # the learner's curve is the never-updated replay's, but its parameters moved: the exercise
+    # returns None for that replay, and it is not named
+    flat = curve(6.9, 6.9, 6.9, 6.9)
+    want = curve(6.9, 3.9, 2.3, 1.4)
+    named = failure(
+        flat, want, mistakes=[(lambda: flat.clone(), "never updated", "从未更新", ["x"])]
+    )
+    assert "never updated" in named.message.en
+    other = failure(flat, want, mistakes=[(lambda: None, "never updated", "从未更新", ["x"])])
+    assert "never updated" not in other.message.en
+
+
+# -- one right update, then none ------------------------------------------------------------------
+
+
+def test_one_right_update_then_a_flat_curve_names_the_used_up_generator():
+    want = curve(6.927, 3.953, 2.298, 1.364, 0.8)
+    got = curve(6.927, 3.953, 3.953, 3.953, 3.953)
+    story = stops_after_first_story(got, want)
+    assert story is not None and "list(model.parameters())" in story[1]
+    found = failure(got, want)
+    assert "updates_stop_after_first" in found.evidence
+    assert "momentum or Adam" not in found.message.en
+    # the first update is not the expected one, or the curve still moves: not this story
+    assert stops_after_first_story(curve(6.927, 3.0, 3.0, 3.0, 3.0), want) is None
+    assert stops_after_first_story(curve(6.927, 3.953, 3.953, 3.9, 3.9), want) is None
+    assert stops_after_first_story(curve(6.927, 6.927, 6.927, 6.927, 6.927), want) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.floats(0.01, 100.0), min_size=3, max_size=20, unique=True),
+    stop=st.integers(2, 19),
+)
+def test_the_generator_story_holds_exactly_when_the_curve_stops_after_one_update(values, stop):
+    assume(not math.isclose(values[2], values[1], rel_tol=1e-3))  # the expected curve moves
+    want = curve(*values)
+    stop = min(stop, len(values))
+    got = curve(*values[:2], *[values[1]] * (len(values) - 2))
+    assert stops_after_first_story(got, want) is not None
+    moving = curve(*values[:stop], *[values[stop - 1]] * (len(values) - stop))
+    assert (stops_after_first_story(moving, want) is not None) == (stop == 2)
+
+
+# -- NaN compared with NaN ----------------------------------------------------------------------
+
+
+def test_two_runs_that_diverge_alike_are_the_same_run():
+    run = curve(221.7, 1.1e4, math.inf, math.nan, math.nan)
+    compare_losses(run, run.clone(), "train(...)")  # no failure
+    replayed = failure(
+        run,
+        curve(6.9, 3.9, 2.3, 1.4, 0.8),
+        mistakes=[(lambda: run.clone(), "the same", "相同", ["y"])],
+    )
+    assert "the same" in replayed.message.en and "y" in replayed.evidence
+
+
+# -- a graph reused across epochs ---------------------------------------------------------------
+
+
+def test_backward_through_the_graph_a_second_time_names_the_prediction_outside_the_loop():
+    text = "Trying to backward through the graph a second time (or directly access ...)"
+    error = LearnerRaised(
+        Text(f"train raised RuntimeError: {text}", f"train 抛出了 RuntimeError：{text}"),
+        error=ErrorInfo(kind="call", type="RuntimeError", classes=("RuntimeError",), message=text),
+    )
+    with pytest.raises(LearnerRaised) as info, graph_reuse_named():
+        raise error
+    assert "inside the loop" in info.value.message.en
+    assert "在循环里" in info.value.message.zh
+    assert "graph_reused_across_epochs" in info.value.evidence
+
+
+def test_another_learner_error_is_left_as_it_is():
+    text = "mat1 and mat2 shapes cannot be multiplied (32x3 and 2x1)"
+    message = Text(f"train raised RuntimeError: {text}", f"train 抛出了 RuntimeError：{text}")
+    error = LearnerRaised(
+        message,
+        error=ErrorInfo(kind="call", type="RuntimeError", classes=("RuntimeError",), message=text),
+    )
+    with pytest.raises(LearnerRaised) as info, graph_reuse_named():
+        raise error
+    assert info.value.message == message and info.value.evidence == ()
