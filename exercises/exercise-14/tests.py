@@ -17,11 +17,14 @@ y) with the same learner's train(model, X, y, lr=0.1, epochs=50), so a bug in th
 does not also cost the defaults.
 """
 
+import warnings
+
 import torch
 from torch import nn
 
 from grader.spec import Text
 from grader.testing import (
+    CheckFailed,
     as_floats,
     assert_close,
     compare_losses,
@@ -32,6 +35,14 @@ from grader.testing import (
     optimizer_used,
 )
 from grader.testing.checks import assert_unchanged
+from grader.testing.training import (
+    diverged,
+    diverged_story,
+    graph_reuse_named,
+    scaled_loss_story,
+    stale_loss_story,
+    stops_after_first_story,
+)
 
 
 def linear_run(module, device, seed, n, d, lr, epochs):
@@ -54,6 +65,7 @@ def linear_run(module, device, seed, n, d, lr, epochs):
         "losses": losses,
         "params": [p.detach().clone() for p in model.parameters()],
         "start": start,
+        "n": n,
         "start_loss": start_loss,
         "data_before": data,
         "data_after": {"X": X, "y": y},
@@ -73,6 +85,7 @@ def mlp_run(module, device, seed, epochs):
         "losses": losses,
         "params": [p.detach().clone() for p in model.parameters()],
         "start": start,
+        "n": X.shape[0],
     }
 
 
@@ -88,9 +101,12 @@ class _Mistake:
         for _ in range(epochs):
             if self.kind == "adam_each_epoch":  # a new optimizer, without Adam's state, per epoch
                 optimizer = self._optimizer(model, lr)
-            if self.kind in OTHER_OPTIMIZERS:  # zeroed as it should be: only the update differs
+            if self.kind in ZEROED:  # zeroed as it should be: only the update or loss differs
                 optimizer.zero_grad()
-            loss = nn.functional.mse_loss(model(X), y)
+            target = y.squeeze() if self.kind == "broadcast" else y
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the broadcast warning
+                loss = nn.functional.mse_loss(model(X), target)
             losses.append(loss.item())
             loss.backward()
             if self.kind == "zero_before_step":
@@ -115,10 +131,12 @@ def _losses(run, what):
 STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the results
     "zero_before_step": (
         "parameters_never_move",
-        "the parameters are never updated: optimizer.zero_grad() runs between backward() and "
-        "step(), so step() sees only zeros. The order is zero_grad, forward, loss, backward, step",
-        "参数从未被更新：optimizer.zero_grad() 放在了 backward() 和 step() 之间，step() 看到的"
-        "梯度全是 0。正确的顺序是：zero_grad、前向、计算损失、backward、step",
+        "the parameters are never updated: when step() runs it finds no gradients, because "
+        "optimizer.zero_grad() runs between backward() and step(), or step() runs before "
+        "backward(). The order is zero_grad, forward, loss, backward, step",
+        "参数从未被更新：step() 运行时找不到梯度，因为 optimizer.zero_grad() 放在了 backward() "
+        "和 step() 之间，或者 step() 在 backward() 之前运行。正确的顺序是：zero_grad、前向、"
+        "计算损失、backward、step",
     ),
     "never_zero": (
         "gradients_accumulate",
@@ -154,30 +172,96 @@ STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the
         "结果与使用 momentum=0.9 的 SGD（梯度清零是正确的）时完全一样：动量会把每一步的一部分带到下一步，"
         "所以曲线开始一致、之后逐渐偏离。请使用不带动量的普通 torch.optim.SGD(model.parameters(), lr=lr)",
     ),
+    # the target squeezed to (n,) against a prediction of (n, 1), zeroed correctly
+    "broadcast": (
+        "broadcast_shape",
+        "the results are those of a loss that compares model(X), of shape (n, 1), with a target "
+        "of shape (n,) (y.squeeze() or y.view(-1)): the two are broadcast to an (n, n) matrix "
+        "(nn.MSELoss only warns) and the mean is taken over the wrong thing. y already has the "
+        "shape of model(X): compare them as they are, loss_fn(model(X), y)",
+        "结果与这样的损失完全一样：把形状为 (n, 1) 的 model(X) 与形状为 (n,) 的目标（y.squeeze() 或 "
+        "y.view(-1)）相比较：两者会被广播成 (n, n) 矩阵（nn.MSELoss 只给出警告），平均的根本不是你想要的"
+        "东西。y 本来就与 model(X) 形状相同：直接比较它们，loss_fn(model(X), y)",
+    ),
 }
 OTHER_OPTIMIZERS = ("adam_each_epoch", "adam", "momentum")
+ZEROED = (*OTHER_OPTIMIZERS, "broadcast")
 
 
-def _mistakes(replay):
-    """compare_losses mistakes: each replayed classic mistake, with its story."""
+def _mistakes(replay, got_run):
+    """compare_losses mistakes: each replayed classic mistake, with its story. A mistake is
+    named from the curve only when the learner's trained parameters are the mistake's too (a
+    loss curve that stays flat is not "never updated" when the parameters moved)."""
+
+    def losses(kind):
+        mistake = replay(_Mistake(kind))
+        if not _same_params(got_run, mistake):
+            return None
+        return _losses(mistake, Text("the replayed mistake", "重演的错误"))
+
     return [
-        (
-            lambda kind=kind: _losses(
-                replay(_Mistake(kind)), Text("the replayed mistake", "重演的错误")
-            ),
-            en,
-            zh,
-            ["values_differ", evidence],
-        )
+        (lambda kind=kind: losses(kind), en, zh, ["values_differ", evidence])
         for kind, (evidence, en, zh) in STORIES.items()
     ]
 
 
-def _after_step(what):
+def _same_params(got_run, other_run):
+    """The learner's trained parameters are ``other_run``'s (NaN equal to NaN)."""
+    got, other = got_run["params"], other_run["params"]
+    return (
+        isinstance(got, list)
+        and len(got) == len(other)
+        and all(isinstance(g, torch.Tensor) and _close(g, o) for g, o in zip(got, other))
+    )
+
+
+def _moved(run):
+    """The learner's model changed during the call."""
+    return not _same_params(run, {"params": run["start"]})
+
+
+def _readable_losses(run):
+    """The run's losses as numbers, or None where they are not a list of numbers (judged by
+    the tests that own the losses)."""
+    try:
+        return _losses(run, Text("your losses", "你的损失"))
+    except CheckFailed:
+        return None
+
+
+def _first_loss_story(got, want, n):
+    """A story for a first loss that is not the expected one, from the evidence only."""
+    if got.numel() and want.numel():
+        return scaled_loss_story(
+            float(got[0]), float(want[0]), {n: ("the number of samples", "样本数")}
+        )
+    return None
+
+
+def _run(learner, scenario, *args):
+    """learner.run(scenario, *args), a graph reused across epochs named."""
+    with graph_reuse_named():
+        return learner.run(scenario, *args)
+
+
+def _after_step(what, run, n):
     """An ``explain`` for compare_losses: losses measured after each step are the reference's
-    shifted by one."""
+    shifted by one; a first loss n times the expected one is a summed loss; a curve that never
+    changes while the parameters do is a stale prediction."""
 
     def explain(got, want):
+        for story in (
+            _first_loss_story(got, want, n),
+            stale_loss_story(got, _moved(run)),
+        ):
+            if story is not None:
+                evidence, en, zh = story
+                fail(
+                    f"{what}: {en}. First losses: yours {loss_head(got)}, expected "
+                    f"{loss_head(want)}.",
+                    f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
+                    evidence=["values_differ", evidence],
+                )
         if got.numel() > 1 and torch.allclose(got[:-1], want[1:], rtol=1e-4, atol=1e-6):
             fail(
                 f"{what}: each of your losses is the loss after its epoch's step (yours "
@@ -193,8 +277,9 @@ def _after_step(what):
 
 
 def _close(a, b):
+    """Equal within the tests' tolerance; NaN equals NaN (two runs that diverge alike)."""
     return a.shape == b.shape and torch.allclose(
-        a.detach().cpu(), b.detach().cpu(), rtol=1e-4, atol=1e-5
+        a.detach().cpu(), b.detach().cpu(), rtol=1e-4, atol=1e-5, equal_nan=True
     )
 
 
@@ -222,14 +307,37 @@ def _compare_params(got_run, want_run, replay, names, what, observed):
                 "torch.optim.SGD(model.parameters(), lr=lr)。",
                 evidence=["values_differ", "trained_a_copy"],
             )
+    losses = _readable_losses(got_run)
+    want_losses = _losses(want_run, Text("the reference solution", "参考答案"))
+    finite = all(bool(torch.isfinite(g).all()) for g in got)
     for kind, (evidence, en, zh) in STORIES.items():
-        mistake = replay(_Mistake(kind))["params"]
-        if len(got) == len(mistake) and all(_close(g, m) for g, m in zip(got, mistake)):
+        mistake = replay(_Mistake(kind))
+        # a run that ends in NaN matches any other such run by its parameters alone: its losses
+        # must be the mistake's too
+        if _same_params(got_run, mistake) and (
+            finite
+            or (
+                losses is not None
+                and losses.shape == _losses(mistake, what).shape
+                and torch.allclose(losses, _losses(mistake, what), equal_nan=True)
+            )
+        ):
             fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
-    story = observed()
-    if story is not None:
-        evidence, en, zh = story
-        fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
+    # the stories the run shows by itself, each tried only when the one before does not hold
+    stories = [lambda: observed()]
+    if losses is not None:
+        stories = [
+            lambda: _first_loss_story(losses, want_losses, want_run["n"]),
+            lambda: stale_loss_story(losses, _moved(got_run)),
+            lambda: stops_after_first_story(losses, want_losses),
+            *stories,
+            lambda: None if finite or not diverged(losses) else diverged_story(losses),
+        ]
+    for tell in stories:
+        story = tell()
+        if story is not None:
+            evidence, en, zh = story
+            fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["values_differ", evidence])
     for g, w, n in zip(got, want, names):
         assert_close(g, w, Text(f"{we}: {n}", f"{wz}：{n}"), rtol=1e-4, atol=1e-5)
 
@@ -240,15 +348,16 @@ def _compare_params(got_run, want_run, replay, names, what, observed):
 def test_losses_match_reference(learner, reference, device, seed, attach):
     args = (device, seed, 32, 3, 0.1, 50)
     what = "train(model, X, y, lr=0.1, epochs=50)"
-    got = _losses(learner.run(linear_run, *args), what)
+    run = _run(learner, linear_run, *args)
+    got = _losses(run, what)
     want = _losses(once(linear_run, reference, *args), Text("the reference solution", "参考答案"))
     attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
     compare_losses(
         got,
         want,
         what,
-        explain=_after_step(what),
-        mistakes=_mistakes(lambda mistake: once(linear_run, mistake, *args, key=mistake.kind)),
+        explain=_after_step(what, run, args[2]),
+        mistakes=_mistakes(lambda mistake: once(linear_run, mistake, *args, key=mistake.kind), run),
         observed=lambda: optimizer_used(learner, linear_run, *args, lr=0.1),
     )
 
@@ -256,7 +365,7 @@ def test_losses_match_reference(learner, reference, device, seed, attach):
 def test_parameters_match_reference(learner, reference, device, seed):
     args = (device, seed, 32, 3, 0.1, 50)
     _compare_params(
-        learner.run(linear_run, *args),
+        _run(learner, linear_run, *args),
         once(linear_run, reference, *args),
         lambda mistake: once(linear_run, mistake, *args, key=mistake.kind),
         ("weight", "bias"),
@@ -268,26 +377,64 @@ def test_parameters_match_reference(learner, reference, device, seed):
     )
 
 
-def test_first_loss_is_before_any_step(learner, device, seed):
-    run = learner.run(linear_run, device, seed, 16, 2, 0.1, 3)
+def test_first_loss_is_before_any_step(learner, reference, device, seed):
+    args = (device, seed, 16, 2, 0.1, 3)
+    run = _run(learner, linear_run, *args)
     got = _losses(run, "train(model, X, y, lr=0.1, epochs=3)")
     want = run["start_loss"]
-    if got.numel() == 0 or not torch.isclose(
+    if got.numel() and torch.isclose(
         got[0], torch.tensor(want, dtype=torch.float64), rtol=1e-5, atol=1e-7
     ):
-        first = f"{got[0]:.6g}" if got.numel() else "nothing"
+        return
+    first = f"{got[0]:.6g}" if got.numel() else "nothing"
+    head_en = (
+        f"The first loss should be the loss of the untrained model ({want:.6g}), measured "
+        f"before the first step; yours is {first}"
+    )
+    head_zh = (
+        f"第一个损失应该是未训练模型的损失（{want:.6g}），在第一步更新之前计算；你的是 {first}"
+    )
+    # each story only where its evidence holds: the loss after the first step (the reference's
+    # second loss), n times the untrained loss, or the first loss of a replayed mistake
+    expected = _losses(
+        once(linear_run, reference, *args), Text("the reference solution", "参考答案")
+    )
+    if (
+        got.numel()
+        and expected.numel() > 1
+        and torch.isclose(got[0], expected[1], rtol=1e-5, atol=1e-7)
+    ):
         fail(
-            f"The first loss should be the loss of the untrained model ({want:.6g}), measured "
-            f"before the first step; yours is {first}.",
-            f"第一个损失应该是未训练模型的损失（{want:.6g}），在第一步更新之前计算；你的是 {first}。",
-            evidence=["loss_after_step"],
+            f"{head_en}, which is the loss after the first step. Record loss.item() of the loss "
+            "you call backward() on, before optimizer.step().",
+            f"{head_zh}，这是第一步更新之后的损失。请在 optimizer.step() 之前记录你调用 backward() "
+            "的那个损失的 loss.item()。",
+            evidence=["values_differ", "loss_after_step"],
         )
+    stories = [_first_loss_story(got, expected, args[2])]
+    for kind, (evidence, en, zh) in STORIES.items():
+        mistake = _losses(
+            once(linear_run, _Mistake(kind), *args, key=kind),
+            Text("the replayed mistake", "重演的错误"),
+        )
+        if (
+            got.numel()
+            and mistake.numel()
+            and not torch.isclose(mistake[0], expected[0], rtol=1e-5, atol=1e-7)
+            and torch.isclose(got[0], mistake[0], rtol=1e-5, atol=1e-7)
+        ):
+            stories.append((evidence, en, zh))
+    for story in stories:
+        if story is not None:
+            evidence, en, zh = story
+            fail(f"{head_en}: {en}.", f"{head_zh}：{zh}。", evidence=["values_differ", evidence])
+    fail(f"{head_en}.", f"{head_zh}。", evidence=["values_differ"])
 
 
 def test_trains_any_module(learner, reference, device, seed):
     # The trained parameters of a two-layer network (its loss curve is judged by the other tests).
     _compare_params(
-        learner.run(mlp_run, device, seed, 40),
+        _run(learner, mlp_run, device, seed, 40),
         once(mlp_run, reference, device, seed, 40),
         lambda mistake: once(mlp_run, mistake, device, seed, 40, key=mistake.kind),
         ("0.weight", "0.bias", "2.weight", "2.bias"),
@@ -302,7 +449,7 @@ def test_trains_any_module(learner, reference, device, seed):
 def test_returns_one_float_per_epoch(learner, seed):
     for epochs in (1, 3):
         what = f"train(..., epochs={epochs})"
-        run = learner.run(linear_run, "cpu", seed, 8, 2, 0.1, epochs)
+        run = _run(learner, linear_run, "cpu", seed, 8, 2, 0.1, epochs)
         losses = as_floats(run["losses"], what, tensors="reject")
         if losses.numel() != epochs:
             fail(
@@ -315,11 +462,14 @@ def test_returns_one_float_per_epoch(learner, seed):
 def test_default_arguments(learner, seed):
     # The learner against the learner: train(model, X, y) must do what the same code does when
     # given lr=0.1 and epochs=50 explicitly (whether that training is right is judged elsewhere).
-    plain = learner.run(linear_run, "cpu", seed, 16, 2, None, None)
-    explicit = learner.run(linear_run, "cpu", seed, 16, 2, 0.1, 50)
+    plain = _run(learner, linear_run, "cpu", seed, 16, 2, None, None)
+    explicit = _run(learner, linear_run, "cpu", seed, 16, 2, 0.1, 50)
     got = _losses(plain, "train(model, X, y)")
     want = _losses(explicit, "train(model, X, y, lr=0.1, epochs=50)")
-    same = got.shape == want.shape and torch.allclose(got, want, rtol=1e-6, atol=1e-8)
+    # NaN equals NaN: two runs that diverge alike are the same run
+    same = got.shape == want.shape and torch.allclose(
+        got, want, rtol=1e-6, atol=1e-8, equal_nan=True
+    )
     same = same and all(_close(a, b) for a, b in zip(plain["params"], explicit["params"]))
     if not same:
         last = f"{got[-1].item():.6g}" if got.numel() else "nothing"
@@ -341,7 +491,7 @@ def test_default_arguments(learner, seed):
 
 def test_leaves_data_alone(learner, device, seed):
     # The model is trained in place; X and y are only read (the curriculum's rule).
-    run = learner.run(linear_run, device, seed, 16, 2, 0.1, 3)
+    run = _run(learner, linear_run, device, seed, 16, 2, 0.1, 3)
     for name in ("X", "y"):
         assert_unchanged(
             run["data_before"][name],
