@@ -28,6 +28,7 @@ from torch import nn
 
 from grader.spec import Text
 from grader.testing import (
+    CheckFailed,
     LearnerRaised,
     ModuleValue,
     as_floats,
@@ -41,6 +42,13 @@ from grader.testing import (
     optimizer_used,
 )
 from grader.testing.checks import assert_unchanged
+from grader.testing.training import (
+    diverged,
+    diverged_story,
+    graph_reuse_named,
+    scaled_loss_story,
+    stale_loss_story,
+)
 
 # -- scenarios: run next to the learner's code -------------------------------------------------
 
@@ -196,10 +204,12 @@ STORIES = {
     ),
     "zero_before_step": (
         "parameters_never_move",
-        "optimizer.zero_grad() runs between backward() and step(), so step() finds only zeros "
-        "and the weights never move. The order is zero_grad, forward and loss, backward, step",
-        "optimizer.zero_grad() 放在了 backward() 和 step() 之间，step() 看到的梯度全是 0，"
-        "权重从未更新。正确的顺序是：zero_grad、前向并计算损失、backward、step",
+        "the weights never move: when step() runs it finds no gradients, because "
+        "optimizer.zero_grad() runs between backward() and step(), or step() runs before "
+        "backward(). The order is zero_grad, forward and loss, backward, step",
+        "权重从未更新：step() 运行时找不到梯度，因为 optimizer.zero_grad() 放在了 backward() "
+        "和 step() 之间，或者 step() 在 backward() 之前运行。正确的顺序是：zero_grad、前向并计算"
+        "损失、backward、step",
     ),
     # another optimizer, zeroed correctly: the first loss agrees, then the updates differ
     "momentum": (
@@ -231,11 +241,15 @@ STORIES = {
 }
 
 
-def _first_loss(got, want, what, replays):
+def _first_loss(got, want, what, replays, n):
     """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's."""
     if got.numel() and torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
         return
     first = f"{got[0]:.6g}" if got.numel() else "nothing"
+    scaled = _scaled(got, want, n)
+    if scaled is not None:
+        evidence, en, zh = scaled
+        fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
     for kind in replays:
         mistake = replays[kind]()["losses"]
         if got.numel() and torch.isclose(got[0], mistake[0], rtol=1e-5, atol=1e-7):
@@ -269,19 +283,80 @@ def _first_loss(got, want, what, replays):
     )
 
 
-def _compare_curves(got, want, what, replays, observed):
+def _scaled(got, want, n):
+    """The first loss n times the expected one: a summed loss (or None)."""
+    if not (got.numel() and want.numel()):
+        return None
+    return scaled_loss_story(
+        float(got[0]), float(want[0]), {n: ("the number of samples", "样本数")}
+    )
+
+
+def _params_of(result):
+    """The weight and bias of the model the learner returned, or None where they cannot be
+    read (the tests that own the returned value say why)."""
+    model = result[0] if isinstance(result, (tuple, list)) and len(result) == 2 else None
+    if not isinstance(model, ModuleValue):
+        return None
+    found = {name: model.parameters.get(name) for name in ("weight", "bias")}
+    if not all(isinstance(t, torch.Tensor) for t in found.values()):
+        return None
+    return found
+
+
+def _same_params(params, other):
+    """The learner's weight and bias are ``other``'s (NaN equal to NaN)."""
+    return all(
+        params[name].shape == other[name].shape
+        and torch.allclose(
+            params[name].detach().cpu(), other[name].cpu(), rtol=1e-4, atol=1e-5, equal_nan=True
+        )
+        for name in ("weight", "bias")
+    )
+
+
+def _moved(model, replays):
+    """The returned model's weights are not those of a loop that never steps (the seeded
+    start); False where they cannot be read."""
+    params = _params_of((model, None))
+    return params is not None and not _same_params(params, replays["zero_before_step"]())
+
+
+def _compare_curves(got, want, what, replays, observed, params, n):
     """The learner's curve against the reference's: a wrong first loss is explained first, then
-    a replayed classic mistake is named, then an optimizer seen in the learner's own run."""
+    a curve that never changes while the weights do, then a replayed classic mistake is named
+    (only when the learner's weights are the mistake's too, where they can be read), then an
+    optimizer seen in the learner's own run."""
+
+    def replayed(kind):
+        mistake = replays[kind]()
+        if params is not None and not _same_params(params, mistake):
+            return None
+        return mistake["losses"]
+
     mistakes = []
     for kind in replays:
         evidence, en, zh = STORIES[kind]
-        losses = lambda kind=kind: replays[kind]()["losses"]
-        mistakes.append((losses, en, zh, ["values_differ", evidence]))
+        mistakes.append((lambda kind=kind: replayed(kind), en, zh, ["values_differ", evidence]))
+
+    def explain(got, want):
+        _first_loss(got, want, what, replays, n)
+        # the start is right here: weights that are not those of a loop that never steps moved
+        moved = params is not None and not _same_params(params, replays["zero_before_step"]())
+        story = stale_loss_story(got, moved)
+        if story is not None:
+            evidence, en, zh = story
+            fail(
+                f"{what}: {en}. First losses: yours {loss_head(got)}, expected {loss_head(want)}.",
+                f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
+                evidence=["values_differ", evidence],
+            )
+
     compare_losses(
         got,
         want,
         what,
-        explain=lambda got, want: _first_loss(got, want, what, replays),
+        explain=explain,
         mistakes=mistakes,
         observed=observed,
     )
@@ -305,13 +380,30 @@ def _optimizer_seen(learner, X, y, epochs, lr, seed):
     return lambda: optimizer_used(learner, train_safely, X, y, epochs, lr, seed, lr=lr)
 
 
-def _compare_model(model, want, what, replays, observed):
+def _compare_model(model, want, what, replays, observed, losses, want_losses, n):
+    """The returned model against the reference's: a replayed classic mistake, an optimizer
+    seen in the learner's run, a summed loss or a training that blew up (from the learner's
+    losses, ``None`` where they cannot be read) are named before the first differing value."""
     for name in ("weight", "bias"):
         got = expect_tensor(model.parameters[name], f"{what} → model.{name}")
         expected = getattr(want, name).detach()
         if got.shape == expected.shape and not torch.allclose(
             got.detach().cpu(), expected.cpu(), rtol=1e-4, atol=1e-5
         ):
+            if losses is not None:
+                finite = bool(torch.isfinite(got.detach()).all())
+                for story in (
+                    _scaled(losses, want_losses, n),
+                    stale_loss_story(losses, _moved(model, replays)),
+                    None if finite or not diverged(losses) else diverged_story(losses),
+                ):
+                    if story is not None:
+                        evidence, en, zh = story
+                        fail(
+                            f"The model returned by {what} differs from the reference's: {en}.",
+                            f"{what} 返回的模型与参考答案不同：{zh}。",
+                            evidence=["values_differ", evidence],
+                        )
             for kind in replays:
                 mistake = replays[kind]()[name]
                 if torch.allclose(got.detach().cpu(), mistake.cpu(), rtol=1e-4, atol=1e-5):
@@ -371,9 +463,18 @@ def _in_features_named(X):
 
 
 def _train(learner, X, y, epochs, lr, seed):
-    """learner.train_regressor(X, y, epochs, lr, seed), a model sized by the samples named."""
-    with _in_features_named(X):
+    """learner.train_regressor(X, y, epochs, lr, seed), a model sized by the samples and a
+    graph reused across epochs named."""
+    with _in_features_named(X), graph_reuse_named():
         return learner.train_regressor(X, y, epochs, lr, seed)
+
+
+def _readable_losses(result, what):
+    """The losses as numbers, or None where they are not readable (judged elsewhere)."""
+    try:
+        return _losses(result, what)
+    except CheckFailed:
+        return None
 
 
 # -- tests ----------------------------------------------------------------------------------------
@@ -383,7 +484,8 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
     for i, (n, d, epochs, lr) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, epochs, lr, seed + i)
-        got = _losses(_train(learner, X, y, epochs, lr, seed + i), what)
+        result = _train(learner, X, y, epochs, lr, seed + i)
+        got = _losses(result, what)
         want = _losses(
             reference.train_regressor(X, y, epochs, lr, seed + i),
             Text("the reference solution", "参考答案"),
@@ -396,6 +498,8 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
             what,
             _replays(X, y, epochs, lr, seed + i),
             _optimizer_seen(learner, X, y, epochs, lr, seed + i),
+            _params_of(result),
+            n,
         )
 
 
@@ -408,21 +512,25 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
         reference.train_regressor(X, y, epochs, lr, seed),
         Text("the reference solution", "参考答案"),
     )
-    _first_loss(got, want, what, _replays(X, y, epochs, lr, seed))
+    _first_loss(got, want, what, _replays(X, y, epochs, lr, seed), n)
 
 
 def test_model_matches_reference(learner, reference, device, rng, seed):
     for i, (n, d, epochs, lr) in enumerate(CASES):
         X, y = (t.to(device) for t in _data(rng, n, d))
         what = _what(n, d, epochs, lr, seed + i)
-        model = _model(_train(learner, X, y, epochs, lr, seed + i), d, what)
-        want, _ = reference.train_regressor(X, y, epochs, lr, seed + i)
+        result = _train(learner, X, y, epochs, lr, seed + i)
+        model = _model(result, d, what)
+        want, want_losses = reference.train_regressor(X, y, epochs, lr, seed + i)
         _compare_model(
             model,
             want,
             what,
             _replays(X, y, epochs, lr, seed + i),
             _optimizer_seen(learner, X, y, epochs, lr, seed + i),
+            _readable_losses(result, what),
+            torch.tensor(want_losses, dtype=torch.float64),
+            n,
         )
 
 
@@ -434,7 +542,10 @@ def test_same_seed_same_model(learner, rng, seed):
         for s in (seed, seed, seed + 1)
     ]
     what = _what(n, d, epochs, lr, seed)
-    if runs[0].shape != runs[1].shape or not torch.allclose(runs[0], runs[1], rtol=1e-6, atol=1e-8):
+    # NaN equals NaN: two runs that diverge alike are the same run
+    if runs[0].shape != runs[1].shape or not torch.allclose(
+        runs[0], runs[1], rtol=1e-6, atol=1e-8, equal_nan=True
+    ):
         fail(
             f"Called twice, {what} gave two different loss curves (first losses {loss_head(runs[0])} "
             f"and {loss_head(runs[1])}): the initial weights do not depend only on seed. Call "
@@ -520,6 +631,7 @@ def test_non_contiguous(learner, device, rng, seed):
                     inner,
                     rtol=1e-5,
                     atol=1e-6,
+                    equal_nan=True,  # the same learner on the same values, diverging alike
                 )
 
 
