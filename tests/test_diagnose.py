@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.catalog import Catalog, project_root
 from grader.diagnose import DiagnosisCatalog, diagnose, match
@@ -68,6 +70,9 @@ def test_every_seed_pitfall_is_named(catalogue):
             "numpy-requires-grad",
         ),
         ("mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)", "shape-mismatch-matmul"),
+        # x >= 18.5 & (x <= 24.9): & binds tighter than >=, so it gets the float 18.5
+        ("\"bitwise_and_cpu\" not implemented for 'Float'", "comparison-precedence"),
+        ("\"bitwise_or_cuda\" not implemented for 'Half'", "comparison-precedence"),
         (
             "DefaultCPUAllocator: can't allocate memory: you tried to allocate 53687091200 bytes.",
             "out-of-memory",
@@ -77,6 +82,26 @@ def test_every_seed_pitfall_is_named(catalogue):
 def test_pytorch_error_messages(catalogue, message, expected):
     entry = match(catalogue, (), {"type": "RuntimeError", "message": message})
     assert entry is not None and entry.id == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    op=st.sampled_from(["and", "or", "xor"]),
+    backend=st.sampled_from(["", "_cpu", "_cuda"]),
+    dtype=st.sampled_from(["Float", "Double", "Half", "BFloat16", "Long", "Int", "Bool"]),
+)
+def test_bitwise_on_floats_names_precedence_only_for_and_or(op, backend, dtype):
+    """& or | refused for a float is a comparison without parentheses; ^ is caret-not-power,
+    and an integer or bool dtype never tells of precedence."""
+    catalogue = DiagnosisCatalog.load()
+    message = f"\"bitwise_{op}{backend}\" not implemented for '{dtype}'"
+    entry = match(catalogue, (), {"type": "NotImplementedError", "message": message})
+    found = entry.id if entry is not None else None
+    floating = dtype in ("Float", "Double", "Half", "BFloat16")
+    if op == "xor":
+        assert found != "comparison-precedence"
+    else:
+        assert (found == "comparison-precedence") == floating, (message, found)
 
 
 def test_the_most_specific_evidence_wins(catalogue):
