@@ -298,7 +298,7 @@ def _scaled(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
         return None
     if any(_proportional(a, x) for x in _inputs):
         return None  # the answer is a multiple of the input: a coefficient, not a count, is off
-    for value, factor, where_en, where_zh in _factors():
+    for value, factor, where_en, where_zh in _factors(a.numel()):
         if abs(r - value) <= 1e-4 * abs(value):
             return Relation(
                 "scaled_by_size",
@@ -322,20 +322,32 @@ def _proportional(a: torch.Tensor, x: torch.Tensor) -> bool:
     return math.isfinite(c) and _close(a, xs * c, 1e-5, 1e-8)
 
 
-def _factors() -> list[tuple[float, str, str, str]]:
-    """Ratios of the input's sizes a wrong reduction scales by, with what each size is."""
+def _factors(answer_size: int) -> list[tuple[float, str, str, str]]:
+    """Ratios of the input's sizes a wrong reduction scales by, with what each size is.
+
+    ``answer_size``: the number of values of the answer. An answer with fewer values than an
+    input has one value per slice of it, and a slice's sum or mean never counts every element
+    of the input: that count alone (n, 1/n, n/(n - 1), ...) would only be a coincidence there
+    (256 pixels of a (4, 8, 8) batch, when the answer was divided by 256 for another reason).
+    It still counts in a ratio with another size (x.sum(0) / x.numel() is x.mean(0) / d)."""
     sizes: dict[int, tuple[str, str]] = {}
+    coincidental: set[int] = set()
     for i, x in enumerate(_inputs):
         arg, arg_zh = (
             ("the input", "输入") if len(_inputs) == 1 else (f"input {i + 1}", f"第 {i + 1} 个输入")
         )
         for d, n in enumerate(x.shape):
-            if n > 1 and n not in sizes:
+            if n > 1 and (n not in sizes or n in coincidental):
                 sizes[int(n)] = (f"the size of dim {d} of {arg}", f"{arg_zh}第 {d} 维的长度")
+                coincidental.discard(int(n))
         if x.dim() > 1 and x.numel() not in sizes:
             sizes[int(x.numel())] = (f"the number of elements of {arg}", f"{arg_zh}的元素个数")
+            if answer_size < x.numel():
+                coincidental.add(int(x.numel()))
     found: list[tuple[float, str, str, str]] = []
     for n, (en, zh) in sizes.items():
+        if n in coincidental:
+            continue
         said, said_zh = f"{n} is {en}", f"{n} 是{zh}"
         found += [
             (float(n), f"{n}", said, said_zh),
