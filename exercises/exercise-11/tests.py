@@ -21,6 +21,7 @@ test_leaves_inputs_alone judges that the inputs are left alone (input_check is o
 """
 
 import ast
+import math
 
 import numpy as np
 import torch
@@ -115,12 +116,165 @@ def _check_scaled(theirs, ours, what):
         )
 
 
+def _pixel_scale(theirs, ours, what):
+    """Name a division by another number than 255 (most often 256, the number of levels): every
+    value is the expected one times 255/k, for one whole k."""
+    we, wz = names(what)
+    nonzero = ours.abs() > 1e-9
+    if int(nonzero.sum()) < 2 or bool((theirs[~nonzero].abs() > 1e-9).any()):
+        return
+    r = float((theirs[nonzero] / ours[nonzero]).median())
+    if not math.isfinite(r) or r <= 0:
+        return
+    k = round(255 / r)
+    if k < 2 or k == 255 or abs(255 / r - k) > 1e-4 * k:
+        return
+    if not torch.allclose(theirs, ours * 255 / k, rtol=1e-5, atol=1e-7):
+        return
+    levels_en, levels_zh = (
+        (
+            " (a uint8 pixel has 256 levels, 0 to 255, and the brightest is 255: divided by "
+            "256, an all-white image is not 1.0)",
+            "（uint8 像素有 256 个级别，从 0 到 255，最亮的是 255：除以 256 时，全白图像的亮度不是 1.0）",
+        )
+        if k == 256
+        else ("", "")
+    )
+    fail(
+        f"{we}: every value of yours is the expected one times 255/{k} = {255 / k:.6g} (yours "
+        f"{_levels(theirs)}, expected {_levels(ours)}): your code divides by {k}. Brightness "
+        f"divides the mean pixel by 255, the largest value a uint8 pixel holds{levels_en}. "
+        "Divide by 255.",
+        f"{wz}：你的每个值都正好是期望值乘以 255/{k} = {255 / k:.6g}（你的结果 {_levels(theirs)}，"
+        f"期望 {_levels(ours)}）：你的代码除以了 {k}。亮度是平均像素值除以 255，即 uint8 像素能取的"
+        f"最大值{levels_zh}。请除以 255。",
+        evidence=["values_differ", "wrong_pixel_scale"],
+    )
+
+
+def _same(a, b):
+    return a.shape == b.shape and bool(
+        torch.isclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True).all()
+    )
+
+
+def _integer_replay(theirs, images):
+    """Whether ``theirs`` is what integer arithmetic on the pixels gives: the mean level rounded
+    down (// or a mean taken on integers), or a uint8 product that wrapped around past 255
+    (images * m, then / 255 and / m)."""
+    x = images.detach().cpu().to(torch.int64)
+    if x.dim() != 3 or not x.numel():
+        return False
+    count = x.shape[1] * x.shape[2]
+    floored = torch.div(x.sum(dim=(1, 2)), count, rounding_mode="floor").double() / 255
+    if _same(theirs, floored):
+        return True
+    return any(
+        _same(theirs, ((x * m) % 256).double().mean(dim=(1, 2)) / 255 / m) for m in range(2, 256)
+    )
+
+
+def _integer_arithmetic(theirs, ours, images, what):
+    """Name integer arithmetic on the pixels where it reproduces the learner's values exactly."""
+    we, wz = names(what)
+    if not _integer_replay(theirs, images):
+        return
+    fail(
+        f"{we}: your values ({_levels(theirs)}) are exactly what integer arithmetic on the "
+        f"pixels gives (expected {_levels(ours)}). Arithmetic on a uint8 tensor stays uint8: "
+        "results above 255 wrap around (200 * 2 gives 144) and // drops the fraction. Convert "
+        "to float (images.float()) before any arithmetic.",
+        f"{wz}：你的结果（{_levels(theirs)}）正好是对像素做整数运算得到的值（期望 {_levels(ours)}）。"
+        "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
+        "请在做任何运算之前先转换为浮点数（images.float()）。",
+        evidence=["values_differ", "integer_pixel_arithmetic"],
+    )
+
+
+_LOW_PRECISION = (torch.float16, torch.bfloat16)
+
+
+def _low_precision_dtype(got, theirs, ours, images):
+    """The low-precision float (float16, bfloat16) whose rounding explains every difference:
+    the answer's own dtype, or one whose replay of the mean the answer equals; else None."""
+    if got.dtype in _LOW_PRECISION:
+        eps = torch.finfo(got.dtype).eps
+        if torch.allclose(theirs, ours, rtol=4 * eps, atol=1e-6):
+            return got.dtype
+        return None
+    if images.device.type == "meta" or not images.numel():
+        return None
+    x = images.detach().cpu()
+    for dtype in _LOW_PRECISION:
+        low = x.to(dtype)
+        for replay in (low.mean(dim=(1, 2)) / 255, (low / 255).mean(dim=(1, 2))):
+            if _same(theirs, replay.double()):
+                return dtype
+    return None
+
+
+def _low_precision(got, theirs, ours, images, what):
+    """Name float16 (or bfloat16) rounding where the evidence shows it (see
+    _low_precision_dtype)."""
+    we, wz = names(what)
+    dtype = _low_precision_dtype(got, theirs, ours, images)
+    if dtype is None:
+        return
+    kind = str(dtype).removeprefix("torch.")
+    method = ".half()" if dtype == torch.float16 else ".bfloat16()"
+    i = int((~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)).nonzero()[0])
+    fail(
+        f"{we}: your values differ from the expected ones by {kind} rounding only (at index "
+        f"[{i}], yours is {theirs[i]:.6g}, expected {ours[i]:.6g}): the mean was computed in "
+        f"{kind}, which keeps about 3 significant decimal digits. Convert to float32 with "
+        f"images.float(), not {method}, before the mean.",
+        f"{wz}：你的结果与期望值的差别只是 {kind} 的舍入误差（下标 [{i}] 处，你的结果为 "
+        f"{theirs[i]:.6g}，期望 {ours[i]:.6g}）：平均值是在 {kind} 下计算的，它只保留大约 3 位有效"
+        f"十进制数字。请在求平均之前用 images.float() 转换为 float32，而不是 {method}。",
+        evidence=["values_differ", "low_precision_float"],
+    )
+
+
+def _other_dims(got, images, what):
+    """Name a mean over the wrong dims: the answer is images' mean over other dims than the
+    height and width, divided by 255 (every dim at once is _whole_batch_mean's)."""
+    we, wz = names(what)
+    if got.device.type == "meta" or images.dim() != 3 or got.dim() == 0:
+        return
+    x = images.detach().cpu().double()
+    theirs = got.detach().cpu().double()
+    for dims in ((0,), (1,), (2,), (0, 1), (0, 2)):
+        mean = x.mean(dim=dims) / 255
+        if mean.shape != theirs.shape or not _same(theirs, mean):
+            continue
+        shape = tuple(mean.shape)
+        fail(
+            f"{we} should have shape ({images.shape[0]},), one brightness per image, but yours "
+            f"has shape {shape}: it is the mean over dims {dims} of images of shape "
+            f"{tuple(images.shape)}. dim names the dims that disappear; an image's pixels are "
+            "its height and width, dims 1 and 2: images.float().mean(dim=(1, 2)) / 255.",
+            f"{wz} 的形状应为 ({images.shape[0]},)，每张图像一个亮度，但你的结果形状为 {shape}："
+            f"它是形状为 {tuple(images.shape)} 的 images 沿维度 {dims} 的平均值。dim 指定的是被消去的"
+            "维度；一张图像的像素在高和宽上，即第 1、2 维：images.float().mean(dim=(1, 2)) / 255。",
+            evidence=["wrong_shape", "reduced_wrong_dim"],
+        )
+
+
+def _name_the_difference(got, theirs, ours, images, what):
+    """The stories of a wrong brightness, each only where it reproduces the answer exactly."""
+    _check_scaled(theirs, ours, what)
+    _pixel_scale(theirs, ours, what)
+    _integer_arithmetic(theirs, ours, images, what)
+    _low_precision(got, theirs, ours, images, what)
+
+
 def _compare_brightness(got, want, what, images):
     """The learner's brightness against the reference's, naming integer arithmetic when it shows."""
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
     _whole_batch_mean(got, images, want, what)
+    _other_dims(got, images, what)
     assert_shape(got, want.shape, what)
     ours, theirs = want.detach().cpu().double(), got.detach().cpu().double()
     if theirs.numel() and not torch.allclose(theirs, ours, rtol=1e-5, atol=1e-6):
@@ -136,6 +290,7 @@ def _compare_brightness(got, want, what, images):
                 f"（期望 {_levels(ours)}）。整数除法（//）或在整数上求平均会丢掉小数部分；请先把像素转换为浮点数。",
                 evidence=["values_differ", "integer_pixel_arithmetic"],
             )
+        _name_the_difference(got, theirs, ours, images, what)
     # Values only: the dtype and the device have their own tests.
     assert_close(got, want, what, check_dtype=False, check_device=False)
 
@@ -170,11 +325,12 @@ def test_mean_brightness_pixel_levels(learner, reference, device):
     got = expect_tensor(learner.mean_brightness(images), what)
     want = reference.mean_brightness(images)
     _whole_batch_mean(got, images, want, what)
+    _other_dims(got, images, what)
     assert_shape(got, want.shape, what)
     theirs, ours = got.detach().cpu().double(), want.detach().cpu().double()
     bad = ~torch.isclose(theirs, ours, rtol=1e-5, atol=1e-6)
     if bool(bad.any()):
-        _check_scaled(theirs, ours, what)
+        _name_the_difference(got, theirs, ours, images, what)
         i = int(bad.nonzero()[0])
         if i < len(levels):
             image_en = f"an image whose every pixel is {levels[i]}"
@@ -187,14 +343,11 @@ def test_mean_brightness_pixel_levels(learner, reference, device):
         else:
             image_en = "an image of 16 pixels, one of them 255 and the others 0"
             image_zh = "16 个像素中只有一个为 255、其余为 0 的图像"
+        # No story reproduces the answer: the numbers alone, and no diagnosis.
         fail(
-            f"{we}: for {image_en} the brightness is {ours[i]:.6g}, but yours is {theirs[i]:.6g}. "
-            "Arithmetic on a uint8 tensor stays uint8: results above 255 wrap around (200 * 2 gives "
-            "144) and // drops the fraction. Convert to float (images.float()) before any arithmetic.",
-            f"{wz}：对于{image_zh}，亮度应为 {ours[i]:.6g}，但你的结果是 {theirs[i]:.6g}。"
-            "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
-            "请在做任何运算之前先转换为浮点数（images.float()）。",
-            evidence=["values_differ", "integer_pixel_arithmetic"],
+            f"{we}: for {image_en} the brightness is {ours[i]:.6g}, but yours is {theirs[i]:.6g}.",
+            f"{wz}：对于{image_zh}，亮度应为 {ours[i]:.6g}，但你的结果是 {theirs[i]:.6g}。",
+            evidence=["values_differ"],
         )
     assert_close(got, want, what, check_dtype=False, check_device=False)
 
@@ -227,6 +380,7 @@ def test_mean_brightness_empty_batch(learner, device):
     )
     got = expect_tensor(learner.mean_brightness(images), what)
     _whole_batch_mean(got, images, torch.zeros(0), what)
+    _other_dims(got, images, what)
     assert_shape(got, (0,), what)
     # Its dtype is the one the same code gives for a non-empty batch (float32 is judged by
     # test_mean_brightness_float32).
