@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,12 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class Pattern:
+    """An exception the entry names; ``fix``: the fix for this exception in particular, where
+    the message itself is the evidence for it (in place of the entry's general fix)."""
+
     type: re.Pattern[str] | None
     message: re.Pattern[str] | None
+    fix: Text | None = None
 
     def matches(self, error: dict[str, Any]) -> bool:
         type_name = str(error.get("type") or "")
@@ -151,13 +155,14 @@ class DiagnosisCatalog:
             }
             patterns = []
             for j, item in enumerate(fields.get("exceptions", list, [])):
-                sub = YamlFields(path, item, f"{where}.exceptions[{j}]", ("type", "message"))
+                at = f"{where}.exceptions[{j}]"
+                sub = YamlFields(path, item, at, ("type", "message", "fix"))
+                own = sub.get("fix", dict, None)
                 patterns.append(
                     Pattern(
-                        _regex(path, f"{where}.exceptions[{j}].type", sub.get("type", str, None)),
-                        _regex(
-                            path, f"{where}.exceptions[{j}].message", sub.get("message", str, None)
-                        ),
+                        _regex(path, f"{at}.type", sub.get("type", str, None)),
+                        _regex(path, f"{at}.message", sub.get("message", str, None)),
+                        None if own is None else text_value(path, f"{at}.fix", own),
                     )
                 )
             evidence = fields.names("evidence", default=())
@@ -222,15 +227,16 @@ def match(
 ) -> Entry | None:
     """The most specific diagnosis: evidence tags go from general to specific, so the last tag
     that some entry lists decides; without one, the first entry whose exception pattern
-    matches the learner's exception."""
+    matches the learner's exception (with that pattern's own fix, where it has one)."""
     for tag in reversed(evidence):
         for entry in catalogue.entries:
             if tag in entry.evidence:
                 return entry
     if error:
         for entry in catalogue.entries:
-            if any(p.matches(error) for p in entry.exceptions):
-                return entry
+            for pattern in entry.exceptions:
+                if pattern.matches(error):
+                    return entry if pattern.fix is None else replace(entry, fix=pattern.fix)
     return None
 
 

@@ -145,10 +145,31 @@ def test_a_fix_names_the_learners_own_file_and_no_placeholder(catalogue):
         for lang in ("en", "zh"):
             fix = entry.localized(lang, "exercise-07", "exercise-07.py").fix
             assert "exercise-NN" not in fix and "{" not in fix, (entry.id, fix)
+        for pattern in entry.exceptions:  # nor the fix of one exception in particular
+            if pattern.fix is not None:
+                assert pattern.fix.en.strip() and pattern.fix.zh.strip(), entry.id
+                assert "{" not in pattern.fix.en + pattern.fix.zh, entry.id
 
 
 def test_declared_fallback(catalogue):
     assert diagnose(catalogue, (), None, "en", fallback="grad-accumulates").id == "grad-accumulates"
+
+
+def test_an_exception_s_own_fix_replaces_the_entry_s_fix_only_for_that_exception(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text(
+        "format_version: 1\ndiagnoses:\n  - id: x\n"
+        "    title: {en: a, zh: 甲}\n    what: {en: a, zh: 甲}\n    why: {en: a, zh: 甲}\n"
+        "    fix: {en: general, zh: 一般}\n    exceptions:\n"
+        "      - message: special\n        fix: {en: particular, zh: 特定}\n"
+        "      - message: other\n",
+        encoding="utf-8",
+    )
+    catalogue = DiagnosisCatalog.load(path)
+    special = diagnose(catalogue, (), {"type": "E", "message": "a special one"}, "zh")
+    other = diagnose(catalogue, (), {"type": "E", "message": "an other one"}, "en")
+    assert special is not None and special.fix == "特定"
+    assert other is not None and other.fix == "general"
 
 
 def test_malformed_catalogue(tmp_path):
