@@ -19,14 +19,25 @@ the learner on views with the same learner on contiguous copies, and only
 test_gradients_leave_inputs_alone judges what the call did to the inputs.
 """
 
+import ast
 import math
+from contextlib import contextmanager
 
 import numpy as np
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.testing import assert_close, assert_device, assert_dtype, describe, describe_zh, fail
+from grader.spec import Text
+from grader.testing import (
+    LearnerRaised,
+    assert_close,
+    assert_device,
+    assert_dtype,
+    describe,
+    describe_zh,
+    fail,
+)
 from grader.testing.properties import PROPERTY
 
 # -- scenarios: run next to the learner's code ------------------------------------------------
@@ -92,6 +103,155 @@ def gradients_run(module, name, xs, calls, safe=False):
             got = type(got)(g.detach().clone() if isinstance(g, torch.Tensor) else g for g in got)
         results.append(got)
     return {"results": results, "inputs": list(xs)}
+
+
+# -- a .grad that is None: which tensor the learner read it from ------------------------------
+
+_COPIES = {"to", "double", "float", "half", "bfloat16", "cuda", "cpu", "type"}
+
+
+def _flagged(call):
+    """Whether ``call`` makes a leaf that requires grad: ``torch.tensor(..., requires_grad=True)``
+    or ``x.requires_grad_()``."""
+    return isinstance(call, ast.Call) and (
+        any(
+            k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value
+            for k in call.keywords
+        )
+        or (isinstance(call.func, ast.Attribute) and call.func.attr == "requires_grad_")
+    )
+
+
+def _derivative_def(source):
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "derivative":
+            return node
+    return None
+
+
+def _line(source, node):
+    return node.lineno, source.splitlines()[node.lineno - 1].strip()[:100]
+
+
+def _converted_leaf(source):
+    """(line, code, name) of derivative's leaf made with requires_grad and then converted in the
+    same expression (``torch.tensor(x, requires_grad=True).double()``), or None."""
+    func = _derivative_def(source)
+    if func is None:
+        return None
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in _COPIES
+            and _flagged(node.value.func.value)
+        ):
+            return (*_line(source, node), node.targets[0].id)
+    return None
+
+
+def _grad_of_result(source):
+    """(line, code, result, leaf) where derivative reads ``.grad`` of a tensor that f (its first
+    argument) or an operation computed, ``y = f(t); ... y.grad``, rather than of the leaf it
+    made with requires_grad (``leaf``: that leaf's name, or None); None when it does not."""
+    func = _derivative_def(source)
+    if func is None or not func.args.args:
+        return None
+    f = func.args.args[0].arg
+    computed, leaf = set(), None
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        name, value = node.targets[0].id, node.value
+        if _flagged(value):
+            leaf = name
+        elif isinstance(value, (ast.BinOp, ast.UnaryOp)) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == f
+        ):
+            computed.add(name)
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Attribute) and node.attr == "grad"):
+            continue
+        target = node.value
+        called = (
+            isinstance(target, ast.Call)
+            and isinstance(target.func, ast.Name)
+            and target.func.id == f
+        )
+        if called or (isinstance(target, ast.Name) and target.id in computed):
+            result = ast.get_source_segment(source, target) or "y"
+            return (*_line(source, node), result, leaf)
+    return None
+
+
+def _sentence(text, stop="."):
+    text = text.rstrip()
+    return text if text.endswith((".", "。")) else text + stop
+
+
+@contextmanager
+def _none_grad_named(source):
+    """derivative raising on a .grad that is None: names the learner's line that read .grad of a
+    tensor that is not a leaf (a result of f, or a leaf converted after requires_grad), in
+    place of the catalogue's advice about None gradients in general. There are no parameters
+    here."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        if "NoneType" not in exc.text or not source:
+            raise
+        converted = _converted_leaf(source)
+        read = None if converted else _grad_of_result(source)
+        if converted is not None:
+            line, code, name = converted
+            exc.message = Text(
+                f"{_sentence(exc.message.en)} Line {line}, `{code}`, creates a leaf with "
+                "requires_grad=True and then converts it: the conversion is a recorded "
+                f"operation, so {name} is a new tensor computed from that leaf, not a leaf, and "
+                f'backward() never fills {name}.grad, which stays None (PyTorch warns: "The '
+                '.grad attribute of a Tensor that is not a leaf Tensor is being accessed"). Set '
+                "requires_grad on the final tensor: create it with the dtype it needs, "
+                "torch.tensor(float(x), dtype=torch.float64, requires_grad=True), or convert "
+                "first and call .requires_grad_() last.",
+                f"{_sentence(exc.message.zh, '。')}第 {line} 行的 `{code}` 先用 requires_grad=True "
+                f"创建了一个叶子张量，又对它做了转换：转换是一次被记录的运算，所以 {name} 是由那个"
+                f"叶子张量算出的新张量，而不是叶子张量，backward() 永远不会填充 {name}.grad，它一直"
+                '是 None（PyTorch 会警告："The .grad attribute of a Tensor that is not a leaf Tensor '
+                'is being accessed"）。请在最终的张量上设置 requires_grad：直接用需要的 dtype 创建它，'
+                "torch.tensor(float(x), dtype=torch.float64, requires_grad=True)，或者先转换，最后再"
+                "调用 .requires_grad_()。",
+            )
+            exc.evidence = (*exc.evidence, "converted_leaf_not_leaf")
+        elif read is not None:
+            line, code, result, leaf = read
+            leaf_en = f"{leaf}.grad" if leaf else "the .grad of that leaf"
+            leaf_zh = f"{leaf}.grad" if leaf else "那个叶子张量的 .grad"
+            exc.message = Text(
+                f"{_sentence(exc.message.en)} Line {line}, `{code}`, reads {result}.grad: "
+                f"{result} is computed from your leaf, not a leaf itself, and backward() fills "
+                ".grad only on leaves, the tensors you create with requires_grad=True (PyTorch "
+                'warns: "The .grad attribute of a Tensor that is not a leaf Tensor is being '
+                f"accessed\"). The derivative is the leaf's gradient: read {leaf_en} after "
+                "backward().",
+                f"{_sentence(exc.message.zh, '。')}第 {line} 行的 `{code}` 读取的是 {result}.grad："
+                f"{result} 是由你的叶子张量算出来的，本身不是叶子张量，而 backward() 只填充叶子张量"
+                '（你用 requires_grad=True 创建的张量）的 .grad（PyTorch 会警告："The .grad '
+                'attribute of a Tensor that is not a leaf Tensor is being accessed"）。导数是叶子张量'
+                f"的梯度：请在 backward() 之后读取 {leaf_zh}。",
+            )
+            exc.evidence = (*exc.evidence, "grad_of_non_leaf")
+        raise
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -249,8 +409,9 @@ DERIVATIVE_CASES = [
 ]
 
 
-def test_derivative_values(learner, reference):
-    got = learner.run(derivative_run, DERIVATIVE_CASES)
+def test_derivative_values(learner, reference, learner_source):
+    with _none_grad_named(learner_source):
+        got = learner.run(derivative_run, DERIVATIVE_CASES)
     _check_derivatives(DERIVATIVE_CASES, got, derivative_run(reference, DERIVATIVE_CASES))
 
 
@@ -261,9 +422,10 @@ def test_derivative_values(learner, reference):
     c=st.floats(-5, 5, allow_nan=False).map(lambda v: round(v, 3)),
     x=st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3)),
 )
-def test_derivative_of_quadratics(learner, reference, a, b, c, x):
+def test_derivative_of_quadratics(learner, reference, learner_source, a, b, c, x):
     what = f"derivative(f, {x!r}), f(x) = {a!r}*x**2 + {b!r}*x + {c!r}"
-    value = _number(learner.run(quadratic_run, a, b, c, x), what)
+    with _none_grad_named(learner_source):
+        value = _number(learner.run(quadratic_run, a, b, c, x), what)
     want = quadratic_run(reference, a, b, c, x)
     if not math.isclose(value, want, rel_tol=1e-5, abs_tol=1e-5):
         fail(
@@ -273,9 +435,11 @@ def test_derivative_of_quadratics(learner, reference, a, b, c, x):
         )
 
 
-def test_derivative_returns_float(learner):
+def test_derivative_returns_float(learner, learner_source):
     cases = [("x**2 + 2*x + 1", 3.0), ("sin(x) * exp(x)", 0.7)]
-    for (name, x), value in zip(cases, learner.run(derivative_run, cases)):
+    with _none_grad_named(learner_source):
+        values = learner.run(derivative_run, cases)
+    for (name, x), value in zip(cases, values):
         what = f"derivative(f, {x!r}), f(x) = {name}"
         if isinstance(value, torch.Tensor):
             fail(
@@ -295,14 +459,15 @@ def test_derivative_returns_float(learner):
             )
 
 
-def test_derivative_integer_x(learner):
+def test_derivative_integer_x(learner, learner_source):
     # The learner against the learner: derivative(f, 3) must give what the same code gives for
     # derivative(f, 3.0) (whether that value is right is judged by the values tests).
     cases = [("x**2 + 2*x + 1", 3), ("x**3 - 4*x", -2)]
     floats = learner.run(derivative_run, [(name, float(x)) for name, x in cases], True)
     if "error" in floats:
         return  # it fails for floats too: the values tests report that
-    ints = learner.run(derivative_run, cases)  # an error here is the learner's own, diagnosed
+    with _none_grad_named(learner_source):
+        ints = learner.run(derivative_run, cases)  # an error here is the learner's own, diagnosed
     for (name, x), got, want in zip(cases, ints, floats["value"]):
         what = f"derivative(f, {x!r}), f(x) = {name}"
         value = _number(got, what)
