@@ -11,4 +11,6 @@ def derivative(f, x):
 def gradients(f, *xs):
     leaves = [x.detach().requires_grad_(True) for x in xs]
     grads = torch.autograd.grad(f(*leaves), leaves, allow_unused=True)
-    return tuple(torch.zeros_like(l) if g is None else g for l, g in zip(leaves, grads))
+    return tuple(
+        torch.zeros_like(leaf) if g is None else g for leaf, g in zip(leaves, grads, strict=True)
+    )

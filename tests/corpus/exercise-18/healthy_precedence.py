@@ -2,7 +2,7 @@ import torch
 
 
 def bmi(heights_m, weights_kg):
-    return weights_kg / heights_m ** 2
+    return weights_kg / heights_m**2
 
 
 def min_max(x):
