@@ -105,7 +105,7 @@ def test_a_squeezed_target_is_the_broadcast_not_a_loss_after_the_step(graded):
 )
 def test_a_prediction_made_before_the_loop_is_not_never_updated(graded, file):
     failed = failures_of(graded, file)
-    assert "params-never-move" not in diagnoses(failed)
+    assert diagnoses(failed) == {"prediction-outside-loop"}
     assert "never" not in failed["test_losses_match_reference"]["message"]
     assert "inside the loop" in failed["test_losses_match_reference"]["message"]
 
@@ -131,4 +131,5 @@ def test_a_used_up_generator_is_named_not_momentum(graded):
     message = failed["test_losses_match_reference"]["message"]
     assert "list(model.parameters())" in message
     assert "momentum or Adam" not in text(failed)
-    assert not diagnoses(failed)
+    assert diagnoses(failed) <= {"used-up-generator"}
+    assert "used-up-generator" in diagnoses(failed)
