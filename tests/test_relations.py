@@ -83,6 +83,47 @@ def test_an_answer_shifted_by_one_is_named(seed, n):
 
 
 @settings(max_examples=60, deadline=None)
+@given(seeds, sizes, st.integers(min_value=3, max_value=7), st.integers(0, 3), st.floats(-2, 2))
+def test_a_constant_answer_is_never_a_shift_and_a_true_shift_still_is(seed, n, m, hot, fill):
+    """A mostly-zero expected matrix (IoU of boxes that seldom overlap) matches an all-zero or
+    constant answer at any offset: that is no evidence of a shift. A real shift of varied
+    values along a dim is still named."""
+    g = torch.Generator().manual_seed(seed)
+    want = torch.zeros(n, m, dtype=torch.float64)
+    for _ in range(hot):  # a few non-zero values, the rest 0
+        want[torch.randint(n, (1,), generator=g), torch.randint(m, (1,), generator=g)] = 0.5
+    for answer in (torch.zeros(n, m, dtype=torch.float64), torch.full((n, m), fill)):
+        found = relations.relate(answer, want)
+        assert found is None or found.tag != "shifted_by_one", (answer, want)
+    one_off = want.clone()
+    one_off[0, 0] = 0.25  # all but one value right: still not a shift
+    found = relations.relate(want * 0, one_off)
+    assert found is None or found.tag != "shifted_by_one"
+    lone = torch.zeros(n, m, dtype=torch.float64)
+    lone[0, -1] = 5.0  # one non-zero value one place early: too little to name a shift
+    moved = torch.zeros(n, m, dtype=torch.float64)
+    moved[0, -2] = 5.0
+    found = relations.relate(moved, lone)
+    assert found is None or found.tag != "shifted_by_one"
+    varied = torch.randn(n, m, generator=g, dtype=torch.float64)
+    later = torch.cat([torch.zeros(n, 1, dtype=torch.float64), varied[:, :-1]], dim=1)
+    found = relations.relate(later, varied)
+    assert found is not None and found.tag == "shifted_by_one"
+    lengths = torch.randint(0, m, (n,), generator=g)
+    lengths[:2] = torch.tensor([2, 0])  # a row whose boundary moves, an empty one
+    positions = torch.arange(m)
+    found = relations.relate(positions <= lengths[:, None], positions < lengths[:, None])
+    assert found is not None and found.tag == "shifted_by_one"  # <= for <: a mask one too long
+
+
+def test_an_iou_answer_with_one_value_lost_is_not_a_shift():
+    """exercise-07 with .clamp(max=0): 1 of 15 values differs, the rest are the expected 0s."""
+    want = torch.zeros(5, 3, dtype=torch.float64)
+    want[2, 0] = 0.246038
+    assert relations.relate(torch.zeros(5, 3, dtype=torch.float64), want) is None
+
+
+@settings(max_examples=60, deadline=None)
 @given(seeds, sizes, sizes)
 def test_unrelated_answers_get_no_relation(seed, n, m):
     """A coincidence must not name a mistake: random answers are related to nothing."""

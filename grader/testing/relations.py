@@ -366,7 +366,8 @@ def _shifted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rela
     if a.shape != b.shape:
         return None
     integral = bool((b == b.round()).all()) and bool((a == a.round()).all())
-    if integral and b.numel() >= 3:  # one or two numbers off by one may be anything
+    # one or two numbers off by one may be anything; so may a constant expected answer
+    if integral and b.numel() >= 3 and _distinct(b) >= 2:
         diff = a - b
         for step in (1, -1):
             if bool((diff == step).all()):
@@ -385,11 +386,11 @@ def _shifted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rela
         tail = b.narrow(dim, 1, n - 1)
         if _close(head, tail, rtol, atol):
             continue  # constant along the dim: a shift says nothing
-        for mine, theirs, later in (
-            (a.narrow(dim, 1, n - 1), head, True),
-            (a.narrow(dim, 0, n - 1), tail, False),
+        for mine, theirs, same, later in (
+            (a.narrow(dim, 1, n - 1), head, b.narrow(dim, 1, n - 1), True),
+            (a.narrow(dim, 0, n - 1), tail, head, False),
         ):
-            if _close(mine, theirs, rtol, atol):
+            if _close(mine, theirs, rtol, atol) and _shift_explains(mine, theirs, same, rtol, atol):
                 where = f"dim {dim}" if b.dim() > 1 else "the answer"
                 where_zh = f"第 {dim} 维" if b.dim() > 1 else "结果"
                 return Relation(
@@ -403,6 +404,26 @@ def _shifted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rela
                     "在某一步之前或之后记录了数值，或者下标差了一位）。",
                 )
     return None
+
+
+def _distinct(t: torch.Tensor) -> int:
+    return int(torch.unique(t[~torch.isnan(t)]).numel()) if t.numel() else 0
+
+
+def _shift_explains(
+    mine: torch.Tensor, theirs: torch.Tensor, same: torch.Tensor, rtol: float, atol: float
+) -> bool:
+    """Whether a shift, and nothing simpler, explains the answer: ``mine`` matches the expected
+    values one place over (``theirs``): varied ones, two of them non-zero at least, and at one
+    place at least a non-zero value the unshifted expected value (``same``) does not match (a
+    mask's boundary moved by one). An answer that is (almost) all zeros, or one value
+    everywhere, matches a mostly-zero expected answer at any offset: that is no evidence of a
+    shift."""
+    nonzero = theirs.abs() > atol
+    if _distinct(theirs) < 2 or int(nonzero.sum()) < 2:
+        return False
+    unexplained = ~torch.isclose(mine, same, rtol=rtol, atol=atol, equal_nan=True)
+    return bool((unexplained & nonzero).any())
 
 
 _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | None], ...] = (
