@@ -12,7 +12,7 @@ from grader.catalog import Catalog, project_root
 from grader.diagnose import DiagnosisCatalog, diagnose, match
 from grader.engine.slipped import T_WARNING, refine
 from grader.i18n import Text
-from grader.testing.analysis.slips import KINDS, slips
+from grader.testing.analysis.slips import KINDS, TORCH_FUNCTIONS, slips
 
 DROPPED = """
 import torch
@@ -75,7 +75,10 @@ def test_every_out_of_place_method_dropped_is_a_slip_and_kept_is_not(method, rec
         assert [s.method for s in slips(dropped, ["g"])] == [method]
     assert not [s for s in slips(kept, ["g"]) if s.kind == "discarded"]
     assert not [s for s in slips(in_place, ["g"]) if s.kind == "discarded"]
-    assert not [s for s in slips(module, ["g"]) if s.kind == "discarded"]
+    # torch.<function>(x) dropped is a slip only for a function known to return a new tensor
+    # and change nothing (torch.abs, torch.cat); torch.manual_seed and the like are not read
+    found = [(s.method, s.form) for s in slips(module, ["g"]) if s.kind == "discarded"]
+    assert found == ([(method, "function")] if method in TORCH_FUNCTIONS else [])
 
 
 def test_optimizer_and_module_calls_are_not_slips():
@@ -282,3 +285,104 @@ def test_loss_not_in_graph_speaks_of_the_exercise(catalogue, exercise):
     # elsewhere the catalogue's own fix stands
     other = diagnose(catalogue, ("forward_under_no_grad",), None, "en", exercise="exercise-16")
     assert other is not None and other.fix == catalogue.get("loss-not-in-graph").fix.en
+
+
+# -- any pure computation whose result is dropped ----------------------------------------------
+
+DROPPED_COMPUTATIONS = [
+    # (statement, method, group, form, keep)
+    ("w * 0.01", "", "values", "expression", "w = w * 0.01"),
+    ("x - mean", "", "values", "expression", "x = x - mean"),
+    ("-x", "", "values", "expression", "x = -x"),
+    ("boxes[keep]", "", "select", "expression", "boxes = boxes[keep]"),
+    ("x[:, None]", "", "select", "expression", "x = x[:, None]"),
+    ("out.scatter(1, labels.unsqueeze(1), 1.0)", "scatter", "values", "method", ""),
+    ("torch.cat([out, b], dim=1)", "cat", "layout", "function", "out = torch.cat([out, b], dim=1)"),
+    ("torch.where(x > 0, x, 0)", "where", "values", "function", ""),
+    ("x.gather(1, idx)", "gather", "select", "method", ""),
+]
+
+
+@pytest.mark.parametrize(("statement", "method", "group", "form", "keep"), DROPPED_COMPUTATIONS)
+def test_a_dropped_operator_index_or_torch_function_is_a_slip(statement, method, group, form, keep):
+    source = f"import torch\n\ndef f(x, w, mean, boxes, keep, out, labels, b, idx):\n    {statement}\n    return x\n"
+    [found] = slips(source, ["f"])
+    assert (found.kind, found.line, found.code) == ("discarded", 4, statement)
+    assert (found.method, found.group, found.form, found.keep) == (method, group, form, keep)
+
+
+# statements that do something, or that the grader cannot tell are pure
+EFFECTS = [
+    "x.add_(1)",
+    "x.clamp_(min=0)",
+    "print(x * 2)",
+    "losses.append(x * 2)",
+    "loss.backward()",
+    "optimizer.step()",
+    "opt.zero_grad()",
+    "torch.manual_seed(0)",
+    "torch.cat([x, w], out=b)",
+    "helper(x) * 2",
+    "x.add_(1) * 2",
+    "torch.cat([helper(x), w])",
+    "2 * 3",
+    "sys.argv[1]",
+    "x.item()",
+    "x.tolist()",
+    "...",
+    "'a docstring'",
+    "model.to(device)",
+]
+
+
+@pytest.mark.parametrize("statement", EFFECTS)
+def test_a_statement_with_an_effect_is_not_a_dropped_result(statement):
+    source = f"import torch\n\ndef f(x, w, b, loss, optimizer, opt, losses, model, device):\n    {statement}\n    return x\n"
+    assert not [s for s in slips(source, ["f"]) if s.kind == "discarded"], statement
+
+
+_names = st.sampled_from(["x", "w", "mean", "boxes"])
+_pure = st.recursive(
+    _names,
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "@"]), inner).map(" ".join),
+        inner.map(lambda e: f"({e})[0]"),
+        inner.map(lambda e: f"({e}).sum(dim=0)"),
+        st.tuples(inner, inner).map(lambda p: f"torch.cat([{p[0]}, {p[1]}])"),
+    ),
+    max_leaves=4,
+)
+_effect = st.sampled_from(["x.add_(1)", "helper(x)", "losses.append(x)", "x.backward()"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(_pure, _effect, st.booleans())
+def test_generated_statements_pure_ones_are_dropped_results_and_effects_never(pure, effect, mix):
+    """A pure computation thrown away is a slip whatever its form; a statement that holds a
+    call with an effect anywhere in it is never one."""
+    statement = f"({pure}) * ({effect})" if mix else pure
+    source = (
+        f"import torch\n\ndef helper(x):\n    return x\n\ndef f(x, w, mean, boxes, losses):\n"
+        f"    {statement}\n    return x\n"
+    )
+    found = [s for s in slips(source, ["f"]) if s.kind == "discarded"]
+    if mix:
+        assert not found, statement
+    elif pure in ("x", "w", "mean", "boxes"):
+        assert not found  # a bare name is no computation
+    else:
+        assert [s.line for s in found] == [7], statement
+
+
+def test_a_dropped_index_agrees_with_a_wrong_shape_and_says_what_to_keep():
+    source = "def filter_boxes(boxes, scores, t):\n    keep = scores > t\n    boxes[keep]\n    return boxes\n"
+    refined = refine(MESSAGE, ("wrong_shape",), None, "", source, ["filter_boxes"])
+    assert refined is not None and refined.evidence[-1] == "result_discarded"
+    assert (
+        "boxes = boxes[keep]" in refined.message.en and "boxes = boxes[keep]" in refined.message.zh
+    )
+    assert ".()" not in refined.message.en
+    cat = "import torch\n\ndef f(out, b):\n    torch.cat([out, b], dim=1)\n    return out\n"
+    refined = refine(MESSAGE, ("wrong_shape",), None, "", cat, ["f"])
+    assert refined is not None and "out = torch.cat([out, b], dim=1)" in refined.message.en
+    assert "torch = " not in refined.message.en

@@ -178,7 +178,7 @@ def test_init_weights_distribution(learner):
         fail(
             f"init_weights should have a standard deviation of 0.01, but yours is {std:.4f}.",
             f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4f}。",
-            evidence=["wrong_scale"],
+            evidence=["values_differ", "wrong_scale"],
         )
     departures = normal_shape(values).departures()
     if departures:

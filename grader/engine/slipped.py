@@ -177,6 +177,8 @@ def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> b
             )
         if slip.group == "values":
             return not error and "values_differ" in tags
+        if slip.group == "select":  # a dropped selection leaves every element in place
+            return not error and bool(tags & {"values_differ", "wrong_shape"})
         if slip.group == "graph":
             # a dropped .clone() or .detach() explains only what it would have prevented
             return bool(set(evidence) & _explains(slip))
@@ -197,9 +199,28 @@ def _story(slip: Slip) -> tuple[str, str, str]:
     at_en, at_zh = line_en(slip.line), line_zh(slip.line)
     code = f"`{slip.code}`"
     if slip.kind == "discarded":
-        assign = _assignment(slip)
+        assign = _assignment(slip) if slip.form == "method" else slip.keep
         keep_en = f": {assign}" if assign else ""
         keep_zh = f"：{assign}" if assign else ""
+        if slip.form != "method":
+            what_en = (
+                f"torch.{slip.method}() returns a new tensor and changes none of its arguments"
+                if slip.form == "function"
+                else "an operator or an index computes a new tensor and changes none of the "
+                "tensors it reads"
+            )
+            what_zh = (
+                f"torch.{slip.method}() 返回一个新张量，不会修改它的任何参数"
+                if slip.form == "function"
+                else "运算符或索引会算出一个新张量，不会修改它读取的任何张量"
+            )
+            return (
+                "result_discarded",
+                f"{at_en.capitalize()}: {code} makes a new tensor and your code throws it away, "
+                f"so that line changes nothing: {what_en}. Keep its result{keep_en}.",
+                f"{at_zh}：{code} 生成了一个新张量，而你的代码把它丢掉了，所以这一行什么也没改变："
+                f"{what_zh}。请保留它的结果{keep_zh}。",
+            )
         return (
             "result_discarded",
             f"{at_en.capitalize()}: {code} makes a new tensor and your code throws it away, so "

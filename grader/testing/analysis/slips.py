@@ -4,8 +4,11 @@ Read on the trusted side, never run. Each :class:`Slip` is a line of the learner
 explains a whole class of failures when the failure agrees with it (the plugin decides that,
 see ``grader.engine.slips``):
 
-* ``discarded``: the result of an out-of-place tensor method thrown away, a statement such as
-  ``y.contiguous()``, ``x.add(1)`` or ``t.float()`` that changes nothing;
+* ``discarded``: the result of a pure tensor computation thrown away, a statement that changes
+  nothing: an out-of-place method (``y.contiguous()``, ``x.add(1)``, ``t.float()``), a torch
+  function (``torch.cat([a, b])``), an operator (``w * 0.01``, ``x - mean``) or an index
+  (``boxes[keep]``). In-place methods (``add_``), calls with effects (``print``, ``append``,
+  ``backward``, ``step``) and any call the grader does not know are never read as one;
 * ``transpose_attr``: ``.T``, which reverses every dim and is the identity on a 1-D tensor;
 * ``forward_under_no_grad``: a value computed inside ``with torch.no_grad():`` (the forward
   pass, the loss) that ``.backward()`` is later called on;
@@ -80,10 +83,91 @@ KINDS: dict[str, tuple[str, ...]] = {
         "where",
         "maximum",
         "minimum",
+        "clamp_min",
+        "clamp_max",
+        "scatter",
+        "scatter_add",
+        "scatter_reduce",
+        "index_fill",
+        "index_add",
+        "index_copy",
+        "index_put",
+        "masked_scatter",
+        "matmul",
+        "mm",
+        "bmm",
+        "lerp",
     ),
+    # a selection: an index or a method that picks elements (the subscripts below too)
+    "select": ("index_select", "masked_select", "gather", "narrow", "take"),
     "graph": ("detach", "clone", "requires_grad"),
 }
 _KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
+# torch.<function>(...) that returns a new tensor and changes none of its arguments
+TORCH_FUNCTIONS: dict[str, str] = {
+    **{
+        name: "layout"
+        for name in (
+            "cat",
+            "concat",
+            "concatenate",
+            "stack",
+            "hstack",
+            "vstack",
+            "dstack",
+            "reshape",
+            "transpose",
+            "permute",
+            "flatten",
+            "squeeze",
+            "unsqueeze",
+            "movedim",
+            "swapaxes",
+            "flip",
+            "t",
+        )
+    },
+    **{
+        name: "values"
+        for name in (
+            "where",
+            "clamp",
+            "clip",
+            "abs",
+            "exp",
+            "log",
+            "sqrt",
+            "add",
+            "sub",
+            "mul",
+            "div",
+            "pow",
+            "matmul",
+            "mm",
+            "bmm",
+            "einsum",
+            "maximum",
+            "minimum",
+            "softmax",
+            "sigmoid",
+            "relu",
+            "tanh",
+            "sum",
+            "mean",
+            "cumsum",
+            "round",
+            "floor",
+            "ceil",
+            "neg",
+            "square",
+            "scatter",
+            "scatter_add",
+            "index_fill",
+            "masked_fill",
+        )
+    },
+    **{name: "select" for name in ("index_select", "masked_select", "gather", "narrow", "take")},
+}
 # bare module names whose methods are not tensor methods (``torch.manual_seed(0)``)
 _MODULES = {"torch", "np", "numpy", "nn", "F", "math", "random", "os", "sys", "self", "optimizer"}
 _NO_GRAD = {"no_grad", "inference_mode"}
@@ -94,9 +178,14 @@ class Slip:
     kind: str  # discarded, transpose_attr, forward_under_no_grad, data
     line: int
     code: str  # the learner's own code, one line, capped
-    method: str = ""  # for discarded: the method; else ""
-    group: str = ""  # for discarded: layout, dtype, device, to, values, graph
+    method: str = ""  # for discarded: the method or torch function; "" for an expression
+    group: str = ""  # for discarded: layout, dtype, device, to, values, graph, select
     function: str = ""
+    # for discarded: "method" (x.add(1)), "function" (torch.cat(...)) or "expression"
+    # (w * 0.01, boxes[keep]); ``keep``: the statement that keeps the result, where one name
+    # is plainly meant (w = w * 0.01), else ""
+    form: str = "method"
+    keep: str = ""
 
 
 def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
@@ -201,6 +290,22 @@ def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str])
                         func.name,
                     )
                 )
+        if isinstance(node, ast.Expr):
+            dropped = _dropped_computation(node.value)
+            if dropped is not None:
+                method, group, form, keep = dropped
+                found.append(
+                    Slip(
+                        "discarded",
+                        node.lineno,
+                        _code(lines, node.lineno),
+                        method,
+                        group,
+                        func.name,
+                        form,
+                        keep,
+                    )
+                )
         if isinstance(node, ast.Attribute) and node.attr == "T":
             found.append(
                 Slip("transpose_attr", node.lineno, _code(lines, node.lineno), "T", "", func.name)
@@ -213,9 +318,87 @@ def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str])
     return found
 
 
+def _dropped_computation(value: ast.expr) -> tuple[str, str, str, str] | None:
+    """(method, group, form, keep) for an expression statement whose value is a pure tensor
+    computation other than a method call (read above): a torch function, an operator, an
+    index. None for anything that may have an effect or is not a tensor computation."""
+    if isinstance(value, ast.Call):
+        target = value.func
+        if (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "torch"
+            and target.attr in TORCH_FUNCTIONS
+            and not any(isinstance(k.arg, str) and k.arg == "out" for k in value.keywords)
+            and all(_pure(a) for a in [*value.args, *(k.value for k in value.keywords)])
+        ):
+            # torch.cat([out, b]): the learner meant to update out
+            first = value.args[0] if value.args else None
+            if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+                first = first.elts[0]
+            keep = f"{first.id} = {ast.unparse(value)}" if isinstance(first, ast.Name) else ""
+            return target.attr, TORCH_FUNCTIONS[target.attr], "function", keep
+        return None
+    if isinstance(value, (ast.BinOp, ast.UnaryOp)) and _pure(value):
+        operands = [value.left, value.right] if isinstance(value, ast.BinOp) else [value.operand]
+        if not _names_in(value):
+            return None  # constants only: 2 * 3
+        first = operands[0]
+        keep = f"{first.id} = {ast.unparse(value)}" if isinstance(first, ast.Name) else ""
+        return "", "values", "expression", keep
+    if isinstance(value, ast.Subscript) and _pure(value):
+        root = value.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value  # a call here is a known tensor method or torch function
+        if isinstance(root, ast.Constant) or (isinstance(root, ast.Name) and root.id in _MODULES):
+            return None  # sys.argv[1], "abc"[0]: no tensor's index
+        base = value.value
+        keep = f"{base.id} = {ast.unparse(value)}" if isinstance(base, ast.Name) else ""
+        return "", "select", "expression", keep
+    return None
+
+
+def _pure(node: ast.expr) -> bool:
+    """An expression that only reads: names, constants, attributes, indexes, operators, and
+    calls of out-of-place tensor methods or torch functions on such expressions."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _pure(node.value)
+    if isinstance(node, ast.Subscript):
+        return _pure(node.value) and _pure(node.slice)
+    if isinstance(node, ast.Slice):
+        return all(_pure(p) for p in (node.lower, node.upper, node.step) if p is not None)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_pure(e) for e in node.elts)
+    if isinstance(node, ast.Starred):
+        return _pure(node.value)
+    if isinstance(node, ast.BinOp):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _pure(node.operand)
+    if isinstance(node, ast.Compare):
+        return _pure(node.left) and all(_pure(c) for c in node.comparators)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        known = (
+            node.func.attr in TORCH_FUNCTIONS
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"
+            else node.func.attr in _KIND_OF
+        )
+        return (
+            known
+            and _pure(node.func.value)
+            and all(_pure(a) for a in [*node.args, *(k.value for k in node.keywords)])
+        )
+    return False
+
+
 def _tensor_like(node: ast.expr) -> bool:
-    """A receiver that can be a tensor: a name, an attribute, a subscript or a call result."""
-    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
+    """A receiver that can be a tensor: a name, an attribute, a subscript, a call result or an
+    operator's result ((x + y).sum())."""
+    return isinstance(
+        node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.BinOp, ast.UnaryOp)
+    )
 
 
 def _is_no_grad(item: ast.withitem) -> bool:

@@ -1,0 +1,11 @@
+import torch
+
+
+def one_hot(labels, num_classes):
+    out = torch.zeros(labels.shape[0], num_classes, device=labels.device)
+    out.scatter(1, labels.unsqueeze(1), 1.0)
+    return out
+
+
+def pick(scores, labels):
+    return scores.gather(1, labels.unsqueeze(1)).squeeze(1)
