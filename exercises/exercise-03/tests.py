@@ -63,6 +63,16 @@ def _keeps_dtype(got, dtype, what):
     )
 
 
+def _replaced(got, x, kept):
+    """Whether ``got`` (x's shape) is x with the unselected positions replaced: the selected
+    ones hold x's values and some unselected one does not (torch.where, x * mask). x returned
+    as it was is not zeroed: nothing was replaced."""
+    got, x, kept = got.detach().cpu(), x.detach().cpu(), kept.detach().cpu()
+    if got.shape != x.shape or bool(kept.all()):
+        return False
+    return _same(got[kept], x[kept]) and not _same(got[~kept], x[~kept])
+
+
 def _same(a, b):
     """Same shape and values (on the CPU, any dtype)."""
     a, b = a.detach().cpu(), b.detach().cpu()
@@ -77,8 +87,9 @@ def _check_positives(learner, reference, x, code):
     what = f"positives(x) (x = {code})"
     got = expect_tensor(learner.positives(x), what)
     want = reference.positives(x)
-    if not _same(got, want) and _same(got, x[x >= 0]):
-        zeros = int((x == 0).sum())
+    zeros = int((x == 0).sum())
+    # >= is told only where a 0 was kept and >= still dropped something
+    if zeros and bool((x < 0).any()) and not _same(got, want) and _same(got, x[x >= 0]):
         fail(
             f"{what} should leave out the {zeros} element(s) equal to 0, but yours keeps them: "
             "0 is not > 0. Use >, not >=.",
@@ -86,7 +97,7 @@ def _check_positives(learner, reference, x, code):
             "请用 >，而不是 >=。",
             evidence=["values_differ", "inclusive_threshold"],
         )
-    if tuple(got.shape) == tuple(x.shape) != tuple(want.shape):
+    if tuple(got.shape) == tuple(x.shape) != tuple(want.shape) and _replaced(got, x, x > 0):
         fail(
             f"{what} should be a 1-D tensor of the {want.numel()} elements > 0, of shape "
             f"({want.numel()},), but yours has the shape of x, {tuple(x.shape)}: it keeps every "
@@ -189,8 +200,11 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
     got = expect_tensor(learner.filter_boxes(boxes, scores, threshold), what_en)
     want = reference.filter_boxes(boxes, scores, threshold)
     n, m = boxes.shape[0], want.shape[0]
-    if not _same(got, want) and _same(got, boxes[(scores >= threshold).to(boxes.device)]):
-        ties = int((scores == threshold).sum())
+    ties = int((scores == threshold).sum())
+    inclusive = (scores >= threshold).to(boxes.device)
+    # >= is told only where a tie was kept and >= still dropped a box (else the answer may be
+    # the boxes unfiltered)
+    if ties and not bool(inclusive.all()) and not _same(got, want) and _same(got, boxes[inclusive]):
         fail(
             f"{what_en} should drop the {ties} box(es) whose score equals the threshold "
             f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, not >=.",
@@ -198,7 +212,10 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
             "分数必须严格大于阈值。请用 >，而不是 >=。",
             evidence=["values_differ", "inclusive_threshold"],
         )
-    if tuple(got.shape) == tuple(boxes.shape) != tuple(want.shape):
+    keep = (scores > threshold).to(boxes.device)
+    if tuple(got.shape) == tuple(boxes.shape) != tuple(want.shape) and _replaced(
+        got, boxes, keep[:, None].expand_as(boxes)
+    ):
         fail(
             f"{what_en} should keep only the {m} rows whose score is > {threshold}, shape "
             f"({m}, 4), but yours has all {n} rows: it replaces the dropped boxes instead of "
@@ -289,6 +306,32 @@ def test_filter_boxes_values(learner, reference, device, rng):
 LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
+def _kept_boxes(learner, device, levels, threshold):
+    """(what, the answer, the kept rows as a sorted list or None, the rows due) for boxes
+    whose box i holds 4i, 4i+1, 4i+2, 4i+3 (easy to tell apart in a message)."""
+    n = len(levels)
+    boxes = torch.arange(4.0 * n).reshape(n, 4).to(device)
+    scores = torch.tensor(levels, dtype=torch.float32).reshape(n).to(device)
+    what = f"filter_boxes(boxes, scores, {threshold}) (scores = {list(levels)})"
+    got = expect_tensor(learner.filter_boxes(boxes, scores, threshold), what)
+    kept = _rows(got.reshape(-1, 4)) if got.numel() % 4 == 0 else None
+    want = [tuple(4.0 * i + c for c in range(4)) for i, v in enumerate(levels) if v > threshold]
+    return what, got, kept, want
+
+
+def _ties_kept(kept, want, levels, threshold):
+    """The answer keeps the boxes due and, beyond them, only boxes whose score is a tie: what
+    >= gives (and, where no score lies below the threshold, the boxes unfiltered too)."""
+    if kept is None:
+        return False
+    extra = set(kept) - set(want)
+    return (
+        bool(extra)
+        and set(want) <= set(kept)
+        and all(levels[int(r[0]) // 4] == threshold for r in extra)
+    )
+
+
 @PROPERTY
 @given(
     levels=st.lists(st.sampled_from(LEVELS), max_size=6),
@@ -297,29 +340,30 @@ LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
 def test_filter_boxes_strictly_greater(learner, device, levels, threshold):
     # Which boxes are kept, and only that: their order and the result's shape are
     # test_filter_boxes_values's, so the kept rows are compared as a set.
-    n = len(levels)
-    # Box i holds 4i, 4i+1, 4i+2, 4i+3: easy to tell apart in a message.
-    boxes = torch.arange(4.0 * n).reshape(n, 4).to(device)
-    scores = torch.tensor(levels, dtype=torch.float32).reshape(n).to(device)
-    what = f"filter_boxes(boxes, scores, {threshold}) (scores = {list(levels)})"
-    got = expect_tensor(learner.filter_boxes(boxes, scores, threshold), what)
-    kept = _rows(got.reshape(-1, 4)) if got.numel() % 4 == 0 else None
-    want = [tuple(4.0 * i + c for c in range(4)) for i, v in enumerate(levels) if v > threshold]
+    what, got, kept, want = _kept_boxes(learner, device, levels, threshold)
     if kept == want:
         return
-    ties = [i for i, v in enumerate(levels) if v == threshold]
-    if (
-        kept is not None
-        and set(kept) - set(want)
-        and all(int(r[0]) // 4 in ties for r in set(kept) - set(want))
-    ):
-        fail(
-            f"{what} should drop the {len(ties)} box(es) whose score equals the threshold "
-            f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, not >=.",
-            f"{what}：结果应该丢弃 {len(ties)} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了它们："
-            "分数必须严格大于阈值。请用 >，而不是 >=。",
-            evidence=["values_differ", "inclusive_threshold"],
-        )
+    if _ties_kept(kept, want, levels, threshold):
+        # >= is told only where it still drops a box: boxes returned unfiltered also keep the
+        # ties. Where none lies below the threshold, one more box below it tells them apart.
+        probe = levels if min(levels) < threshold else [*levels, threshold - 0.25]
+        p_what, p_kept, p_want = what, kept, want
+        if probe is not levels:
+            p_what, _, p_kept, p_want = _kept_boxes(learner, device, probe, threshold)
+        if (
+            min(probe) < threshold
+            and p_kept != p_want
+            and _ties_kept(p_kept, p_want, probe, threshold)
+        ):
+            ties = sum(v == threshold for v in probe)
+            fail(
+                f"{p_what} should drop the {ties} box(es) whose score equals the threshold "
+                f"{threshold}, but yours keeps them: the score must be strictly greater. Use >, "
+                "not >=.",
+                f"{p_what}：结果应该丢弃 {ties} 个分数恰好等于阈值 {threshold} 的框，但你的结果保留了"
+                "它们：分数必须严格大于阈值。请用 >，而不是 >=。",
+                evidence=["values_differ", "inclusive_threshold"],
+            )
     kept_boxes = [int(r[0]) // 4 for r in kept] if kept is not None else None
     fail(
         f"{what} should keep exactly the boxes whose score is > {threshold}, boxes "
