@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.testing import relations
-from grader.testing.checks import CheckFailed, assert_close, assert_shape
+from grader.testing.checks import CheckFailed, assert_close, assert_shape, assert_shape_of
 
 
 @pytest.fixture(autouse=True)
@@ -354,3 +354,30 @@ def test_once_remembers_a_trusted_run_and_leaves_the_generator_as_a_run_would():
     other = once(lambda m, seed, n: scenario(module, seed, n), object(), 7, 3, key="other")
     assert torch.equal(other["x"], first["x"]) and len(calls) == 3
     training._RUNS.clear()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, sizes, sizes)
+def test_every_row_indexed_with_every_index_is_named_and_a_broadcast_is_not(seed, n, m):
+    """x[:, idx] for x[arange(n), idx]: (n, n) whose diagonal is the answer, varying both ways.
+    The answer copied along a dim ((n, 1) broadcast against (n,)) is no such pairing."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, m, generator=g, dtype=torch.float64)
+    idx = torch.randint(m, (n,), generator=g)
+    idx[:2] = torch.tensor([0, m - 1])  # two rows with different columns at least
+    want = x[torch.arange(n), idx]
+    found = relations.relate(x[:, idx], want)
+    assert found is not None and found.tag == "index_all_pairs"
+    assert "diagonal" in found.en and "对角线" in found.zh
+    for copied in (want[:, None].expand(n, n), want[None, :].expand(n, n)):
+        found = relations.relate(copied.contiguous(), want)
+        assert found is None or found.tag != "index_all_pairs"
+
+
+def test_a_wrong_shape_check_with_the_expected_answer_names_all_pairs():
+    x = torch.tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0], [4.0, 6.0, 9.0]])
+    idx = x.argmax(dim=1)
+    with pytest.raises(CheckFailed) as failed:
+        assert_shape_of(x[:, idx], x.amax(dim=1), "row_max(x)")
+    assert "index_all_pairs" in failed.value.evidence
+    assert "(3, 3)" in failed.value.message.en

@@ -242,6 +242,13 @@ def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str | Text) ->
     )
 
 
+def assert_shape_of(value: torch.Tensor, expected: torch.Tensor, what: str | Text) -> None:
+    """``value`` has ``expected``'s shape; a wrong shape that is a relation of the expected
+    answer (its values every pair over, a size-1 dim dropped ...) says so, as assert_close."""
+    with _related(value, expected, None, None):
+        assert_shape(value, expected.shape, what)
+
+
 def _shape_evidence(got: tuple[int, ...], want: tuple[int, ...]) -> list[str]:
     """Tags that explain a wrong shape: a silent broadcast, a lost or extra size-1 dim."""
     tags = []

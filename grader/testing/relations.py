@@ -170,6 +170,33 @@ def _diagonal(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rel
     return None
 
 
+def _all_pairs(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` is ``(..., n, n)`` where ``(..., n)`` was due, and its diagonal is the expected
+    answer: ``x[:, idx]`` took column ``idx[j]`` of every row ``i``, for every pair (i, j).
+    Only when the pairs vary both ways: a copy of the answer along one dim is a broadcast."""
+    if a.dim() != b.dim() + 1 or b.dim() < 1 or a.dim() > 4:
+        return None
+    n = b.shape[-1]
+    if n < 2 or a.shape[-2:] != (n, n) or a.shape[:-1] != b.shape:
+        return None
+    if not _close(a.diagonal(dim1=-2, dim2=-1), b, rtol, atol):
+        return None
+    across = a.narrow(-1, 0, 1).expand_as(a)  # each row one value: the answer broadcast
+    down = a.narrow(-2, 0, 1).expand_as(a)
+    if _close(a, across, rtol, atol) or _close(a, down, rtol, atol):
+        return None
+    shape = _shape(a.shape)
+    return Relation(
+        "index_all_pairs",
+        f"Your answer is a {shape} matrix whose diagonal is the expected answer: element (i, j) "
+        "pairs row i with the index meant for row j (x[:, idx] takes column idx[j] of every row "
+        "i). Pair each row with its own index: x[torch.arange(n), idx], or gather along dim 1.",
+        f"你的结果是一个 {shape} 的矩阵，它的对角线才是期望结果：元素 (i, j) 把第 i 行与第 j 行的"
+        "下标配在了一起（x[:, idx] 会从每一行 i 取出第 idx[j] 列）。应让每行只配它自己的下标："
+        "x[torch.arange(n), idx]，或沿 dim 1 使用 gather。",
+    )
+
+
 def _size_one(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
     if a.shape == b.shape or a.numel() != b.numel():
         return None
@@ -429,6 +456,7 @@ def _shift_explains(
 _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | None], ...] = (
     _transposed,
     _diagonal,
+    _all_pairs,
     _reduced,
     _size_one,
     _shifted,
