@@ -12,7 +12,7 @@ from grader.catalog import Catalog, project_root
 from grader.diagnose import DiagnosisCatalog, diagnose, match
 from grader.engine.slipped import T_WARNING, refine
 from grader.i18n import Text
-from grader.testing.analysis.slips import KINDS, TORCH_FUNCTIONS, slips
+from grader.testing.analysis.slips import KINDS, TORCH_FUNCTIONS, bare_calls, slips
 
 DROPPED = """
 import torch
@@ -386,3 +386,14 @@ def test_a_dropped_index_agrees_with_a_wrong_shape_and_says_what_to_keep():
     refined = refine(MESSAGE, ("wrong_shape",), None, "", cat, ["f"])
     assert refined is not None and "out = torch.cat([out, b], dim=1)" in refined.message.en
     assert "torch = " not in refined.message.en
+
+
+def test_a_squeeze_with_no_dim_is_found_where_the_graded_function_reaches_it():
+    source = (
+        "def helper(m):\n    return m.squeeze()\n\ndef column_means(x):\n"
+        "    m = x.mean(dim=0, keepdim=True)\n    return helper(m)\n\n"
+        "def other(x):\n    return x.squeeze()\n\ndef named(x):\n    return x.squeeze(0)\n"
+    )
+    assert bare_calls(source, ["column_means"], "squeeze") == (2,)
+    assert bare_calls(source, ["named"], "squeeze") == ()
+    assert bare_calls("def f(:\n", ["f"], "squeeze") == ()

@@ -38,14 +38,18 @@ from grader.testing import (
     names,
     on_meta,
 )
+from grader.testing.analysis.slips import bare_calls
+from grader.testing.checks import assert_shape_of
 from grader.testing.properties import PROPERTY
 
 # ---------------------------------------------------------------------------------------------
 # Shapes of reductions
 
 
-def _check_reduced_shape(got, x, dim, what):
-    """``got`` has the shape of a reduction of x (n, d) along ``dim``; names the classic slips."""
+def _check_reduced_shape(got, x, dim, what, expected=None, squeezes=()):
+    """``got`` has the shape of a reduction of x (n, d) along ``dim``; names the classic slips.
+    ``expected``: the answer due, to say how a wrong shape relates to it; ``squeezes``: the
+    learner's lines with a .squeeze() that names no dim."""
     n, d = x.shape
     want = (d,) if dim == 0 else (n,)
     shape = tuple(got.shape)
@@ -82,7 +86,11 @@ def _check_reduced_shape(got, x, dim, what):
             ),
             evidence=["wrong_shape", "reduced_wrong_dim"],
         )
-    if shape == ():
+    if shape == () and (d if dim == 0 else n) == 1:
+        # one value was due, (1,): the whole-tensor reduction gives the same value, so the
+        # learner's dim says nothing; a size-1 dim was dropped
+        _dropped_size_one(got, want, what, expected, squeezes)
+    elif shape == ():
         what_en, what_zh = names(what)
         fail(
             f"{what_en} should have shape {_fmt(want)}, but yours is a single number (shape ()): "
@@ -91,7 +99,41 @@ def _check_reduced_shape(got, x, dim, what):
             f"归约会作用于整个张量。请传入 dim={dim}。",
             evidence=["wrong_shape", "reduced_all_dims"],
         )
+    if expected is not None:
+        assert_shape_of(got, expected, what)
     assert_shape(got, want, what)
+
+
+def _dropped_size_one(got, want, what, expected, squeezes):
+    """A 0-d answer where (1,) was due."""
+    if expected is None or got.device.type == "meta":
+        return
+    if not torch.allclose(
+        got.detach().cpu().double().reshape(-1), expected.detach().cpu().double().reshape(-1)
+    ):
+        return
+    what_en, what_zh = names(what)
+    if squeezes:
+        lines = ", ".join(map(str, squeezes))
+        fail(
+            f"{what_en} should have shape {_fmt(want)}, but yours is a single number (shape ()): "
+            f"it holds the expected value with its size-1 dimension dropped. The .squeeze() "
+            f"with no dim (line {lines}) removes every dimension of size 1: the one keepdim "
+            "kept and, for an x with one column, the answer's own. Name the dim: squeeze(0), "
+            "or leave out keepdim=True and the squeeze.",
+            f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果只是一个数（形状为 ()）：它的值是对的，"
+            f"只是丢掉了长度为 1 的维度。不带 dim 的 .squeeze()（第 {lines} 行）会删除所有长度为 1 "
+            "的维度：既删掉 keepdim 保留的那一维，也在 x 只有一列时删掉答案本身的那一维。请指明维度："
+            "squeeze(0)，或者去掉 keepdim=True 和 squeeze。",
+            evidence=["wrong_shape", "size_one_dims", "squeezed_too_much"],
+        )
+    fail(
+        f"{what_en} should have shape {_fmt(want)}, but yours is a single number (shape ()): it "
+        "holds the expected value with its size-1 dimension dropped.",
+        f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果只是一个数（形状为 ()）：它的值是对的，"
+        "只是丢掉了长度为 1 的维度。",
+        evidence=["wrong_shape", "size_one_dims"],
+    )
 
 
 def _fmt(shape):
@@ -137,7 +179,8 @@ def _offset_columns(rng, n, d, dtype=torch.float32):
 COLUMN_SHAPES = [(3, 3), (4, 3), (2, 5), (1, 5), (6, 1)]
 
 
-def test_column_means_values(learner, reference, device, rng):
+def test_column_means_values(learner, reference, device, rng, learner_source):
+    squeezes = bare_calls(learner_source, ["column_means"], "squeeze")
     cases = [(_offset_columns(rng, n, d).to(device), PLAIN) for n, d in COLUMN_SHAPES]
     cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
     cases.append((_offset_columns(rng, 4, 3, torch.float64).to(device), F64))
@@ -145,7 +188,7 @@ def test_column_means_values(learner, reference, device, rng):
         what = _for_x("column_means(x)", x, note)
         want = reference.column_means(x)
         got = expect_tensor(learner.column_means(x), what)
-        _check_reduced_shape(got, x, 0, what)
+        _check_reduced_shape(got, x, 0, what, want, squeezes)
         scale = float(x.abs().max())
         # At the precision of the coarser of x's and the result's dtype: whether the dtype is
         # kept is test_keeps_dtype's.
@@ -223,7 +266,7 @@ def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
     what_en, what_zh = names(what)
     v_what = Text(f"the values returned by {what_en}", f"{what_zh} 返回的最大值")
     i_what = Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
-    _check_reduced_shape(values, x, 1, v_what)
+    _check_reduced_shape(values, x, 1, v_what, want_values)
     _check_reduced_shape(indices, x, 1, i_what)
     if index_dtype:
         assert_dtype(indices, torch.int64, i_what)

@@ -190,12 +190,54 @@ class Slip:
 
 def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
     """The slips in the top-level functions ``functions`` and what they call by name."""
-    if len(source) > MAX_SOURCE_CHARS:
+    reached = _reached(source, functions)
+    if reached is None:
         return ()
+    defs, seen = reached
+    lines = source_lines(source)
+    found: list[Slip] = []
+    try:
+        for name in seen:
+            found += _in_function(defs[name], lines)
+    except RecursionError:
+        return ()
+    return tuple(sorted(set(found), key=lambda s: (s.line, s.kind)))
+
+
+def bare_calls(source: str, functions: Iterable[str], method: str) -> tuple[int, ...]:
+    """The lines where ``<anything>.method()`` is called with no argument at all, in
+    ``functions`` and what they call (``x.squeeze()``: every size-1 dim goes, not one)."""
+    reached = _reached(source, functions)
+    if reached is None:
+        return ()
+    defs, seen = reached
+    return tuple(
+        sorted(
+            {
+                node.lineno
+                for name in seen
+                for node in ast.walk(defs[name])
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == method
+                and not node.args
+                and not node.keywords
+            }
+        )
+    )
+
+
+def _reached(
+    source: str, functions: Iterable[str]
+) -> tuple[dict[str, ast.FunctionDef | ast.AsyncFunctionDef], list[str]] | None:
+    """The top-level functions by name, and those of ``functions`` that exist with what they
+    call by name; None for a file that cannot be read."""
+    if len(source) > MAX_SOURCE_CHARS:
+        return None
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
+        return None
     defs = {
         node.name: node
         for node in tree.body
@@ -216,14 +258,7 @@ def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
                 and node.func.id not in seen
             ):
                 todo.append(node.func.id)
-    lines = source_lines(source)
-    found: list[Slip] = []
-    try:
-        for name in seen:
-            found += _in_function(defs[name], lines)
-    except RecursionError:
-        return ()
-    return tuple(sorted(set(found), key=lambda s: (s.line, s.kind)))
+    return defs, seen
 
 
 def _code(lines: list[str], line: int) -> str:
