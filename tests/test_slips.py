@@ -397,3 +397,27 @@ def test_a_squeeze_with_no_dim_is_found_where_the_graded_function_reaches_it():
     assert bare_calls(source, ["column_means"], "squeeze") == (2,)
     assert bare_calls(source, ["named"], "squeeze") == ()
     assert bare_calls("def f(:\n", ["f"], "squeeze") == ()
+
+
+def test_a_dot_t_story_is_told_of_the_failing_input_only():
+    """positives(x) with x.T: PyTorch warned for a 1-D x of the same test, but the call that
+    failed passed a 2-D x, where .T is a true transpose. The story is not told of it."""
+    import torch
+
+    from grader.testing import relations
+
+    source = "def positives(x):\n    flat = x.T.flatten()\n    return flat[flat > 0]\n"
+    warned = f"UserWarning: {T_WARNING} to reverse their shape is deprecated"
+    try:
+        relations.remember((torch.randn(4, 5),))
+        assert refine(MESSAGE, ("values_differ",), None, warned, source, ["positives"]) is None
+        relations.remember((torch.randn(6),))
+        refined = refine(MESSAGE, ("values_differ",), None, warned, source, ["positives"])
+        assert refined is not None and refined.evidence[-1] == "transpose_1d"
+        # .T of a value computed inside (a mean's row): the input's shape says nothing of it
+        relations.remember((torch.randn(4, 5),))
+        inner = "def center(x):\n    return x - x.mean(dim=1).T\n"
+        refined = refine(MESSAGE, ("values_differ",), None, warned, inner, ["center"])
+        assert refined is not None and refined.evidence[-1] == "transpose_1d"
+    finally:
+        relations.forget()

@@ -17,6 +17,7 @@ from typing import Any
 
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh
+from grader.testing import relations
 from grader.testing.analysis.slips import Slip, slips
 
 # Tags the generic checks attach (checks.py, relations.py): they say *that* the answer is
@@ -80,6 +81,7 @@ def refine(
     """The failure with a slip that agrees with it, or None (leave it as it is). ``named``:
     the evidence tags the diagnosis catalogue has an entry for; a tag without one names no
     mistake the learner would read, so it does not stand against a slip."""
+    functions = tuple(functions)
     specific = {tag for tag in evidence if tag not in GENERIC and (named is None or tag in named)}
     if specific and not specific <= _EXPLAINED:
         return None
@@ -87,7 +89,13 @@ def refine(
     if not found:
         return None
     text = f"{error.get('type', '')}: {error.get('message', '')}" if error else ""
-    agreeing = [s for s in found if specific <= _explains(s) and _agrees(s, evidence, text, output)]
+    agreeing = [
+        s
+        for s in found
+        if specific <= _explains(s)
+        and _agrees(s, evidence, text, output)
+        and not _told_of_another_input(s, functions)
+    ]
     if not agreeing:
         return None
     kinds = {(s.kind, s.group) for s in agreeing}
@@ -147,6 +155,16 @@ def _explains(slip: Slip) -> frozenset[str]:
     return {"layout": _LAYOUT, "dtype": _DTYPE, "device": _DEVICE, "to": _DTYPE | _DEVICE}.get(
         slip.group, frozenset()
     )
+
+
+def _told_of_another_input(slip: Slip, functions: Iterable[str]) -> bool:
+    """A .T taken of an argument of a graded function, where every tensor the failing call
+    passed is 2-D: there .T is a true transpose, so PyTorch's warning came from another call
+    (a 1-D or 3-D input of the same test), and the story would be told of the wrong input."""
+    if slip.kind != "transpose_attr" or not slip.on_parameter or slip.function not in functions:
+        return False
+    shapes = relations.argument_shapes()
+    return bool(shapes) and all(len(shape) == 2 for shape in shapes)
 
 
 def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> bool:

@@ -56,6 +56,12 @@ def remember(args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> None:
             _inputs.append(value.detach())
 
 
+def argument_shapes() -> tuple[tuple[int, ...], ...]:
+    """The shapes of the tensor arguments of the latest learner call (meta ones too): what a
+    story about "the input" may say, since the failing call is the latest one."""
+    return tuple(_shapes)
+
+
 def forget() -> None:
     _inputs.clear()
     _shapes.clear()

@@ -186,6 +186,9 @@ class Slip:
     # is plainly meant (w = w * 0.01), else ""
     form: str = "method"
     keep: str = ""
+    # for transpose_attr: .T is taken of a parameter of ``function`` itself (x.T), so the
+    # tensor it applies to is an argument the test passed
+    on_parameter: bool = False
 
 
 def slips(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
@@ -304,6 +307,8 @@ def _receiver(node: ast.expr) -> str:
 def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> list[Slip]:
     found: list[Slip] = []
     modules = _modules(func)
+    every = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    params = {a.arg for a in every}
     for node in ast.walk(func):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             call = node.value
@@ -343,7 +348,15 @@ def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str])
                 )
         if isinstance(node, ast.Attribute) and node.attr == "T":
             found.append(
-                Slip("transpose_attr", node.lineno, _code(lines, node.lineno), "T", "", func.name)
+                Slip(
+                    "transpose_attr",
+                    node.lineno,
+                    _code(lines, node.lineno),
+                    "T",
+                    "",
+                    func.name,
+                    on_parameter=isinstance(node.value, ast.Name) and node.value.id in params,
+                )
             )
         if isinstance(node, ast.Attribute) and node.attr == "data":
             found.append(

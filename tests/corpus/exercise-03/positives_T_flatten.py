@@ -1,0 +1,14 @@
+import torch
+
+
+def positives(x):
+    flat = x.T.flatten()
+    return flat[flat > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    return boxes[scores > threshold]
+
+
+def corner_copy(x, k):
+    return x[:k, :k].clone()
