@@ -339,6 +339,10 @@ def _scattered_down_rows(got, labels, classes, want, what):
     )
 
 
+def _dtype(t):
+    return str(t.dtype).removeprefix("torch.")
+
+
 def _copies_labels_dtype(source):
     """The learner's one_hot passes dtype=<its labels argument>.dtype to a call."""
     try:
@@ -378,7 +382,22 @@ def test_one_hot_float32(learner, device, rng, learner_source):
                 "应保持 int64，而 one-hot 目标值是 float32。请指定 dtype=torch.float32。"
             )
             evidence += ["integer_instead_of_float", "one_hot_not_float"]
-        elif not got.dtype.is_floating_point:
+        elif got.dtype == labels.dtype:
+            # judged by the answer, whatever the spelling: labels.new_zeros(...),
+            # torch.zeros_like(labels), dtype=labels.dtype through a name, labels.clone() ...
+            extra_en = (
+                f" Your one-hot tensor has the labels' own dtype, {_dtype(labels)}: a tensor made "
+                "from the labels (labels.new_zeros(...), torch.zeros_like(labels), or with their "
+                "dtype) copies it. The labels are indices and stay int64, but the one-hot targets "
+                "are float32: ask for dtype=torch.float32."
+            )
+            extra_zh = (
+                f"你的 one-hot 张量沿用了标签自己的 dtype {_dtype(labels)}：由标签创建的张量"
+                "（labels.new_zeros(...)、torch.zeros_like(labels)，或使用标签的 dtype）会沿用它。"
+                "标签是下标，应保持 int64，而 one-hot 目标值是 float32：请指定 dtype=torch.float32。"
+            )
+            evidence += ["integer_instead_of_float", "one_hot_not_float"]
+        elif not got.dtype.is_floating_point and got.dtype != torch.bool:
             extra_en = (
                 " F.one_hot (and a copy of the labels' dtype) gives integers; targets for a "
                 "loss are floats: ask for float32, or convert with .float()."
@@ -387,7 +406,7 @@ def test_one_hot_float32(learner, device, rng, learner_source):
                 "F.one_hot（以及沿用标签 dtype 的做法）得到的是整数；损失函数的目标值是浮点数："
                 "请指定 float32，或用 .float() 转换。"
             )
-            evidence.append("integer_instead_of_float")
+            evidence += ["integer_instead_of_float", "one_hot_not_float"]
         fail(
             f"{what} should have dtype float32, but yours has dtype "
             f"{str(got.dtype).removeprefix('torch.')}.{extra_en}",
