@@ -63,6 +63,15 @@ def _keeps_dtype(got, dtype, what):
     )
 
 
+def _indexed_by_nonzero(x, mask):
+    """x[torch.nonzero(mask)], the answer of indexing with nonzero's (M, x.dim()) matrix, or
+    None where that indexing fails (an index past the first dim's size)."""
+    try:
+        return x[torch.nonzero(mask)]
+    except (IndexError, RuntimeError):
+        return None
+
+
 def _replaced(got, x, kept):
     """Whether ``got`` (x's shape) is x with the unselected positions replaced: the selected
     ones hold x's values and some unselected one does not (torch.where, x * mask). x returned
@@ -107,6 +116,20 @@ def _check_positives(learner, reference, x, code):
             f"但你的结果形状与 x 相同，为 {tuple(x.shape)}：它保留了所有位置，只是替换了其他元素"
             "（torch.where 或乘以掩码）。用掩码做索引 x[x > 0] 才是筛选元素。",
             evidence=["wrong_shape", "zeroed_not_selected"],
+        )
+    by_index = _indexed_by_nonzero(x, x > 0)
+    if by_index is not None and not _same(got, want) and _same(got, by_index):
+        fail(
+            f"{what} should have shape ({want.numel()},), but yours has shape "
+            f"{tuple(got.shape)}: torch.nonzero(mask) returns the indices as a matrix with one "
+            "row per element, (M, x.dim()) (for a 1-D x an (M, 1) column), and indexing x with "
+            "that matrix picks whole slices of x by their first index, not the elements. Index "
+            "with the mask itself, x[x > 0] (or with torch.nonzero(mask, as_tuple=True)).",
+            f"{what} 的形状应为 ({want.numel()},)，但你的结果形状为 {tuple(got.shape)}："
+            "torch.nonzero(mask) 把下标返回成每个元素一行的矩阵 (M, x.dim())（一维 x 时是 (M, 1) "
+            "的一列），用这个矩阵索引 x 取出的是按第一个下标选出的整片切片，而不是这些元素。"
+            "请直接用掩码索引：x[x > 0]（或用 torch.nonzero(mask, as_tuple=True)）。",
+            evidence=["wrong_shape", "size_one_dims", "nonzero_column_index"],
         )
     if got.dim() == 0 and tuple(want.shape) == (1,):
         fail(
