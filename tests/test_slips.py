@@ -12,7 +12,13 @@ from grader.catalog import Catalog, project_root
 from grader.diagnose import DiagnosisCatalog, diagnose, match
 from grader.engine.slipped import T_WARNING, refine
 from grader.i18n import Text
-from grader.testing.analysis.slips import KINDS, TORCH_FUNCTIONS, bare_calls, slips
+from grader.testing.analysis.slips import (
+    KINDS,
+    TORCH_FUNCTIONS,
+    bare_calls,
+    returned_under_no_grad,
+    slips,
+)
 
 DROPPED = """
 import torch
@@ -421,3 +427,44 @@ def test_a_dot_t_story_is_told_of_the_failing_input_only():
         assert refined is not None and refined.evidence[-1] == "transpose_1d"
     finally:
         relations.forget()
+
+
+RETURNED_UNDER_NO_GRAD = """
+import torch
+
+def pick(scores, labels):
+    with torch.no_grad():
+        return scores.gather(1, labels.unsqueeze(1)).squeeze(1)
+
+def pick_named(scores, labels):
+    with torch.no_grad():
+        out = scores.gather(1, labels.unsqueeze(1))
+    return out.squeeze(1)
+
+def pick_named_then_renewed(scores, labels):
+    with torch.no_grad():
+        out = scores.argmax(dim=1)
+    out = scores.gather(1, out.unsqueeze(1))
+    return out
+
+def evaluate(model, X):
+    with torch.no_grad():
+        predictions = model(X)
+    return (predictions > 0).float().mean()
+"""
+
+
+def test_a_value_returned_from_under_no_grad_is_a_slip_told_only_of_a_cut_graph():
+    def kinds(name):
+        return [(s.kind, s.line) for s in returned_under_no_grad(RETURNED_UNDER_NO_GRAD, [name])]
+
+    assert kinds("pick") == [("returned_under_no_grad", 5)]
+    assert kinds("pick_named") == [("returned_under_no_grad", 9)]
+    assert kinds("pick_named_then_renewed") == []
+    assert kinds("evaluate") == [("returned_under_no_grad", 20)]  # a fact; no slip alone
+    assert not [s for s in slips(RETURNED_UNDER_NO_GRAD, ["evaluate"]) if s.kind != "discarded"]
+    refined = refine(MESSAGE, ("graph_broken",), None, "", RETURNED_UNDER_NO_GRAD, ["pick"])
+    assert refined is not None and refined.evidence[-1] == "returned_under_no_grad"
+    assert "Line 5: `with torch.no_grad():`" in refined.message.en
+    assert "第 5 行" in refined.message.zh and "backward()" not in refined.message.en
+    assert refine(MESSAGE, ("values_differ",), None, "", RETURNED_UNDER_NO_GRAD, ["pick"]) is None

@@ -18,7 +18,7 @@ from typing import Any
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh
 from grader.testing import relations
-from grader.testing.analysis.slips import Slip, slips
+from grader.testing.analysis.slips import Slip, returned_under_no_grad, slips
 
 # Tags the generic checks attach (checks.py, relations.py): they say *that* the answer is
 # wrong, not which mistake made it, so a slip may refine them.
@@ -86,6 +86,8 @@ def refine(
     if specific and not specific <= _EXPLAINED:
         return None
     found = slips(source, functions)
+    if {"graph_broken", "no_gradient"} & set(evidence):
+        found += returned_under_no_grad(source, functions)
     if not found:
         return None
     text = f"{error.get('type', '')}: {error.get('message', '')}" if error else ""
@@ -202,6 +204,8 @@ def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> b
             return bool(set(evidence) & _explains(slip))
     if slip.kind == "transpose_attr":
         return T_WARNING in output and not error.startswith("RuntimeError: view")
+    if slip.kind == "returned_under_no_grad":  # the answer has no graph: that alone
+        return bool(tags & {"graph_broken", "no_gradient"})
     if slip.kind == "forward_under_no_grad":
         return bool(_NOT_IN_GRAPH.search(error)) or bool(
             tags & {"graph_broken", "no_gradient", "parameters_never_move"}
@@ -265,6 +269,16 @@ def _story(slip: Slip) -> tuple[str, str, str]:
             "the loss outside torch.no_grad().",
             f"{at_zh}：{code} 包住了前向计算，于是其中算出的损失没有记录计算图，backward() "
             "无从反向传播。请在 torch.no_grad() 之外计算预测和损失。",
+        )
+    if slip.kind == "returned_under_no_grad":
+        return (
+            "returned_under_no_grad",
+            f"{at_en.capitalize()}: {code} wraps the computation of the value "
+            f"{slip.function}() returns, so that value records no graph: nothing can flow back "
+            "from it to the inputs. Compute it outside torch.no_grad() (keep no_grad for "
+            "updates and evaluation only).",
+            f"{at_zh}：{code} 包住了 {slip.function}() 返回值的计算，所以这个值没有记录计算图："
+            "梯度无法从它传回输入。请在 torch.no_grad() 之外计算它（no_grad 只用于参数更新和评估）。",
         )
     return (
         "data_bypasses_autograd",

@@ -175,7 +175,7 @@ _NO_GRAD = {"no_grad", "inference_mode"}
 
 @dataclass(frozen=True)
 class Slip:
-    kind: str  # discarded, transpose_attr, forward_under_no_grad, data
+    kind: str  # discarded, transpose_attr, forward_under_no_grad, data, returned_under_no_grad
     line: int
     code: str  # the learner's own code, one line, capped
     method: str = ""  # for discarded: the method or torch function; "" for an expression
@@ -363,6 +363,64 @@ def _in_function(func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str])
                 Slip("data", node.lineno, _code(lines, node.lineno), "data", "", func.name)
             )
     found += _forward_under_no_grad(func, lines)
+    return found
+
+
+def returned_under_no_grad(source: str, functions: Iterable[str]) -> tuple[Slip, ...]:
+    """The ``with torch.no_grad():`` blocks inside which a function in ``functions`` (or one
+    they call) computes the value it returns: ``with torch.no_grad(): return f(x)``, or a name
+    assigned inside the block that the return reads. A fact, not yet a slip: inference is what
+    no_grad is for, so it explains only an answer that should have kept its graph."""
+    reached = _reached(source, functions)
+    if reached is None:
+        return ()
+    defs, seen = reached
+    lines = source_lines(source)
+    try:
+        found = [s for name in seen for s in _returned_under_no_grad(defs[name], lines)]
+    except RecursionError:
+        return ()
+    return tuple(sorted(set(found), key=lambda s: s.line))
+
+
+def _returned_under_no_grad(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]
+) -> list[Slip]:
+    """``with torch.no_grad(): return f(x)``, or a name assigned inside the block and returned
+    after it: the function's answer is computed without a graph, whatever its inputs."""
+    found = []
+    returns = [n for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
+    for block in ast.walk(func):
+        if not (
+            isinstance(block, (ast.With, ast.AsyncWith))
+            and any(_is_no_grad(i) for i in block.items)
+        ):
+            continue
+        inside = {id(n) for stmt in block.body for n in ast.walk(stmt)}
+        assigned: set[str] = set()
+        for stmt in block.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, (ast.Assign, ast.AnnAssign)):
+                    assigned |= _assigned(sub)
+        later = {
+            name
+            for stmt in ast.walk(func)
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            and id(stmt) not in inside
+            and stmt.lineno > block.lineno
+            for name in _assigned(stmt)
+        }  # a name given a new value after the block is not the block's any more
+        if any(id(r) in inside or _names_in(r.value) & (assigned - later) for r in returns):
+            found.append(
+                Slip(
+                    "returned_under_no_grad",
+                    block.lineno,
+                    _code(lines, block.lineno),
+                    "",
+                    "",
+                    func.name,
+                )
+            )
     return found
 
 
