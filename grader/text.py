@@ -42,6 +42,21 @@ def path_text(raw: str | bytes) -> str:
     return os.fsdecode(raw)
 
 
+def another_encoding(data: bytes) -> bool:
+    """Whether a source file's bytes are text saved in another encoding than UTF-8: a UTF-16
+    or UTF-32 byte order mark, a byte sequence no UTF-8 text holds (GBK, Windows-1252), or
+    the zero bytes beside every character of UTF-16 or UTF-32 text without a mark (at
+    least a third of the first 4 KiB)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    sample = data[:4096]
+    return len(sample) >= 4 and 3 * sample.count(0) >= len(sample)
+
+
 def shown(value: str | bytes) -> str:
     """Text fit to show anyone and to store anywhere: undecodable bytes and lone surrogates
     become U+FFFD. The result always encodes as strict UTF-8."""

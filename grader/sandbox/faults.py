@@ -14,6 +14,7 @@ import signal
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh, lines_named
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
+from grader.text import another_encoding
 
 _MISSING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]{0,99}) is not defined$")
 
@@ -74,12 +75,41 @@ class AnswerUnreadable(LearnerFault):
     """The learner's code answered with something that is not a well-formed value."""
 
 
-def raised(error: ErrorInfo, function: str, during_import: bool = False) -> LearnerFault:
-    """The fault for an exception reported by the learner's side."""
+# What Python says when it cannot read a source file's bytes as text: a byte no UTF-8 text holds
+# (a file saved as GBK, Windows-1252, or UTF-16 with its byte order mark), or zero bytes (UTF-16
+# or UTF-32 text, or a damaged file: the bytes tell which).
+_UNREADABLE_TEXT = re.compile(
+    r"Non-UTF-8 code starting with|source code (string )?cannot contain null bytes"
+    r"|\(unicode error\) 'utf-8' codec can't decode"
+)
+
+
+def raised(
+    error: ErrorInfo, function: str, during_import: bool = False, source: bytes | None = None
+) -> LearnerFault:
+    """The fault for an exception reported by the learner's side. ``source``: the learner's
+    file as the trusted side holds it, where the import failed (the evidence that it was saved
+    in another encoding than UTF-8)."""
     type_name = error.type
     text = error.message
     shown = error.shown
     if during_import or error.kind == "import":
+        if (
+            (type_name == "SyntaxError" or "SyntaxError" in error.classes)
+            and _UNREADABLE_TEXT.search(text)
+            and source is not None
+            and another_encoding(source)
+        ):
+            return LearnerUnavailable(
+                Text(
+                    "Your file is not saved as UTF-8 text, the encoding Python reads source files "
+                    f"in, so Python cannot read it ({lines_named(text)}).",
+                    "你的文件没有保存为 UTF-8 文本（Python 读取源文件所用的编码），所以 Python 无法"
+                    f"读取它（{lines_named(text)}）。",
+                ),
+                evidence=("syntax_error", "source_not_utf8"),
+                error=error,
+            )
         if type_name == "SyntaxError" or "SyntaxError" in error.classes:
             line = error.frames[0].line if error.frames else None
             text = lines_named(text)

@@ -488,7 +488,8 @@ class ChildPool:
             raise self._import_failed(kind, ended) from None
         if hello.error is not None:
             self._discard(child)
-            raise self._import_failed(kind, faults.raised(hello.error, "", during_import=True))
+            fault = faults.raised(hello.error, "", during_import=True, source=self._source())
+            raise self._import_failed(kind, fault)
         child.hello = hello
         self.children[kind] = child
         return child
@@ -517,6 +518,14 @@ class ChildPool:
                 raise _OverQuota
         elif used > quota:
             raise _OverQuota
+
+    def _source(self) -> bytes | None:
+        """The learner's file, read here (never from the child): None where it cannot be."""
+        try:
+            with open(self.learner_path, "rb") as f:
+                return f.read(1 << 20)
+        except OSError:
+            return None
 
     def _import_failed(self, kind: str, fault: faults.LearnerFault) -> faults.LearnerFault:
         """Remember why no child of this kind can serve: every later test gets the same fault."""

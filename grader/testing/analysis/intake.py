@@ -432,10 +432,28 @@ def _cuts(text: str, literals: _Literals) -> list[int]:
     return cuts
 
 
+def _wide(text: str) -> bool:
+    """Whether text read as UTF-8 is UTF-16 or UTF-32 text: ASCII characters each followed
+    (or preceded) by zero bytes, at least a third of a sample being zeros."""
+    sample = text[:4096]
+    return len(sample) >= 4 and 3 * sample.count("\x00") >= len(sample)
+
+
 def split(text: str) -> list[Block]:
     """The file's blocks, each proven to parse, or :class:`Unanalysable`."""
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
+        if _wide(text):
+            raise Unanalysable(
+                Problem(
+                    "null_bytes",
+                    1,
+                    "Your file is saved as UTF-16 or UTF-32 (a zero byte beside every "
+                    "character), not as UTF-8; Python cannot run it. Save it as UTF-8.",
+                    "你的文件保存成了 UTF-16 或 UTF-32（每个字符旁边都有零字节），而不是 UTF-8；"
+                    "Python 无法运行它。请把它保存为 UTF-8。",
+                )
+            )
         raise Unanalysable(
             Problem(
                 "null_bytes",

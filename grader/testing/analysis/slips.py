@@ -530,7 +530,10 @@ def _assigned(node: ast.AST) -> set[str]:
     return names
 
 
-def _names_in(node: ast.AST) -> set[str]:
+def _names_in(node: ast.AST | None) -> set[str]:
+    """The names ``node`` reads (none for a bare ``return``)."""
+    if node is None:
+        return set()
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 

@@ -1,0 +1,17 @@
+# 练习 1：创建张量
+"""Exercise 01 - reference solution."""
+
+import torch
+
+
+def make_grid(rows: int, cols: int, device="cpu") -> torch.Tensor:
+    return torch.arange(rows * cols, dtype=torch.float32, device=device).reshape(rows, cols)
+
+
+def make_scalar(value) -> torch.Tensor:
+    # torch.tensor(data) builds from data; torch.Tensor(3) would be 3 uninitialised values.
+    return torch.tensor(value, dtype=torch.float32)
+
+
+def init_weights(fan_in: int, fan_out: int, generator: torch.Generator) -> torch.Tensor:
+    return torch.randn(fan_in, fan_out, generator=generator) * 0.01

@@ -1,0 +1,107 @@
+"""A learner file saved in another encoding than UTF-8 (Windows Notepad's "Unicode" is UTF-16;
+a Chinese Windows editor's default is GBK) does not import. It was told "syntax error at line 1
+... Fix the line shown (unclosed brackets, missing colons)", and the review said "a null
+byte": no line of the code was wrong. The story "not saved as UTF-8, save it as UTF-8" is told
+where the file's own bytes, read on the trusted side, show another encoding; a UTF-8 file with
+a real syntax error or a stray zero byte keeps its own story."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from grader.diagnose import DiagnosisCatalog, match
+from grader.sandbox.faults import raised
+from grader.sandbox.messages import ErrorInfo
+from grader.testing.analysis.intake import Unanalysable, split
+from grader.text import another_encoding
+from tests.conftest import ROOT
+
+CATALOGUE = DiagnosisCatalog.for_course(ROOT)
+SOLUTION = (ROOT / "solutions" / "exercise-01" / "exercise-01.py").read_text(encoding="utf-8")
+ENCODINGS = ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "gbk", "cp1252", "shift_jis", "big5"]
+
+
+def import_error(data: bytes) -> ErrorInfo | None:
+    """What Python says importing these bytes as a source file (None: it reads them)."""
+    try:
+        compile(data, "exercise-01.py", "exec")
+    except SyntaxError as exc:
+        return ErrorInfo("import", "SyntaxError", ("SyntaxError", "Exception"), str(exc.msg))
+    except ValueError as exc:  # older Pythons: null bytes are a ValueError of compile()
+        return ErrorInfo("import", "SyntaxError", ("SyntaxError", "Exception"), str(exc))
+    return None
+
+
+def diagnosis_of(error: ErrorInfo, data: bytes) -> tuple[tuple[str, ...], str | None]:
+    fault = raised(error, "", during_import=True, source=data)
+    entry = match(CATALOGUE, tuple(fault.evidence), None)
+    return tuple(fault.evidence), entry.id if entry else None
+
+
+comments = st.text(st.sampled_from("中文注释测试张量梯度éàüñ¥£ßøåæ日本語"), min_size=1, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(encoding=st.sampled_from(ENCODINGS), comment=comments)
+def test_a_file_saved_in_another_encoding_is_told_to_save_as_utf8(encoding, comment):
+    try:
+        data = f"# {comment}\n{SOLUTION}".encode(encoding)
+    except UnicodeEncodeError:
+        assume(False)
+    error = import_error(data)
+    assume(error is not None)  # bytes that happen to be UTF-8 too are read as they are
+    evidence, diagnosis = diagnosis_of(error, data)
+    assert "source_not_utf8" in evidence
+    assert diagnosis == "file-not-utf8"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    broken=st.sampled_from(["def f(:\n", "x = (1,\n", "return 1\n", "if x\n    pass\n", "\x00"]),
+    at=st.integers(0, 40),
+)
+def test_a_utf8_file_with_a_real_syntax_error_keeps_its_own_story(broken, at):
+    lines = SOLUTION.splitlines(keepends=True)
+    at = min(at, len(lines))
+    data = "".join([*lines[:at], broken, *lines[at:]]).encode("utf-8")
+    error = import_error(data)
+    assume(error is not None)
+    evidence, diagnosis = diagnosis_of(error, data)
+    assert "source_not_utf8" not in evidence
+    assert diagnosis == "syntax-error"
+
+
+@given(text=st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",))))
+def test_utf8_text_is_never_another_encoding(text):
+    assert not another_encoding(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("bom", [codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE])
+def test_a_byte_order_mark_is_another_encoding(bom):
+    assert another_encoding(bom + b"x = 1\n")
+
+
+def test_without_the_trusted_sides_bytes_nothing_is_claimed():
+    error = import_error(SOLUTION.encode("utf-16"))
+    assert error is not None
+    fault = raised(error, "", during_import=True)
+    assert "source_not_utf8" not in fault.evidence
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le"])
+def test_the_review_names_utf16_not_a_null_byte(encoding):
+    text = SOLUTION.encode(encoding).decode("utf-8", errors="replace")
+    with pytest.raises(Unanalysable) as caught:
+        split(text)
+    assert "UTF-16 or UTF-32" in caught.value.problem.en
+    assert "UTF-16 或 UTF-32" in caught.value.problem.zh
+
+
+def test_a_stray_null_byte_is_still_named_as_one():
+    with pytest.raises(Unanalysable) as caught:
+        split(SOLUTION + "\x00\n")
+    assert "null byte" in caught.value.problem.en
