@@ -566,7 +566,10 @@ def test_a_file_python_cannot_decode_is_a_syntax_error(probe_service, tmp_path):
     assert result.score == 0
     for test in result.graded:
         assert test.status is Status.ERROR
-        assert "syntax error at line 2" in test.message and "Non-UTF-8" in test.message
+        # it is told as what it is: not UTF-8 text, at its line (not "fix the line shown")
+        assert "not saved as UTF-8" in test.message and "Non-UTF-8" in test.message
+        assert "line 2" in test.message
+        assert test.diagnosis is not None and test.diagnosis.id == "file-not-utf8"
 
 
 def test_a_module_getattr_that_raises_is_the_learners_error_not_a_crash(probe_service, tmp_path):
