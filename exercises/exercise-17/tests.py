@@ -26,6 +26,7 @@ from contextlib import contextmanager
 import torch
 from torch import nn
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing import (
     CheckFailed,
@@ -241,8 +242,33 @@ STORIES = {
 }
 
 
-def _first_loss(got, want, what, replays, n):
-    """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's."""
+def _start_of(learner, X, y, lr, seed, replays):
+    """How the learner's model starts against the seeded nn.Linear(d, 1): "same", "values"
+    (the same parameters, other values: drawn from another random state), "structure" (other
+    parameters: no bias, another shape), or None where it cannot be seen. Read from the
+    learner's own train_regressor with epochs=0, which returns the model it created before
+    any step: the evidence that the start, not the loss, is what differs."""
+    try:
+        result = learner.train_regressor(X, y, 0, lr, seed)
+    except LearnerFault:
+        return None
+    model = result[0] if isinstance(result, (tuple, list)) and len(result) == 2 else None
+    if not isinstance(model, ModuleValue):
+        return None
+    start = replays["zero_before_step"]()  # the seeded model, never stepped
+    mine = model.parameters
+    if set(mine) != {"weight", "bias"} or any(
+        not isinstance(mine[k], torch.Tensor) or mine[k].shape != start[k].shape
+        for k in ("weight", "bias")
+    ):
+        return "structure"
+    return "same" if _same_params(mine, start) else "values"
+
+
+def _first_loss(got, want, what, replays, n, start=None):
+    """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's.
+    ``start()`` says how the learner's model starts (:func:`_start_of`): a story about the
+    seed is told only where the learner's own start differs from the seeded model's."""
     if got.numel() and torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
         return
     first = f"{got[0]:.6g}" if got.numel() else "nothing"
@@ -271,13 +297,51 @@ def _first_loss(got, want, what, replays, n):
             f"更新之前计算（期望 {want[0]:.6g}）。",
             evidence=["values_differ", "loss_after_step"],
         )
+    verdict = start() if start is not None else None
+    if verdict == "same":
+        fail(
+            f"{what}: the first loss, measured before any step, is {first}, expected "
+            f"{want[0]:.6g}, although your model starts from the expected weights (your "
+            "train_regressor with epochs=0 returns the seeded nn.Linear): the loss itself is "
+            "computed another way. It is nn.MSELoss(), the mean of the squared errors, between "
+            "model(X) of shape (n, 1) and y as a column, y.unsqueeze(1), with nothing added.",
+            f"{what}：在任何更新之前计算的第一个损失为 {first}，期望 {want[0]:.6g}，而你的模型的"
+            "初始权重是对的（epochs=0 时你的 train_regressor 返回的正是按种子创建的 nn.Linear）："
+            "是损失本身的计算方式不同。损失应当是 nn.MSELoss()，即 model(X)（形状为 (n, 1)）与列向量 "
+            "y.unsqueeze(1) 之间平方误差的均值，不加任何其它项。",
+            evidence=["values_differ", "loss_not_mse"],
+        )
+    if verdict == "structure":
+        fail(
+            f"{what}: the first loss, measured before any step, is {first}, expected "
+            f"{want[0]:.6g}: your model is not nn.Linear(d, 1) as asked (the model your "
+            "train_regressor returns with epochs=0 has other parameters than a weight of shape "
+            "(1, d) and a bias of shape (1,)). Create nn.Linear(X.shape[1], 1), with its bias.",
+            f"{what}：在任何更新之前计算的第一个损失为 {first}，期望 {want[0]:.6g}：你的模型不是题目"
+            "要求的 nn.Linear(d, 1)（epochs=0 时你的 train_regressor 返回的模型，其参数不是形状为 "
+            "(1, d) 的 weight 和形状为 (1,) 的 bias）。请创建带偏置的 nn.Linear(X.shape[1], 1)。",
+            evidence=["values_differ", "model_not_as_asked"],
+        )
+    if verdict is None:
+        fail(
+            f"{what}: the first loss, measured before any step, is {first}, expected "
+            f"{want[0]:.6g}. It is the loss of nn.Linear(d, 1) created right after "
+            "torch.manual_seed(seed), before any step: nn.MSELoss() between model(X) and "
+            "y.unsqueeze(1).",
+            f"{what}：在任何更新之前计算的第一个损失为 {first}，期望 {want[0]:.6g}。它应当是紧接着 "
+            "torch.manual_seed(seed) 创建的 nn.Linear(d, 1) 在任何更新之前的损失：model(X) 与 "
+            "y.unsqueeze(1) 之间的 nn.MSELoss()。",
+            evidence=["values_differ"],
+        )
     fail(
         f"{what}: the first loss, measured before any step, is {first}, expected {want[0]:.6g}: "
-        "the model does not start from the expected weights. Call torch.manual_seed(seed) first, "
-        "then create nn.Linear(d, 1) (on the CPU) right after it: creating the model draws its "
-        "initial weights from the random generator.",
+        "the model does not start from the expected weights (your train_regressor with "
+        "epochs=0 returns other weights than the seeded nn.Linear's). Call "
+        "torch.manual_seed(seed) first, then create nn.Linear(d, 1) (on the CPU) right after it: "
+        "creating the model draws its initial weights from the random generator.",
         f"{what}：在任何更新之前计算的第一个损失为 {first}，期望 {want[0]:.6g}：模型的初始权重与"
-        "期望不同。请先调用 torch.manual_seed(seed)，紧接着（在 CPU 上）创建 nn.Linear(d, 1)："
+        "期望不同（epochs=0 时你的 train_regressor 返回的权重与按种子创建的 nn.Linear 不同）。"
+        "请先调用 torch.manual_seed(seed)，紧接着（在 CPU 上）创建 nn.Linear(d, 1)："
         "创建模型时会从随机数生成器中抽取初始权重。",
         evidence=["values_differ", "seeded_too_late"],
     )
@@ -322,7 +386,7 @@ def _moved(model, replays):
     return params is not None and not _same_params(params, replays["zero_before_step"]())
 
 
-def _compare_curves(got, want, what, replays, observed, params, n):
+def _compare_curves(got, want, what, replays, observed, params, n, start=None):
     """The learner's curve against the reference's: a wrong first loss is explained first, then
     a curve that never changes while the weights do, then a replayed classic mistake is named
     (only when the learner's weights are the mistake's too, where they can be read), then an
@@ -340,7 +404,7 @@ def _compare_curves(got, want, what, replays, observed, params, n):
         mistakes.append((lambda kind=kind: replayed(kind), en, zh, ["values_differ", evidence]))
 
     def explain(got, want):
-        _first_loss(got, want, what, replays, n)
+        _first_loss(got, want, what, replays, n, start)
         # the start is right here: weights that are not those of a loop that never steps moved
         moved = params is not None and not _same_params(params, replays["zero_before_step"]())
         story = stale_loss_story(got, moved)
@@ -492,14 +556,16 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
         )
         if i == 0:
             attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
+        replays = _replays(X, y, epochs, lr, seed + i)
         _compare_curves(
             got,
             want,
             what,
-            _replays(X, y, epochs, lr, seed + i),
+            replays,
             _optimizer_seen(learner, X, y, epochs, lr, seed + i),
             _params_of(result),
             n,
+            start=lambda X=X, y=y, lr=lr, s=seed + i, r=replays: _start_of(learner, X, y, lr, s, r),
         )
 
 
@@ -512,7 +578,8 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
         reference.train_regressor(X, y, epochs, lr, seed),
         Text("the reference solution", "参考答案"),
     )
-    _first_loss(got, want, what, _replays(X, y, epochs, lr, seed), n)
+    replays = _replays(X, y, epochs, lr, seed)
+    _first_loss(got, want, what, replays, n, lambda: _start_of(learner, X, y, lr, seed, replays))
 
 
 def test_model_matches_reference(learner, reference, device, rng, seed):
