@@ -440,11 +440,18 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
         delimiter = "\t"
     else:
         delimiter = ","
+    # each row numbered by the line of the file it starts on: a quoted cell may hold newlines
+    # (a name with a line break), so rows and lines part ways after one
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    numbered: list[tuple[int, list[str]]] = []
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+        line = start
+        for row in reader:
+            if any(c.strip() for c in row):
+                numbered.append((line, row))
+            line = start + reader.line_num
     except csv.Error as exc:
         raise SpecError(path, None, f"not a CSV file ({exc})", "save it as CSV") from None
-    numbered = [(i, row) for i, row in enumerate(rows, start=start) if any(c.strip() for c in row)]
     if not numbered:
         raise SpecError(path, None, "is empty", "write a header row: id,name,email")
     header = numbered[0][1]

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import SpecError
@@ -251,6 +251,39 @@ def test_roster_errors_name_the_line(tmp_path, text, field, problem):
     with pytest.raises(SpecError) as caught:
         read_roster(path)
     assert caught.value.field == field and problem in caught.value.format()
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    breaks=st.lists(st.integers(0, 3), min_size=1, max_size=6),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    hint=st.booleans(),
+    blank=st.booleans(),
+)
+def test_a_roster_error_names_the_line_of_the_file_not_the_row(
+    tmp_path, breaks, newline, hint, blank
+):
+    """A quoted name may hold line breaks (a spreadsheet cell with two lines): every later
+    row was named by its row number, a line or more above where it is. The duplicate id at
+    the end is named by the line it starts on, and so is the first row it repeats."""
+    sep = ";" if hint else ","
+    lines = ([f"sep={sep}"] if hint else []) + [f"id{sep}name{sep}email"]
+    starts = []
+    for i, count in enumerate(breaks):
+        if blank:
+            lines.append("")
+        starts.append(len(lines) + 1)
+        name = newline.join(f"part {k}" for k in range(count + 1))
+        lines.append(f'{i + 1}{sep}"{name}"{sep}s{i}@x.edu')
+    text = newline.join(lines) + newline
+    duplicate = text.count("\n") + 1  # the line the repeated id starts on
+    text += f"1{sep}Again{sep}again@x.edu{newline}"
+    path = tmp_path / "r.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(SpecError) as caught:
+        read_roster(path)
+    assert caught.value.field == f"line {duplicate}", caught.value.format()
+    assert f"is already on line {starts[0]}" in caught.value.format()
 
 
 def test_roster_matching_by_id_sid_email_then_name(tmp_path):
