@@ -16,6 +16,8 @@ Seed pitfalls covered:
 - Tensors created on the CPU whatever the input's device: meta tensors stand in for a GPU.
 """
 
+import warnings
+
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -286,6 +288,28 @@ def _name_center_mistake(got, x, want, rtol, atol, what):
                 f"{wz}：你的结果{zh}。一列的均值是对所有行求平均，也就是 dim=0："
                 "x.mean(dim=0, keepdim=True) 的形状为 (1, d)。",
                 evidence=["values_differ", tag],
+            )
+    centred = xs - xs.mean(dim=0, keepdim=True)
+    for unbiased in (True, False):
+        with warnings.catch_warnings():  # a single row has no sample std: NaN, as the learner's
+            warnings.simplefilter("ignore")
+            scaled = centred / xs.std(dim=0, keepdim=True, unbiased=unbiased)
+        if torch.allclose(mine, scaled, rtol=rtol, atol=atol, equal_nan=True):
+            nan = bool(torch.isnan(mine).any())
+            we, wz = names(what)
+            fail(
+                f"{we}: your result is the centred x divided by each column's standard "
+                "deviation (x.std(dim=0)): that standardises x. Centring only subtracts each "
+                "column's mean: x - x.mean(dim=0, keepdim=True), with no division"
+                + (
+                    " (a constant column's std is 0: that is where your NaN come from)."
+                    if nan
+                    else "."
+                ),
+                f"{wz}：你的结果是中心化之后的 x 再除以每一列的标准差（x.std(dim=0)）：那是标准化。"
+                "中心化只减去每一列的均值：x - x.mean(dim=0, keepdim=True)，不做除法"
+                + ("（常数列的标准差为 0：你的 NaN 正是由此而来）。" if nan else "。"),
+                evidence=["values_differ", "standardised_not_centred"],
             )
 
 
