@@ -122,7 +122,7 @@ def test_step_before_backward_is_told_what_the_run_shows(graded):
     failed = failures_of(graded, "exercise-14/step_before_backward.py")
     assert diagnoses(failed) == {"params-never-move"}
     message = failed["test_losses_match_reference"]["message"]
-    assert "step() runs before backward()" in message
+    assert "step() before backward()" in message
     assert "so step() sees only zeros" not in message
 
 

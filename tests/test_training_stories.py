@@ -188,3 +188,33 @@ def test_another_learner_error_is_left_as_it_is():
     with pytest.raises(LearnerRaised) as info, graph_reuse_named():
         raise error
     assert info.value.message == message and info.value.evidence == ()
+
+
+# -- where the curve first differs decides what may have caused it ---------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    start=st.floats(0.5, 50.0),
+    decay=st.floats(0.3, 0.9),
+    matching=st.integers(1, 5),
+    off=st.floats(0.05, 0.5),
+    length=st.integers(7, 12),
+)
+def test_leftover_gradients_and_momentum_are_blamed_only_after_a_right_first_update(
+    start, decay, matching, off, length
+):
+    """Leftover gradients and an optimizer's state (momentum, Adam) cannot change the first
+    update: the model arrives with no gradients, and momentum's first step is plain SGD's. A
+    curve whose loss after the first update already differs was sent to them ("your first 1
+    loss matches ..., then the curve drifts apart"); it is told the first update differs."""
+    want = curve(*(start * decay**k for k in range(length)))
+    got = want.clone()
+    got[matching:] = got[matching:] * (1 + off)  # flat and stale curves are other stories
+    got[matching:] += torch.linspace(0, off, length - matching, dtype=torch.float64)
+    message = failure(got, want).message.en
+    leftover = "momentum or Adam" in message or "left over" in message
+    if matching == 1:
+        assert not leftover and "the first update itself differs" in message
+    else:
+        assert leftover and f"first {matching} losses match" in message

@@ -131,12 +131,15 @@ def _losses(run, what):
 STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the results
     "zero_before_step": (
         "parameters_never_move",
-        "the parameters are never updated: when step() runs it finds no gradients, because "
-        "optimizer.zero_grad() runs between backward() and step(), or step() runs before "
-        "backward(). The order is zero_grad, forward, loss, backward, step",
-        "参数从未被更新：step() 运行时找不到梯度，因为 optimizer.zero_grad() 放在了 backward() "
-        "和 step() 之间，或者 step() 在 backward() 之前运行。正确的顺序是：zero_grad、前向、"
-        "计算损失、backward、step",
+        "the parameters are never updated: when step() runs it finds no gradients. Either the order is off "
+        "(optimizer.zero_grad() between backward() and step(), or step() before backward(); "
+        "the order is zero_grad, forward, loss, backward, step), or the loss does not reach the parameters "
+        "through the graph (the forward pass ran under torch.no_grad() or on detached values; "
+        "setting requires_grad on the prediction or the loss afterwards does not reconnect them)",
+        "参数从未被更新：step() 运行时找不到梯度。要么是顺序不对（optimizer.zero_grad() 放在了 backward() "
+        "和 step() 之间，或者 step() 在 backward() 之前；正确的顺序是：zero_grad、前向、计算损失、backward、step），"
+        "要么是损失没有经由计算图连到参数（前向计算是在 torch.no_grad() 下或在 detach 过的值上进行的；"
+        "事后给预测或损失设置 requires_grad 并不能把它们重新连起来）",
     ),
     "never_zero": (
         "gradients_accumulate",
@@ -428,7 +431,19 @@ def test_first_loss_is_before_any_step(learner, reference, device, seed):
         if story is not None:
             evidence, en, zh = story
             fail(f"{head_en}: {en}.", f"{head_zh}：{zh}。", evidence=["values_differ", evidence])
-    fail(f"{head_en}.", f"{head_zh}。", evidence=["values_differ"])
+    # not the loss after the step, and the model is the one this test built and passed in:
+    # the loss itself is computed another way
+    fail(
+        f"{head_en}. That is not the loss after the first step either, and the model is the "
+        "one the test passed in: unless your code changes it first, your loss is computed "
+        "another way. It is "
+        "nn.MSELoss() (the mean of the squared errors) of model(X) against y, with nothing "
+        "scaled or added.",
+        f"{head_zh}。它也不是第一步之后的损失，而模型正是测试传入的那个：除非你的代码先改动了它，否则就是你的损失计算方式"
+        "不同。损失应当是 model(X) 与 y 之间的 nn.MSELoss()（平方误差的均值），不做任何缩放、"
+        "不加任何项。",
+        evidence=["values_differ", "loss_not_mse"],
+    )
 
 
 def test_trains_any_module(learner, reference, device, seed):

@@ -640,10 +640,27 @@ def test_starts_at_zero(learner, reference, device, rng):
     n, d = 12, 3
     X, y = (t.to(device) for t in _data(rng, n, d))
     what = _what(n, d, 0.1, 0)
-    w, b = _parameters(learner.fit_linear(X, y, 0.1, 0), d, what)
+    result = learner.fit_linear(X, y, 0.1, 0)
+    w, b = _parameters(result, d, what)
     want_w, want_b, _ = reference.fit_linear(X, y, 0.1, 0)
     for name, got, want in (("w", w, want_w), ("b", b, want_b)):
         if got.shape == want.shape and not torch.equal(got.detach().cpu(), want.cpu()):
+            stepped = _losses_or_none(result)
+            if stepped is not None and stepped.numel() > 0:
+                # the loop ran although steps=0: its count is off, not the start
+                fail(
+                    f"With no steps at all, {what} should return the starting point, w and b "
+                    f"all zeros, and no losses; yours took {stepped.numel()} step"
+                    f"{'s' if stepped.numel() > 1 else ''} anyway (it returned "
+                    f"{stepped.numel()} loss{'es' if stepped.numel() > 1 else ''}), so its "
+                    f"{name} moved. The loop must run exactly steps times: for _ in "
+                    "range(steps), not range(steps + 1) or while i <= steps.",
+                    f"一步都不走时，{what} 应该返回起点，即全为零的 w 和 b，并且没有损失；你的代码却仍然"
+                    f"走了 {stepped.numel()} 步（返回了 {stepped.numel()} 个损失），所以 {name} 变了。"
+                    "循环必须恰好执行 steps 次：for _ in range(steps)，而不是 range(steps + 1) 或 "
+                    "while i <= steps。",
+                    evidence=["values_differ", "loop_count_off_by_one"],
+                )
             fail(
                 f"With no steps at all, {what} should return the starting point, w and b all "
                 f"zeros; yours returned {name} = {got.detach().cpu().reshape(-1)[:4].tolist()}. "
@@ -676,13 +693,28 @@ def test_starts_at_zero(learner, reference, device, rng):
                 "请用 .mean()。",
                 evidence=["values_differ", "scaled_by_size"],
             )
+        # w and b start at zero (checked above): the loss itself is computed another way
         fail(
             f"The first loss of {what} should be the loss at w = 0, b = 0, that is mean(y**2) = "
-            f"{want[0]:.6g}, measured before the step; yours is {first}.",
-            f"{what} 的第一个损失应该是 w = 0、b = 0 时的损失，即 mean(y**2) = {want[0]:.6g}，"
-            f"在更新之前计算；你的是 {first}。",
-            evidence=["values_differ", "not_zero_init"],
+            f"{want[0]:.6g}; yours is {first}. Your w and b do start at zero (with steps=0 they "
+            "come back as zeros), so your loss is computed another way: it is the mean of the "
+            "squared errors, ((X @ w + b - y) ** 2).mean(), with nothing scaled or added.",
+            f"{what} 的第一个损失应该是 w = 0、b = 0 时的损失，即 mean(y**2) = {want[0]:.6g}；"
+            f"你的是 {first}。你的 w 和 b 确实从零开始（steps=0 时返回的是零），所以是损失的计算方式"
+            "不同：它应当是平方误差的均值 ((X @ w + b - y) ** 2).mean()，不做任何缩放、不加任何项。",
+            evidence=["values_differ", "loss_not_mse"],
         )
+
+
+def _losses_or_none(result):
+    """The losses fit_linear returned (its third value), as numbers; None where they cannot be
+    read (the tests that own the returned value say why)."""
+    if not isinstance(result, (tuple, list)) or len(result) != 3:
+        return None
+    try:
+        return as_floats(result[2], "fit_linear(...)")
+    except CheckFailed:
+        return None
 
 
 def _plain(got, d, steps, what):

@@ -205,12 +205,15 @@ STORIES = {
     ),
     "zero_before_step": (
         "parameters_never_move",
-        "the weights never move: when step() runs it finds no gradients, because "
-        "optimizer.zero_grad() runs between backward() and step(), or step() runs before "
-        "backward(). The order is zero_grad, forward and loss, backward, step",
-        "权重从未更新：step() 运行时找不到梯度，因为 optimizer.zero_grad() 放在了 backward() "
-        "和 step() 之间，或者 step() 在 backward() 之前运行。正确的顺序是：zero_grad、前向并计算"
-        "损失、backward、step",
+        "the weights never move: when step() runs it finds no gradients. Either the order is off "
+        "(optimizer.zero_grad() between backward() and step(), or step() before backward(); "
+        "the order is zero_grad, forward and loss, backward, step), or the loss does not reach the parameters "
+        "through the graph (the forward pass ran under torch.no_grad() or on detached values; "
+        "setting requires_grad on the prediction or the loss afterwards does not reconnect them)",
+        "权重从未更新：step() 运行时找不到梯度。要么是顺序不对（optimizer.zero_grad() 放在了 backward() "
+        "和 step() 之间，或者 step() 在 backward() 之前；正确的顺序是：zero_grad、前向并计算损失、backward、step），"
+        "要么是损失没有经由计算图连到参数（前向计算是在 torch.no_grad() 下或在 detach 过的值上进行的；"
+        "事后给预测或损失设置 requires_grad 并不能把它们重新连起来）",
     ),
     # another optimizer, zeroed correctly: the first loss agrees, then the updates differ
     "momentum": (

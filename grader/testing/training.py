@@ -281,11 +281,23 @@ def _drift(
     """How the curve goes wrong: right for the first ``index`` losses then drifting, and where
     the first NaN or inf appears (the expected curve has none there)."""
     en = zh = ""
-    if index >= 1:
-        plural = "s" if index > 1 else ""
+    if index == 1:
+        # Leftover gradients or an optimizer's state cannot change the first update (the model
+        # arrives with no gradients, and momentum's first step is plain SGD's): the first
+        # update itself differs.
         en += (
-            f"Your first {index} loss{'es match' if index > 1 else ' matches'} the expected "
-            f"one{plural}, then the curve drifts apart: what your loop does differently only "
+            "Your first loss matches the expected one (the model starts right), but the one "
+            "after the first update does not: the first update itself differs (the learning "
+            "rate, which must be the lr argument; which parameters are updated; a change to the "
+            "gradients such as clipping). "
+        )
+        zh += (
+            "你的第一个损失与期望一致（模型的起点是对的），但第一次更新之后的损失不一致：第一次更新"
+            "本身就不同（学习率，必须是参数 lr；更新了哪些参数；对梯度的改动，例如裁剪）。"
+        )
+    elif index >= 2:
+        en += (
+            f"Your first {index} losses match the expected ones, then the curve drifts apart: what your loop does differently only "
             "starts to count after that (gradients left over from an earlier step, an "
             "optimizer that keeps a state such as momentum or Adam, an update that changes "
             "later on). "

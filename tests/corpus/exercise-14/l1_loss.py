@@ -1,0 +1,19 @@
+"""Exercise 14."""
+
+import torch
+from torch import nn
+
+
+def train(
+    model: nn.Module, X: torch.Tensor, y: torch.Tensor, lr: float = 0.1, epochs: int = 50
+) -> list[float]:
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    loss_fn = nn.L1Loss()
+    losses = []
+    for _ in range(epochs):
+        optimizer.zero_grad()  # clear last step's gradients before computing new ones
+        loss = loss_fn(model(X), y)
+        losses.append(loss.item())
+        loss.backward()
+        optimizer.step()
+    return losses
