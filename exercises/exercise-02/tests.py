@@ -131,6 +131,16 @@ def _type_problem(value, kind):
     elif isinstance(value, list) and kind == "tuple of int":
         en = " Convert it with tuple(...)."
         zh = "请用 tuple(...) 转换。"
+    elif isinstance(value, torch.Tensor) and kind == "bool" and value.dim() > 0:
+        # t.contiguous() (a tensor: a contiguous copy) where t.is_contiguous() was due
+        en = (
+            " That is a tensor: t.contiguous() returns a contiguous copy of t, not an answer. "
+            "The bool is t.is_contiguous()."
+        )
+        zh = "这是一个张量：t.contiguous() 返回 t 的连续副本，而不是答案。布尔值是 t.is_contiguous()。"
+    elif isinstance(value, torch.Tensor) and kind == "bool":
+        en = " Return a Python bool, not a tensor: t.is_contiguous() is one already."
+        zh = "请返回 Python 布尔值，而不是张量：t.is_contiguous() 本身就是布尔值。"
     elif isinstance(value, torch.Tensor):
         en = (
             " Return a Python int, not a tensor: t.numel(), t.dim() and t.element_size() "

@@ -17,6 +17,8 @@ Pitfalls from the seeds:
   implemented yet", so the meta case runs through a scenario that names the mistake instead.
 """
 
+from collections import Counter
+
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
@@ -236,6 +238,19 @@ def _check_filter(learner, reference, boxes, scores, threshold, what_en, what_zh
             evidence=["values_differ", "inclusive_threshold"],
         )
     keep = (scores > threshold).to(boxes.device)
+    if n >= 2 and not _same(got, want) and _same(got, boxes[keep.long()]):
+        fail(
+            f"{what_en} should keep the {m} rows whose score is > {threshold}, but yours is "
+            f"{n} rows that are all copies of boxes 0 and 1: the mask was turned into integers "
+            "(.int(), .long(), torch.where(..., 1, 0)), and integers index rows by number, so "
+            "each 1 picks row 1 and each 0 picks row 0. Index with the bool mask itself: "
+            "boxes[scores > threshold].",
+            f"{what_zh.rstrip()}：结果应该保留分数 > {threshold} 的 {m} 行，但你的结果是 {n} 行、全是第 0 "
+            "和第 1 个框的副本：掩码被转换成了整数（.int()、.long()、torch.where(..., 1, 0)），而整数是按"
+            "编号索引行的，每个 1 取第 1 行，每个 0 取第 0 行。请直接用布尔掩码索引："
+            "boxes[scores > threshold]。",
+            evidence=["values_differ", "int_mask_indexes"],
+        )
     if tuple(got.shape) == tuple(boxes.shape) != tuple(want.shape) and _replaced(
         got, boxes, keep[:, None].expand_as(boxes)
     ):
@@ -347,11 +362,14 @@ def _ties_kept(kept, want, levels, threshold):
     >= gives (and, where no score lies below the threshold, the boxes unfiltered too)."""
     if kept is None:
         return False
-    extra = set(kept) - set(want)
+    # counted, not as sets: an integer mask (boxes[(scores > t).int()]) indexes rows 0 and 1
+    # over and over, and as a set that read as "the due boxes and a tie"
+    mine, due = Counter(kept), Counter(want)
+    if any(count > 1 for count in mine.values()):
+        return False  # a box more than once: no filter at all
+    extra = mine - due
     return (
-        bool(extra)
-        and set(want) <= set(kept)
-        and all(levels[int(r[0]) // 4] == threshold for r in extra)
+        bool(extra) and not (due - mine) and all(levels[int(r[0]) // 4] == threshold for r in extra)
     )
 
 
