@@ -218,3 +218,29 @@ def test_leftover_gradients_and_momentum_are_blamed_only_after_a_right_first_upd
         assert not leftover and "the first update itself differs" in message
     else:
         assert leftover and f"first {matching} losses match" in message
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.floats(0.5, 20.0),
+    growth=st.floats(1.5, 1000.0),
+    finite_steps=st.integers(3, 8),
+    bad=st.sampled_from([math.nan, math.inf]),
+)
+def test_a_curve_that_grows_into_nan_is_a_diverging_training_not_a_division(
+    start, growth, finite_steps, bad
+):
+    """Losses that grow step after step until they overflow: the steps are too large. The
+    catalogue's NaN advice ("guard the division, clamp before sqrt") pointed elsewhere."""
+    want = curve(*(start * 0.8**k for k in range(finite_steps + 3)))
+    grown = [start * growth**k for k in range(finite_steps)]
+    got = curve(*grown, bad, bad, bad)
+    assume(all(math.isfinite(v) for v in grown))
+    failed = failure(got, want)
+    assert "training_diverged" in failed.evidence
+
+
+def test_a_nan_without_growth_is_not_called_a_diverging_training():
+    want = curve(4.0, 3.0, 2.0, 1.5, 1.2)
+    got = curve(4.0, 3.5, 3.2, math.nan, math.nan)  # falling, then NaN: not overshooting
+    assert "training_diverged" not in failure(got, want).evidence

@@ -44,6 +44,7 @@ from grader.testing import (
     fail,
 )
 from grader.testing.checks import CheckFailed, assert_unchanged
+from grader.testing.training import diverged, diverged_story
 
 # -- scenarios: run next to the learner's code -------------------------------------------------
 
@@ -622,6 +623,11 @@ def test_parameters_match_reference(learner, reference, device, rng, learner_sou
             got = learner.fit_linear(X, y, lr, steps)
         w, b = _parameters(got, d, what)
         want_w, want_b, _ = reference.fit_linear(X, y, lr, steps)
+        losses = _losses_or_none(got)
+        finite = all(bool(torch.isfinite(t.detach()).all()) for t in (w, b))
+        if not finite and losses is not None and diverged(losses):
+            evidence, en, zh = diverged_story(losses)  # not a division by zero: the steps
+            fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
         replay = lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps)
         _compare_parameters(
             w,

@@ -207,6 +207,11 @@ def compare_losses(
             f"{wz}：{zh}。{heads_zh}",
             evidence=["values_differ", evidence_tag],
         )
+    if (
+        not bool(torch.isfinite(got).all()) and bool(torch.isfinite(want).all()) and diverged(got)
+    ):  # NaN or inf after losses that grew: steps too large, not a division or a sqrt
+        evidence_tag, en, zh = diverged_story(got)
+        fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", evidence_tag])
     stopped = stops_after_first_story(got, want, per=per, rtol=rtol, atol=atol)
     if stopped is not None:
         evidence_tag, en, zh = stopped
