@@ -163,6 +163,35 @@ def test_flatten_transposed_any_layout(learner, device, rng, learner_source):
 def _explain_sequence(got, images, want, what):
     """Name the classic wrong pixel orders before the generic comparison."""
     got = expect_tensor(got, what)
+    if (
+        got.device.type != "meta"
+        and images.numel()
+        and tuple(got.shape) != tuple(want.shape)
+        and got.numel() == want.numel()
+        and torch.equal(got.detach().cpu().reshape(-1).to(want.dtype), want.cpu().reshape(-1))
+    ):
+        b, hw, c = want.shape
+        shape = tuple(got.shape)
+        merged = shape == (b * hw, c)
+        fail(
+            f"{what.en} holds the expected values in the expected order, but shaped {shape} "
+            f"instead of (B, H*W, C) = {(b, hw, c)}"
+            + (
+                ": the batch dimension was merged into the rows (reshape(-1, C) does that). "
+                "Keep it: "
+                if merged
+                else ". Give the result its three dimensions: "
+            )
+            + "reshape(B, H*W, C) with B = images.shape[0], or reshape(images.shape[0], -1, C).",
+            f"{what.zh}包含的数值和顺序都是对的，但形状是 {shape}，而不是 (B, H*W, C) = {(b, hw, c)}"
+            + (
+                "：批次维被并进了行里（reshape(-1, C) 就会这样）。请保留它："
+                if merged
+                else "。请给结果这三个维度："
+            )
+            + "reshape(B, H*W, C)，其中 B = images.shape[0]，或者 reshape(images.shape[0], -1, C)。",
+            evidence=["wrong_shape", "batch_merged" if merged else "reshaped_in_order"],
+        )
     if got.device.type == "meta" or tuple(got.shape) != tuple(want.shape) or not images.numel():
         return
     b, c, h, w = images.shape

@@ -1,0 +1,48 @@
+"""Exercise 5: to_sequence as images.permute(0, 2, 3, 1).reshape(-1, C) merges the batch into
+the rows. With B = 1 it was told "a missing size-1 dimension (keepdim=True or unsqueeze was
+due)", advice that fixes only B = 1. An answer holding the expected values in the expected
+order under another shape is now named as that, and the merged batch as such."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.catalog import Catalog, project_root
+from grader.i18n import Text
+from grader.testing.checks import CheckFailed
+
+
+def _hidden_tests() -> types.ModuleType:
+    path = Catalog(project_root()).resolve("exercise-05").test_path
+    spec = importlib.util.spec_from_file_location("exercise_05_hidden_tests", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EX05 = _hidden_tests()
+WHAT = Text("to_sequence(images)", "to_sequence(images)")
+dims = st.integers(1, 4)
+
+
+@given(b=dims, c=dims, h=dims, w=dims)
+def test_values_in_order_under_another_shape_are_named_by_what_was_merged(b, c, h, w):
+    images = torch.randn(b, c, h, w)
+    want = images.permute(0, 2, 3, 1).reshape(b, h * w, c)
+    EX05._explain_sequence(want.clone(), images, want, WHAT)  # right: nothing said
+    with pytest.raises(CheckFailed) as caught:
+        EX05._explain_sequence(want.reshape(-1, c), images, want, WHAT)
+    assert "batch_merged" in caught.value.evidence
+    assert "keepdim" not in caught.value.message.en
+    if (b, h * w * c) != (b * h * w, c):
+        with pytest.raises(CheckFailed) as caught:
+            EX05._explain_sequence(want.reshape(b, -1), images, want, WHAT)
+        assert "reshaped_in_order" in caught.value.evidence
+        assert "merged" not in caught.value.message.en
