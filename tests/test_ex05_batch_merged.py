@@ -46,3 +46,17 @@ def test_values_in_order_under_another_shape_are_named_by_what_was_merged(b, c, 
             EX05._explain_sequence(want.reshape(b, -1), images, want, WHAT)
         assert "reshaped_in_order" in caught.value.evidence
         assert "merged" not in caught.value.message.en
+
+
+@given(a=dims, b=dims, seed=st.integers(0, 2**16))
+def test_x_in_its_own_order_is_a_reshape_used_as_a_transpose(a, b, seed):
+    """flatten_transposed as x.reshape(b, a).reshape(-1) (reshape taken for a transpose) got
+    only "10 of 12 values differ"."""
+    x = torch.randn(a, b, generator=torch.Generator().manual_seed(seed))
+    want = x.t().reshape(-1)
+    EX05._explain_flatten(want.clone(), x, want, WHAT)  # right: nothing said
+    if torch.equal(x.reshape(-1), want):
+        return  # a row or a column: its own order is the transposed one
+    with pytest.raises(CheckFailed) as caught:
+        EX05._explain_flatten(x.reshape(b, a).reshape(-1), x, want, WHAT)
+    assert "reshape_not_permute" in caught.value.evidence

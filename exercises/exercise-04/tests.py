@@ -309,8 +309,32 @@ def test_one_hot_values(learner, reference, device, rng):
                 evidence=["wrong_shape", "num_classes_inferred"],
             )
         _scattered_down_rows(got, labels, classes, want, what)
+        _whole_columns(got, labels, classes, want, what)
         # Values and shape on the CPU: the dtype and the device have their own tests.
         assert_equal(got.detach().cpu(), want.detach().cpu(), what, check_dtype=False)
+
+
+def _whole_columns(got, labels, classes, want, what):
+    """Name out[:, labels] = 1: every row gets a 1 in every column some label names (the
+    labels index the columns of all rows at once), where row i needed one 1, at labels[i]."""
+    n = labels.shape[0]
+    if got.device.type == "meta" or tuple(got.shape) != (n, classes) or n == 0:
+        return
+    columns = torch.zeros(n, classes)
+    columns[:, labels.cpu()] = 1
+    yours = got.detach().cpu().double()
+    if torch.equal(yours, want.detach().cpu().double()) or not torch.equal(yours, columns.double()):
+        return
+    fail(
+        f"{what}: every row of yours has a 1 in every column that some label names, so "
+        "out[:, labels] = 1 set whole columns: the labels indexed the columns of all rows at "
+        "once. Row i needs one 1, at column labels[i]: index the rows too, "
+        "out[torch.arange(N), labels] = 1 (or out.scatter_(1, labels.unsqueeze(1), 1)).",
+        f"{what}：你的结果每一行在所有标签出现过的列上都是 1，也就是说 out[:, labels] = 1 设置的是整列："
+        "标签一次性索引了所有行的这些列。第 i 行只需要一个 1，位于第 labels[i] 列：请同时索引行，"
+        "out[torch.arange(N), labels] = 1（或者 out.scatter_(1, labels.unsqueeze(1), 1)）。",
+        evidence=["values_differ", "index_all_pairs"],
+    )
 
 
 def _scattered_down_rows(got, labels, classes, want, what):

@@ -131,14 +131,38 @@ def test_flatten_transposed_values(learner, reference, device, rng, learner_sour
             f"x 的形状为 {tuple(x.shape)}{'、dtype 为 ' + name if name else ''} 时的 "
             "flatten_transposed(x)",
         )
+        got = _call(learner, learner_source, "flatten_transposed", x)
+        _explain_flatten(got, x, reference.flatten_transposed(x), what)
         assert_close(
-            _call(learner, learner_source, "flatten_transposed", x),
+            got,
             reference.flatten_transposed(x),
             what,
             rtol=0,
             atol=0,
             check_dtype=False,  # test_keeps_dtype's
             check_device=False,  # test_keeps_device's
+        )
+
+
+def _explain_flatten(got, x, want, what):
+    """x's elements in their own row-major order where x.T's were due: a reshape (to (b, a),
+    or straight to -1) used as if it transposed."""
+    if not isinstance(got, torch.Tensor) or got.device.type == "meta" or x.dim() != 2:
+        return
+    mine, own = got.detach().cpu(), x.detach().cpu().reshape(-1)
+    if (
+        mine.shape == own.shape
+        and not torch.equal(own, want.detach().cpu().to(own.dtype))
+        and torch.equal(mine.to(own.dtype), own)
+    ):
+        fail(
+            f"{what.en} is x's elements in their own order, what x.reshape(-1) gives: a "
+            "reshape (to (b, a) or straight to -1) keeps the row-major order and only cuts it "
+            "anew, it does not transpose. Transpose first: x.t().reshape(-1).",
+            f"{what.zh}是 x 的元素按它们自己的顺序排列，也就是 x.reshape(-1) 的结果：reshape（无论是 "
+            "(b, a) 还是直接 -1）都保持行优先顺序，只是重新切分，并不转置。请先转置："
+            "x.t().reshape(-1)。",
+            evidence=["values_differ", "reshape_not_permute"],
         )
 
 
