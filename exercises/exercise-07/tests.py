@@ -193,6 +193,22 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
         )
     diagonal = values.diagonal()
     off = (diagonal != 0).nonzero()
+    if off.numel() == diagonal.numel() and bool((diagonal == diagonal[0]).all()):
+        # one and the same small value on every diagonal entry: no rounding does that; a
+        # number added before sqrt does (sqrt(0 + eps))
+        c = float(diagonal[0])
+        we, wz = names(what)
+        fail(
+            f"{we}: the diagonal should be exactly 0 (each point's distance to itself), but "
+            f"every diagonal value of yours is the same {c:.6g}, which is sqrt({c * c:.3g}): a "
+            "small number added before sqrt (an epsilon) becomes the distance of each point to "
+            "itself. Add nothing: sqrt of the summed squares of x[:, None, :] - x[None, :, :] "
+            "is exactly 0 on the diagonal and never NaN.",
+            f"{wz}：对角线应当恰好为 0（每个点到自身的距离），但你的结果对角线上每个值都是同一个 "
+            f"{c:.6g}，即 sqrt({c * c:.3g})：在 sqrt 之前加上的小数（epsilon）变成了每个点到自身的距离。"
+            "什么都不要加：x[:, None, :] - x[None, :, :] 的平方和开方后，对角线恰好为 0，也不会出现 NaN。",
+            evidence=["values_differ", "epsilon_before_sqrt"],
+        )
     if off.numel():
         i = int(off[0])
         we, wz = names(what)
