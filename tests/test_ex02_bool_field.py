@@ -5,26 +5,13 @@ the bool; a 0-d tensor there is told to return the Python bool itself."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-02").test_path
-    spec = importlib.util.spec_from_file_location("exercise_02_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX02 = _hidden_tests()
+EX02 = hidden_tests("exercise-02")
 
 
 @given(shape=st.lists(st.integers(0, 4), max_size=4))

@@ -6,25 +6,12 @@ plus ties, each once."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-03").test_path
-    spec = importlib.util.spec_from_file_location("exercise_03_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX03 = _hidden_tests()
+EX03 = hidden_tests("exercise-03")
 
 
 def _row(i):

@@ -4,28 +4,15 @@ where it differs from the one-hot answer, and never for the right one."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-04").test_path
-    spec = importlib.util.spec_from_file_location("exercise_04_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX04 = _hidden_tests()
+EX04 = hidden_tests("exercise-04")
 
 
 @given(classes=st.integers(1, 6), data=st.data())

@@ -5,29 +5,16 @@ order under another shape is now named as that, and the merged batch as such."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.i18n import Text
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-05").test_path
-    spec = importlib.util.spec_from_file_location("exercise_05_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX05 = _hidden_tests()
+EX05 = hidden_tests("exercise-05")
 WHAT = Text("to_sequence(images)", "to_sequence(images)")
 dims = st.integers(1, 4)
 

@@ -5,29 +5,16 @@ constant, or a single row), and only there."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.i18n import Text
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-07").test_path
-    spec = importlib.util.spec_from_file_location("exercise_07_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX07 = _hidden_tests()
+EX07 = hidden_tests("exercise-07")
 WHAT = Text("center_columns(x)", "center_columns(x)")
 
 

@@ -4,7 +4,6 @@ the learner's values, and no other (a division by 256 is not "a size of the inpu
 
 from __future__ import annotations
 
-import importlib.util
 import types
 
 import pytest
@@ -12,20 +11,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-11").test_path
-    spec = importlib.util.spec_from_file_location("exercise_11_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HIDDEN = _hidden_tests()
+HIDDEN = hidden_tests("exercise-11")
 REFERENCE = types.SimpleNamespace(
     mean_brightness=lambda images: images.float().mean(dim=(1, 2)) / 255
 )

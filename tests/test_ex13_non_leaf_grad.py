@@ -5,9 +5,6 @@ fix is given only for a number times a None gradient (the update step lr * w.gra
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,18 +14,9 @@ from grader.diagnose import DiagnosisCatalog, diagnose
 from grader.i18n import Text
 from grader.sandbox.faults import LearnerRaised
 from grader.sandbox.messages import ErrorInfo
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-13").test_path
-    spec = importlib.util.spec_from_file_location("exercise_13_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HIDDEN = _hidden_tests()
+HIDDEN = hidden_tests("exercise-13")
 NONE_ITEM = "'NoneType' object has no attribute 'item'"
 
 

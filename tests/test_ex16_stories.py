@@ -10,7 +10,6 @@ learner's own run (and its own lines) show it.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import textwrap
 import types
@@ -20,23 +19,13 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.i18n import Text
 from grader.sandbox.faults import LearnerRaised
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-16").test_path
-    spec = importlib.util.spec_from_file_location("exercise_16_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HIDDEN = _hidden_tests()
+HIDDEN = hidden_tests("exercise-16")
 
 
 # -- learners: the reference's loop with one change ------------------------------------------------

@@ -7,29 +7,16 @@ the model; a start that cannot be seen claims no cause."""
 
 from __future__ import annotations
 
-import importlib.util
-import types
-
 import pytest
 import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.i18n import Text
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-17").test_path
-    spec = importlib.util.spec_from_file_location("exercise_17_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EX17 = _hidden_tests()
+EX17 = hidden_tests("exercise-17")
 WHAT = Text("train_regressor(X, y, ...)", "train_regressor(X, y, ...)")
 
 

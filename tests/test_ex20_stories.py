@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import types
 
 import pytest
@@ -19,20 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from grader.catalog import Catalog, project_root
 from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-20").test_path
-    spec = importlib.util.spec_from_file_location("exercise_20_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HIDDEN = _hidden_tests()
+HIDDEN = hidden_tests("exercise-20")
 
 
 class _Learner:

@@ -4,7 +4,6 @@ other wrong number is told so."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import types
 
@@ -13,22 +12,12 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.catalog import Catalog, project_root
 from grader.testing.checks import CheckFailed
 from tests.conftest import run_fresh
+from tests.hidden import hidden_tests
 from tests.test_corpus import _GRADE, CORPUS
 
-
-def _hidden_tests() -> types.ModuleType:
-    path = Catalog(project_root()).resolve("exercise-02").test_path
-    spec = importlib.util.spec_from_file_location("exercise_02_hidden_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HIDDEN = _hidden_tests()
+HIDDEN = hidden_tests("exercise-02")
 REFERENCE = types.SimpleNamespace(nbytes=lambda t: t.numel() * t.element_size())
 
 

@@ -307,17 +307,21 @@ def _start(args):
     return step_run(None, *args[:5], 0, *args[6:])["params"]
 
 
-def _zeroed_before_step(source):
-    """(line, code) of a statement of train_step that clears the gradients (``zero_grad()``, or
-    ``.grad = None``) after its backward() and before its ``.step()``, or None."""
+def _defined(source, name):
+    """The top-level or nested ``def name`` nodes of the learner's source (none where it does
+    not parse: the tests that import it say why)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return None
+        return []
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
+
+
+def _zeroed_before_step(source):
+    """(line, code) of a statement of train_step that clears the gradients (``zero_grad()``, or
+    ``.grad = None``) after its backward() and before its ``.step()``, or None."""
     lines = source.splitlines()
-    for func in ast.walk(tree):
-        if not isinstance(func, ast.FunctionDef) or func.name != "train_step":
-            continue
+    for func in _defined(source, "train_step"):
         after_backward, cleared = False, None
         for stmt in sorted(
             (n for n in ast.walk(func) if isinstance(n, ast.stmt) and n is not func),
@@ -557,14 +561,8 @@ def _sum_overflows(learner, device, seed):
 def _return_in_loop(source):
     """(line, code) of the first ``return`` inside a loop of has_bad_grad that returns anything
     but True (``return False`` in an else branch, or for a .grad that is None), or None."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
     lines = source.splitlines()
-    for func in ast.walk(tree):
-        if not isinstance(func, ast.FunctionDef) or func.name != "has_bad_grad":
-            continue
+    for func in _defined(source, "has_bad_grad"):
         for loop in ast.walk(func):
             if not isinstance(loop, (ast.For, ast.While)):
                 continue
@@ -628,14 +626,8 @@ def _only_last_decides(learner, value, device, seed):
 def _overwritten_in_loop(source):
     """(line, code) of an assignment inside a loop of has_bad_grad that replaces a name the
     function returns, without reading it (``bad = not torch.isfinite(p.grad).all()``), or None."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
     lines = source.splitlines()
-    for func in ast.walk(tree):
-        if not isinstance(func, ast.FunctionDef) or func.name != "has_bad_grad":
-            continue
+    for func in _defined(source, "has_bad_grad"):
         returned = {
             n.value.id
             for n in ast.walk(func)
