@@ -104,6 +104,40 @@ def test_bitwise_on_floats_names_precedence_only_for_and_or(op, backend, dtype):
         assert (found == "comparison-precedence") == floating, (message, found)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    op=st.sampled_from(["*", "+", "-", "/", "//", "**", "%"]),
+    other=st.sampled_from(["int", "float", "Tensor"]),
+    kind=st.sampled_from(["builtin_function_or_method", "method"]),
+    method_first=st.booleans(),
+)
+def test_a_method_object_in_arithmetic_is_a_method_not_called(op, other, kind, method_first):
+    """t.numel() * t.element_size (no parentheses) raised "unsupported operand type(s) for *:
+    'int' and 'builtin_function_or_method'" and got no diagnosis."""
+    pair = (f"'{kind}'", f"'{other}'") if method_first else (f"'{other}'", f"'{kind}'")
+    message = f"unsupported operand type(s) for {op}: {pair[0]} and {pair[1]}"
+    entry = match(DiagnosisCatalog.load(), (), {"type": "TypeError", "message": message})
+    assert entry is not None and entry.id == "method-not-called", message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "'builtin_function_or_method' object is not subscriptable",
+        "'method' object is not iterable",
+    ],
+)
+def test_a_method_object_indexed_or_looped_over_is_a_method_not_called(message):
+    entry = match(DiagnosisCatalog.load(), (), {"type": "TypeError", "message": message})
+    assert entry is not None and entry.id == "method-not-called"
+
+
+def test_none_in_arithmetic_is_not_a_method_not_called():
+    message = "unsupported operand type(s) for *: 'float' and 'NoneType'"
+    entry = match(DiagnosisCatalog.load(), (), {"type": "TypeError", "message": message})
+    assert entry is not None and entry.id != "method-not-called"
+
+
 def test_the_most_specific_evidence_wins(catalogue):
     assert match(catalogue, ("wrong_shape", "broadcast_shape"), None).id == "broadcast-shape"
     assert match(catalogue, ("wrong_shape",), None).id == "wrong-shape"
