@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 import types
 
 import pytest
@@ -139,13 +140,15 @@ def test_clip_watch_puts_everything_back():
         types.SimpleNamespace(train_step=_used_generator), HIDDEN.step_run, *_args()
     )
     assert torch.Tensor.backward is backward and torch.nn.utils.clip_grad_norm_ is clip
-    assert events[:3] == [["backward"], ["clip", 0, 0, True], ["step"]]
+    assert events[:3] == [["backward"], ["clip", 0, 0, True, 1.0], ["step"]]
 
 
 EVENT = st.one_of(
     st.just(["backward"]),
     st.just(["step"]),
-    st.tuples(st.integers(0, 3), st.booleans()).map(lambda t: ["clip", t[0], t[0], t[1]]),
+    st.tuples(st.integers(0, 3), st.booleans(), st.none() | st.floats(0.01, 10.0)).map(
+        lambda t: ["clip", t[0], t[0], t[1], t[2]]
+    ),
 )
 
 
@@ -245,3 +248,34 @@ def test_last_parameter_story_only_for_a_check_of_the_last_parameter(k, case):
     assert ("last_parameter_decides" in evidence) == (k == 5)
     # it sees inf wherever it looks: it never misses the kind of value
     assert "inf_not_detected" not in evidence
+
+
+def _own_limit(model, X, y, optimizer, max_norm):
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(model(X), y)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)  # a number of its own
+    optimizer.step()
+    return loss.item()
+
+
+def test_a_clipping_limit_of_its_own_is_named():
+    """clip_grad_norm_(model.parameters(), 1.0) copied from the tutorial, where max_norm was
+    passed in, got only "values differ"."""
+    evidence, message = _steps_evidence(_own_limit)
+    assert evidence == ("values_differ", "clip_limit_not_argument")
+    assert "max_norm=0.1" in message
+
+
+@given(
+    max_norm=st.floats(0.05, 10.0),
+    limits=st.lists(st.floats(0.05, 10.0), min_size=1, max_size=4),
+    given_params=st.integers(0, 3),
+)
+def test_the_limit_story_needs_every_clipping_call_off_the_argument(max_norm, limits, given_params):
+    events = []
+    for limit in limits:
+        events += [["backward"], ["clip", given_params, given_params, False, limit], ["step"]]
+    story = HIDDEN._limit_story(events, max_norm)
+    off = all(not math.isclose(v, max_norm, rel_tol=1e-9) for v in limits)
+    assert (story is not None) == (off and given_params > 0)

@@ -132,7 +132,7 @@ def bad_grad_run(module, case, device, seed):
 def clip_watch(module, scenario, *args):
     """Runs ``scenario(module, *args)`` next to the learner's code and returns the order of what
     its steps did: ``["backward"]`` for each Tensor.backward(), ``["step"]`` for each optimizer
-    step, and ``["clip", given, with_grad, generator]`` for each call of clip_grad_norm_ or
+    step, and ``["clip", given, with_grad, generator, limit]`` for each call of clip_grad_norm_ or
     clip_grad_value_ (how many tensors it was given, how many of those had a gradient, whether
     they came as a generator); at most 200 events. Everything is put back afterwards. An
     exception of the learner's ends the run early: the events until then are returned. Sent as
@@ -149,11 +149,17 @@ def clip_watch(module, scenario, *args):
         if len(events) < 200:
             events.append(event)
 
-    def watched(original):
+    def watched(original, norm):
         def clip(parameters, *rest, **named):
             generator = inspect.isgenerator(parameters)
             given = [parameters] if isinstance(parameters, torch.Tensor) else list(parameters)
-            note(["clip", len(given), sum(p.grad is not None for p in given), generator])
+            # the max_norm of a clip_grad_norm_ call, as a number (None: clip_grad_value_, or
+            # a value that is not a plain number)
+            limit = rest[0] if rest else named.get("max_norm")
+            if not norm or isinstance(limit, bool) or not isinstance(limit, (int, float)):
+                limit = None
+            limit = None if limit is None else float(limit)
+            note(["clip", len(given), sum(p.grad is not None for p in given), generator, limit])
             return original(given, *rest, **named)
 
         return clip
@@ -175,7 +181,7 @@ def clip_watch(module, scenario, *args):
     handle = register_optimizer_step_pre_hook(lambda *_: note(["step"]))
     try:
         for owner, name, original in patched:
-            setattr(owner, name, watched(original))
+            setattr(owner, name, watched(original, original is originals["clip_grad_norm_"]))
         torch.Tensor.backward = watched_backward
         scenario(module, *args)
     except Exception:  # noqa: BLE001 - the tests judge the run itself; this only observes
@@ -400,10 +406,11 @@ def _clips_seen(learner, args):
         ok = isinstance(event, list) and (
             event in (["backward"], ["step"])
             or (
-                len(event) == 4
+                len(event) == 5
                 and event[0] == "clip"
                 and all(type(v) is int for v in event[1:3])
                 and isinstance(event[3], bool)
+                and (event[4] is None or (type(event[4]) is float and math.isfinite(event[4])))
             )
         )
         if not ok:
@@ -426,10 +433,10 @@ def _clip_story(events):
             between.append(event)
         else:
             outside.append(event)
-    if any(given > 0 for _, given, _, _ in between):
+    if any(given > 0 for _, given, _, _, _ in between):
         return None  # it clipped where it should: something else made no difference
     if between:
-        if all(generator for *_, generator in between):
+        if all(generator for _, _, _, generator, _ in between):
             return (
                 "clip_given_used_generator",
                 "clip_grad_norm_ runs between backward() and step(), but it was given no "
@@ -454,6 +461,31 @@ def _clip_story(events):
     if outside:  # every clipping call ran before backward() or after step()
         return STORIES["no_clip"]
     return None
+
+
+def _limit_story(events, max_norm):
+    """(evidence, English, Chinese) where every clip_grad_norm_ call between backward() and
+    step() clipped the parameters to another max_norm than the argument (a number of the
+    learner's own, such as the tutorial's 1.0); None otherwise."""
+    if not events:
+        return None
+    limits, last = [], None
+    for event in events:
+        if event[0] in ("backward", "step"):
+            last = event[0]
+        elif last == "backward" and event[1] > 0 and event[4] is not None:
+            limits.append(event[4])
+    if not limits or any(math.isclose(v, max_norm, rel_tol=1e-9) for v in limits):
+        return None
+    used = limits[0]
+    return (
+        "clip_limit_not_argument",
+        f"clip_grad_norm_ was called with max_norm={used:g}, not the max_norm argument "
+        f"({max_norm:g}): the gradients were clipped to another length. Pass the argument "
+        "through: clip_grad_norm_(model.parameters(), max_norm)",
+        f"clip_grad_norm_ 调用时用的是 max_norm={used:g}，而不是参数 max_norm（{max_norm:g}）："
+        "梯度被裁剪到了另一个长度。请把参数传下去：clip_grad_norm_(model.parameters(), max_norm)",
+    )
 
 
 def _compare_steps(learner, reference, args, what, attach=None, source=""):
@@ -488,6 +520,11 @@ def _compare_steps(learner, reference, args, what, attach=None, source=""):
                     f"{what}：{zh}。",
                     evidence=["values_differ", evidence],
                 )
+        # a clipping limit of the learner's own, where the max_norm argument was due
+        story = _limit_story(_clips_seen(learner, args), args[4])
+        if story is not None:
+            evidence, en, zh = story
+            fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
         # an optimizer of the learner's own, stepped in place of the one passed in
         story = own_optimizer_used(learner, step_run, *args)
         if story is not None:
