@@ -20,9 +20,17 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.lms.collect import archive_kind, class_budget, skipped, summarise
+from grader.lms.collect import (
+    MAX_DEPTH,
+    MAX_WALK_ENTRIES,
+    archive_kind,
+    class_budget,
+    skipped,
+    summarise,
+)
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.names import EXTENSIONS
 from grader.lms.platforms import by_name, names, platforms
 from grader.text import shown_name
 
@@ -170,10 +178,11 @@ def _displayable(handin: Handin) -> None:
 def _earlier_outputs(root: Path, notes: list[str]) -> list[Path]:
     """Folders at the top of a class of folders that an earlier ``grade batch`` wrote (as
     older versions allowed, with ``--out`` inside the submissions): they hold its marker file
-    and nothing that could be work. The marker alone proves nothing: a student can upload a file of that name,
-    and was then dropped from the gradebook without a word. A folder with anything intake
-    might grade is a student's, whatever else it holds. (A platform's download
-    names every student's entry its own way: an earlier output there is a stray entry.)"""
+    and nothing that could be work. The marker alone proves nothing: a student can upload a
+    file of that name, and was then dropped from the gradebook without a word. A folder with
+    anything intake might grade is a student's, whatever else it holds. (A platform's
+    download names every student's entry its own way: an earlier output there is a stray
+    entry.)"""
     try:
         found = list_entries(root)
     except OSError:
@@ -197,30 +206,35 @@ def may_hold_work(entry: os.DirEntry[str]) -> bool:
     """Whether an entry of a download may hold something intake would grade: a .py or
     .ipynb file or an archive; a folder holding one anywhere outside the hidden and tool
     folders intake skips; a link (whatever it points at is refused, and may be the work); or
-    a folder that cannot be listed (fail closed). The output of ``grade batch`` holds none of
-    these outside its hidden ``.staging``."""
+    a folder that cannot be listed, or is larger or deeper than intake walks a student's
+    (fail closed). The output of ``grade batch`` holds none of these outside its hidden
+    ``.staging``."""
     if entry.is_symlink():
         return True
     if not entry.is_dir(follow_symlinks=False):
         return _may_be_work(entry.name)
-    pending = [Path(entry.path)]
+    pending, seen = [(Path(entry.path), 0)], 0
     while pending:
+        folder, depth = pending.pop()
         try:
-            found = list_entries(pending.pop())
+            found = list_entries(folder)
         except OSError:
+            return True
+        seen += len(found)
+        if seen > MAX_WALK_ENTRIES or depth > MAX_DEPTH:
             return True
         for inner in found:
             if skipped(inner.name):
                 continue
             if inner.is_dir(follow_symlinks=False) and not inner.is_symlink():
-                pending.append(Path(inner.path))
+                pending.append((Path(inner.path), depth + 1))
             elif inner.is_symlink() or _may_be_work(inner.name):
                 return True
     return False
 
 
 def _may_be_work(name: str) -> bool:
-    return name.lower().endswith((".py", ".ipynb")) or archive_kind(name) is not None
+    return name.lower().endswith(EXTENSIONS) or archive_kind(name) is not None
 
 
 def _check_root(root: Path) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -127,3 +128,24 @@ def test_grade_batch_grades_a_student_who_uploaded_the_marker(tmp_path):
     graded = {r["student"]: r for r in rows if r["student"] != "(max)"}
     assert set(graded) == {"alice", "bob"}
     assert graded["bob"]["final"] == graded["alice"]["final"] != "0"
+
+
+def test_a_folder_larger_or_deeper_than_intake_walks_may_hold_work(tmp_path, monkeypatch):
+    """The look for work stops where intake's own walk of a student's folder would, and
+    counts what it could not see as work (fail closed): a marked folder of 50 text files is
+    a student's, not an earlier output, once the walk may look at fewer."""
+    from grader.lms import intake
+
+    folder = tmp_path / "class" / "bob"
+    for i in range(50):
+        write(folder / f"notes-{i}.txt", "x")
+    write(folder / OUTPUT_MARKER, "")
+    entry = next(e for e in os.scandir(tmp_path / "class") if e.name == "bob")
+    assert not intake.may_hold_work(entry)
+    monkeypatch.setattr(intake, "MAX_WALK_ENTRIES", 20)
+    assert intake.may_hold_work(entry)
+    monkeypatch.setattr(intake, "MAX_WALK_ENTRIES", 10_000)
+    deep = tmp_path / "class" / "deep"
+    write(deep.joinpath(*["d"] * 30, "notes.txt"), "x")
+    entry = next(e for e in os.scandir(tmp_path / "class") if e.name == "deep")
+    assert intake.may_hold_work(entry)
