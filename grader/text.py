@@ -23,6 +23,7 @@ of the text is a terminal control.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 
@@ -45,16 +46,24 @@ def path_text(raw: str | bytes) -> str:
 def another_encoding(data: bytes) -> bool:
     """Whether a source file's bytes are text saved in another encoding than UTF-8: a UTF-16
     or UTF-32 byte order mark, a byte sequence no UTF-8 text holds (GBK, Windows-1252), or
-    the zero bytes beside every character of UTF-16 or UTF-32 text without a mark (at
-    least a third of the first 4 KiB)."""
+    UTF-16 or UTF-32 text without a mark (:func:`wide_text`). ``data`` may be the start of a
+    file: a sequence cut at its end is not counted against it."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
         return True
     try:
-        data.decode("utf-8")
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
     except UnicodeDecodeError:
         return True
-    sample = data[:4096]
-    return len(sample) >= 4 and 3 * sample.count(0) >= len(sample)
+    return wide_text(data)
+
+
+def wide_text(text: str | bytes) -> bool:
+    """Whether text (or its bytes) is UTF-16 or UTF-32 read byte by byte: a zero beside
+    every ASCII character, so at least a third of its first 4 KiB are zeros. A stray zero
+    byte in UTF-8 text is not."""
+    sample = text[:4096]
+    zeros = sample.count("\x00") if isinstance(sample, str) else sample.count(0)
+    return len(sample) >= 4 and 3 * zeros >= len(sample)
 
 
 def shown(value: str | bytes) -> str:

@@ -105,3 +105,11 @@ def test_a_stray_null_byte_is_still_named_as_one():
     with pytest.raises(Unanalysable) as caught:
         split(SOLUTION + "\x00\n")
     assert "null byte" in caught.value.problem.en
+
+
+@given(text=st.text(min_size=1, max_size=200), cut=st.integers(1, 3))
+def test_utf8_cut_inside_a_character_is_not_another_encoding(text, cut):
+    """The trusted side reads at most the first MiB of a file: a UTF-8 character cut at that
+    end is the read's, not the file's."""
+    data = (text.replace("\x00", "") + "中").encode("utf-8")
+    assert not another_encoding(data[:-cut])

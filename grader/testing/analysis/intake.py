@@ -35,6 +35,7 @@ import warnings
 from dataclasses import dataclass
 
 from grader.notebooks import line_en, line_zh, lines_named
+from grader.text import wide_text
 
 BLOCK_CHARS = 8192
 _MERGE_LIMIT = 32  # blocks merged onto one that does not parse before parsing the whole file
@@ -432,18 +433,11 @@ def _cuts(text: str, literals: _Literals) -> list[int]:
     return cuts
 
 
-def _wide(text: str) -> bool:
-    """Whether text read as UTF-8 is UTF-16 or UTF-32 text: ASCII characters each followed
-    (or preceded) by zero bytes, at least a third of a sample being zeros."""
-    sample = text[:4096]
-    return len(sample) >= 4 and 3 * sample.count("\x00") >= len(sample)
-
-
 def split(text: str) -> list[Block]:
     """The file's blocks, each proven to parse, or :class:`Unanalysable`."""
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
-        if _wide(text):
+        if wide_text(text):
             raise Unanalysable(
                 Problem(
                     "null_bytes",
