@@ -379,12 +379,15 @@ class Collector:
             self.add_file(path, name=name, shown=shown, submitted_at=submitted_at,
                           sequence=sequence)  # fmt: skip
 
-    def refuse(self, name: str, shown: str, why: str, depth: int = 0) -> None:
-        """A link or special file: never opened. Named like an exercise, that exercise is
-        unreadable (the student handed in something, not nothing); else it is reported."""
+    def refuse(
+        self, name: str, shown: str, why: str, depth: int = 0, said: str | None = None
+    ) -> None:
+        """A link or special file (or an archive member not read): never opened. Named like an
+        exercise, that exercise is unreadable (the student handed in something, not nothing);
+        else it is reported (as ``said``, where given)."""
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self.rejected.append(f"{shown}: {why}")
+            self.rejected.append(said if said is not None else f"{shown}: {why}")
             return
         candidate = self._candidate(match, shown, None, 0, depth, name)
         candidate.error = why
@@ -518,17 +521,16 @@ class Collector:
         return not any(skipped(p) for p in PurePosixPath(name.replace("\\", "/")).parts)
 
     def _refuse_member(self, archive: str, name: str, why: str) -> None:
-        """An archive member that is not read (a link, a special file, encrypted, too large).
-        Named like an exercise, that exercise is unreadable, as the same entry on disk makes
-        it (see :meth:`refuse`): the student handed something in, not nothing."""
-        base = PurePosixPath(name).name
-        match = match_name(base, self.exercises) if archive_kind(base) is None else None
-        if match is None:
-            self.rejected.append(f"{archive}: {name} {why}")
-            return
-        depth = len(PurePosixPath(name).parts) - 1
-        candidate = self._candidate(match, f"{archive}:{name}", None, 0, depth, base)
-        candidate.error = why.removeprefix("is ")  # "a link; rejected", as on disk
+        """An archive member that is not read (a link, a special file, encrypted, too large):
+        refused as the same entry on disk is (:meth:`refuse`)."""
+        member = PurePosixPath(name)
+        self.refuse(
+            member.name,
+            f"{archive}:{name}",
+            why.removeprefix("is "),  # "a link; rejected", as on disk
+            len(member.parts) - 1,
+            said=f"{archive}: {name} {why}",
+        )
 
     def _wanted(self, archive: str, name: str) -> tuple[int, bool] | None:
         """The byte cap for a member worth reading, or None (reported) for one that is not."""
