@@ -42,6 +42,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from grader.errors import UsageError
+from grader.lms import zipnames
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, safe_name
 from grader.lms.names import NameMatch, match_name, why_not
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
@@ -553,15 +554,16 @@ class Collector:
 
     def _read_zip(self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int) -> None:
         try:
-            with zipfile.ZipFile(handle) as zf:
+            with _open_zip(handle) as (zf, names):
                 members = zf.infolist()
                 if len(members) > MAX_ARCHIVE_MEMBERS:
                     self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
                     return
                 total = 0
-                for info in sorted(members, key=lambda i: i.filename):
+                named = [(names.get(i, info.filename), info) for i, info in enumerate(members)]
+                for raw_name, info in sorted(named, key=lambda pair: pair[0]):
                     self._count_member()
-                    name = info.filename.replace("\\", "/")
+                    name = raw_name.replace("\\", "/")
                     # (ZipInfo.is_dir() fails on an empty name: zipfile cuts a name at NUL)
                     if not self._member_ok(shown, name) or name.endswith("/"):
                         continue
@@ -586,8 +588,12 @@ class Collector:
                         self._refuse_member(shown, name, f"not read: {RATIO_WHY}")
                         continue
                     room = min(limit, self._room(), MAX_STUDENT_INFLATE - self.inflated)
-                    with zf.open(info) as source:
-                        data = source.read(room + 1)  # never trust the header's size
+                    try:
+                        with zf.open(info) as source:
+                            data = source.read(room + 1)  # never trust the header's size
+                    except ZIP_ERRORS as exc:  # this entry only: the others are still read
+                        self._refuse_member(shown, name, f"cannot be read ({exc}); not graded")
+                        continue
                     total += len(data)
                     self._charge(read=len(data), inflated=len(data))
                     if _inflates(len(data), info.compress_size):
@@ -604,8 +610,7 @@ class Collector:
                         sequence=sequence,
                         depth=len(PurePosixPath(name).parts) - 1,
                     )
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError,
-                zlib.error, ValueError) as exc:  # fmt: skip
+        except ZIP_ERRORS as exc:
             self._damaged(shown, f"not a readable zip archive ({exc})")
 
     def _read_tar(
@@ -821,6 +826,33 @@ class Collector:
 
 
 RATIO_WHY = f"compressed more than {MAX_RATIO}:1"
+
+
+ZIP_ERRORS = (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError,
+              zlib.error, ValueError)  # fmt: skip
+
+
+@contextmanager
+def _open_zip(handle: BinaryIO) -> Iterator[tuple[zipfile.ZipFile, dict[int, str]]]:
+    """The zip archive in ``handle``, and the names of entries whose flags claim a UTF-8 name
+    they do not have, by index in ``infolist()`` (:mod:`grader.lms.zipnames`): such an entry
+    is read under its bytes' name, as a file so named on disk is, and the rest of the archive
+    with it."""
+    try:
+        archive = zipfile.ZipFile(handle)
+        names: dict[int, str] = {}
+    except UnicodeDecodeError:
+        unflagged = zipnames.unflag(handle)
+        if unflagged is None:
+            raise
+        view, names = unflagged
+        archive = zipfile.ZipFile(view)
+        members = archive.infolist()
+        for index in names:
+            if index < len(members):
+                zipnames.unflag_local(view, handle, members[index].header_offset)
+    with archive:
+        yield archive, names
 
 
 def _inflates(size: int, compressed: int) -> bool:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 import tarfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import nbformat
@@ -144,3 +146,46 @@ def flag_encrypted(data: bytes, name: str) -> bytes:
             raw[central + 8] |= 0x1
         central = raw.find(b"PK\x01\x02", central + 4)
     return bytes(raw)
+
+
+def raw_zip(
+    entries: list[tuple[bytes, bytes, int]],
+    *,
+    prefix: bytes = b"",
+    comment: bytes = b"",
+    zip64_end: bool = False,
+    corrupt: bytes | None = None,
+) -> bytes:
+    """A stored (uncompressed) zip archive written byte by byte from the format's
+    specification, for what ``zipfile`` will not write: each entry is (name bytes, data,
+    general-purpose flags), the name any bytes at all and the flags as given (bit 11 claims a
+    UTF-8 name). ``prefix`` comes before the archive (a self-extracting stub), ``comment``
+    after its end record; ``zip64_end`` adds the Zip64 end record and locator, as archivers
+    do past 65,535 entries; the entry named ``corrupt`` gets a wrong CRC."""
+    out = bytearray(prefix)
+    central = bytearray()
+    for name, data, flags in entries:
+        crc = zlib.crc32(data) ^ (0xFFFFFFFF if name == corrupt else 0)
+        offset = len(out)  # from the file's start: zipfile allows for a prefix itself
+        out += struct.pack(
+            "<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, 0, 0, 0x21, crc, len(data), len(data),
+            len(name), 0,
+        ) + name + data  # fmt: skip
+        central += struct.pack(
+            "<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, 0, 0, 0x21, crc, len(data),
+            len(data), len(name), 0, 0, 0, 0, 0o100644 << 16, offset,
+        ) + name  # fmt: skip
+    start = len(out)
+    out += central
+    count = len(entries)
+    if zip64_end:
+        record = len(out)
+        out += struct.pack(
+            "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, len(central), start
+        )
+        out += struct.pack("<4sLQL", b"PK\x06\x07", 0, record, 1)
+        count, size, where = 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF
+    else:
+        size, where = len(central), start
+    out += struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, size, where, len(comment))
+    return bytes(out + comment)
