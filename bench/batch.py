@@ -14,7 +14,9 @@ same hidden tests, two at a time, in the same run:
 It prints submissions per second for both, the ratio (target: at least 25x), and batch's
 per-submission overhead above the tests' own compute, two ways: core-seconds per submission
 estimated as wall x jobs (an upper bound), and measured as the user and system time of grade
-batch and every process it started; each minus the test time the results record.
+batch and every process it started; each minus the test time the results record. The
+measured figure is quoted again with the endless loops' call limits taken out as well: that
+time is the learners' own code running, and the work bound below counts it as work.
 
 It also prints the floor: `grade batch` on the class's slowest submission alone (its endless
 loop, if it has one: start-up plus the loop's whole call limit; else its first submission). No
@@ -258,6 +260,13 @@ def main() -> int:
             f"{batch_cpu / n - statistics.median(sample):.3f}"
         )
         torch_s, loops = import_torch_s(), loop_seconds(submissions)
+        # the endless loops' call limits are the learners' own code running, not the batch's
+        # doing: the work bound counts them as work, so the overhead is quoted that way too
+        print(
+            f"measured, above the work (the tests' own compute and the endless loops' "
+            f"{loops:g} s): {(batch_cpu - loops) / n - statistics.median(sample):.3f} core-s "
+            f"per submission"
+        )
         bound = torch_s + (loops + n * statistics.median(sample)) / args.jobs
         print(
             f"work bound: import torch {torch_s:.2f} s + (endless loops {loops:g} s + {n} x "
