@@ -386,6 +386,17 @@ _SOFTMAX_MISTAKES = (
         "而 0 / 0 是 NaN。请使用每一行自己的最大值：x.max(dim=1, keepdim=True).values。",
     ),
     (
+        lambda x: _shifted(x, x.max(dim=0, keepdim=True).values),
+        ["values_differ", "reduced_wrong_dim"],
+        "you subtracted each column's maximum (dim=0), not each row's: a softmax stays the same "
+        "only when one number is taken from a whole row, so your rows changed (and a row far "
+        "below its columns' maxima underflows to exp() = 0 everywhere, and 0 / 0 is NaN). "
+        "Subtract each row's own maximum: x.max(dim=1, keepdim=True).values.",
+        "你减去的是每一列的最大值（dim=0），而不是每一行的：只有整行减去同一个数时 softmax 才不变，"
+        "所以你的各行结果变了（而远低于各列最大值的那一行 exp() 会全部下溢为 0，0 / 0 是 NaN）。"
+        "请减去每一行自己的最大值：x.max(dim=1, keepdim=True).values。",
+    ),
+    (
         lambda x: _shifted(x.t(), x.t().max(dim=1, keepdim=True).values).t(),
         ["values_differ", "reduced_wrong_dim"],
         "your result normalises each column (dim=0): its columns sum to 1, not its rows. Reduce "

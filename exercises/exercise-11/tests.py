@@ -41,6 +41,7 @@ from grader.testing import (
     fail,
     names,
     on_meta,
+    paired_heads,
 )
 
 IMAGE_SHAPES = [(4, 8, 8), (1, 5, 7), (3, 1, 1), (2, 28, 28), (5, 3, 16)]
@@ -97,21 +98,16 @@ def _whole_batch_mean(got, images, want, what):
     )
 
 
-def _levels(values):
-    return ", ".join(f"{v:.6g}" for v in values[:4].tolist()) + (
-        ", ..." if values.numel() > 4 else ""
-    )
-
-
 def _check_scaled(theirs, ours, what):
     """Name the missing division by 255."""
     we, wz = names(what)
     if torch.allclose(theirs, ours * 255, rtol=1e-5, atol=1e-4):
+        yours, expected = paired_heads(theirs, ours)
         fail(
-            f"{we}: your values are mean pixel levels ({_levels(theirs)}), not brightness in "
-            f"[0, 1] (expected {_levels(ours)}): divide by 255.",
-            f"{wz}：你的结果是平均像素值（{_levels(theirs)}），而不是 [0, 1] 之间的亮度"
-            f"（期望 {_levels(ours)}）：请除以 255。",
+            f"{we}: your values are mean pixel levels ({yours}), not brightness in "
+            f"[0, 1] (expected {expected}): divide by 255.",
+            f"{wz}：你的结果是平均像素值（{yours}），而不是 [0, 1] 之间的亮度"
+            f"（期望 {expected}）：请除以 255。",
             evidence=["values_differ", "not_scaled"],
         )
 
@@ -140,13 +136,14 @@ def _pixel_scale(theirs, ours, what):
         if k == 256
         else ("", "")
     )
+    yours, expected = paired_heads(theirs, ours)
     fail(
         f"{we}: every value of yours is the expected one times 255/{k} = {255 / k:.6g} (yours "
-        f"{_levels(theirs)}, expected {_levels(ours)}): your code divides by {k}. Brightness "
+        f"{yours}, expected {expected}): your code divides by {k}. Brightness "
         f"divides the mean pixel by 255, the largest value a uint8 pixel holds{levels_en}. "
         "Divide by 255.",
-        f"{wz}：你的每个值都正好是期望值乘以 255/{k} = {255 / k:.6g}（你的结果 {_levels(theirs)}，"
-        f"期望 {_levels(ours)}）：你的代码除以了 {k}。亮度是平均像素值除以 255，即 uint8 像素能取的"
+        f"{wz}：你的每个值都正好是期望值乘以 255/{k} = {255 / k:.6g}（你的结果 {yours}，"
+        f"期望 {expected}）：你的代码除以了 {k}。亮度是平均像素值除以 255，即 uint8 像素能取的"
         f"最大值{levels_zh}。请除以 255。",
         evidence=["values_differ", "wrong_pixel_scale"],
     )
@@ -179,12 +176,13 @@ def _integer_arithmetic(theirs, ours, images, what):
     we, wz = names(what)
     if not _integer_replay(theirs, images):
         return
+    yours, expected = paired_heads(theirs, ours)
     fail(
-        f"{we}: your values ({_levels(theirs)}) are exactly what integer arithmetic on the "
-        f"pixels gives (expected {_levels(ours)}). Arithmetic on a uint8 tensor stays uint8: "
+        f"{we}: your values ({yours}) are exactly what integer arithmetic on the "
+        f"pixels gives (expected {expected}). Arithmetic on a uint8 tensor stays uint8: "
         "results above 255 wrap around (200 * 2 gives 144) and // drops the fraction. Convert "
         "to float (images.float()) before any arithmetic.",
-        f"{wz}：你的结果（{_levels(theirs)}）正好是对像素做整数运算得到的值（期望 {_levels(ours)}）。"
+        f"{wz}：你的结果（{yours}）正好是对像素做整数运算得到的值（期望 {expected}）。"
         "uint8 张量的运算结果仍是 uint8：超过 255 会回绕（200 * 2 得到 144），// 会丢掉小数部分。"
         "请在做任何运算之前先转换为浮点数（images.float()）。",
         evidence=["values_differ", "integer_pixel_arithmetic"],
@@ -282,12 +280,13 @@ def _compare_brightness(got, want, what, images):
         levels = theirs * 255
         whole = bool(((levels - levels.round()).abs() < 1e-3).all())
         if whole and not bool((((ours * 255) - (ours * 255).round()).abs() < 1e-3).all()):
+            yours, expected = paired_heads(theirs, ours)
             fail(
-                f"{we}: your brightness values are whole pixel levels divided by 255 ({_levels(theirs)}), "
-                f"but the means are not whole numbers (expected {_levels(ours)}). Integer division (//) or "
+                f"{we}: your brightness values are whole pixel levels divided by 255 ({yours}), "
+                f"but the means are not whole numbers (expected {expected}). Integer division (//) or "
                 "a mean computed on integers drops the fraction; convert the pixels to float first.",
-                f"{wz}：你的亮度值都是整数像素级别除以 255（{_levels(theirs)}），但平均值并不是整数"
-                f"（期望 {_levels(ours)}）。整数除法（//）或在整数上求平均会丢掉小数部分；请先把像素转换为浮点数。",
+                f"{wz}：你的亮度值都是整数像素级别除以 255（{yours}），但平均值并不是整数"
+                f"（期望 {expected}）。整数除法（//）或在整数上求平均会丢掉小数部分；请先把像素转换为浮点数。",
                 evidence=["values_differ", "integer_pixel_arithmetic"],
             )
         _name_the_difference(got, theirs, ours, images, what)

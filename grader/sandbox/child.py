@@ -40,7 +40,15 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from grader.sandbox import codec, protocol
-from grader.sandbox.messages import Answer, ErrorFrame, ErrorInfo, Hello, Trace
+from grader.sandbox.messages import (
+    MAX_DIMS,
+    MAX_SHAPES,
+    Answer,
+    ErrorFrame,
+    ErrorInfo,
+    Hello,
+    Trace,
+)
 from grader.sandbox.protocol import SNAPSHOT_SIGNAL
 from grader.sandbox.seeding import unseeded_accelerators
 from grader.text import source_lines
@@ -422,6 +430,10 @@ class LearnerSide:
                     )
         except _BaseException:
             pass
+        if frames:
+            shapes = _line_shapes(exc.__traceback__, self.display, frames[-1].code)
+            if shapes:
+                frames[-1] = dataclasses.replace(frames[-1], shapes=shapes)
         offset = None
         exit_code = None
         if isinstance(exc, SyntaxError) and exc.filename == self.display:
@@ -445,6 +457,37 @@ class LearnerSide:
             offset=offset,
             exit_code=exit_code,
         )
+
+
+# A name on a line, not an attribute's (``self.weight`` names no local ``weight``)
+_LINE_NAME = re.compile(r"(?<![.\w])[^\W\d]\w*")
+
+
+def _line_shapes(
+    tb: types.TracebackType | None, display: str, code: str
+) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The tensors the innermost learner frame's line names, with their shapes then: a shape
+    error says "size 3 against 2", and which operand had which is what the learner must find.
+    Whatever a tensor subclass does when asked, this gives up quietly."""
+    try:
+        last = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == display:
+                last = tb
+            tb = tb.tb_next
+        if last is None:
+            return ()
+        scope = last.tb_frame.f_locals
+        found = []
+        for name in dict.fromkeys(_LINE_NAME.findall(code)):
+            value = scope.get(name) if type(scope) is dict else None
+            if isinstance(value, torch.Tensor) and value.dim() <= MAX_DIMS:
+                found.append((name, tuple(int(size) for size in value.shape)))
+            if len(found) == MAX_SHAPES:
+                break
+        return tuple(found)
+    except _BaseException:
+        return ()
 
 
 def _input_paths(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:

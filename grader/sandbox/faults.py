@@ -181,13 +181,37 @@ def raised(
             evidence=("not_implemented",),
             error=error,
         )
-    return LearnerRaised(
-        Text(
-            f"{function} raised {shown}",
-            f"{function} 抛出了异常 {shown}",
-        ),
-        error=error,
+    en, zh = f"{function} raised {shown}", f"{function} 抛出了异常 {shown}"
+    shapes = error.frames[-1].shapes if error.frames else ()
+    if shapes and _SHAPE_ERROR.search(text):
+        told = _shapes_named(error.frames[-1].line, shapes)
+        en, zh = en.rstrip(".") + ". " + told.en, zh + told.zh
+    return LearnerRaised(Text(en, zh), error=error)
+
+
+# Errors about sizes that do not fit: the message gives the sizes, never which operand had them
+_SHAPE_ERROR = re.compile(
+    r"must match the size of tensor|Attempting to broadcast|cannot be multiplied"
+    r"|size mismatch|is invalid for input of size|Expected size|expected size|shape mismatch"
+    r"|number of dimensions|dimension out of range|Dimension out of range"
+)
+
+
+def _shapes_named(line: int, shapes: tuple[tuple[str, tuple[int, ...]], ...]) -> Text:
+    """ "On line 28: inter has shape (3, 2), area_a (3,)." for the tensors the line names."""
+    shown = [(name, _shape_text(shape)) for name, shape in shapes]
+    first, *rest = shown
+    en = f"On {line_en(line)}: {first[0]} has shape {first[1]}" + "".join(
+        f", {name} {shape}" for name, shape in rest
     )
+    zh = f"（{line_zh(line)}：{first[0]} 的形状为 {first[1]}" + "".join(
+        f"，{name} 为 {shape}" for name, shape in rest
+    )
+    return Text(en + ".", zh + "。）")
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return f"({shape[0]},)" if len(shape) == 1 else f"({', '.join(map(str, shape))})"
 
 
 def _raised_by_learner(error: ErrorInfo) -> bool:

@@ -13,6 +13,7 @@ Values (the return value and the inputs after a call) travel as codec trees and 
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,8 @@ from grader.wire import WireError
 MAX_TEXT = 8000  # characters of an exception message
 MAX_NAME = 500  # characters of a type name, a function name, a line of code
 MAX_FRAMES = 50
+MAX_SHAPES = 12  # tensors named on a frame's line
+MAX_DIMS = 16  # sizes of one shape
 MAX_NAMES = 10_000  # functions a module defines, torch functions a call traced
 
 ERROR_KINDS = ("import", "call", "arguments", "answer", "missing", "protocol")
@@ -42,9 +45,15 @@ class ErrorFrame:
     line: int
     function: str
     code: str
+    # The tensors this line names, and their shapes when it raised (the innermost frame only):
+    # a shape error's message gives sizes, not which operand had them
+    shapes: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
-        return {"line": self.line, "function": self.function, "code": self.code}
+        data: dict[str, Any] = {"line": self.line, "function": self.function, "code": self.code}
+        if self.shapes:
+            data["shapes"] = [[name, list(shape)] for name, shape in self.shapes]
+        return data
 
     @classmethod
     def from_wire(cls, data: Any) -> ErrorFrame:
@@ -53,12 +62,29 @@ class ErrorFrame:
     @classmethod
     def _read(cls, data: Any, where: str) -> ErrorFrame:
         with wire.reading(MessageError):
-            f = wire.Fields(data, where, required=("line", "function", "code"))
+            f = wire.Fields(
+                data, where, required=("line", "function", "code"), optional=("shapes",)
+            )
             return cls(
                 f.integer("line", low=0, high=10**9),
                 f.string("function", max_len=MAX_NAME, cut=True),
                 f.string("code", max_len=MAX_NAME, cut=True),
+                tuple(
+                    _shape(v, w) for w, v in f.sequence("shapes", max_items=MAX_SHAPES, default=[])
+                ),
             )
+
+
+def _shape(data: Any, where: str) -> tuple[str, tuple[int, ...]]:
+    """One ``[name, [size, ...]]`` of a frame's shapes: a Python name and a tensor's sizes."""
+    (name_at, name), (sizes_at, sizes) = wire.sequence(data, where, min_items=2, max_items=2)
+    name = wire.string(name, name_at, max_len=100)
+    if not name.isidentifier() or keyword.iskeyword(name):  # 形状 is a Python name too
+        wire.fail(name_at, f"{name[:40]!r} is not a Python name")
+    return name, tuple(
+        wire.integer(v, w, low=0, high=2**62)
+        for w, v in wire.sequence(sizes, sizes_at, max_items=MAX_DIMS)
+    )
 
 
 @dataclass(frozen=True)

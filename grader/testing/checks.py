@@ -168,6 +168,33 @@ def view_difference(got: torch.Tensor, fresh: torch.Tensor) -> tuple[str, str]:
     )
 
 
+def paired_heads(theirs: torch.Tensor, ours: torch.Tensor, n: int = 4) -> tuple[str, str]:
+    """The same ``n`` entries of two answers (flattened), for a message that sets them side by
+    side: the first ``n``, or, where those read alike, from the entry before the first one
+    that reads differently ("..., 0.25098, 0.501961, ..."). Two heads that read alike would
+    tell the learner nothing: "yours (0, 0.00392157, ...), expected (0, 0.00392157, ...)"."""
+    a = theirs.detach().reshape(-1).cpu()
+    b = ours.detach().reshape(-1).cpu()
+    start = 0
+    common = min(a.numel(), b.numel())
+    if common > n:
+        unequal = (a[:common] != b[:common]).nonzero().reshape(-1).tolist()
+        first = next((i for i in unequal if _entry(a[i]) != _entry(b[i])), None)
+        if first is not None and first >= n:
+            start = first - 1
+    return _window(a, start, n), _window(b, start, n)
+
+
+def _window(flat: torch.Tensor, start: int, n: int) -> str:
+    shown = ", ".join(_entry(v) for v in flat[start : start + n])
+    return ("..., " if start else "") + shown + (", ..." if flat.numel() > start + n else "")
+
+
+def _entry(value: torch.Tensor) -> str:
+    item = value.item()
+    return f"{item:.6g}" if isinstance(item, float) else str(item)
+
+
 def _element(value: torch.Tensor) -> str:
     item = value.item()
     if isinstance(item, float):
