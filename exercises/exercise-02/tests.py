@@ -314,16 +314,56 @@ def test_describe_dtype(learner, reference, device, rng):
     _describe_keys(learner, reference, cases, ("dtype",))
 
 
+def indexed_device_run(module):
+    # Runs in the learner's process: a CPU tensor whose class says it lies on cuda:1, so that a
+    # describe dropping the device index (t.device.type) shows without a GPU. Only the text
+    # describe gave for "device" comes back; the test judges it.
+    class OnCuda1(torch.Tensor):
+        # every way a tensor tells its device, alike: code may ask any of them
+        @property
+        def device(self):
+            return torch.device("cuda", 1)
+
+        @property
+        def is_cuda(self):
+            return True
+
+        @property
+        def is_cpu(self):
+            return False
+
+        def get_device(self):
+            return 1
+
+    got = module.describe(torch.zeros(2, 3).as_subclass(OnCuda1))
+    value = got.get("device") if isinstance(got, dict) else None
+    return value if isinstance(value, str) else None
+
+
 def test_describe_device(learner, reference, device, rng):
     # Runs on meta (and CUDA): a CPU tensor next to one on the device under test, so code that
-    # knows only "cpu" (or only "cpu" and "cuda") shows on any machine. "cuda:0" versus "cuda"
-    # (t.device.type drops the index) only a GPU can show.
+    # knows only "cpu" (or only "cpu" and "cuda") shows on any machine.
     cases = [
         ("torch.randn(2, 3)", _randn(rng, 2, 3)),
         _of_dtype(rng, (2, 3), torch.float32, device),
         _of_dtype(rng, (4,), torch.int64, device),
     ]
     _describe_keys(learner, reference, cases, ("device",))
+    # "cuda:1" against "cuda" (t.device.type drops the index), on a CPU tensor that reports
+    # cuda:1. Only that answer is judged: code that asks t.is_cuda or t.get_device() sees a
+    # CPU tensor here and is judged on a GPU alone.
+    try:
+        named = learner.run(indexed_device_run)
+    except LearnerRaised:
+        return
+    if named == "cuda":
+        fail(
+            "describe(t)['device'] for a tensor on cuda:1 should be 'cuda:1', but yours is "
+            "'cuda'. Keep the device index, as str(t.device) writes it; t.device.type drops it.",
+            "张量位于 cuda:1 时，describe(t)['device'] 应为 'cuda:1'，但你的结果是 'cuda'。"
+            "请保留设备编号，与 str(t.device) 的写法一致；t.device.type 会丢掉编号。",
+            evidence=["values_differ"],
+        )
 
 
 def test_describe_memory_layout(learner, reference, device, rng):
