@@ -33,6 +33,7 @@ from grader.testing import (
     describe_zh,
     expect_tensor,
     fail,
+    follows_reported_cuda,
     names,
     shares,
     view_difference,
@@ -595,8 +596,17 @@ def test_corner_copy_on_input_device(learner, device, rng, learner_source):
 
 
 def test_selections_on_input_device(learner, device, rng):
-    # CUDA only: a mask's selection has a size that depends on the values, which meta tensors
-    # do not have, so positives and filter_boxes cannot run on meta. Only the device is judged.
+    # A mask's selection has a size that depends on the values, which meta tensors do not
+    # have, so positives and filter_boxes cannot run on meta. Without a GPU, CPU tensors that
+    # report cuda:1 stand in: a result made without the inputs' device (a Python loop into
+    # torch.tensor(...)) comes back a plain CPU tensor. Only the device is judged.
+    if device == "cpu":
+        x = torch.randn(4, 5, generator=rng)
+        follows_reported_cuda(learner, "positives", [x], "positives(x) (x = torch.randn(4, 5))")
+        boxes, scores = _boxes(rng, 6), torch.rand(6, generator=rng)
+        what = Text("filter_boxes(boxes, scores, 0.5)", "filter_boxes(boxes, scores, 0.5)")
+        follows_reported_cuda(learner, "filter_boxes", [boxes, scores, 0.5], what)
+        return
     x = torch.randn(4, 5, generator=rng).to(device)
     what = f"positives(x) (x = torch.randn(4, 5, device={device!r}))"
     assert_device(expect_tensor(learner.positives(x), what), device, what)

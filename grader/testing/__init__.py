@@ -51,7 +51,9 @@ from grader.testing.checks import (
 from grader.testing.devices import (
     assert_device_follows,
     call_on_meta,
+    call_on_reported_cuda,
     device_slips,
+    follows_reported_cuda,
     on_meta,
     reference_on,
 )
@@ -92,6 +94,7 @@ __all__ = [
     "assert_unchanged",
     "assert_value",
     "call_on_meta",
+    "call_on_reported_cuda",
     "check",
     "compare_losses",
     "describe",
@@ -102,6 +105,7 @@ __all__ = [
     "expect_raises",
     "expect_tensor",
     "fail",
+    "follows_reported_cuda",
     "loss_head",
     "names",
     "on_meta",

@@ -88,6 +88,71 @@ def on_meta(learner: Any, name: str, args: Sequence[Any], what: str | Text) -> A
     return answer["value"]
 
 
+def call_on_reported_cuda(module, name, args):
+    """Runs in the learner's process: ``module.<name>(*args)`` with every tensor argument a CPU
+    tensor that reports cuda:1, in every way a tensor tells its device (``device``,
+    ``is_cuda``, ``is_cpu``, ``get_device()``). Returns ``{"devices": [...]}``, the device each
+    tensor of the answer reports (a tensor derived from the inputs keeps their class, so
+    "cuda:1"; one made without their device is a plain CPU tensor, "cpu"), or
+    ``{"raised": message}`` (code that reached for a real GPU, as ``device=x.device`` does)."""
+
+    class OnCuda1(torch.Tensor):
+        @property
+        def device(self):
+            return torch.device("cuda", 1)
+
+        @property
+        def is_cuda(self):
+            return True
+
+        @property
+        def is_cpu(self):
+            return False
+
+        def get_device(self):
+            return 1
+
+    inputs = [a.as_subclass(OnCuda1) if isinstance(a, torch.Tensor) else a for a in args]
+    try:
+        value = getattr(module, name)(*inputs)
+    except Exception as exc:  # the learner's code: any exception leaves the case to a GPU
+        return {"raised": f"{type(exc).__name__}: {exc}"[:300]}
+    values = value if isinstance(value, (tuple, list)) else [value]
+    return {"devices": [str(v.device) for v in values if isinstance(v, torch.Tensor)]}
+
+
+def follows_reported_cuda(learner: Any, name: str, args: Sequence[Any], what: str | Text) -> None:
+    """The device requirement where meta cannot run the code because it reads values (``x[mask]``,
+    a loop over the elements): ``learner.<name>(*args)`` on CPU tensors that report cuda:1
+    (:func:`call_on_reported_cuda`). Fails with ``wrong_device`` where the answer holds a plain
+    CPU tensor: made without the inputs' device, it would be on the CPU next to CUDA inputs.
+    Code that raised there is judged on a GPU alone; an answer of another form fails (closed)."""
+    answer = learner.run(call_on_reported_cuda, name, list(args))
+    we, wz = names(what)
+    if isinstance(answer, dict) and set(answer) == {"raised"} and isinstance(answer["raised"], str):
+        return
+    devices = answer.get("devices") if isinstance(answer, dict) and len(answer) == 1 else None
+    if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
+        fail(
+            f"{we}: the grader could not read which device your answer is on.",
+            f"{wz}：评分器无法读取你的结果位于哪个设备上。",
+            evidence=["unreadable_answer"],
+        )
+    if "cpu" in devices:
+        fail(
+            f"{we} for inputs on cuda:1 (CPU tensors standing in for a GPU, which report that "
+            "device) returned a tensor on the CPU: a tensor made without device=... "
+            "(torch.tensor(a_list), torch.zeros(n)) lands on the CPU whatever the inputs' "
+            "device. Build the result from the inputs themselves (x[x > 0], torch.stack of "
+            "their elements), or pass device=x.device.",
+            f"{wz} 在输入位于 cuda:1 时（由自称位于该设备的 CPU 张量代替 GPU）返回了 CPU 上的张量："
+            "不指定 device=... 创建的张量（torch.tensor(列表)、torch.zeros(n)）无论输入在哪个设备上"
+            "都位于 CPU。请直接由输入本身得到结果（x[x > 0]、对其元素使用 torch.stack），"
+            "或传入 device=x.device。",
+            evidence=["wrong_device"],
+        )
+
+
 def reference_on(device: str, fn: Callable[..., Any], *args: Any) -> Any:
     """The reference's answer ``fn(*args)``. For meta inputs (shapes without data) it is the
     answer to CPU stand-ins of the same shapes and dtypes (zeros), moved to meta: the same
