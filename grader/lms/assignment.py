@@ -61,6 +61,16 @@ class LatePolicy:
     max_days: int | None = None  # None: no limit
     after_max_days: str = "zero"  # past max_days: "zero" (no credit) or "cap" (max_days' loss)
 
+    @property
+    def costs_nothing(self) -> bool:
+        """No lateness ever loses a point under this rule. 0% a day is not enough: past
+        ``max_days``, ``zero`` still takes everything ("late work free for 3 days, then no
+        credit" is ``per_day_percent: 0, max_days: 3``); ``cap`` loses ``max_days`` days'
+        worth, nothing where that is 0 days."""
+        if self.max_days is None:
+            return self.per_day_percent == 0
+        return self.after_max_days == "cap" and self.per_day_percent * self.max_days == 0
+
 
 @dataclass(frozen=True)
 class CanvasSettings:

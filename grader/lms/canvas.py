@@ -202,12 +202,14 @@ def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     """A submission Canvas marks late (``_LATE_``), where the download gives no time: the
     grade here is before lateness, and Canvas's Late Policy (which deducts from the grade
     entered for a late submission) is what applies the rule; both the student and the
-    instructor are told so. Under an assignment with no late rule (or one that costs
-    nothing) it costs nothing, and the student is told that instead."""
+    instructor are told so. Under an assignment with no late rule (or one that can never cost
+    anything: 0% a day with no day limit, or ``cap``) it costs nothing, and the student is told
+    that instead; 0% a day with ``max_days`` and ``zero`` takes everything past the limit,
+    which Canvas cannot know without a time."""
     if not (handin.late and handin.submitted_at is None):
         return Lateness()
     policy = assignment.late
-    if assignment.due is None or policy is None or policy.per_day_percent == 0:
+    if assignment.due is None or policy is None or policy.costs_nothing:
         return Lateness(
             learner=LATE_FREE_LEARNER, label="late_canvas_free", instructor=(LATE_FREE_INSTRUCTOR,)
         )
@@ -218,7 +220,16 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
     """What to do in Canvas after the run."""
     lines = []
     late = [r for r in rows if LATE_INSTRUCTOR in r.problems]
-    if read and late:
+    policy = assignment.late
+    if read and late and policy is not None and policy.per_day_percent == 0:
+        # free for max_days, then no credit: no deduction to turn on, a limit to apply
+        lines.append(
+            f"Canvas: {len(late)} submission(s) Canvas marks late: this assignment's rule takes "
+            f"nothing for {policy.max_days} days and gives no credit after; Canvas has no day "
+            f"limit: give 0 by hand to a submission more than {policy.max_days} days late "
+            "(canvas.csv holds their grade before lateness)"
+        )
+    elif read and late:
         lines.append(
             f'Canvas: turn on {LATE_POLICY} (Gradebook, Settings, "Late Policies", '
             '"Automatically apply deduction to late submissions"; it applies to the whole '

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import string
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from grader.lms import canvas, gradescope, moodle
-from grader.lms.assignment import load_assignment, read_roster
+from grader.lms.assignment import (
+    Assignment,
+    LatePolicy,
+    late_penalty,
+    load_assignment,
+    read_roster,
+)
 from grader.lms.batch import advice
 from grader.lms.collect import SKIP_DIRS
 from grader.lms.feedback import feedback_html
@@ -350,6 +357,52 @@ def test_canvas_late_work_under_no_late_rule_costs_nothing_and_says_so(tmp_path,
     assert "Canvas 将这次提交标为迟交；不扣分" in feedback_html(ann, {}, assignment, "zh")
     assert "Late Policy" not in feedback_html(ann, {}, assignment, "en")
     assert advice(rows, assignment, "canvas") == []
+
+
+def test_canvas_late_work_free_for_some_days_then_zero_is_not_said_to_cost_nothing(tmp_path):
+    """``per_day_percent: 0, max_days: 3`` ("late work is free for three days, then no
+    credit") takes everything from work more than three days late. Canvas marks Ann late
+    and gives no time: she was told "no late penalty applies", canvas.csv held her full
+    grade and the run said nothing, though she may be four days late."""
+    spec = ASSIGNMENT.replace(
+        "late: {per_day_percent: 10, max_days: 3}", "late: {per_day_percent: 0, max_days: 3}"
+    )
+    rows, assignment = rows_of("canvas", tmp_path, spec=spec)
+    ann = by_email(rows)["ann@example.edu"]
+    assert ann.lateness == canvas.LATE_LEARNER
+    assert canvas.LATE_INSTRUCTOR in ann.problems
+    assert canvas.LATE_FREE_INSTRUCTOR not in ann.problems
+    (line,) = advice(rows, assignment, "canvas")
+    assert "give 0 by hand to a submission more than 3 days late" in line
+    assert "2 submission(s) Canvas marks late" in line
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    per_day=st.sampled_from([0.0, 0.5, 10.0, 100.0]),
+    max_days=st.one_of(st.none(), st.integers(0, 5)),
+    after=st.sampled_from(["zero", "cap"]),
+)
+def test_canvas_says_late_work_is_free_only_where_the_rule_never_costs_anything(
+    per_day, max_days, after
+):
+    """Canvas gives no time, so "no late penalty applies" is true only where no lateness
+    at all loses a point under the rule (``late_penalty`` for every number of days)."""
+    due = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+    assignment = Assignment(
+        "w",
+        (("exercise-01", 1.0),),
+        Path("w.yaml"),
+        due=due,
+        late=LatePolicy(per_day, max_days, after),
+    )
+    free = all(
+        late_penalty(due + timedelta(days=days, seconds=-1), assignment)[1] == 0
+        for days in range(1, 10)
+    )
+    said = canvas.lateness(Handin("4711", late=True), assignment)
+    assert (said.learner == canvas.LATE_FREE_LEARNER) == free
+    assert (said.learner == canvas.LATE_LEARNER) == (not free)
 
 
 def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_path):
