@@ -148,12 +148,11 @@ def read(
         collector = Collector(handin, exercises, staging_for(staging, user), use_mtime=False)
         for shown, _, file_id, original, path in files:
             collector.add_entry(path, name=original, shown=shown, sequence=file_id)
-        handin = collector.finish()
         for name in text_entries.get(user, []):
-            handin.problems.append(
-                f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)"
+            collector.add_text_entry(
+                name, f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)"
             )
-        handins.append(handin)
+        handins.append(collector.finish())
     return handins
 
 

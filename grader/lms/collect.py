@@ -275,7 +275,16 @@ class Collector:
     held: int = 0  # file bytes read and held
     inflated: int = 0  # bytes decompressed
     over: str = ""  # the first per-student cap this student went over ("" none)
+    texts: list[str] = field(default_factory=list)  # the platform's text entries (not graded)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
+
+    def add_text_entry(self, shown: str, problem: str) -> None:
+        """A text entry of the platform (Moodle's online text, Canvas's text or URL entry):
+        not graded, and said. Students paste code into them; so an exercise this student
+        handed in no file for may be in one, and ``finish`` makes it work intake could not
+        read (no grade written until the instructor looks), never "missing" and 0."""
+        self.texts.append(shown)
+        self.handin.problems.append(problem)
 
     # -- caps --------------------------------------------------------------------------------
 
@@ -764,6 +773,12 @@ class Collector:
             self._stage(exercise, winner, data, cells, notes)
         if self.damaged or self.over:
             why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
+            for exercise in self.exercises:
+                if exercise not in handin.files and exercise not in handin.unreadable:
+                    handin.unreadable[exercise] = why
+                    handin.unread_work.add(exercise)
+        if self.texts:
+            why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
             for exercise in self.exercises:
                 if exercise not in handin.files and exercise not in handin.unreadable:
                     handin.unreadable[exercise] = why

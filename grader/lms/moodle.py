@@ -17,7 +17,8 @@ matching for Moodle goes by name (or by a roster whose ``id`` column holds parti
 With blind marking the name is "Participant"; with team submissions it is ``{team}-{name}``.
 Moodle puts no submission time in the names; the files' modification times are used (Moodle's
 zip carries each file's time; unzipping keeps it), which is assumed, not documented by Moodle.
-Online text entries are reported, not graded.
+Online text entries are reported, not graded; an exercise without a file beside one gets no grade
+until the instructor looks (the code may be in the text).
 
 **The grade import** (Grades, "Import", "CSV file") maps one column to a user field ("Map
 from" a column, "Map to" ``useremail`` or ``useridnumber``, also ``userid``, ``username``) and
@@ -130,8 +131,9 @@ def read(
         collector = Collector(handin, exercises, staging_for(staging, f"{name}_{participant}"))
         for entry_name, plugin, rest, path in groups[participant]:
             if plugin != "file":
-                handin.problems.append(
-                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded"
+                collector.add_text_entry(
+                    entry_name,
+                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
                 )
             else:
                 collector.add_entry(path, name=rest, shown=entry_name)

@@ -107,7 +107,8 @@ EXPECTED = {
     "canvas": {
         "4711": ("3", M, "3", "50"),  # the resubmission; LATE without a time: no penalty
         "4712": ("0", "2", "3", "75"),  # "exercise-01 copy.py" (wrong), work.zip's two
-        "4713": (M, "2", M, "50"),
+        # beside a text entry (not graded), an exercise without a file may be in it
+        "4713": (U, "2", U, "50"),
         "4714": (M, M, U, "0"),
         "4715": (U, U, U, "0"),  # only a hostile zip: its entries refused, unreadable
         "4716": (M, M, M, ""),
@@ -115,7 +116,7 @@ EXPECTED = {
     },
     "moodle": {
         "4711": ("3", M, "3", "50"),  # matched by name; hw/ex1.ipynb
-        "4712": (M, "2", M, "50"),  # work.tar.gz
+        "4712": (U, "2", U, "50"),  # work.tar.gz, and an online text the rest may be in
         "4713": (M, "0", M, "0"),  # the later of two copies (wrong) is graded
         "4714": (M, M, U, "0"),
         "4715": (U, "2", U, "50"),  # a hostile zip's refused entries: unreadable
@@ -127,8 +128,13 @@ EXPECTED = {
 # roster students without matched work while work nobody is identified by is unmatched (a
 # Gradescope submission without metadata; Moodle's blind marking), or while the download holds
 # an entry set aside that may be work (the class of folders' exercise-07.py at the top, in no
-# student's folder): never 0, an empty cell
-WITHHELD = {"folders": {"grace"}, "gradescope": {"4717"}, "moodle": {"4716", "4717"}}
+# student's folder): never 0, an empty cell; nor for an exercise that may be in a text entry
+WITHHELD = {
+    "folders": {"grace"},
+    "gradescope": {"4717"},
+    "canvas": {"4713"},
+    "moodle": {"4712", "4716", "4717"},
+}
 BUILDERS = {"folders": folders, "gradescope": gradescope, "canvas": canvas, "moodle": moodle}
 
 

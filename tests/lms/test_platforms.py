@@ -19,6 +19,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from grader.i18n import number
 from grader.lms import canvas, gradescope, moodle
 from grader.lms.assignment import (
     Assignment,
@@ -762,3 +763,93 @@ def test_a_worksheet_participant_comes_from_a_handin_or_a_roster_the_download_vo
     absent = by_email(rows)["absent@example.edu"]
     left_out = any("left out of moodle-worksheet.csv" in p for p in absent.problems)
     assert left_out == (absent_id and not vouched), absent.problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Text entries: students paste code into them; an exercise without a file beside one is no 0
+
+
+TEXT_ROSTER = "id,name,email,sid\n4711,Jane Doe,jane@example.edu,1001\n"
+
+
+def text_class(layout: str, root: Path, handed: frozenset[str], text: bool) -> Path:
+    """Jane's submission on ``layout``: a file for each exercise in ``handed``, and a text
+    entry (Moodle's online text, Canvas's text entry) where ``text``."""
+    root.mkdir(parents=True)
+    for n, exercise in enumerate(sorted(handed)):
+        if layout == "moodle":
+            write(root / "Jane Doe_901_assignsubmission_file_" / f"{exercise}.py", code("jane"))
+        else:
+            write(root / f"doejane_4711_{88000 + n}_{exercise}.py", code("jane"))
+    if text and layout == "moodle":
+        write(root / "Jane Doe_901_assignsubmission_onlinetext_" / "onlinetext.html", "<p>def")
+    elif text:
+        write(root / "doejane_4711_text.html", "<p>def scale(x): return 2 * x</p>")
+    if not handed and not text:  # something for the layout to be detected by
+        write(root / "Bob Smith_902_assignsubmission_file_" / "notes.txt", "hi")
+        write(root / "smithbob_4712_89000_notes.txt", "hi")
+    return root
+
+
+def text_rows(layout: str, tmp: Path, handed: frozenset[str], text: bool) -> tuple:
+    write(tmp / "roster.csv", TEXT_ROSTER)
+    assignment = load_assignment(write(tmp / "week-3.yaml", ASSIGNMENT))
+    download = text_class(layout, tmp / layout, handed, text)
+    intake = read_submissions(
+        download, staging=tmp / "staging", exercises=exercises(), layout=layout
+    )
+    rows = build_rows(
+        intake.handins,
+        grade(intake.handins),
+        assignment,
+        read_roster(tmp / "roster.csv"),
+        lateness=by_name(layout).lateness,
+    )
+    return by_email(rows)["jane@example.edu"], assignment
+
+
+def upload_cell(layout: str, row: GradeRow, assignment) -> str:
+    if layout == "canvas":
+        return table(canvas.gradebook_csv([row], assignment))[2][5]
+    lines = table(moodle.worksheet_csv([row], assignment))
+    return lines[1][3]
+
+
+@pytest.mark.parametrize("layout", ["moodle", "canvas"])
+def test_a_text_entry_alone_is_no_zero(tmp_path, layout):
+    """Jane's only entry is Moodle's online text (or Canvas's text entry), with her code
+    pasted in: she was uploaded as 0, "exercise-01: missing; exercise-05: missing". The
+    exercises are now work intake could not read: no grade until the instructor looks."""
+    jane, assignment = text_rows(layout, tmp_path, frozenset(), True)
+    assert [s.status for s in jane.scores] == ["unreadable", "unreadable"]
+    assert "may be in it" in jane.withheld and "no grade written until you look" in jane.withheld
+    assert upload_cell(layout, jane, assignment) == ""
+    assert "jane@example.edu" not in moodle.grades_csv([jane], assignment)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    layout=st.sampled_from(["moodle", "canvas"]),
+    handed=st.frozensets(st.sampled_from(["exercise-01", "exercise-05"])),
+    text=st.booleans(),
+)
+def test_an_exercise_without_a_file_beside_a_text_entry_gets_no_grade(layout, handed, text):
+    """Whatever files come with it, a text entry makes every exercise without a file
+    unreadable and the row withheld (an empty cell in every upload); without a text entry
+    such an exercise is missing and the grade is written."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        jane, assignment = text_rows(layout, Path(tmp), handed, text)
+    lacking = {"exercise-01", "exercise-05"} - handed
+    statuses = {s.exercise: s.status for s in jane.scores}
+    for exercise in lacking:
+        assert statuses[exercise] == ("unreadable" if text else "missing")
+    for exercise in handed:
+        assert statuses[exercise] == "passed"
+    withheld = text and bool(lacking)
+    assert bool(jane.withheld) == withheld
+    if withheld:
+        assert upload_cell(layout, jane, assignment) == ""
+    elif handed:
+        assert upload_cell(layout, jane, assignment) == number(100 * len(handed) / 2)
