@@ -274,7 +274,10 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     that plugin is on. One row per participant of the download, blind or not, and per roster
     student whose participant id the roster gives; the grade is the final percentage as points
     of ``moodle.points``, and a student without work gets what ``missing`` says, as in
-    ``moodle.csv`` (0 or an empty cell). "Last modified (grade)" is left empty:
+    ``moodle.csv`` (0 or an empty cell). The feedback goes with its grade and only with it:
+    the importer (``process_import_grades``) skips an empty grade but imports the feedback
+    all the same, so a withheld row's "exercise-05: unreadable; total 33.33%" reached the
+    student with no grade. "Last modified (grade)" is left empty:
     Moodle then keeps a grade changed in Moodle unless the upload's "Allow updating records
     that have been modified more recently in Moodle" is ticked."""
     settings = assignment.moodle_settings()
@@ -286,15 +289,16 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
         key=lambda r: (len(r.student.participant), r.student.participant),
     ):
         student = row.student
+        cell = grade_cell(row, settings.points, assignment.missing)
         writer.writerow(
             [
                 f"{HIDDEN_USER}{student.participant}",
                 student.name,
                 student.email,
-                grade_cell(row, settings.points, assignment.missing),
+                cell,
                 number(settings.points),
                 "",
-                feedback(row) if settings.feedback and row.final_percent is not None else "",
+                feedback(row) if settings.feedback and cell else "",  # never without its grade
             ]
         )
     return out.getvalue()

@@ -31,7 +31,14 @@ from grader.lms.assignment import (
 from grader.lms.batch import advice
 from grader.lms.collect import SKIP_DIRS
 from grader.lms.feedback import feedback_html
-from grader.lms.grades import ExerciseScore, GradeRow, TestScore, build_rows
+from grader.lms.grades import (
+    ExerciseScore,
+    GradeRow,
+    Student,
+    TestScore,
+    build_row,
+    build_rows,
+)
 from grader.lms.handin import Handin
 from grader.lms.intake import read_submissions
 from grader.lms.platform import NO_TIMES
@@ -418,6 +425,40 @@ def test_a_canvas_late_submission_says_so_on_its_page_and_in_its_results(tmp_pat
 
 # ---------------------------------------------------------------------------------------------
 # Moodle: blind marking
+
+
+def test_a_withheld_worksheet_row_has_no_feedback_either(tmp_path):
+    """Moodle's worksheet importer skips an empty grade and imports the feedback anyway:
+    Jane's online text held her exercise-05, her grade was withheld, and the worksheet still
+    gave her "exercise-01: 1/1; exercise-05: unreadable; total 50%", as if graded."""
+    jane, assignment = text_rows("moodle", tmp_path, frozenset({"exercise-01"}), True)
+    assert jane.withheld
+    (line,) = table(moodle.worksheet_csv([jane], assignment))[1:]
+    assert line[0] == "Participant 901" and line[3] == "" and line[6] == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    statuses=st.lists(st.sampled_from(["passed", "failed", "missing", "unreadable"]), min_size=2,
+                      max_size=2),
+    withheld=st.sampled_from(["", "exercise-05: no grade written until you look"]),
+    missing=st.sampled_from(["zero", "blank"]),
+)  # fmt: skip
+def test_the_worksheet_writes_feedback_exactly_where_it_writes_a_grade(statuses, withheld, missing):
+    """Every worksheet row has feedback if and only if it has a grade: feedback without its
+    grade reaches the student as if it were one."""
+    assignment = Assignment(
+        "w", (("exercise-01", 1.0), ("exercise-05", 1.0)), Path("w.yaml"), missing=missing
+    )
+    scores = {}
+    for exercise, status in zip(("exercise-01", "exercise-05"), statuses, strict=True):
+        if status == "unreadable":
+            scores[exercise] = ExerciseScore.unreadable(exercise, "damaged")
+        elif status != "missing":
+            scores[exercise] = ExerciseScore(exercise, status, float(status == "passed"), 1.0)
+    row = build_row(Student("901", participant="901"), scores, assignment, withheld=withheld)
+    (line,) = table(moodle.worksheet_csv([row], assignment))[1:]
+    assert bool(line[3]) == bool(line[6]), line
 
 
 def test_blind_marking_is_graded_by_participant_and_never_uploads_a_zero(tmp_path):
