@@ -140,12 +140,14 @@ def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
     the instructor learns which files to look at."""
     if assignment.due is None:
         return Lateness()
-    deadline = assignment.due + timedelta(minutes=assignment.grace_minutes)
+    grace = timedelta(minutes=assignment.grace_minutes)
     lines = []
     for exercise, submitted in sorted(handin.files.items()):
         when = submitted.submitted_at
-        if when is not None and when > deadline:
-            days = math.ceil((when - deadline) / timedelta(days=1))
+        # as late_penalty counts: a difference of two times never overflows, where due +
+        # grace did (a due date in 9999 stopped the run)
+        if when is not None and when - assignment.due > grace:
+            days = math.ceil((when - assignment.due - grace) / timedelta(days=1))
             archive, _, member = submitted.shown.partition(":")
             dated = (  # an archive's members carry the archive file's date
                 f"{archive} (the archive {member} came in)"

@@ -39,9 +39,9 @@ from grader.lms.grades import (
     build_row,
     build_rows,
 )
-from grader.lms.handin import Handin
+from grader.lms.handin import Handin, Submitted
 from grader.lms.intake import read_submissions
-from grader.lms.platform import NO_TIMES
+from grader.lms.platform import NO_TIMES, dated_files
 from grader.lms.platforms import by_name, names, platforms
 from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, exercises, write, zip_bytes
@@ -894,3 +894,51 @@ def test_an_exercise_without_a_file_beside_a_text_entry_gets_no_grade(layout, ha
         assert upload_cell(layout, jane, assignment) == ""
     elif handed:
         assert upload_cell(layout, jane, assignment) == number(100 * len(handed) / 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# File dates after the due date: the late rule's own count
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    due=st.datetimes(
+        min_value=datetime(2000, 1, 1), max_value=datetime(9999, 12, 31, 23, 59),
+        timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=-5)),
+                                   timezone(timedelta(hours=5, minutes=30))]),
+    ),
+    grace=st.sampled_from([0.0, 10.0, 525_600.0]),
+    after=st.integers(-3 * 86_400, 40 * 86_400),
+)  # fmt: skip
+def test_a_file_is_dated_late_exactly_where_the_late_rule_counts_it_late(due, grace, after):
+    """The days a file date is said to be after the due date are the days ``late_penalty``
+    counts for that time, up to the last due date a file can have: ``due + grace`` stopped
+    the run with an OverflowError for `due: 9999-12-31T23:59:00+00:00, grace_minutes: 10`."""
+    assignment = Assignment(
+        "w", (("exercise-01", 1.0),), Path("w.yaml"), due=due, grace_minutes=grace,
+        late=LatePolicy(10.0),
+    )  # fmt: skip
+    try:
+        when = due + timedelta(seconds=after)
+    except OverflowError:
+        assume(False)
+    handin = Handin("alice")
+    handin.files["exercise-01"] = Submitted("exercise-01", Path("x.py"), "alice/ex1.py",
+                                            submitted_at=when)  # fmt: skip
+    lines = dated_files(handin, assignment).instructor
+    days, _ = late_penalty(when, assignment)
+    if days:
+        (line,) = lines
+        assert f", {days} day(s) after the due date" in line
+    else:
+        assert lines == ()
+
+
+def test_a_due_date_in_9999_with_grace_minutes_does_not_stop_the_run():
+    due = datetime(9999, 12, 31, 23, 59, tzinfo=timezone.utc)
+    assignment = Assignment("w", (("exercise-01", 1.0),), Path("w.yaml"), due=due, grace_minutes=10)
+    handin = Handin("alice")
+    handin.files["exercise-01"] = Submitted(
+        "exercise-01", Path("x.py"), "alice/ex1.py", submitted_at=due
+    )
+    assert dated_files(handin, assignment).instructor == ()
