@@ -281,8 +281,11 @@ def _not_on_roster(handin: Handin) -> str:
 def _identified(handin: Handin) -> bool:
     """The download says who handed this in (a user id, SID, e-mail or name): unmatched, it
     is someone the roster does not hold, and the instructor is told so. A handin with none of
-    these (Moodle's blind marking; a Gradescope folder without metadata) could be anyone's."""
-    return bool(handin.lms_id or handin.sid or handin.email or handin.name.strip())
+    these (Moodle's blind marking; a Gradescope folder without metadata) could be anyone's;
+    so could one whose only identity is a name the download gives several participants
+    (``shared_name``: blind marking in another language, "Teilnehmerin")."""
+    named = bool(handin.name.strip()) and not handin.shared_name
+    return bool(handin.lms_id or handin.sid or handin.email or named)
 
 
 def _no_lateness(handin: Handin, assignment: Assignment) -> Lateness:

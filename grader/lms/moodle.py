@@ -98,6 +98,7 @@ def read(
         names.setdefault(participant, set()).add(name)
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     team = _team_download(names)
+    shared = _shared_names(names)
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
@@ -117,6 +118,7 @@ def read(
             participant=participant,
             origin=f"{name}_{participant}",
             aliases=() if blind else aliases,
+            shared_name=0 if blind else shared.get(name, 0),
         )
         if team:
             handin.notes.append(
@@ -127,6 +129,12 @@ def read(
             handin.notes.append(
                 f"blind marking: the download names no student; graded as {HIDDEN_USER}"
                 f"{participant}"
+            )
+        elif handin.shared_name:
+            handin.notes.append(
+                f"{name!r} names {handin.shared_name} participants of this download (blind "
+                "marking in another language than English, or namesakes): off the roster, it "
+                f"identifies no one; graded as {HIDDEN_USER}{participant}"
             )
         collector = Collector(handin, exercises, staging_for(staging, f"{name}_{participant}"))
         for entry_name, plugin, rest, path in groups[participant]:
@@ -139,6 +147,22 @@ def read(
                 collector.add_entry(path, name=rest, shown=entry_name)
         handins.append(collector.finish())
     return handins
+
+
+def _shared_names(names: dict[str, set[str]]) -> dict[str, int]:
+    """The names the download gives to more than one participant, and to how many. Under
+    blind marking Moodle writes its ``participant`` string in the language of the one who
+    downloads ("Teilnehmerin_1234570_..." in German, "Participante" in Spanish) for every
+    student: read as a name, each was a student off the roster and every roster student was
+    uploaded as 0. Such a name is kept (a roster line it fits makes namesakes ambiguous, as
+    ever) but identifies no one off the roster (``Handin.shared_name``): the work is graded
+    by participant, and roster students without matched work get no 0, as under blind
+    marking."""
+    counts: dict[str, int] = {}
+    for found in names.values():
+        for name in found:
+            counts[name] = counts.get(name, 0) + 1
+    return {name: n for name, n in counts.items() if n > 1}
 
 
 def _team_download(names: dict[str, set[str]]) -> bool:

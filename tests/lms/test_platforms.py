@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from grader.i18n import number
@@ -625,6 +625,68 @@ def test_a_roster_with_participant_ids_matches_blind_marking(tmp_path):
         "ann@example.edu": ("matched", 100.0),
         "kim@example.edu": ("matched", 100.0),
     }
+
+
+def blind_in(word: str, tmp: Path, roster: str = "") -> tuple:
+    """The class's blind-marking download as Moodle writes it for an instructor whose
+    language calls a participant ``word``, graded against the roster."""
+    write(tmp / "roster.csv", roster or roster_text())
+    assignment = load_assignment(write(tmp / "week-3.yaml", ASSIGNMENT))
+    download = same_class("moodle", tmp / "moodle", blind=True)
+    for folder in list(download.iterdir()):
+        folder.rename(folder.with_name(folder.name.replace("Participant_", f"{word}_", 1)))
+    intake = read_submissions(download, staging=tmp / "staging", exercises=exercises())
+    rows = build_rows(
+        intake.handins,
+        grade(intake.handins),
+        assignment,
+        read_roster(tmp / "roster.csv"),
+        lateness=by_name("moodle").lateness,
+    )
+    return rows, assignment
+
+
+def upload_cells(rows: list[GradeRow], assignment) -> tuple[dict, dict, dict]:
+    """(canvas.csv by name, moodle.csv by e-mail, the worksheet by identifier): each cell."""
+    canvas_rows = table(next(iter(canvas.uploads(rows, assignment))).text)[2:]
+    uploads = {u.name: u.text for u in moodle.uploads(rows, assignment)}
+    keyed = table(uploads["moodle.csv"])[1:]
+    sheet = table(uploads[moodle.WORKSHEET])[1:]
+    return (
+        {r[0]: r[5] for r in canvas_rows},
+        {r[0]: r[3] for r in keyed},
+        {r[0]: r[3] for r in sheet},
+    )
+
+
+def test_blind_marking_in_german_uploads_no_zero(tmp_path):
+    """A German Moodle writes blind marking's folders "Teilnehmerin_901_assignsubmission_
+    file_" (its "Teilnehmer/in", cleaned): each was read as a student named Teilnehmerin, off
+    the roster, and every roster student got 0 in moodle.csv and canvas.csv."""
+    rows, assignment = blind_in("Teilnehmerin", tmp_path)
+    canvas_cells, keyed, sheet = upload_cells(rows, assignment)
+    assert set(canvas_cells.values()) == {""} and keyed == {}
+    assert sheet == {
+        "Participant 901": "100",
+        "Participant 902": "0",
+        "Participant 903": "100",
+        "Participant 904": "100",
+    }
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word=st.text(st.characters(categories=["L"]), min_size=1, max_size=12))
+def test_blind_marking_in_any_language_never_uploads_a_zero(word):
+    """Whatever word Moodle's language gives "Participant", a blind download gives no roster
+    student a 0 (their work is there, unnamed), and the worksheet grades every participant."""
+    import tempfile
+
+    assume(word.strip() and word.lower() not in {n.split()[0].lower() for _, n, *_ in CLASS})
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, assignment = blind_in(word, Path(tmp))
+    canvas_cells, keyed, sheet = upload_cells(rows, assignment)
+    assert set(canvas_cells.values()) == {""} and keyed == {}
+    assert sorted(sheet) == [f"Participant {PARTICIPANT[i]}" for i, *_ in CLASS]
 
 
 # ---------------------------------------------------------------------------------------------
