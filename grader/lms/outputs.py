@@ -132,8 +132,9 @@ def write_outputs(
     withheld = [r for r in rows if r.withheld and r.roster != "unmatched"]
     if withheld:
         outputs.warnings.append(
-            f"{len(withheld)} roster student(s) get an empty cell, never 0, until the work "
-            "above is matched (gradebook.csv says why for each)"
+            f"{len(withheld)} roster student(s) get an empty cell, never 0, until you look "
+            "(gradebook.csv says why for each: work not yet matched to anyone may be theirs, or "
+            "theirs may be where intake could not read it)"
         )
     for platform in platforms():
         for upload in platform.uploads(rows, assignment):

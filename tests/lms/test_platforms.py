@@ -1004,3 +1004,18 @@ def test_a_due_date_in_9999_with_grace_minutes_does_not_stop_the_run():
         "exercise-01", Path("x.py"), "alice/ex1.py", submitted_at=due
     )
     assert dated_files(handin, assignment).instructor == ()
+
+
+def test_the_run_does_not_say_a_withheld_grade_waits_for_work_to_be_matched(tmp_path):
+    """Jane's grade is withheld for her online text, with nothing to match: the run said
+    "1 roster student(s) get an empty cell, never 0, until the work above is matched"."""
+    download = text_class("moodle", tmp_path / "moodle", frozenset({"exercise-01"}), True)
+    write(tmp_path / "roster.csv", TEXT_ROSTER)
+    write(tmp_path / "week-3.yaml", ASSIGNMENT)
+    proc = run_cli(
+        "batch", str(download), "--assignment", str(tmp_path / "week-3.yaml"), "--out",
+        str(tmp_path / "out"), home=FIXTURES / "lms-course", timeout=300,
+    )  # fmt: skip
+    said = proc.stdout + proc.stderr
+    assert "1 roster student(s) get an empty cell, never 0, until you look" in said, said
+    assert "until the work above is matched" not in said
