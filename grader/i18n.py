@@ -9,9 +9,11 @@ translation is one place to look. :func:`choose_lang` is the one place the langu
 from __future__ import annotations
 
 import locale
+import math
 import os
 import unicodedata
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 LANGS = ("en", "zh")
@@ -123,9 +125,24 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+def hundredths(value: float) -> float:
+    """``value`` rounded to hundredths as people and the platforms round it: half up, on the
+    number as written. Python's ``round`` rounds half to even, on the binary value: a grade of
+    90.625% (four exercises at 7/8, 7/8, 7/8, 8/8) was uploaded as 90.62, and 2.675 (2.67499...
+    in binary) went down too. The value is first taken to nine decimals, so that arithmetic's
+    last bits (18.124999999999996 for 18.125) do not decide."""
+    if not math.isfinite(value):
+        return value
+    written = Decimal(repr(round(value, 9)))
+    # every digit a float can have (1e308 and two decimals), not the default 28
+    exact = Context(prec=400)
+    return float(written.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP, context=exact))
+
+
 def number(value: float) -> str:
-    """A number as people write it, at most two decimals: 7, 7.5, 7.25; never 7.0 or 1e+02."""
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
+    """A number as people write it, at most two decimals (rounded half up, as
+    :func:`hundredths`): 7, 7.5, 7.25; never 7.0 or 1e+02."""
+    text = f"{hundredths(value):.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from grader.engine.scoring import grader_faulted
-from grader.i18n import number
+from grader.i18n import hundredths, number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
 from grader.lms.handin import Handin
 
@@ -423,8 +423,9 @@ def build_rows(
 
 
 def points(percent: float | None, maximum: float) -> float | None:
-    """A percentage as points of ``maximum``, rounded to hundredths (what LMS imports keep)."""
-    return None if percent is None else round(percent * maximum / 100.0, 2)
+    """A percentage as points of ``maximum``, rounded to hundredths (what LMS imports keep),
+    half up as people round (``hundredths``: 90.625 is 90.63, not 90.62)."""
+    return None if percent is None else hundredths(percent * maximum / 100.0)
 
 
 def identified(rows: list[GradeRow]) -> list[GradeRow]:

@@ -550,3 +550,48 @@ def test_a_gradescope_submission_without_a_time_is_said_to_get_no_late_penalty(t
     [handin] = read_submissions(root, staging=tmp_path / "s", exercises=infos).handins
     assert handin.submitted_at is None
     assert any("no submission time" in p and "no late penalty" in p for p in handin.problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounding: half up, on the number as written
+
+
+def test_a_grade_on_a_half_hundredth_is_rounded_up_in_every_upload():
+    """Four exercises with eight equal tests each, 7/8, 7/8, 7/8 and 8/8: 90.625%. Python's
+    round() (half to even) uploaded 90.62 to Canvas and Moodle, where anyone grading by hand,
+    and Canvas itself, write 90.63."""
+    from grader.lms.assignment import Assignment
+    from grader.lms.grades import Student, build_row
+
+    ids = ("exercise-01", "exercise-02", "exercise-03", "exercise-04")
+    assignment = Assignment("w", tuple((e, 1.0) for e in ids), Path("w.yaml"))
+    scores = {
+        e: ExerciseScore(e, "failed" if got < 8 else "passed", float(got), 8.0)
+        for e, got in zip(ids, (7, 7, 7, 8), strict=True)
+    }
+    row = build_row(Student("4711", "Jane Doe", "jane@x.edu", lms_id="4711"), scores, assignment)
+    assert row.final_percent == 90.625
+    assert list(csv.reader(io.StringIO(canvas.gradebook_csv([row], assignment))))[2][5] == "90.63"
+    assert list(csv.reader(io.StringIO(moodle.grades_csv([row], assignment))))[1][3] == "90.63"
+    assert "total 90.63%" in moodle.feedback(row)
+
+
+@given(
+    cents=st.integers(0, 10_000_000),
+    maximum=st.sampled_from([1.0, 10.0, 20.0, 30.0, 100.0, 250.0]),
+)
+def test_points_round_half_up_as_written(cents, maximum):
+    """Any percentage with at most three decimals (what weights and test points give at a
+    tie) becomes points of the maximum rounded half up on its decimal value."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from grader.i18n import number
+    from grader.lms.grades import points
+
+    percent = cents / 1000
+    exact = (Decimal(cents) / 1000 * Decimal(repr(maximum)) / 100).quantize(
+        Decimal("0.01"), rounding=ROUND_HALF_UP
+    )
+    assert points(percent, maximum) == float(exact)
+    shown = (Decimal(cents) / 1000).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    assert number(percent) == (format(shown, "f").rstrip("0").rstrip(".") or "0")
