@@ -192,10 +192,16 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
     """What to do in Moodle after the run."""
     lines = []
     if read and any(r.student.participant for r in rows):
+        most = number(assignment.moodle_settings().points)
+        # the worksheet's importer skips a grade above the assignment's maximum and takes
+        # the rest as they are: its "Maximum Grade" column is not read
         lines.append(
             f'Moodle: upload {WORKSHEET} in the assignment\'s "View all submissions", '
             '"Upload grading worksheet" (the "Offline grading worksheet" feedback type must '
-            "be on); it names every student as Moodle's download does, by participant"
+            "be on); it names every student as Moodle's download does, by participant. Its "
+            f'grades are out of {most} (moodle.points): the assignment\'s "Maximum grade" in '
+            f"Moodle must be {most}, or Moodle skips every grade above its maximum and reads "
+            "the others as out of it"
         )
     if read:
         lines += no_times("Moodle", rows, assignment, "by hand in Moodle")

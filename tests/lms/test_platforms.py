@@ -1019,3 +1019,17 @@ def test_the_run_does_not_say_a_withheld_grade_waits_for_work_to_be_matched(tmp_
     said = proc.stdout + proc.stderr
     assert "1 roster student(s) get an empty cell, never 0, until you look" in said, said
     assert "until the work above is matched" not in said
+
+
+def test_the_worksheet_advice_says_its_grades_are_out_of_moodle_points(tmp_path):
+    """Moodle's worksheet import skips a grade above the assignment's maximum grade and reads
+    the rest as out of it; the worksheet's own "Maximum Grade" column is not read. Out of 10
+    in the assignment file and 100 in Moodle, 9/10 became 9%; the advice said nothing."""
+    spec = ASSIGNMENT.replace(
+        "moodle: {item: Week 3, points: 100", "moodle: {item: Week 3, points: 10"
+    )
+    rows, assignment = rows_of("moodle", tmp_path, spec=spec)
+    line = advice(rows, assignment, "moodle")[0]
+    assert line.startswith(f"Moodle: upload {moodle.WORKSHEET}")
+    assert 'Its grades are out of 10 (moodle.points): the assignment\'s "Maximum grade" in ' in line
+    assert "Moodle must be 10, or Moodle skips every grade above its maximum" in line
