@@ -44,7 +44,7 @@ from typing import BinaryIO
 from grader.errors import UsageError
 from grader.lms import zipnames
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, safe_name
-from grader.lms.names import NameMatch, match_name, why_not
+from grader.lms.names import NameMatch, looks_like, match_name, why_not
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 
 MAX_SOURCE_BYTES = 4 << 20  # a .py file (or a notebook's extracted code)
@@ -276,7 +276,19 @@ class Collector:
     inflated: int = 0  # bytes decompressed
     over: str = ""  # the first per-student cap this student went over ("" none)
     texts: list[str] = field(default_factory=list)  # the platform's text entries (not graded)
+    # exercise -> a code file whose name names it but is no exercise file ("ex5_final.py")
+    named: dict[str, str] = field(default_factory=dict)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
+
+    def _ignore(self, shown: str, name: str) -> None:
+        """A file that is no exercise file: reported; where its name names an exercise
+        (``exercise_1_final.py``), that exercise, if no file is graded for it, may be in it:
+        ``finish`` makes it work intake could not read, never "missing" and 0."""
+        why = f"{shown}: {why_not(name, self.exercises)}"
+        self.ignored.append(f"{why}; ignored")
+        exercise = looks_like(name, self.exercises)
+        if exercise is not None:
+            self.named.setdefault(exercise, why)
 
     def add_text_entry(self, shown: str, problem: str) -> None:
         """A text entry of the platform (Moodle's online text, Canvas's text or URL entry):
@@ -422,7 +434,7 @@ class Collector:
             return
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
+            self._ignore(shown, name)
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
@@ -507,7 +519,7 @@ class Collector:
         """A member already read out of an archive (its bytes within the caps)."""
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self.ignored.append(f"{shown}: {why_not(name, self.exercises)}; ignored")
+            self._ignore(shown, name)
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
@@ -550,7 +562,7 @@ class Collector:
             return None
         match = match_name(base, self.exercises)
         if match is None:
-            self.ignored.append(f"{archive}:{name}: {why_not(base, self.exercises)}; ignored")
+            self._ignore(f"{archive}:{name}", base)
             return None
         return (MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES), match.notebook
 
@@ -777,6 +789,10 @@ class Collector:
                 if exercise not in handin.files and exercise not in handin.unreadable:
                     handin.unreadable[exercise] = why
                     handin.unread_work.add(exercise)
+        for exercise, why in self.named.items():
+            if exercise not in handin.files and exercise not in handin.unreadable:
+                handin.unreadable[exercise] = f"{why}; not graded, and this exercise may be in it"
+                handin.unread_work.add(exercise)
         if self.texts:
             why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
             for exercise in self.exercises:

@@ -100,6 +100,18 @@ def match_name(name: str, known: Iterable[str], shown: str | None = None) -> Nam
     return NameMatch(exercise, extension == ".ipynb", note)
 
 
+def looks_like(shown: str, known: Iterable[str]) -> str | None:
+    """The exercise a code file's name names though it is no exercise file, where it names
+    one: ``exercise_1_final.py``, ``ex07-v2.ipynb`` (the name goes on after the number).
+    Such a file is not graded (whose exercise it is stays the student's to say), but it is
+    no sign that nothing was handed in."""
+    split = _split(shown)
+    if split is None or match_name(shown, known) is not None:
+        return None
+    loose = _LOOSE_NUMBER.match(split[0].removeprefix("copy of ").strip())
+    return numbers(known).get(int(loose.group(1))) if loose else None
+
+
 def why_not(shown: str, known: Iterable[str]) -> str:
     """Why ``shown`` is no exercise file, in words for the instructor's report."""
     split = _split(shown)

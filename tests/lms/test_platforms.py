@@ -1033,3 +1033,65 @@ def test_the_worksheet_advice_says_its_grades_are_out_of_moodle_points(tmp_path)
     assert line.startswith(f"Moodle: upload {moodle.WORKSHEET}")
     assert 'Its grades are out of 10 (moodle.points): the assignment\'s "Maximum grade" in ' in line
     assert "Moodle must be 10, or Moodle skips every grade above its maximum" in line
+
+
+# ---------------------------------------------------------------------------------------------
+# A file whose name names an exercise is never "nothing handed in"
+
+
+def named_rows(tmp: Path, files: dict[str, str]) -> tuple:
+    """Jane's Moodle submission of ``files`` (name: text), graded against the roster."""
+    write(tmp / "roster.csv", TEXT_ROSTER)
+    assignment = load_assignment(write(tmp / "week-3.yaml", ASSIGNMENT))
+    for name, text in files.items():
+        write(tmp / "moodle" / "Jane Doe_901_assignsubmission_file_" / name, text)
+    intake = read_submissions(
+        tmp / "moodle", staging=tmp / "staging", exercises=exercises(), layout="moodle"
+    )
+    rows = build_rows(intake.handins, grade(intake.handins), assignment,
+                      read_roster(tmp / "roster.csv"))  # fmt: skip
+    return by_email(rows)["jane@example.edu"], assignment
+
+
+def test_a_file_named_after_an_exercise_with_more_after_the_number_is_no_zero(tmp_path):
+    """`exercise_5_final.py` is not graded as exercise-05 (the name goes on after the number),
+    but it was 0 as "missing: No file was handed in for this exercise"."""
+    jane, assignment = named_rows(
+        tmp_path, {"exercise-01.py": code("jane"), "exercise_5_final.py": code("jane")}
+    )
+    ex5 = jane.score("exercise-05")
+    assert ex5 is not None and ex5.status == "unreadable"
+    assert "exercise_5_final.py: looks like exercise-05" in ex5.message
+    assert "no grade written until you look" in jane.withheld
+    assert table(moodle.worksheet_csv([jane], assignment))[1][3] == ""
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    prefix=st.sampled_from(["exercise", "Exercise", "ex", "EX", "e"]),
+    sep=st.sampled_from(["", "-", "_", " ", "."]),
+    number=st.sampled_from(["5", "05", "005"]),
+    tail=st.sampled_from(["_final", "-v2", " solution", "_done", "b", "-answers"]),
+    extension=st.sampled_from([".py", ".ipynb", ".PY"]),
+    exact=st.booleans(),
+)
+def test_a_name_that_names_an_exercise_never_makes_it_missing(
+    prefix, sep, number, tail, extension, exact
+):
+    """Whatever follows the number, a code file named after exercise 5 makes exercise-05
+    unreadable and the row withheld where no file is graded for it; beside an exact
+    `exercise-05.py` that one is graded and nothing is withheld."""
+    import tempfile
+
+    name = f"{prefix}{sep}{number}{tail}{extension}"
+    files = {"exercise-01.py": code("jane"), name: code("jane")}
+    if exact:
+        files["exercise-05.py"] = code("jane")
+    with tempfile.TemporaryDirectory() as tmp:
+        jane, _ = named_rows(Path(tmp), files)
+    ex5 = jane.score("exercise-05")
+    assert ex5 is not None
+    if exact:
+        assert ex5.status == "passed" and not jane.withheld
+    else:
+        assert ex5.status == "unreadable" and jane.withheld, name
