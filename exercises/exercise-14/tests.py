@@ -175,16 +175,23 @@ STORIES = {  # (evidence, English, Chinese): how a replayed mistake shows in the
         "结果与使用 momentum=0.9 的 SGD（梯度清零是正确的）时完全一样：动量会把每一步的一部分带到下一步，"
         "所以曲线开始一致、之后逐渐偏离。请使用不带动量的普通 torch.optim.SGD(model.parameters(), lr=lr)",
     ),
-    # the target squeezed to (n,) against a prediction of (n, 1), zeroed correctly
+    # the two sides of the loss made to differ, zeroed correctly: y.squeeze() against model(X)
+    # of (n, 1) is replayed, and every other pair that broadcasts to (n, n) (y.unsqueeze(1) of
+    # (n, 1, 1), model(X).squeeze(1) against y, y.T) gives the very same numbers, so the story
+    # names none of them as the one written
     "broadcast": (
         "broadcast_shape",
-        "the results are those of a loss that compares model(X), of shape (n, 1), with a target "
-        "of shape (n,) (y.squeeze() or y.view(-1)): the two are broadcast to an (n, n) matrix "
-        "(nn.MSELoss only warns) and the mean is taken over the wrong thing. y already has the "
-        "shape of model(X): compare them as they are, loss_fn(model(X), y)",
-        "结果与这样的损失完全一样：把形状为 (n, 1) 的 model(X) 与形状为 (n,) 的目标（y.squeeze() 或 "
-        "y.view(-1)）相比较：两者会被广播成 (n, n) 矩阵（nn.MSELoss 只给出警告），平均的根本不是你想要的"
-        "东西。y 本来就与 model(X) 形状相同：直接比较它们，loss_fn(model(X), y)",
+        "the results are those of a loss whose two sides have different shapes that broadcast "
+        "to an (n, n) matrix: y already has the shape of model(X), (n, 1), so any reshape of "
+        "one side makes them differ (y.squeeze() or y.view(-1) gives (n,), y.unsqueeze(1) gives "
+        "(n, 1, 1), model(X).squeeze(1) gives (n,)). nn.MSELoss only warns, naming both sizes "
+        "(a hand-written (pred - y) ** 2 does not), and the mean is taken over the wrong thing. Compare them as they are, "
+        "with no squeeze, view or unsqueeze: loss_fn(model(X), y)",
+        "结果与这样的损失完全一样：损失的两边形状不同，被广播成了 (n, n) 矩阵：y 本来就与 model(X) "
+        "形状相同，都是 (n, 1)，所以对任何一边改变形状都会让两者不同（y.squeeze() 或 y.view(-1) 得到 "
+        "(n,)，y.unsqueeze(1) 得到 (n, 1, 1)，model(X).squeeze(1) 得到 (n,)）。nn.MSELoss 只给出警告，"
+        "警告里写着两边的大小（手写的 (pred - y) ** 2 连警告都没有），平均的根本不是你想要的东西。直接比较它们，不要 squeeze、view 或 "
+        "unsqueeze：loss_fn(model(X), y)",
     ),
 }
 OTHER_OPTIMIZERS = ("adam_each_epoch", "adam", "momentum")

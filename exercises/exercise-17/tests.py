@@ -185,17 +185,24 @@ def _kinds(X):
 STORIES = {
     "broadcast": (
         "broadcast_shape",
-        # the curve is the same for a target of (n,) and of (1, n) (y.unsqueeze(0)): the story
-        # names both, and the captured warning says which
-        "the loss compares model(X), of shape (n, 1), with a target that is not (n, 1): y of "
-        "shape (n,), or y.unsqueeze(0) of shape (1, n). The two are broadcast to an (n, n) "
-        "matrix (nn.MSELoss with only a warning, a hand-written (model(X) - y) ** 2 without "
-        "any) and the mean is taken over the wrong thing. Make the target (n, 1) with "
-        "y.unsqueeze(1), or compare model(X).squeeze(1) with y",
-        "损失把形状为 (n, 1) 的 model(X) 与一个形状不是 (n, 1) 的目标相比较：形状为 (n,) 的 y，"
-        "或形状为 (1, n) 的 y.unsqueeze(0)。两者会被广播成 (n, n) 矩阵（nn.MSELoss 只给出一个警告，"
-        "手写的 (model(X) - y) ** 2 则连警告都没有），平均的根本不是你想要的东西。请用 "
-        "y.unsqueeze(1) 把目标变成 (n, 1)，或者用 model(X).squeeze(1) 与 y 比较",
+        # the curve is the same for every pair of sides that broadcasts to (n, n): model(X) of
+        # (n, 1) against y of (n,) or y.unsqueeze(0) of (1, n), and model(X).squeeze(1) of (n,)
+        # against y.unsqueeze(1) (both sides reshaped): the story names them all, and the
+        # captured warning says which
+        "the loss compares two tensors of different shapes that broadcast to an (n, n) matrix: "
+        "model(X) is (n, 1) and y is (n,), so exactly one side must be reshaped. Three pairs "
+        "broadcast this way: model(X) against y as it is, model(X) against y.unsqueeze(0) of "
+        "(1, n), and model(X).squeeze(1) against y.unsqueeze(1), where both sides were "
+        "reshaped (nn.MSELoss gives only a warning that names both sizes, a hand-written "
+        "(model(X) - y) ** 2 not even that), and the mean "
+        "is taken over the wrong thing. Compare model(X) with y.unsqueeze(1), or "
+        "model(X).squeeze(1) with y, not both",
+        "损失比较的两个张量形状不同，被广播成了 (n, n) 矩阵：model(X) 是 (n, 1)，y 是 (n,)，"
+        "所以必须恰好改变其中一边的形状。有三种组合会这样广播：model(X) 与原样的 y，model(X) 与 "
+        "(1, n) 的 y.unsqueeze(0)，以及两边都改了形状的 model(X).squeeze(1) 与 y.unsqueeze(1)"
+        "（nn.MSELoss 只给出一个写着两边大小的警告，手写的 (model(X) - y) ** 2 则连警告都没有），"
+        "平均的根本不是你想要的东西。请用 model(X) 与 y.unsqueeze(1) 比较，或者用 "
+        "model(X).squeeze(1) 与 y 比较，不要两个都做",
     ),
     "never_zero": (
         "gradients_accumulate",
