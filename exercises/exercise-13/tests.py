@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from grader.spec import Text
 from grader.testing import (
+    CheckFailed,
     LearnerRaised,
     assert_close,
     assert_device,
@@ -280,11 +281,59 @@ def _close(got, want):
     )
 
 
+class _FunctionValue:
+    """A stand-in module whose derivative(f, x) is f(x) itself: what a learner returns who
+    reads y.item() after y.backward() instead of x.grad.item()."""
+
+    @staticmethod
+    def derivative(f, x):
+        return float(f(torch.tensor(float(x), dtype=torch.float64)))
+
+
+def _is_function_value(value, at, slope):
+    """``value`` is f(x) (``at``), which the derivative (``slope``) is not."""
+    return math.isclose(value, at, rel_tol=1e-4, abs_tol=1e-6) and not math.isclose(
+        at, slope, rel_tol=1e-4, abs_tol=1e-6
+    )
+
+
+def _function_value_story(what, value, want):
+    """The message for a derivative that is f(x) itself."""
+    fail(
+        f"{what} is {value:.7g}, expected {want:.7g}: {value:.7g} is the value of f at x, "
+        "not its slope. After y = f(t) and y.backward(), y still holds f(x); the derivative is "
+        "in the gradient of the leaf: return t.grad.item(), not y.item().",
+        f"{what} 的结果为 {value:.7g}，期望 {want:.7g}：{value:.7g} 是 f 在 x 处的函数值，而不是"
+        "它的斜率。y = f(t) 并调用 y.backward() 之后，y 仍然是 f(x)；导数在叶子张量的梯度里："
+        "返回 t.grad.item()，而不是 y.item()。",
+        evidence=["values_differ", "function_value_not_derivative"],
+    )
+
+
+def _numbers_or_none(cases, got):
+    """The learner's derivatives as floats, or None where one is not a number (judged, in
+    its turn, by _check_derivatives)."""
+    try:
+        return [_number(g, "") for g in got] if len(got) == len(cases) else None
+    except CheckFailed:
+        return None
+
+
 def _check_derivatives(cases, got, want):
+    values = _numbers_or_none(cases, got)
+    at = derivative_run(_FunctionValue, cases)
+    # f(x) where f'(x) was due, in every case (and at least one where the two differ)
+    every_value = (
+        values is not None
+        and all(math.isclose(v, a, rel_tol=1e-4, abs_tol=1e-6) for v, a in zip(values, at))
+        and any(_is_function_value(v, a, w) for v, a, w in zip(values, at, want))
+    )
     for (name, x), g, w in zip(cases, got, want):
         what = f"derivative(f, {x!r}), f(x) = {name}"
         value = _number(g, what)
         if not _close(value, w):
+            if every_value:
+                _function_value_story(what, value, w)
             fail(
                 f"{what} is {value:.7g}, expected {w:.7g}.",
                 f"{what} 的结果为 {value:.7g}，期望 {w:.7g}。",
@@ -428,6 +477,8 @@ def test_derivative_of_quadratics(learner, reference, learner_source, a, b, c, x
         value = _number(learner.run(quadratic_run, a, b, c, x), what)
     want = quadratic_run(reference, a, b, c, x)
     if not math.isclose(value, want, rel_tol=1e-5, abs_tol=1e-5):
+        if _is_function_value(value, quadratic_run(_FunctionValue, a, b, c, x), want):
+            _function_value_story(what, value, want)
         fail(
             f"{what} should be 2*{a!r}*{x!r} + {b!r} = {want:.7g}, but yours is {value:.7g}.",
             f"{what} 应为 2*{a!r}*{x!r} + {b!r} = {want:.7g}，但你的结果是 {value:.7g}。",
