@@ -468,3 +468,64 @@ def test_a_value_returned_from_under_no_grad_is_a_slip_told_only_of_a_cut_graph(
     assert "Line 5: `with torch.no_grad():`" in refined.message.en
     assert "第 5 行" in refined.message.zh and "backward()" not in refined.message.en
     assert refine(MESSAGE, ("values_differ",), None, "", RETURNED_UNDER_NO_GRAD, ["pick"]) is None
+
+
+# -- a forward pass under no_grad, then requires_grad set on its result -------------------------
+# backward() then runs and stops at that result: the leaves it came from keep .grad None, so
+# the learner's error is a None gradient ("'NoneType' object has no attribute 'item'"), which
+# the slip explains as well as it explains "does not require grad".
+
+NONE_ERRORS = [
+    ("AttributeError", "'NoneType' object has no attribute 'item'"),
+    ("TypeError", "unsupported operand type(s) for *: 'float' and 'NoneType'"),
+    ("AttributeError", "'NoneType' object has no attribute 'zero_'"),
+]
+
+
+def _derivative_source(leaf, out, under_no_grad, flag):
+    body = f"        {out} = f({leaf})\n" if under_no_grad else ""
+    plain = "" if under_no_grad else f"    {out} = f({leaf})\n"
+    block = f"    with torch.no_grad():\n{body}" if under_no_grad else ""
+    set_flag = f"    {out}.{flag}\n" if flag else ""
+    return (
+        "import torch\n\n\ndef derivative(f, x):\n"
+        f"    {leaf} = torch.tensor(float(x), requires_grad=True)\n"
+        f"{block}{plain}{set_flag}"
+        f"    {out}.backward()\n"
+        f"    return {leaf}.grad.item()\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    leaf=st.sampled_from(["t", "x_t", "xt", "leaf"]),
+    out=st.sampled_from(["y", "out", "value", "fx"]),
+    flag=st.sampled_from(["requires_grad_(True)", "requires_grad_()", "retain_grad()"]),
+    error=st.sampled_from(NONE_ERRORS),
+    under_no_grad=st.booleans(),
+)
+def test_a_none_gradient_is_explained_by_a_forward_pass_under_no_grad_only_where_there_is_one(
+    leaf, out, flag, error, under_no_grad
+):
+    source = _derivative_source(leaf, out, under_no_grad, flag)
+    kind, text = error
+    refined = refine(MESSAGE, (), {"type": kind, "message": text}, "", source, ["derivative"])
+    if under_no_grad:
+        assert refined is not None and refined.evidence == ("forward_under_no_grad",)
+        assert refined.line == 6
+        assert "stays None" in refined.message.en and "None" in refined.message.zh
+    else:
+        assert refined is None or "forward_under_no_grad" not in refined.evidence
+
+
+def test_an_exception_without_a_full_stop_is_ended_before_the_story():
+    source = _derivative_source("t", "y", True, "requires_grad_(True)")
+    error = {"type": "AttributeError", "message": NONE_ERRORS[0][1]}
+    message = Text(
+        "derivative raised AttributeError: 'NoneType' object has no attribute 'item'",
+        "derivative 抛出了异常 AttributeError: 'NoneType' object has no attribute 'item'",
+    )
+    refined = refine(message, (), error, "", source, ["derivative"])
+    assert refined is not None
+    assert "'item'. Line 6: `with torch.no_grad():`" in refined.message.en
+    assert "'item'。第 6 行" in refined.message.zh

@@ -106,10 +106,19 @@ def refine(
     slip = agreeing[0]
     tag, en, zh = _story(slip)
     return Refined(
-        Text(f"{message.en} {en}", f"{message.zh}{zh}"),
+        Text(f"{_ended(message.en, '.')} {en}", f"{_ended(message.zh, '。')}{zh}"),
         (*evidence, tag),
         slip.line,
     )
+
+
+def _ended(text: str, stop: str) -> str:
+    """``text`` ending a sentence, so that a story can follow it (an exception's message, such
+    as "'NoneType' object has no attribute 'item'", often has no full stop)."""
+    stripped = text.rstrip()
+    if not stripped or stripped.endswith((".", "!", "?", "。", "！", "？", ":", "：")):
+        return text
+    return stripped + stop
 
 
 # Specific tags a slip explains better than the check that attached them: a dropped .clone()
@@ -207,7 +216,9 @@ def _agrees(slip: Slip, evidence: tuple[str, ...], error: str, output: str) -> b
     if slip.kind == "returned_under_no_grad":  # the answer has no graph: that alone
         return bool(tags & {"graph_broken", "no_gradient"})
     if slip.kind == "forward_under_no_grad":
-        return bool(_NOT_IN_GRAPH.search(error)) or bool(
+        # backward() on that value either refuses it or, with requires_grad set on it
+        # afterwards, stops at it: the tensors it was computed from keep .grad None
+        return bool(_NOT_IN_GRAPH.search(error) or _GRAD_NONE.search(error)) or bool(
             tags & {"graph_broken", "no_gradient", "parameters_never_move"}
         )
     if slip.kind == "data":
@@ -265,10 +276,13 @@ def _story(slip: Slip) -> tuple[str, str, str]:
         return (
             "forward_under_no_grad",
             f"{at_en.capitalize()}: {code} wraps the forward pass, so the loss computed inside it "
-            "records no graph and backward() has nothing to follow. Compute the prediction and "
-            "the loss outside torch.no_grad().",
+            "records no graph and backward() has nothing to follow (setting requires_grad on "
+            "it afterwards makes it a leaf of its own: backward() stops there, and the .grad "
+            "of the tensors it came from stays None). Compute the prediction and the loss "
+            "outside torch.no_grad().",
             f"{at_zh}：{code} 包住了前向计算，于是其中算出的损失没有记录计算图，backward() "
-            "无从反向传播。请在 torch.no_grad() 之外计算预测和损失。",
+            "无从反向传播（事后给它设置 requires_grad 只会让它自己成为一个叶子张量：backward() "
+            "到它就停下，它所由来的张量的 .grad 仍是 None）。请在 torch.no_grad() 之外计算预测和损失。",
         )
     if slip.kind == "returned_under_no_grad":
         return (
