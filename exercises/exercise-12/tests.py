@@ -20,6 +20,8 @@ test the containers, the keys and the other leaves; only test_leaves_inputs_alon
 add_noise and length_mask leave their inputs alone (input_check is off elsewhere).
 """
 
+import math
+
 import torch
 
 from grader.spec import Text
@@ -45,8 +47,43 @@ from grader.testing.relations import relate
 # add_noise
 
 
-def _noise_stats(got, x, std, what, *, strict):
-    """Check that got - x looks like fresh N(0, std^2) noise; ``strict`` for large float32 inputs."""
+# the standard deviation a noise has when std was taken for the variance or the reverse:
+# (name in English, in Chinese, the standard deviation as a function of std)
+_MISREAD_STD = (
+    ("std ** 2, the variance", "std ** 2，即方差", lambda s: s * s),
+    ("sqrt(std), as if std were the variance", "sqrt(std)，好像 std 是方差一样", math.sqrt),
+)
+
+
+def _misread_std(sd, std, sd_at):
+    """The story of noise whose standard deviation is std ** 2 or sqrt(std), told only where
+    the same function called with another std (``sd_at(other)``: the standard deviation of the
+    noise it adds then, or None) follows the same rule; else None."""
+    other = 2.0 if std != 2.0 else 0.5
+    for name_en, name_zh, rule in _MISREAD_STD:
+        if not (
+            math.isclose(sd, rule(std), rel_tol=0.02)
+            and not math.isclose(rule(std), std, rel_tol=0.05)
+        ):
+            continue
+        sd_other = sd_at(other) if sd_at is not None else None
+        if sd_other is None or not math.isclose(sd_other, rule(other), rel_tol=0.02):
+            continue
+        return (
+            f"its standard deviation is {name_en} ({sd:.4g} for std={std:g}, {sd_other:.4g} for "
+            f"std={other:g}). std is the standard deviation itself: torch.randn_like(x) * std "
+            "has standard deviation std, with no square or square root",
+            f"它的标准差是 {name_zh}（std={std:g} 时为 {sd:.4g}，std={other:g} 时为 "
+            f"{sd_other:.4g}）。std 本身就是标准差：torch.randn_like(x) * std 的标准差就是 std，"
+            "不需要平方或开方",
+        )
+    return None
+
+
+def _noise_stats(got, x, std, what, *, strict, sd_at=None):
+    """Check that got - x looks like fresh N(0, std^2) noise; ``strict`` for large float32 inputs.
+    ``sd_at(other_std)``: the standard deviation of the noise the same function adds for another
+    std, asked only to name a std taken for the variance (or the reverse)."""
     we, wz = names(what)
     noise = got.detach().cpu().double() - x.detach().cpu().double()
     n = noise.numel()
@@ -74,6 +111,13 @@ def _noise_stats(got, x, std, what, *, strict):
         f"{wz}：你加上的噪声均值应为 0，但实际均值为 {mean:.4g}。",
         evidence=["values_differ", "noise_mean"],
     )
+    misread = None if abs(sd / std - 1) <= sd_tol else _misread_std(sd, std, sd_at)
+    if misread is not None:
+        fail(
+            f"{we}: the noise you added should have standard deviation {std:g}, but {misread[0]}.",
+            f"{wz}：你加上的噪声标准差应为 {std:g}，但{misread[1]}。",
+            evidence=["values_differ", "noise_scale", "std_squared_or_rooted"],
+        )
     check(
         abs(sd / std - 1) <= sd_tol,
         f"{we}: the noise you added should have standard deviation {std:g}, but it has {sd:.4g}. "
@@ -90,6 +134,15 @@ def _noise_stats(got, x, std, what, *, strict):
             "请用 torch.randn（或 torch.randn_like）而不是 torch.rand 生成噪声。",
             evidence=["values_differ", "uniform_instead_of_normal"],
         )
+
+
+def _noise_sd(learner, x, std):
+    """The standard deviation of the noise learner.add_noise(x, std) adds, or None where it
+    gives no tensor of x's shape."""
+    got = learner.add_noise(x, std)
+    if not isinstance(got, torch.Tensor) or got.shape != x.shape:
+        return None
+    return float((got.detach().cpu().double() - x.detach().cpu().double()).std())
 
 
 def _same_shape(got, x, what):
@@ -123,7 +176,7 @@ def test_add_noise_statistics(learner, device, rng):
             f"add_noise(x, {std})（x 的形状为 (240, 250)）",
         )
         first = _same_shape(learner.add_noise(x, std), x, what)
-        _noise_stats(first, x, std, what, strict=True)
+        _noise_stats(first, x, std, what, strict=True, sd_at=lambda s: _noise_sd(learner, x, s))
         second = _same_shape(learner.add_noise(x, std), x, what)
         check(
             not torch.equal(first.detach().cpu(), second.detach().cpu()),
