@@ -154,11 +154,88 @@ def _nan_message(what, got, en, zh):
     )
 
 
-def _check_min_max(got, want, what):
+# formulas learners write for min-max scaling in place of (x - min) / (max - min): (code,
+# English, Chinese, the values they give)
+_OTHER_SCALINGS = (
+    (
+        "(x - min) / max",
+        "it divides by the maximum where the range max - min was due",
+        "它除以的是最大值，而应该除以范围 max - min",
+        lambda x: (x - x.min()) / x.max(),
+    ),
+    (
+        "x / max",
+        "it divides by the maximum and subtracts no minimum",
+        "它除以的是最大值，而且没有减去最小值",
+        lambda x: x / x.max(),
+    ),
+    (
+        "(x - min) / max - min",
+        "the parentheses around max - min are missing, so only max divides",
+        "max - min 两边缺了括号，所以只除以了 max",
+        lambda x: (x - x.min()) / x.max() - x.min(),
+    ),
+)
+
+
+def _other_scaling(got, x, want):
+    """Where the learner's values are one of _OTHER_SCALINGS of x (NaN where it gives NaN),
+    the expected ones are not, and no other of them fits as well (x = [0, -0.125] gives inf and
+    NaN for two: then what they share, a division by max), its (code, English, Chinese); else
+    None."""
+    got, x, want = (t.detach().cpu().double() for t in (got, x, want))
+    if x.numel() == 0 or got.shape != x.shape:
+        return None
+    # the formula itself, unguarded: on x = [0.0] it gives NaN as each of the others does, and
+    # such an x cannot tell them apart
+    plain = (x - x.min()) / (x.max() - x.min())
+    fits = [
+        (code, en, zh)
+        for code, en, zh, scaling in _OTHER_SCALINGS
+        if torch.allclose(got, scaling(x), rtol=1e-4, atol=1e-6, equal_nan=True)
+        and not any(
+            torch.allclose(scaling(x), other, rtol=1e-4, atol=1e-6, equal_nan=True)
+            for other in (want, plain)
+        )
+    ]
+    if len(fits) > 1:  # the input cannot tell them apart, but each of them divides by max
+        codes = " and ".join(code for code, _, _ in fits)
+        return (
+            "a division by max",
+            f"it divides by the maximum where the range max - min was due ({codes} give the "
+            "same values for this x)",
+            f"它除以的是最大值，而应该除以范围 max - min（对这个 x，{codes} 给出的值相同）",
+        )
+    return fits[0] if fits else None
+
+
+def _name_other_scaling(got, x, want, what):
+    """Fails, naming the formula, where the learner's values are one of _OTHER_SCALINGS of x."""
+    other = _other_scaling(got, x, want)
+    if other is None:
+        return
+    we, wz = names(what)
+    code, en, zh = other
+    fail(
+        f"{we}: your values ({_head(got.detach().cpu())}) are {code} (expected "
+        f"{_head(want.detach().cpu())}): {en}. Min-max scaling is (x - min) / (max - min), "
+        "which sends the minimum to 0 and the maximum to 1; guard the division for a "
+        "constant x: divide by torch.where(span > 0, span, 1).",
+        f"{wz}：你的结果（{_head(got.detach().cpu())}）是 {code}（期望 "
+        f"{_head(want.detach().cpu())}）：{zh}。最小-最大缩放是 (x - min) / (max - min)，"
+        "它把最小值变为 0、最大值变为 1；对常数 x 要保护除法：除以 "
+        "torch.where(span > 0, span, 1)。",
+        evidence=["values_differ", "min_max_formula"],
+    )
+
+
+def _check_min_max(got, want, what, x=None):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     assert_dtype(got, want.dtype, what)
     assert_device(got, want.device, what)
+    if x is not None:
+        _name_other_scaling(got, x, want, what)
     if bool(torch.isnan(got.detach().cpu()).any()):
         _nan_message(
             what,
@@ -189,7 +266,7 @@ def test_min_max_values(learner, reference, device, rng):
     for (en, zh), x in cases:
         x = x.to(device)
         what = Text(f"min_max(x) for {en}", f"min_max(x)（{zh}）")
-        _check_min_max(learner.min_max(x), reference.min_max(x), what)
+        _check_min_max(learner.min_max(x), reference.min_max(x), what, x)
 
 
 def test_min_max_constant(learner, reference, device):
@@ -200,7 +277,7 @@ def test_min_max_constant(learner, reference, device):
     ):
         x = x.to(device)
         what = Text(f"min_max(x) for a constant x, {en}", f"min_max(x)（常数 x，{zh}）")
-        _check_min_max(learner.min_max(x), reference.min_max(x), what)
+        _check_min_max(learner.min_max(x), reference.min_max(x), what, x)
 
 
 # Values that are multiples of 1/8 are exact in float32, so every correct formula agrees.
@@ -218,6 +295,7 @@ def test_min_max_properties(learner, reference, values):
     got = expect_tensor(learner.min_max(x), what)
     assert_shape(got, x.shape, what)
     assert_dtype(got, torch.float32, what)
+    _name_other_scaling(got, x, reference.min_max(x), what)
     r = got.detach().cpu()
     if bool(torch.isnan(r).any()):
         _nan_message(
