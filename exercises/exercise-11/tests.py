@@ -99,7 +99,7 @@ def _whole_batch_mean(got, images, want, what):
 
 
 def _check_scaled(theirs, ours, what):
-    """Name the missing division by 255."""
+    """Name the missing division by 255, or a multiplication by 255 in its place."""
     we, wz = names(what)
     if torch.allclose(theirs, ours * 255, rtol=1e-5, atol=1e-4):
         yours, expected = paired_heads(theirs, ours)
@@ -109,6 +109,17 @@ def _check_scaled(theirs, ours, what):
             f"{wz}：你的结果是平均像素值（{yours}），而不是 [0, 1] 之间的亮度"
             f"（期望 {expected}）：请除以 255。",
             evidence=["values_differ", "not_scaled"],
+        )
+    nonzero = ours.abs() > 1e-9
+    if bool(nonzero.any()) and torch.allclose(theirs, ours * 255 * 255, rtol=1e-5, atol=1e-4):
+        yours, expected = paired_heads(theirs, ours)
+        fail(
+            f"{we}: your values ({yours}) are the mean pixel levels times 255, 255 * 255 = 65025 "
+            f"times the brightness (expected {expected}): the mean was multiplied by 255 where "
+            "it must be divided. Brightness in [0, 1] is the mean pixel level / 255.",
+            f"{wz}：你的结果（{yours}）是平均像素值乘以 255，即亮度的 255 * 255 = 65025 倍"
+            f"（期望 {expected}）：本该除以 255 的地方乘了 255。[0, 1] 之间的亮度是平均像素值 / 255。",
+            evidence=["values_differ", "multiplied_not_divided"],
         )
 
 
