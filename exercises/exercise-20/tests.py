@@ -60,16 +60,23 @@ def step_run(
     if views:  # a transposed view and a strided view of the same values
         X = X.t().contiguous().t()
         y = torch.cat([y, torch.zeros_like(y)], dim=1)[:, :1]
-    losses, before = [], []
+    losses, before, norms = [], [], []
     for _ in range(steps):
         if clear_between:
             optimizer.zero_grad()
         with torch.no_grad():  # the loss of the model as train_step receives it
             before.append(nn.functional.mse_loss(model(X), y).item())
+        # the total norm of that loss's gradient, before any clipping (what clip_grad_norm_
+        # returns), read without touching .grad
+        with torch.enable_grad():
+            params = [p for p in model.parameters() if p.requires_grad]
+            grads = torch.autograd.grad(nn.functional.mse_loss(model(X), y), params)
+        norms.append(float(torch.sqrt(sum((g.double() ** 2).sum() for g in grads))))
         losses.append(module.train_step(model, X, y, optimizer, max_norm))
     return {
         "losses": losses,
         "before": before,
+        "norms": norms,
         "params": [p.detach().clone() for p in model.parameters()],
         "X": X,
         "y": y,
@@ -855,11 +862,35 @@ def test_leaves_inputs_alone(learner, device, rng, seed):
         assert_unchanged(before, got[name], Text(f"{name} after {what}", f"{what} 之后的 {name}"))
 
 
+def _norm_returned(got, before, norms, what):
+    """Fails where every call returned the total gradient norm (clip_grad_norm_'s return value)
+    rather than the loss, and at least one norm is not that call's loss."""
+    if not got or len(got) != len(norms):
+        return
+    close = lambda a, b: math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-6)
+    if not all(close(g, n) for g, n in zip(got, norms)):
+        return
+    if all(close(n, w) for n, w in zip(norms, before)):
+        return
+    i = next(i for i, (n, w) in enumerate(zip(norms, before)) if not close(n, w))
+    fail(
+        f"{what}: call {i + 1} returned {got[i]:.6g}, but the loss of the model it received was "
+        f"{before[i]:.6g}. Every value you returned is the total norm of the gradients before "
+        "clipping, which clip_grad_norm_ returns; return the loss: loss.item() of the loss you "
+        "called backward() on.",
+        f"{what}：第 {i + 1} 次调用返回了 {got[i]:.6g}，但它收到的模型的损失是 {before[i]:.6g}。"
+        "你返回的每个值都是裁剪之前梯度的总范数，也就是 clip_grad_norm_ 的返回值；请返回损失："
+        "你调用 backward() 的那个损失的 loss.item()。",
+        evidence=["values_differ", "returned_grad_norm"],
+    )
+
+
 def test_returns_loss(learner, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 12, 2, scale=2.0))
     what = _what("linear", 0.05, 1.0, 3)
     run = learner.run(step_run, "linear", X, y, 0.05, 1.0, 3, False, seed)
     got, before = as_floats(run["losses"], what).tolist(), run["before"]
+    _norm_returned(got, before, run["norms"], what)
     for i, (g, w) in enumerate(zip(got, before)):
         if not math.isclose(g, w, rel_tol=1e-4, abs_tol=1e-6):
             after = i + 1 < len(before) and math.isclose(
