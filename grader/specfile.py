@@ -35,6 +35,7 @@ from grader.spec import (
     TestSpec,
     Text,
 )
+from grader.text import shown
 from grader.yamlfields import YamlFields, read_yaml, text_value
 
 # A test's points: scores add up as floats, and past 2**53 one lost point no longer shows
@@ -293,6 +294,17 @@ def _check_tests_exist(
     return tuple(replace(t, takes_device="device" in signatures[t.name]) for t in tests)
 
 
+# The most each limit may be. YAML reads `.nan`, `.inf` and a number of 400 digits as numbers:
+# a NaN deadline is never reached (every comparison with it is false: a learner's endless loop
+# ran on), and a whole number past a float's range crashed the loader (OverflowError).
+MAX_LIMITS = {
+    "call_timeout_s": 3600.0,  # an hour for one call
+    "total_timeout_s": 86400.0,  # a day for one grading
+    "memory_mb": 1 << 20,  # a TiB
+    "output_kb": 1 << 20,  # a GiB
+}
+
+
 def _limits(path: Path, top: YamlFields) -> Limits:
     raw = top.get("limits", dict, {})
     fields = YamlFields(path, raw, "limits", tuple(Limits.__dataclass_fields__))
@@ -304,6 +316,14 @@ def _limits(path: Path, top: YamlFields) -> Limits:
         value = fields.get(name, kind, default)
         if value <= 0:
             raise SpecError(path, f"limits.{name}", "must be positive", "use a positive number")
+        most = MAX_LIMITS[name]
+        if not value <= most:  # NaN and infinity too: no comparison with them holds
+            raise SpecError(
+                path,
+                f"limits.{name}",
+                f"{shown(str(value))[:40]} is out of range",
+                f"use a positive number, at most {most:g}",
+            )
         values[name] = type(default)(value)
     return Limits(**values)
 

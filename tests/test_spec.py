@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog, project_root
 from grader.errors import ExitCode, SpecError, UsageError
+from grader.specfile import MAX_LIMITS
 from tests.conftest import PROBE_HOME
 
 
@@ -167,6 +171,59 @@ def test_mutant_must_name_listed_tests(catalog):
 def test_negative_limits(catalog):
     edit(catalog, "devices: [cpu, cuda]", "devices: [cpu, cuda]\nlimits: {call_timeout_s: -1}")
     assert load_error(catalog).field == "limits.call_timeout_s"
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.nan", "9" * 400, "1.0e+400", "1e12"])
+@pytest.mark.parametrize("name", ["call_timeout_s", "total_timeout_s", "memory_mb"])
+def test_limits_are_finite_and_bounded(catalog, name, value):
+    """YAML reads `.nan` and `.inf` as numbers: a NaN deadline is never reached (every
+    comparison with it is false), and 400 nines crashed the loader (OverflowError)."""
+    edit(catalog, "devices: [cpu, cuda]", f"devices: [cpu, cuda]\nlimits: {{{name}: {value}}}")
+    assert load_error(catalog).field == f"limits.{name}"
+
+
+def _yaml_number(value: float | int) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return ".nan"
+    if isinstance(value, float) and math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    return repr(value)
+
+
+def test_limits_from_any_number(tmp_path):
+    """Whatever number an author writes for a limit, the spec loads with a finite limit in
+    range, or is refused naming that limit: never a crash, a NaN or an endless deadline."""
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    path = tmp_path / "exercises" / "exercise-42" / "exercise.yaml"
+    original = path.read_text(encoding="utf-8")
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        name=st.sampled_from(sorted(MAX_LIMITS)),
+        value=st.one_of(
+            st.floats(),
+            st.integers(),
+            st.integers(min_value=10**300, max_value=10**1000),
+            st.sampled_from([".nan", ".NaN", ".inf", "-.Inf", "0o777", "0x10", "1_000", "yes"]),
+        ),
+    )
+    def check(name: str, value: float | int | str) -> None:
+        written = value if isinstance(value, str) else _yaml_number(value)
+        text = original.replace(
+            "devices: [cpu, cuda]", f"devices: [cpu, cuda]\nlimits: {{{name}: {written}}}", 1
+        )
+        path.write_text(text, encoding="utf-8")
+        try:
+            spec = Catalog(tmp_path).resolve("42")
+        except SpecError as exc:
+            assert exc.field == f"limits.{name}", exc.format()
+            return
+        limit = getattr(spec.limits, name)
+        assert math.isfinite(limit) and 0 < limit <= MAX_LIMITS[name]
+
+    check()
 
 
 def test_unknown_device(catalog):
