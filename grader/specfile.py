@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from grader import wire
 from grader.errors import SpecError
 from grader.spec import (
     DEVICES,
@@ -101,6 +102,10 @@ def load_exercise(folder: Path, solutions_root: Path) -> ExerciseSpec:
     _require_file(path, "test_file", folder / test_file, "the hidden tests")
     solution = solutions_root / ex_id / learner_file
     _require_file(path, None, solution, "the reference solution")
+    # every later reader of these three takes them for UTF-8 text (validate, the warm-up's
+    # look for hypothesis, a notebook's starter): a file in another encoding is said here
+    _course_source(folder / learner_file, "the starter file")
+    _course_source(solution, "the reference solution")
 
     devices = top.names("devices", default=("cpu", "cuda"))
     _check_subset(path, "devices", devices, DEVICES)
@@ -163,6 +168,27 @@ def _fixes(path: Path, top: YamlFields) -> tuple[tuple[str, Text], ...]:
 def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:
     if not target.is_file():
         raise SpecError(path, where, f"{what} {target} does not exist", f"create {target}")
+
+
+def _course_source(target: Path, what: str) -> str:
+    """A Python file of the course as text: UTF-8 (a BOM allowed, as Python allows it), or a
+    SpecError naming the file. A hidden test file in Latin-1 crashed ``grade validate``, a
+    reference solution in it every ``grade ID``, and a BOM read as a syntax error at line 1."""
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        raise SpecError(
+            target, None, f"cannot read {what} ({exc.strerror or exc})", "check its permissions"
+        ) from None
+    try:
+        return wire.utf8(data)
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            target,
+            None,
+            f"not UTF-8 text (a bad byte at offset {exc.start})",
+            f"save {what} as UTF-8",
+        ) from None
 
 
 def _check_subset(path: Path, where: str, values: tuple, allowed: tuple) -> None:
@@ -263,11 +289,20 @@ def _check_tests_exist(
 
     Read with ``ast``, not by importing: loading a spec must not run the hidden tests.
     """
+    source = _course_source(test_path, "the hidden tests")
     try:
-        tree = ast.parse(test_path.read_text(encoding="utf-8"), filename=str(test_path))
-    except SyntaxError as exc:
+        tree = ast.parse(source, filename=str(test_path))
+    except SyntaxError as exc:  # a NUL byte too: its error has no line
+        at = f" at line {exc.lineno}" if exc.lineno else ""
         raise SpecError(
-            test_path, None, f"syntax error at line {exc.lineno}: {exc.msg}", "fix the test file"
+            test_path, None, f"syntax error{at}: {exc.msg}", "fix the test file"
+        ) from None
+    except (ValueError, MemoryError, RecursionError):
+        raise SpecError(
+            test_path,
+            None,
+            "Python cannot parse the file (nested too deeply, or a NUL byte)",
+            "fix the test file",
         ) from None
     signatures = {
         node.name: {a.arg for a in node.args.args + node.args.kwonlyargs}

@@ -243,6 +243,74 @@ def test_syntax_error_in_hidden_tests_is_a_spec_error(catalog):
     assert "syntax error" in load_error(catalog).problem
 
 
+@pytest.mark.parametrize(
+    ("place", "data"),
+    [
+        ("exercises/exercise-42/tests.py", b"# caf\xe9\ndef test_x(device): pass\n"),
+        ("exercises/exercise-42/exercise-42.py", b"# caf\xe9\n"),
+        ("solutions/exercise-42/exercise-42.py", b"# caf\xe9\n"),
+    ],
+)
+def test_a_course_file_not_in_utf8_is_a_spec_error(catalog, place, data):
+    """A hidden test file in Latin-1 crashed `grade validate` (UnicodeDecodeError, exit 3), a
+    reference solution in it every `grade ID`, a starter in it `grade validate` later on."""
+    path = catalog.root / place
+    path.write_bytes(data + path.read_bytes())
+    error = load_error(catalog)
+    assert error.path == str(path) and "not UTF-8 text" in error.problem
+
+
+def test_hidden_tests_with_a_bom_load(catalog):
+    """Python reads a file that starts with a UTF-8 BOM; it was "invalid non-printable
+    character U+FEFF" at line 1."""
+    path = catalog.exercises_dir / "exercise-42" / "tests.py"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert catalog.resolve("42").id == "exercise-42"
+
+
+@pytest.mark.parametrize("source", [b"x = " + b"-" * 200_000 + b"1\n", b"def test_x(): pass\x00\n"])
+def test_hidden_tests_python_cannot_parse(catalog, source):
+    """A file nested past the parser's limits was a MemoryError (exit 3); a NUL byte's syntax
+    error said "at line None"."""
+    (catalog.exercises_dir / "exercise-42" / "tests.py").write_bytes(source)
+    error = load_error(catalog)
+    assert error.path.endswith("tests.py") and "None" not in error.problem
+
+
+def test_course_python_files_from_any_bytes(tmp_path):
+    """Whatever bytes the hidden tests, the starter or the reference hold, the spec loads or
+    is a SpecError naming that file."""
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    places = [
+        tmp_path / "exercises" / "exercise-42" / "tests.py",
+        tmp_path / "exercises" / "exercise-42" / "exercise-42.py",
+        tmp_path / "solutions" / "exercise-42" / "exercise-42.py",
+    ]
+    originals = {place: place.read_bytes() for place in places}
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        place=st.sampled_from(places),
+        prefix=st.one_of(
+            st.binary(max_size=64),
+            st.text(max_size=64).map(lambda t: t.encode("utf-8", "surrogatepass")),
+            st.sampled_from([b"\xef\xbb\xbf", b"\xff\xfe", b"# -*- coding: latin-1 -*-\n"]),
+        ),
+    )
+    def check(place: Path, prefix: bytes) -> None:
+        for other, data in originals.items():
+            other.write_bytes(data)
+        place.write_bytes(prefix + originals[place])
+        try:
+            Catalog(tmp_path).resolve("42")
+        except SpecError as exc:
+            assert exc.path in (str(place), str(places[0].parent / "exercise.yaml")), exc.format()
+
+    check()
+
+
 def test_manifest_per_device(catalog):
     spec = catalog.resolve("42")
     both = spec.manifest(("cpu", "cuda"))
