@@ -220,6 +220,13 @@ def _regex(path: Path, where: str, pattern: str | None) -> re.Pattern[str] | Non
         raise SpecError(
             path, where, f"invalid regular expression: {exc}", "fix the pattern"
         ) from None
+    except (OverflowError, RecursionError):  # `a{4294967296}`, a thousand nested groups
+        raise SpecError(
+            path,
+            where,
+            "invalid regular expression: a repetition or nesting too large for Python's re",
+            "fix the pattern",
+        ) from None
 
 
 def match(

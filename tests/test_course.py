@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader import course
 from grader.authoring import language
@@ -24,6 +26,7 @@ from grader.authoring.templates import TEMPLATES
 from grader.catalog import Catalog
 from grader.cluster.fingerprint import differences, fingerprint
 from grader.diagnose import CATALOGUE_PATH, DiagnosisCatalog
+from grader.diagnose import _regex as diagnose_regex
 from grader.digests import exercise_fingerprint
 from grader.errors import SpecError, UsageError
 from grader.results import Result
@@ -120,6 +123,39 @@ def test_a_broken_course_catalogue_is_an_error_naming_its_file(puzzles):
     proc = cli_here("validate", "21", "--course", str(puzzles))
     assert proc.returncode == 2
     assert str(puzzles / "diagnoses.yaml") in proc.stderr
+
+
+@pytest.mark.parametrize("pattern", ["a{4294967296}", "(" * 2000 + ")" * 2000, "x(", "a**"])
+def test_a_course_diagnosis_pattern_python_cannot_compile_is_a_spec_error(puzzles, pattern):
+    """`re.compile` raises OverflowError for a repetition past 2**32 and RecursionError for
+    deep nesting, not `re.error`: `grade validate` stopped with an internal error (exit 3)."""
+    edit(
+        puzzles / "diagnoses.yaml",
+        "    evidence: [prefix_sum_exclusive]\n",
+        f"    evidence: [prefix_sum_exclusive]\n    exceptions:\n      - message: '{pattern}'\n",
+    )
+    with pytest.raises(SpecError) as raised:
+        DiagnosisCatalog.for_course(puzzles)
+    assert raised.value.field == "diagnoses[0].exceptions[0].message"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pattern=st.one_of(
+        st.text(alphabet="a(){}[]*+?|\\^$.0123456789,:-=!<>P", max_size=40),
+        st.integers(min_value=0, max_value=10**12).map(lambda n: f"a{{{n}}}"),
+        st.integers(min_value=1, max_value=3000).map(lambda n: "(" * n + ")" * n),
+    )
+)
+def test_any_diagnosis_pattern_compiles_or_is_a_spec_error(pattern):
+    """Whatever an author writes as an exception pattern, the catalogue reads it or refuses
+    it naming the field: `_regex` is the one place a course's patterns are compiled."""
+    try:
+        compiled = diagnose_regex(Path("diagnoses.yaml"), "here", pattern)
+    except SpecError as exc:
+        assert exc.field == "here"
+    else:
+        assert compiled is not None
 
 
 def test_an_engine_over_a_broken_course_catalogue_stops_what_it_started(puzzles):
