@@ -587,6 +587,7 @@ def _explicit_tag(event: Any) -> bool:
 
 
 _LOADER: Any = None
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def refuse_duplicate_keys(loader: Any, node: Any, deep: bool = False) -> None:
@@ -597,7 +598,17 @@ def refuse_duplicate_keys(loader: Any, node: Any, deep: bool = False) -> None:
     import yaml
 
     seen: dict[Any, Any] = {}
-    for key_node, _ in node.value:
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE_TAG:
+            # `<<: *defaults` (YAML's merge key) has no constructor of its own: the loader
+            # merges it, and the keys written beside it win. Building it as a key said "could
+            # not determine a constructor for the tag 'tag:yaml.org,2002:merge'" to an author
+            # who had used anchors as documented. The mappings merged are checked themselves.
+            merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for mapping in merged:
+                if isinstance(mapping, yaml.MappingNode):
+                    refuse_duplicate_keys(loader, mapping, deep)
+            continue
         key = loader.construct_object(key_node, deep=deep)
         try:
             first = seen.get(key)

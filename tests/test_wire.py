@@ -156,6 +156,57 @@ def test_load_yaml_allows_aliases_and_tags_only_when_asked() -> None:
     assert wire.load_yaml("a: !!str 3\n", tags=True) == {"a": "3"}
 
 
+def test_load_yaml_merges_merge_keys() -> None:
+    """`<<: *defaults` (YAML's merge key, the common use of anchors) said "could not determine
+    a constructor for the tag 'tag:yaml.org,2002:merge'". It merges, and the keys written
+    beside it win; a key written twice is still refused, in a merged mapping too."""
+    text = "base: &b {x: 1, y: 2}\nitem:\n  <<: *b\n  y: 3\n"
+    assert wire.load_yaml(text, aliases=True)["item"] == {"x": 1, "y": 3}
+    assert wire.load_yaml("<<: [{a: 1}, {a: 2, b: 2}]\nc: 3\n") == {"a": 1, "b": 2, "c": 3}
+    for doubled in (
+        "<<: {a: 1, a: 2}\n",
+        "<<: [{a: 1}, {b: 1, b: 2}]\n",
+        "<<: {a: 1}\nb: 1\nb: 2\n",
+    ):
+        with pytest.raises(WireError, match="duplicate key"):
+            wire.load_yaml(doubled)
+    with pytest.raises(WireError, match="alias"):
+        wire.load_yaml(text)  # still no aliases where they are not allowed
+    with pytest.raises(WireError, match="mapping or list of mappings"):
+        wire.load_yaml("<<: 5\n")
+
+
+_KEYS = st.lists(st.sampled_from("abcd"), max_size=4)
+
+
+@given(sources=st.lists(_KEYS, max_size=3), own=_KEYS, listed=st.booleans())
+def test_load_yaml_merge_keys_merge_as_yaml_says(
+    sources: list[list[str]], own: list[str], listed: bool
+) -> None:
+    """Any mix of merged mappings and keys of its own: YAML's result (the first merged
+    mapping wins among them, the mapping's own keys over all) or a duplicate key refused."""
+
+    def mapping(keys: list[str], tag: int) -> str:
+        return "{" + ", ".join(f"{k}: {tag}" for k in keys) + "}"
+
+    parts = [mapping(keys, i) for i, keys in enumerate(sources)]
+    merge = ("[" + ", ".join(parts) + "]") if listed or len(parts) != 1 else parts[0]
+    text = (f"<<: {merge}\n" if parts else "") + "".join(f"{k}: own\n" for k in own)
+    doubled = any(len(set(keys)) != len(keys) for keys in [*sources, own])
+    try:
+        loaded = wire.load_yaml(text or "{}")
+    except WireError as exc:
+        assert doubled, exc
+        assert "duplicate key" in str(exc)
+        return
+    assert not doubled
+    expected: dict[str, object] = {}
+    for i, keys in reversed(list(enumerate(sources))):
+        expected.update(dict.fromkeys(keys, i))
+    expected.update(dict.fromkeys(own, "own"))
+    assert loaded == expected
+
+
 def test_a_billion_laughs_is_refused_before_it_expands() -> None:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
