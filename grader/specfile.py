@@ -12,7 +12,7 @@ import ast
 import difflib
 import re
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from grader import wire
@@ -168,6 +168,26 @@ def _fixes(path: Path, top: YamlFields) -> tuple[tuple[str, Text], ...]:
 def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:
     if not target.is_file():
         raise SpecError(path, where, f"{what} {target} does not exist", f"create {target}")
+
+
+def _own_file(path: Path, where: str, file: str) -> str:
+    """A mutant's or an alternative's file: a relative path to a ``.py`` file inside the
+    exercise's folder. `/tmp/x.py` or `../exercise-08/mutants/x.py` loaded, and `grade validate`
+    graded a file of another exercise, or none of the course, as this one's mutant (the check
+    for files the folder holds never saw it). Written one way only (`./mutants/x.py` is
+    `mutants/x.py`), since requirements and that check name it by its text."""
+    parts = PurePosixPath(file).parts
+    if not file.endswith(".py") or "\\" in file or not parts or parts[0] == "/" or ".." in parts:
+        raise SpecError(
+            path,
+            where,
+            f"{shown(file)[:80]!r} is not a .py file inside the exercise's folder",
+            "give its path from the exercise's folder, e.g. mutants/no_keepdim.py",
+        )
+    plain = PurePosixPath(file).as_posix()
+    if plain != file:
+        raise SpecError(path, where, f"{shown(file)[:80]!r} is written oddly", f"write {plain}")
+    return file
 
 
 def _course_source(target: Path, what: str) -> str:
@@ -414,7 +434,7 @@ def _mutants(path: Path, top: YamlFields, folder: Path, tests: set[str]) -> tupl
     result = []
     for where, item in _items(path, top, "mutants", required=False):
         fields = YamlFields(path, item, where, ("file", "description", "must_fail", "diagnosis"))
-        file = fields.get("file", str)
+        file = _own_file(path, f"{where}.file", fields.get("file", str))
         _require_file(path, f"{where}.file", folder / file, "the mutant")
         must_fail = fields.names("must_fail")
         if not must_fail:
@@ -440,7 +460,7 @@ def _alternatives(path: Path, top: YamlFields, folder: Path) -> tuple[Alternativ
     result = []
     for where, item in _items(path, top, "alternatives", required=False):
         fields = YamlFields(path, item, where, ("file", "description"))
-        file = fields.get("file", str)
+        file = _own_file(path, f"{where}.file", fields.get("file", str))
         _require_file(path, f"{where}.file", folder / file, "the alternative solution")
         result.append(AlternativeSpec(file, fields.get("description", str)))
     _unique(path, "alternatives", [a.file for a in result])

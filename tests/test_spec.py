@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from grader.authoring.scaffold import scaffold
@@ -166,6 +166,65 @@ def test_mutant_must_name_listed_tests(catalog):
     edit(catalog, "must_fail: [test_scale_keeps_dtype]", "must_fail: [test_nope]")
     error = load_error(catalog)
     assert error.field == "mutants[2].must_fail"
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        "{root}/exercises/x.py",
+        "../exercise-41/mutants/adds.py",
+        "mutants/../../x.py",
+        "mutants\\a.py",
+    ],
+)
+def test_a_mutant_file_lies_inside_the_exercise(catalog, file):
+    """`file: /abs/path.py` or `../other-exercise/...` loaded (the file existed), and
+    `grade validate` graded another exercise's file as this one's mutant; a Windows path
+    named a file of its own on every other system."""
+    for place in ("exercises/exercise-41/mutants/adds.py", "exercises/x.py"):
+        (catalog.root / place).parent.mkdir(parents=True, exist_ok=True)
+        (catalog.root / place).write_text("def scale(x, factor):\n    return x + factor\n")
+    (catalog.exercises_dir / "exercise-42" / "mutants\\a.py").write_text("")
+    edit(catalog, "  - file: mutants/adds.py\n", f"  - file: '{file.format(root=catalog.root)}'\n")
+    assert load_error(catalog).field == "mutants[0].file"
+
+
+def test_mutant_and_alternative_files_from_any_path(tmp_path):
+    """Whatever path an author gives a mutant, the spec loads with a file inside the exercise's
+    folder, or is refused naming that field."""
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    folder = tmp_path / "exercises" / "exercise-42"
+    path = folder / "exercise.yaml"
+    original = path.read_text(encoding="utf-8")
+    (tmp_path / "x.py").write_text("")
+
+    @settings(max_examples=150, deadline=None)
+    @example(file="../../x.py")
+    @example(file="./mutants/adds.py")
+    @given(
+        file=st.lists(
+            st.sampled_from(["..", ".", "", "/", "mutants", "adds.py", "x.py", "\\", "a b"]),
+            min_size=1,
+            max_size=6,
+        ).map("/".join)
+    )
+    def check(file: str) -> None:
+        quoted = file.replace("'", "''")
+        path.write_text(
+            original.replace("  - file: mutants/adds.py\n", f"  - file: '{quoted}'\n", 1),
+            encoding="utf-8",
+        )
+        try:
+            spec = Catalog(tmp_path).resolve("42")
+        except SpecError as exc:
+            assert exc.field == "mutants[0].file", exc.format()
+            return
+        mutant = (folder / spec.mutants[0].file).resolve()
+        assert mutant.is_relative_to(folder.resolve()) and mutant.is_file()
+
+    check()
 
 
 def test_negative_limits(catalog):
