@@ -75,6 +75,22 @@ def test_a_utf8_file_with_a_real_syntax_error_keeps_its_own_story(broken, at):
     assert diagnosis == "syntax-error"
 
 
+@settings(max_examples=100, deadline=None)
+@given(at=st.integers(0, 40), newline=st.sampled_from(["\n", "\r\n", "\r"]), col=st.integers(0, 3))
+def test_a_null_byte_names_its_line(at, newline, col):
+    """Python's error for a null byte has no line: the learner read "a syntax error at line ?"
+    and "Fix the line shown". The line is the one Python would count (CR and CRLF ends too)."""
+    lines = SOLUTION.splitlines()
+    at = min(at, len(lines) - 1)
+    lines[at] = lines[at][:col] + "\x00" + lines[at][col:]
+    data = newline.join(lines).encode("utf-8")
+    error = import_error(data)
+    assert error is not None
+    fault = raised(error, "", during_import=True, source=data)
+    assert f"syntax error at line {at + 1}:" in fault.message.en
+    assert "line ?" not in fault.message.en
+
+
 @given(text=st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",))))
 def test_utf8_text_is_never_another_encoding(text):
     assert not another_encoding(text.encode("utf-8"))

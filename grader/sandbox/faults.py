@@ -84,6 +84,14 @@ _UNREADABLE_TEXT = re.compile(
 )
 
 
+_PYTHON_NEWLINE = re.compile(rb"\r\n|\r|\n")
+
+
+def _line_of_offset(source: bytes, offset: int) -> int:
+    """The line of ``source`` holding byte ``offset``, numbered as Python numbers lines."""
+    return len(_PYTHON_NEWLINE.findall(source, 0, offset)) + 1
+
+
 def raised(
     error: ErrorInfo, function: str, during_import: bool = False, source: bytes | None = None
 ) -> LearnerFault:
@@ -112,6 +120,10 @@ def raised(
             )
         if type_name == "SyntaxError" or "SyntaxError" in error.classes:
             line = error.frames[0].line if error.frames else None
+            if line is None and source is not None and b"\0" in source:
+                # Python names no line for a null byte: "at line ?" pointed nowhere, and the
+                # fix says "fix the line shown"
+                line = _line_of_offset(source, source.index(b"\0"))
             text = lines_named(text)
             return LearnerUnavailable(
                 Text(
