@@ -8,6 +8,7 @@ they live here, below both front ends, and not in the CLI: nothing below the CLI
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, NoReturn
 from grader import course
 from grader.errors import UsageError
 from grader.i18n import LANGS
+from grader.text import shown
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,6 +46,7 @@ class Parser(argparse.ArgumentParser):
     def parse_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
+        self._given = list(sys.argv[1:] if args is None else args)
         parsed = super().parse_args(args, namespace)
         if not self.takes_course:
             return parsed
@@ -60,10 +63,34 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
     def error(self, message: str) -> NoReturn:
+        dashed = self._dashed()
+        missing = "expected one argument" in message or "arguments are required" in message
+        if dashed is not None and missing:
+            # argparse reads a value that starts with - as an option: `--file -x.py` said
+            # "expected one argument", `grade batch -subs` that no folder was given
+            message += (
+                f" ({shown(dashed)[:80]!r} was read as an option; a file or folder whose name "
+                f"starts with - is written ./{shown(dashed)[:80]})"
+            )
         if self.add_help:
             raise UsageError(message, hint=f"See `{self.prog} --help`.")
         usage = self.format_usage().strip().removeprefix("usage: ")
         raise UsageError(message, hint=f"Usage: {usage}")
+
+    def _dashed(self) -> str | None:
+        """The first argument that starts with - and is none of this parser's options (nor a
+        negative number, nor ``-`` alone): a name argparse took for an option."""
+        for arg in getattr(self, "_given", []):
+            if arg == "--":
+                return None
+            if not arg.startswith("-") or arg == "-" or _NEGATIVE.match(arg):
+                continue
+            if arg.split("=", 1)[0] not in self._option_string_actions:
+                return arg
+        return None
+
+
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse's own test for a negative number
 
 
 def path_arg(text: str) -> Path:

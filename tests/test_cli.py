@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from grader import cli
 from grader.results import Result, Status
@@ -120,6 +122,36 @@ def test_a_seed_torch_cannot_take_is_a_usage_error_of_every_command(capsys, comm
     was then said to be unusable."""
     code, _, err = main(capsys, *command, "--seed", seed)
     assert code == 2 and err.startswith("Error: argument --seed:"), err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["5", "--file", "-x.py"],
+        ["5", "--json", "-out.json", "--file", "x.py"],
+        ["batch", "-subs"],
+        ["preview", "5", "--file", "-x.py"],
+    ],
+)
+def test_a_name_that_starts_with_a_dash_is_said_to_be_read_as_an_option(capsys, args):
+    """argparse reads `-x.py` as an option: `--file -x.py` said only "expected one
+    argument", `grade batch -subs` that no folder was given."""
+    dashed = next(a for a in args if a.startswith("-") and not a.startswith("--"))
+    code, _, err = main(capsys, *args)
+    assert code == 2 and f"'{dashed}' was read as an option" in err and f"./{dashed}" in err
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=st.text(min_size=1, max_size=12).map(lambda t: "-" + t))
+def test_any_dashed_value_is_a_usage_error_or_read(capsys, name):
+    """Whatever follows `--file`, the command reads it or says, as a usage error, why not;
+    where argparse took it for an option, the error says so."""
+    code, _, err = main(capsys, "preview", "5", "--file", name)
+    assert code == 2 and err.startswith("Error:") and "Traceback" not in err
+    if "expected one argument" in err and not name.startswith(("--", "-h")):
+        assert "was read as an option" in err, err
 
 
 def test_missing_file_is_a_usage_error(capsys, tmp_path):
