@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from pathlib import Path
 
@@ -281,6 +282,75 @@ def test_limits_from_any_number(tmp_path):
             return
         limit = getattr(spec.limits, name)
         assert math.isfinite(limit) and 0 < limit <= MAX_LIMITS[name]
+
+    check()
+
+
+def _paths(data: object, at: tuple = ()) -> list[tuple]:
+    """Every place in a loaded YAML document: the keys and indices that lead to it."""
+    found = [at] if at else []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _paths(value, (*at, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += _paths(value, (*at, index))
+    return found
+
+
+YAML_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**300, max_value=10**400),
+    st.floats(),
+    st.text(max_size=12),
+    st.dates(),
+    st.sampled_from(["exercise-42", "test_scale_values", "cpu", "meta", "mutants/adds.py", ".."]),
+)
+YAML_VALUES = st.recursive(
+    YAML_LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["en", "zh", "name", "file", "x"]), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def test_a_spec_with_any_value_in_any_place_loads_or_is_a_spec_error(tmp_path):
+    """Any value (a date, NaN, a number of 400 digits, a mapping) put in any place of a
+    spec, or that place left out: the spec loads with every limit finite, or is a SpecError;
+    never another exception."""
+    import yaml
+
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    path = tmp_path / "exercises" / "exercise-42" / "exercise.yaml"
+    original = yaml.safe_load(path.read_text(encoding="utf-8"))
+    original["limits"] = {"call_timeout_s": 5, "memory_mb": 100}
+    places = _paths(original)
+
+    @settings(max_examples=300, deadline=None)
+    @example(place=("limits", "call_timeout_s"), value=10**400, drop=False)
+    @example(place=("limits", "call_timeout_s"), value=math.nan, drop=False)
+    @given(place=st.sampled_from(places), value=YAML_VALUES, drop=st.booleans())
+    def check(place: tuple, value: object, drop: bool) -> None:
+        data = copy.deepcopy(original)
+        parent = data
+        for step in place[:-1]:
+            parent = parent[step]
+        if drop and isinstance(parent, dict):
+            del parent[place[-1]]
+        else:
+            parent[place[-1]] = value
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        try:
+            spec = Catalog(tmp_path).resolve("42")
+        except SpecError:
+            return
+        assert all(math.isfinite(getattr(spec.limits, name)) for name in MAX_LIMITS)
 
     check()
 
