@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader import wire
 from grader.i18n import Text  # hidden tests import Text from here too
 
 FORMAT_VERSION = 1
@@ -184,6 +185,13 @@ class ExerciseSpec:
     @property
     def starter_path(self) -> Path:
         return self.folder / self.learner_file
+
+    def starter_text(self) -> str:
+        """The starter as Python reads it: UTF-8, a BOM left out (the loader refused any other
+        encoding). Read as plain UTF-8, a starter saved with a BOM began a notebook's
+        ``%%grade`` cell with U+FEFF on its second line: a syntax error at the learner's
+        first run."""
+        return wire.utf8(self.starter_path.read_bytes())
 
     @property
     def test_path(self) -> Path:

@@ -11,6 +11,8 @@ import time
 
 import nbformat
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from grader.errors import UsageError
@@ -126,6 +128,32 @@ def test_init_notebooks_writes_one_notebook_per_exercise(tmp_path):
     again = cli_here("init", str(workspace), "--notebooks", home=PROBE_HOME)
     assert "kept as they were: exercise-90.ipynb" in again.stdout
     assert (workspace / "exercise-90.ipynb").read_text() == "mine"
+
+
+@settings(max_examples=50, deadline=None)
+@given(bom=st.booleans(), text=st.text(st.characters(codec="utf-8"), max_size=40))
+def test_a_starter_cell_is_the_starter_as_python_reads_it(bom, text):
+    """A starter saved with a BOM (Notepad) began the notebook's `%%grade` cell's code with
+    U+FEFF: "invalid non-printable character U+FEFF" at the learner's first run. The cell
+    holds the starter's text as Python reads the file."""
+    import tempfile
+    from pathlib import Path
+
+    from grader.authoring.scaffold import scaffold
+    from grader.catalog import Catalog
+    from grader.notebook.workspace import notebook_for
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "exercises").mkdir()
+        (root / "solutions").mkdir()
+        scaffold(Catalog(root), "exercise-42", "scaling")
+        starter = root / "exercises" / "exercise-42" / "exercise-42.py"
+        code = f"# {text}\n" + starter.read_text(encoding="utf-8")
+        starter.write_bytes((b"\xef\xbb\xbf" if bom else b"") + code.encode("utf-8"))
+        nb = nbformat.reads(notebook_for(Catalog(root).resolve("42"), "en"), as_version=4)
+    graded = next(c.source for c in nb.cells if c.source.startswith("%%grade"))
+    assert graded.split("\n", 1)[1] == code.rstrip("\n")
 
 
 def test_the_workspace_grades_the_file_saved_last(tmp_path):

@@ -125,7 +125,7 @@ def check_policy(spec: ExerciseSpec, catalogue: DiagnosisCatalog) -> Check:
         unknown = catalogue.unknown(key)
         if unknown:
             check.problems.append(f"{shown}: diagnoses.{key} gives a fix for '{key}', {unknown}")
-    starter = spec.starter_path.read_text(encoding="utf-8")
+    starter = spec.starter_text()
     if spec.kind == "implement" and "NotImplementedError" not in starter:
         check.problems.append(
             "is an implement exercise, but its starter raises no NotImplementedError"

@@ -66,7 +66,7 @@ def notebook_for(spec: ExerciseSpec, lang: str) -> str:
         "Stuck? Run the cell below for the next hint (one more each time).",
         "卡住了？运行下面的单元格查看下一条提示（每次多一条）。",
     )
-    starter = spec.starter_path.read_text(encoding="utf-8").rstrip("\n")
+    starter = spec.starter_text().rstrip("\n")
     notebook = new_notebook(
         cells=[
             new_markdown_cell(intro),
