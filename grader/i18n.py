@@ -185,8 +185,8 @@ CLI: dict[str, dict[str, str]] = {
         "init_ready": "Workspace ready in {root}",
         "init_created": "  created: {files}",
         "init_kept": "  kept as they were: {files}",
-        "init_next": "Next: `grade list`, then `grade show 1`.",
-        "init_next_notebooks": "Next: open exercise-01.ipynb in Jupyter (`jupyter lab`).",
+        "init_next": "Next: `grade list`, then `grade show {number}`.",
+        "init_next_notebooks": "Next: open {notebook} in Jupyter (`jupyter lab`).",
         "reset_done": "Restored {file} from the starter.",
         "reset_backup": "Your previous file is saved as {backup}",
         "points_note": "\nPoints: what grading gives; each test counts once per device it runs on "
@@ -223,8 +223,8 @@ CLI: dict[str, dict[str, str]] = {
         "init_ready": "工作区已在 {root} 准备好",
         "init_created": "  已创建：{files}",
         "init_kept": "  保持原样：{files}",
-        "init_next": "下一步：`grade list`，然后 `grade show 1`。",
-        "init_next_notebooks": "下一步：在 Jupyter 中打开 exercise-01.ipynb（`jupyter lab`）。",
+        "init_next": "下一步：`grade list`，然后 `grade show {number}`。",
+        "init_next_notebooks": "下一步：在 Jupyter 中打开 {notebook}（`jupyter lab`）。",
         "reset_done": "已从初始文件恢复 {file}。",
         "reset_backup": "你之前的文件已保存为 {backup}",
         "points_note": "\n总分是在这台机器上评分能得到的满分：每个测试在几个设备上运行，就计几次分"

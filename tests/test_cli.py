@@ -154,6 +154,34 @@ def test_any_dashed_value_is_a_usage_error_or_read(capsys, name):
         assert "was read as an option" in err, err
 
 
+@settings(max_examples=15, deadline=None)
+@given(number=st.integers(1, 99), notebooks=st.booleans())
+def test_init_names_a_first_step_the_course_has(number, notebooks):
+    """`grade init` said "then `grade show 1`" and "open exercise-01.ipynb" whatever the
+    course: in a course without exercise-01 that step was "no exercise '1'"."""
+    import tempfile
+
+    from grader.authoring.scaffold import scaffold
+    from grader.catalog import Catalog
+
+    with tempfile.TemporaryDirectory() as tmp:
+        course = Path(tmp) / "course"
+        (course / "exercises").mkdir(parents=True)
+        (course / "solutions").mkdir()
+        ident = f"exercise-{number:02d}"
+        scaffold(Catalog(course), ident, "scaling")
+        flags = ["--notebooks"] if notebooks else []
+        proc = cli_here("init", str(Path(tmp) / "ws"), "--course", str(course), *flags)
+        assert proc.returncode == 0, proc.stderr
+        step = proc.stdout.splitlines()[-1]
+        assert step == (
+            f"Next: open {ident}.ipynb in Jupyter (`jupyter lab`)."
+            if notebooks
+            else f"Next: `grade list`, then `grade show {number}`."
+        )
+        assert cli_here("show", str(number), "--course", str(course)).returncode == 0
+
+
 def test_missing_file_is_a_usage_error(capsys, tmp_path):
     code, _, err = main(capsys, "5", "--file", str(tmp_path / "nope.py"))
     assert code == 2 and "does not exist" in err

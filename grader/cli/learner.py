@@ -165,7 +165,12 @@ def cmd_init(argv: list[str]) -> int:
         print(words["init_created"].format(files=", ".join(created)))
     if kept:
         print(words["init_kept"].format(files=", ".join(kept)))
-    print(words["init_next_notebooks"] if args.notebooks else words["init_next"])
+    if specs:  # the course's first exercise: a course of its own may have no exercise-01
+        first = specs[0]
+        notebook = Path(first.learner_file).with_suffix(".ipynb").name
+        number = first.id.removeprefix("exercise-").lstrip("0") or "0"
+        step = words["init_next_notebooks"] if args.notebooks else words["init_next"]
+        print(step.format(number=number, notebook=notebook))
     return 0
 
 
