@@ -37,6 +37,7 @@ MAX_DEPTH = 32  # of JSON or YAML nesting, unless a reader asks for less or more
 MAX_JSON_BYTES = 64 << 20
 MAX_YAML_BYTES = 1 << 20
 MAX_YAML_VALUES = 1_000_000  # of a YAML file with aliases, each alias counted where it is used
+MAX_YAML_MERGED = 100_000  # keys copied by merges (<<) in one YAML file, each merge counted
 MAX_TEXT = 64_000
 MAX_ITEMS = 10_000
 _MISSING: Any = object()
@@ -606,7 +607,9 @@ def refuse_duplicate_keys(loader: Any, node: Any, deep: bool = False) -> None:
             # who had used anchors as documented. The mappings merged are checked themselves.
             merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
             for mapping in merged:
-                if isinstance(mapping, yaml.MappingNode):
+                if isinstance(mapping, yaml.MappingNode) and _count_merged(
+                    loader, mapping, key_node
+                ):
                     refuse_duplicate_keys(loader, mapping, deep)
             continue
         key = loader.construct_object(key_node, deep=deep)
@@ -622,6 +625,28 @@ def refuse_duplicate_keys(loader: Any, node: Any, deep: bool = False) -> None:
                 key_node.start_mark,
             )
         seen[key] = key_node
+
+
+def _count_merged(loader: Any, mapping: Any, at: Any) -> bool:
+    """Count the keys a merge copies, against ``MAX_YAML_MERGED`` for the whole document: each
+    ``{<<: *big}`` copies all of ``big``'s keys before any value is counted, so 40 KiB of them
+    took 18 s to load and 4 MiB hours. True the first time ``mapping`` is merged (its keys
+    are checked then, once)."""
+    import yaml
+
+    count = getattr(loader, "_merged_keys", 0) + len(mapping.value)
+    loader._merged_keys = count
+    checked = loader.__dict__.setdefault("_merged_nodes", set())
+    first = id(mapping) not in checked
+    checked.add(id(mapping))
+    if count > MAX_YAML_MERGED:
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"more than {MAX_YAML_MERGED} keys merged (<<); write the values out, or merge less",
+            at.start_mark,
+        )
+    return first
 
 
 def _strict_loader() -> Any:

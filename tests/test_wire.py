@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -205,6 +206,38 @@ def test_load_yaml_merge_keys_merge_as_yaml_says(
         expected.update(dict.fromkeys(keys, i))
     expected.update(dict.fromkeys(own, "own"))
     assert loaded == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(keys=st.integers(1, 60), merges=st.integers(1, 60))
+def test_merges_are_bounded_by_the_keys_they_copy(keys: int, merges: int) -> None:
+    """Each `{<<: *big}` copies every key of `big` before any value is counted: 40 KiB of them
+    took 18 s to load, 4 MiB hours. What a document merges counts against the same budget as
+    what its aliases expand to (here budgets of 1000)."""
+    text = "b: &b {" + ", ".join(f"k{i}: 1" for i in range(keys)) + "}\nl:\n"
+    text += "- {<<: *b}\n" * merges
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(wire, "MAX_YAML_VALUES", 1000)
+        patch.setattr(wire, "MAX_YAML_MERGED", 1000)
+        if keys * merges > 1000:
+            with pytest.raises(WireError, match="keys merged"):
+                wire.load_yaml(text, aliases=True)
+        elif 2 + keys + merges + keys * merges > 1000:  # every value, once loaded
+            with pytest.raises(WireError, match="aliases"):
+                wire.load_yaml(text, aliases=True)
+        else:
+            loaded = wire.load_yaml(text, aliases=True)
+            assert loaded["l"] == [loaded["b"]] * merges
+
+
+def test_a_merge_bomb_is_refused_in_time() -> None:
+    text = (
+        "b: &b {" + ", ".join(f"k{i}: 1" for i in range(2000)) + "}\nl:\n" + "- {<<: *b}\n" * 2000
+    )
+    started = time.monotonic()
+    with pytest.raises(WireError, match="keys merged"):
+        wire.load_yaml(text, aliases=True)
+    assert time.monotonic() - started < 5  # 18 s before, unbounded for larger files
 
 
 def test_a_billion_laughs_is_refused_before_it_expands() -> None:
