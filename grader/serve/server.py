@@ -42,6 +42,7 @@ from grader.results import Result
 from grader.serve import protocol
 from grader.serve.fingerprint import fingerprint
 from grader.serve.runtime import Place, same_user
+from grader.text import inert, inert_line
 from grader.version import __version__
 
 CHECK_S = 2.0  # how often an idle server looks at its fingerprint
@@ -254,7 +255,7 @@ class Server:
             log(f"{request.exercise}: {exc.message}")
             return protocol.ErrorReply(protocol.INTERNAL, exc.message)
         except Exception as exc:  # noqa: BLE001 - a grader bug must not end the server
-            log(f"{request.exercise}: internal error\n{traceback.format_exc()}")
+            log(f"{request.exercise}: internal error", traceback.format_exc())
             return protocol.ErrorReply(protocol.INTERNAL, f"{type(exc).__name__}: {exc}")
         self.served += 1
         log(f"{request.exercise}: {result.status.value} in {time.monotonic() - started:.2f} s")
@@ -321,6 +322,13 @@ def _client_gone(conn: socket.socket) -> bool:
         return True
 
 
-def log(line: str) -> None:
+def log(line: str, detail: str = "") -> None:
+    """One record of the server's log: a single line, whatever it quotes. A request's file
+    name and exercise come from a client (a name may hold a newline or an escape sequence):
+    written as they were, they forged records of their own, or drove the terminal reading the
+    log. ``detail`` (the grader's own traceback) follows on lines of its own, made inert."""
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    print(f"{stamp} [{os.getpid()}] {line}", file=sys.stderr, flush=True)
+    record = f"{stamp} [{os.getpid()}] {inert_line(line)}"
+    if detail:
+        record += "\n" + inert(detail).rstrip("\n")
+    print(record, file=sys.stderr, flush=True)
