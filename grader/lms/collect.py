@@ -44,7 +44,7 @@ from typing import BinaryIO
 from grader.errors import UsageError
 from grader.lms import zipnames
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, safe_name
-from grader.lms.names import NameMatch, looks_like, match_name, why_not
+from grader.lms.names import NameMatch, code_name, looks_like, match_name, why_not
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 
 MAX_SOURCE_BYTES = 4 << 20  # a .py file (or a notebook's extracted code)
@@ -278,6 +278,8 @@ class Collector:
     texts: list[str] = field(default_factory=list)  # the platform's text entries (not graded)
     # exercise -> a code file whose name names it but is no exercise file ("ex5_final.py")
     named: dict[str, str] = field(default_factory=dict)
+    # code files whose names name no exercise at all ("hw5.py", "solution.ipynb")
+    unnamed: list[str] = field(default_factory=list)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
 
     def _ignore(self, shown: str, name: str) -> None:
@@ -289,6 +291,8 @@ class Collector:
         exercise = looks_like(name, self.exercises)
         if exercise is not None:
             self.named.setdefault(exercise, why)
+        elif code_name(name):
+            self.unnamed.append(why)
 
     def add_text_entry(self, shown: str, problem: str) -> None:
         """A text entry of the platform (Moodle's online text, Canvas's text or URL entry):
@@ -793,6 +797,14 @@ class Collector:
             if exercise not in handin.files and exercise not in handin.unreadable:
                 handin.unreadable[exercise] = f"{why}; not graded, and this exercise may be in it"
                 handin.unread_work.add(exercise)
+        if self.unnamed and not self.candidates and not self.named:
+            # code handed in, none of it named after an exercise ("hw5.py" alone): whose work
+            # it is is the instructor's to say; a 0 would say nothing was handed in
+            why = f"{self.unnamed[0]}; not graded, and this exercise may be in it"
+            for exercise in self.exercises:
+                if exercise not in handin.files and exercise not in handin.unreadable:
+                    handin.unreadable[exercise] = why
+                    handin.unread_work.add(exercise)
         if self.texts:
             why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
             for exercise in self.exercises:

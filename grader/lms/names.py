@@ -100,6 +100,11 @@ def match_name(name: str, known: Iterable[str], shown: str | None = None) -> Nam
     return NameMatch(exercise, extension == ".ipynb", note)
 
 
+def code_name(shown: str) -> bool:
+    """Whether ``shown`` is named as a Python file or a notebook (whatever its stem says)."""
+    return _split(shown) is not None
+
+
 def looks_like(shown: str, known: Iterable[str]) -> str | None:
     """The exercise a code file's name names though it is no exercise file, where it names
     one: ``exercise_1_final.py``, ``ex07-v2.ipynb`` (the name goes on after the number).
