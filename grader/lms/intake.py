@@ -323,6 +323,8 @@ def _combine(group: list[Handin]) -> Handin:
         for attribute in ("name", "email", "sid", "lms_id", "participant"):
             if getattr(handin, attribute):
                 setattr(merged, attribute, getattr(handin, attribute))
+        if handin.name:  # what is known of a name goes with it: shared by many, or ambiguous
+            merged.shared_name, merged.aliases = handin.shared_name, handin.aliases
         merged.problems.extend(handin.problems)
         merged.notes.extend(handin.notes)
     merged.notes.append(
