@@ -79,6 +79,13 @@ def shown(value: str | bytes) -> str:
 
 
 _PYTHON_NEWLINE = re.compile(r"\r\n|\r|\n")
+_PYTHON_NEWLINE_BYTES = re.compile(_PYTHON_NEWLINE.pattern.encode())
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """The line of the source bytes ``data`` holding byte ``offset``, numbered as Python
+    numbers lines (:func:`source_lines`): for a place Python itself names no line for."""
+    return len(_PYTHON_NEWLINE_BYTES.findall(data, 0, offset)) + 1
 
 
 def source_lines(text: str, keepends: bool = False) -> list[str]:

@@ -33,7 +33,7 @@ import tarfile
 import zipfile
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -787,30 +787,21 @@ class Collector:
                 else:
                     notes.append(line + f"({_why_first(winner, other)})")
             self._stage(exercise, winner, data, cells, notes)
+        # Work intake could not read, or that may be inside what it did not grade: those
+        # exercises get no grade until the instructor looks, never "missing" and 0
         if self.damaged or self.over:
             why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
-            for exercise in self.exercises:
-                if exercise not in handin.files and exercise not in handin.unreadable:
-                    handin.unreadable[exercise] = why
-                    handin.unread_work.add(exercise)
+            _may_be_in(handin, self.exercises, why)
         for exercise, why in self.named.items():
-            if exercise not in handin.files and exercise not in handin.unreadable:
-                handin.unreadable[exercise] = f"{why}; not graded, and this exercise may be in it"
-                handin.unread_work.add(exercise)
+            _may_be_in(handin, [exercise], f"{why}; not graded, and this exercise may be in it")
         if self.unnamed and not self.candidates and not self.named:
             # code handed in, none of it named after an exercise ("hw5.py" alone): whose work
-            # it is is the instructor's to say; a 0 would say nothing was handed in
+            # it is is the instructor's to say
             why = f"{self.unnamed[0]}; not graded, and this exercise may be in it"
-            for exercise in self.exercises:
-                if exercise not in handin.files and exercise not in handin.unreadable:
-                    handin.unreadable[exercise] = why
-                    handin.unread_work.add(exercise)
+            _may_be_in(handin, self.exercises, why)
         if self.texts:
             why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
-            for exercise in self.exercises:
-                if exercise not in handin.files and exercise not in handin.unreadable:
-                    handin.unreadable[exercise] = why
-                    handin.unread_work.add(exercise)
+            _may_be_in(handin, self.exercises, why)
         return handin
 
     def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:
@@ -869,6 +860,15 @@ class Collector:
 
 
 RATIO_WHY = f"compressed more than {MAX_RATIO}:1"
+
+
+def _may_be_in(handin: Handin, exercises: Iterable[str], why: str) -> None:
+    """Each of ``exercises`` that has no graded file and no reason yet is unreadable for
+    ``why``, and work intake could not read (``unread_work``: no grade is written)."""
+    for exercise in exercises:
+        if exercise not in handin.files and exercise not in handin.unreadable:
+            handin.unreadable[exercise] = why
+            handin.unread_work.add(exercise)
 
 
 ZIP_ERRORS = (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError,

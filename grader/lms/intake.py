@@ -30,7 +30,7 @@ from grader.lms.collect import (
 )
 from grader.lms.collect import entries as list_entries
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
-from grader.lms.names import EXTENSIONS
+from grader.lms.names import code_name
 from grader.lms.platforms import by_name, names, platforms
 from grader.text import shown_name
 
@@ -234,7 +234,7 @@ def may_hold_work(entry: os.DirEntry[str]) -> bool:
 
 
 def _may_be_work(name: str) -> bool:
-    return name.lower().endswith(EXTENSIONS) or archive_kind(name) is not None
+    return code_name(name) or archive_kind(name) is not None
 
 
 def _check_root(root: Path) -> Path:

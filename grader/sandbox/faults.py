@@ -14,7 +14,7 @@ import signal
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh, lines_named
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
-from grader.text import another_encoding
+from grader.text import another_encoding, line_at
 
 _MISSING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]{0,99}) is not defined$")
 
@@ -84,14 +84,6 @@ _UNREADABLE_TEXT = re.compile(
 )
 
 
-_PYTHON_NEWLINE = re.compile(rb"\r\n|\r|\n")
-
-
-def _line_of_offset(source: bytes, offset: int) -> int:
-    """The line of ``source`` holding byte ``offset``, numbered as Python numbers lines."""
-    return len(_PYTHON_NEWLINE.findall(source, 0, offset)) + 1
-
-
 def raised(
     error: ErrorInfo, function: str, during_import: bool = False, source: bytes | None = None
 ) -> LearnerFault:
@@ -123,7 +115,7 @@ def raised(
             if line is None and source is not None and b"\0" in source:
                 # Python names no line for a null byte: "at line ?" pointed nowhere, and the
                 # fix says "fix the line shown"
-                line = _line_of_offset(source, source.index(b"\0"))
+                line = line_at(source, source.index(b"\0"))
             text = lines_named(text)
             return LearnerUnavailable(
                 Text(
