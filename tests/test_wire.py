@@ -87,6 +87,39 @@ def test_loads_replaces_lone_surrogates_in_keys_and_values() -> None:
     assert value == {"\ufffd": ["\ufffd"]}
 
 
+def _outcome(read):
+    try:
+        return ("value", read())
+    except WireError as exc:
+        return ("refused", exc.problem)
+
+
+@given(
+    JSON_VALUES,
+    st.integers(1, 12),
+    st.booleans(),
+    st.booleans(),
+    # a lone surrogate, an escaped backslash before "ud800", brackets, a surrogate pair
+    st.sampled_from(["", "\udc80x", "\\ud800", "[[[[[[[[[[[[[[[[[[[[", "\ud83d\ude00"]),
+)
+def test_loads_reads_exactly_what_the_complete_walk_reads(
+    value: object, depth: int, ascii: bool, as_bytes: bool, padding: str
+) -> None:
+    """Text it reads without walking it (no surrogate escape, fewer brackets than the depth
+    allowed) gives the same value, or the same refusal, as the walk that replaces lone
+    surrogates and checks the depth, whatever the text holds."""
+    try:
+        text = json.dumps({"v": value, "p": padding}, ensure_ascii=ascii, allow_nan=False)
+    except ValueError:  # NaN and infinity
+        return
+    try:
+        data: bytes | str = text.encode("utf-8") if as_bytes else text
+    except UnicodeEncodeError:  # a lone surrogate written out raw: only a str can hold it
+        data = text
+    complete = _outcome(lambda: wire._encodable(json.loads(text), depth))
+    assert _outcome(lambda: wire.loads(data, max_depth=depth)) == complete
+
+
 def test_loads_names_its_own_error_type() -> None:
     class MyError(WireError):
         pass
