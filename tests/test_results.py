@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.fileio import write_atomic
 from grader.results import (
@@ -63,6 +66,53 @@ def sample() -> Result:
 def test_round_trip_is_exact():
     result = sample()
     assert Result.from_json(result.to_json()) == result
+
+
+_TEXT = st.text(max_size=6)
+_PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(_TEXT, inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+_TESTS = st.builds(
+    TestResult,
+    name=_TEXT,
+    device=st.none() | _TEXT,
+    status=st.sampled_from(list(Status)),
+    points=st.floats(0, 10),
+    max_points=st.floats(0, 10),
+    description=_TEXT,
+    message=_TEXT,
+    diagnosis=st.none() | st.builds(Diagnosis, _TEXT, _TEXT, _TEXT, _TEXT, _TEXT),
+    evidence=st.lists(_TEXT, max_size=3).map(tuple),
+    frames=st.lists(st.builds(Frame, st.integers(0, 99), _TEXT, _TEXT), max_size=3).map(tuple),
+    output=_TEXT,
+    output_truncated=st.booleans(),
+    duration_s=st.floats(0, 10),
+    data=st.dictionaries(_TEXT, _PLAIN, max_size=3),
+)
+
+
+@given(_TESTS)
+def test_a_test_gives_what_dataclasses_asdict_gave(test: TestResult):
+    """Its dict, written out field by field, is the one asdict made (values, key order, the
+    attached data copied so that changing the dict leaves the result as it was)."""
+    expected = dataclasses.asdict(test)
+    expected["status"] = test.status.value
+    expected["evidence"] = list(test.evidence)
+    expected["frames"] = [dataclasses.asdict(f) for f in test.frames]
+    data = test.to_dict()
+    assert data == expected
+    assert json.dumps(data) == json.dumps(expected)  # the same keys in the same order
+    before = json.dumps(test.data)
+    for value in data["data"].values():
+        if isinstance(value, (dict, list)):
+            value.clear()
+    assert json.dumps(test.data) == before
 
 
 def test_json_is_versioned_and_ordered():
