@@ -51,6 +51,7 @@ MAX_NOTEBOOK_DEPTH = 64
 MAX_NOTES = 20  # per notebook; the rest are counted
 MAP_VERSION = 1
 MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has far fewer
+MAX_EXECUTION_COUNT = 10**9  # In [n] beyond this is no count Jupyter saved: not shown
 _ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*[!%]")
 _GRADE_MAGIC = re.compile(r"^%%grade(\s|$)")
 _SHELL = re.compile(r"^(?:[A-Za-z_][\w.]*\s*=\s*)?!")
@@ -213,7 +214,8 @@ def extract(data: bytes) -> Extracted:
         if not any(text.strip() for _, text in kept):
             continue
         count = cell.get("execution_count")
-        if isinstance(count, int) and not isinstance(count, bool):
+        # Jupyter numbers runs from 1: a count it never writes is no "In [n]" to show
+        if type(count) is int and 0 < count < MAX_EXECUTION_COUNT:
             counts.append((number, count))
         if lines:
             lines.append("")

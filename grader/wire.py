@@ -39,6 +39,10 @@ MAX_YAML_BYTES = 1 << 20
 MAX_YAML_VALUES = 1_000_000  # of a YAML file with aliases, each alias counted where it is used
 MAX_YAML_MERGED = 100_000  # keys copied by merges (<<) in one YAML file, each merge counted
 MAX_TEXT = 64_000
+# Digits of a whole number read from outside: far beyond any field's range, and below Python's
+# own limit on converting one to text (4300, whose error tells the reader to raise it).
+MAX_INT_DIGITS = 1000
+_INT_BOUND = 10**MAX_INT_DIGITS
 MAX_ITEMS = 10_000
 _MISSING: Any = object()
 
@@ -134,12 +138,21 @@ def string(
     return value
 
 
+def number_text(value: int | float) -> str:
+    """A number as an error shows it: whole where it is short, else how long it is (a
+    whole number of thousands of digits cannot even be turned into text)."""
+    if type(value) is int and not -(10**40) < value < 10**40:
+        digits = math.floor((abs(value).bit_length() - 1) * math.log10(2)) + 1
+        return f"{'minus ' if value < 0 else ''}a number of about {digits} digits"
+    return str(value)
+
+
 def integer(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
     """A whole number (not a boolean, not a float) in ``[low, high]``."""
     if type(value) is not int:
         fail(where, f"expected a whole number, got {kind(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        fail(where, f"{value} is out of range [{low}, {high}]")
+        fail(where, f"{number_text(value)} is out of range [{low}, {high}]")
     return value
 
 
@@ -154,11 +167,15 @@ def number(
     """A finite number in ``[low, high]``, as a float; a whole number counts when ``ints``."""
     if type(value) is not float and not (ints and type(value) is int):
         fail(where, f"expected a number, got {kind(value)}")
-    if not math.isfinite(value):
+    try:
+        as_float = float(value)
+    except OverflowError:  # a whole number beyond every float
+        fail(where, f"{number_text(value)} is out of range [{low}, {high}]")
+    if not math.isfinite(as_float):
         fail(where, "not a finite number")
     if (low is not None and value < low) or (high is not None and value > high):
-        fail(where, f"{value} is out of range [{low}, {high}]")
-    return float(value)
+        fail(where, f"{number_text(value)} is out of range [{low}, {high}]")
+    return as_float
 
 
 def boolean(value: Any, where: str) -> bool:
@@ -360,6 +377,16 @@ def _no_constant(name: str) -> NoReturn:
     fail("", f"{name} is not a JSON number")
 
 
+def _whole(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        fail("", f"a {digits}-digit number (at most {MAX_INT_DIGITS} digits)")
+    try:
+        return int(text)
+    except ValueError:  # Python's own limit, where PYTHONINTMAXSTRDIGITS set it lower
+        fail("", f"a {digits}-digit number (more than this Python reads)")
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):  # 1e999
@@ -416,6 +443,7 @@ def loads(
                 object_pairs_hook=_no_duplicates,
                 parse_constant=float if constants else _no_constant,
                 parse_float=float if constants else _finite,
+                parse_int=_whole,
             )
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")
@@ -475,6 +503,8 @@ def _encodable(value: Any, max_depth: int = 10**6, max_values: int | None = None
                     item[i] = shown(v)
                 elif type(v) in (list, dict):
                     stack.append((v, depth + 1))
+                elif type(v) is int:
+                    _bounded(v)
         elif type(item) is dict:
             for k in list(item):
                 v = item[k]
@@ -482,13 +512,26 @@ def _encodable(value: Any, max_depth: int = 10**6, max_values: int | None = None
                     v = item[k] = shown(v)
                 elif type(v) in (list, dict):
                     stack.append((v, depth + 1))
+                elif type(v) is int:
+                    _bounded(v)
+                if type(k) is int:
+                    _bounded(k)
                 fixed = shown(k) if type(k) is str else k
                 if fixed != k:
                     del item[k]
                     if fixed in item:
                         fail("", f"the key {fixed[:40]!r} appears twice")
                     item[fixed] = v
+    if type(value) is int:
+        _bounded(value)
     return shown(value) if type(value) is str else value
+
+
+def _bounded(value: int) -> None:
+    """A whole number of YAML's other notations (0x..., 0o..., 1:30:00) has no bound on its
+    digits but the text's length."""
+    if not -_INT_BOUND < value < _INT_BOUND:
+        fail("", f"a whole number of more than {MAX_INT_DIGITS} digits")
 
 
 def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> str:
@@ -688,6 +731,13 @@ def _strict_loader() -> Any:
         refuse_duplicate_keys(loader, node, deep)
         return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
+    def construct_int(loader: Any, node: Any) -> Any:
+        text = loader.construct_scalar(node)
+        if len(text) > MAX_INT_DIGITS:  # Python's int() refuses past 4300 digits, in its words
+            fail("", f"{_at(node)}a whole number of more than {MAX_INT_DIGITS} digits")
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+
     StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    StrictLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
     _LOADER = StrictLoader
     return StrictLoader

@@ -349,6 +349,24 @@ def test_a_notebook_format_of_a_thousand_digits_is_named_short():
     assert len(str(raised.value)) < 400
 
 
+@pytest.mark.parametrize("digits", [1001, 4301, 5000])
+def test_a_notebook_number_past_what_python_reads_is_named_in_the_graders_words(digits):
+    """A number longer than Python turns into text: said as such, not in Python's words
+    (which tell the reader to raise the interpreter's limit)."""
+    data = json.dumps(_notebook()).replace('"execution_count": 1', '"execution_count": 7')
+    data = data.replace('"execution_count": 7', '"execution_count": ' + "9" * digits, 1)
+    with pytest.raises(NotebookError, match=rf"a {digits}-digit number") as raised:
+        notebooks.extract(data.encode())
+    assert "set_int_max_str_digits" not in str(raised.value)
+
+
+@pytest.mark.parametrize("count", [0, 10**9, int("9" * 900)], ids=["0", "1e9", "900-digits"])
+def test_a_run_count_jupyter_never_writes_is_not_shown(count):
+    cells = [{**_notebook()["cells"][0], "execution_count": count}]
+    extracted = notebooks.extract(json.dumps(_notebook(cells=cells)).encode())
+    assert extracted.cells.execution_counts == ()
+
+
 @pytest.mark.parametrize(
     ("cell", "says"),
     [

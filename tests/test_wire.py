@@ -376,3 +376,47 @@ def test_utf8_drops_a_bom_without_a_codec_imported_on_first_use():
         utf8(b"\xef\xbb\xbfa\xff")
     assert caught.value.start == 4  # counted from the start of the bytes given
     assert wire.loads(b"\xef\xbb\xbf[1]") == [1]
+
+
+# whole numbers of any size, up to far past what Python turns into text (4300 digits)
+HUGE_INTS = st.integers() | st.builds(
+    lambda exponent, sign: sign * 16**exponent, st.integers(0, 5000), st.sampled_from([1, -1])
+)
+
+
+@given(HUGE_INTS, st.sampled_from([wire.integer, wire.number]))
+def test_a_field_of_any_whole_number_is_read_or_refused(value: int, read) -> None:
+    try:
+        read(value, "x", low=0, high=10)
+    except WireError as exc:
+        assert "set_int_max_str_digits" not in str(exc)
+        assert len(str(exc)) < 200
+
+
+@given(st.integers(1, 6000), st.sampled_from(["", "-"]))
+def test_loads_refuses_a_number_too_long_in_its_own_words(digits: int, sign: str) -> None:
+    data = f'{{"n": {sign}{"9" * digits}}}'.encode()
+    try:
+        value = wire.loads(data)
+    except WireError as exc:
+        assert digits > wire.MAX_INT_DIGITS
+        assert f"{digits}-digit number" in str(exc)
+        return
+    assert digits <= wire.MAX_INT_DIGITS and len(str(value["n"])) == digits + len(sign)
+
+
+@given(
+    st.sampled_from(["{}", "0x{}", "0{}", "0b{}", "-{}", "1_{}", "1:{}"]),
+    st.integers(1, 6000),
+)
+def test_load_yaml_reads_or_refuses_whole_numbers_of_any_notation(notation: str, digits: int):
+    """Decimal, hexadecimal, octal, binary, with underscores or sexagesimal: a whole number
+    is read, or refused in the reader's words (never Python's own error on long numbers)."""
+    fill = {"0{": "7", "0b": "1", "1:": "5"}.get(notation[:2], "1")
+    text = "a: " + notation.format(fill * digits if notation != "1:{}" else ":".join("5" * digits))
+    try:
+        value = wire.load_yaml(text)
+    except WireError as exc:
+        assert "digits" in str(exc) and "set_int_max_str_digits" not in str(exc)
+        return
+    assert type(value["a"]) is int and abs(value["a"]) < 10**wire.MAX_INT_DIGITS
