@@ -15,6 +15,7 @@ from typing import Any
 from grader import wire
 from grader.i18n import LANGS
 from grader.notebooks import CellMap
+from grader.text import source_text
 
 SCHEMA_VERSION = 1
 MAX_TESTS = 10_000
@@ -430,8 +431,3 @@ def read_source(path: Path) -> str:
         return source_text(path.read_bytes())[:MAX_SOURCE_CHARS]
     except OSError:
         return ""
-
-
-def source_text(data: bytes) -> str:
-    """Bytes of a learner's file as the text Python reads (UTF-8, universal newlines)."""
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")

@@ -129,3 +129,46 @@ def test_utf8_cut_inside_a_character_is_not_another_encoding(text, cut):
     end is the read's, not the file's."""
     data = (text.replace("\x00", "") + "中").encode("utf-8")
     assert not another_encoding(data[:-cut])
+
+
+# -- a file that declares its encoding is read in it ----------------------------------------------
+
+EX08 = (ROOT / "solutions" / "exercise-08" / "exercise-08.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("codec", "comment"),
+    [("gbk", "我的作业：归约运算"), ("cp1252", "Lösung für Übung 8"), ("euc-jp", "宿題の解答")],
+)
+def test_a_correct_file_in_its_declared_encoding_gets_full_marks(
+    curriculum_service, tmp_path, codec, comment
+):
+    """Python runs a file saved in GBK (a Chinese Windows editor's default) with its coding
+    declaration; the grader's static checks read it the same way. They told the learner to
+    save as UTF-8 and withheld 13 of 20 points."""
+    path = tmp_path / "exercise-08.py"
+    path.write_bytes(f"# -*- coding: {codec} -*-\n# {comment}\n{EX08}".encode(codec))
+    result = curriculum_service.grade("exercise-08", path, devices=("cpu",))
+    assert result.score == result.max_score, [t.message for t in result.tests if t.message]
+    assert comment in result.source  # the report shows the comment as written
+    assert not result.review
+
+
+def test_code_a_declared_encoding_hides_from_utf8_is_what_the_checks_read(
+    curriculum_service, tmp_path
+):
+    """In UTF-7, "+AAo-" is a line break: a comment to a UTF-8 reader, a statement to Python.
+    The static check reads what Python runs and names the forbidden call on its line."""
+    body = EX08.replace(
+        "def softmax_rows(x: torch.Tensor) -> torch.Tensor:\n",
+        "def softmax_rows(x: torch.Tensor) -> torch.Tensor:\n"
+        "    # a note +AAo-    return torch.softmax(x, dim=1)\n",
+        1,
+    )
+    assert body != EX08
+    path = tmp_path / "exercise-08.py"
+    path.write_bytes(("# coding: utf-7\n" + body).encode("ascii"))
+    result = curriculum_service.grade("exercise-08", path, devices=("cpu",))
+    forbidden = next(t for t in result.tests if t.name == "test_softmax_rows_forbidden")
+    assert forbidden.status.value == "failed"
+    assert "torch.softmax" in forbidden.message

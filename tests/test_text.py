@@ -9,7 +9,16 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.text import inert, inert_line, path_text, shown, shown_name, source_lines
+from grader.text import (
+    PythonSource,
+    inert,
+    inert_line,
+    path_text,
+    shown,
+    shown_name,
+    source_lines,
+    source_text,
+)
 
 # every code point, lone surrogates included, with the control codes made likely
 _CONTROLS = st.sampled_from(
@@ -115,3 +124,46 @@ def test_a_name_keeps_its_undecodable_bytes_apart() -> None:
     assert shown_name(os.fsdecode(b"M\xf6ller")) == "M\\xf6ller"
     assert shown_name("a\ud800b") == "a\ufffdb"  # not a byte: replaced, as shown() does
     assert shown_name("Zoë") == "Zoë"
+
+
+# -- a learner's file as Python reads it ---------------------------------------------------------
+
+_CODECS = [
+    "utf-8", "utf-7", "latin-1", "cp1252", "gbk", "euc-jp", "unicode_escape",
+    "raw_unicode_escape", "idna", "utf-16", "rot13", "hex", "klingon",
+]  # fmt: skip
+# statements and the bytes that some codec turns into a line break or a quote
+_PIECES = st.sampled_from(
+    [b"x = 1", b"# note +AAo-y = 2", b"#\\x0ay = 3", b"s = '\xe9'", b"z = '\xd6\xd0'", b"+ACI-",
+     b"pass", b"\\u0022", b"def f():\n    return 4", b"\xef\xbb\xbf", b"\r\n", b"\t"]
+)  # fmt: skip
+
+
+@given(
+    st.sampled_from(_CODECS),
+    st.lists(_PIECES, max_size=6),
+    st.sampled_from([b"", b"\xef\xbb\xbf", b"#!/usr/bin/env python\n"]),
+)
+def test_source_text_is_the_program_python_compiles(codec, pieces, head):
+    """Whatever the declaration, the bytes and the BOM: where Python compiles the file, the
+    text the trusted side analyses is the same program (the same syntax tree); it never
+    raises, and always encodes as UTF-8."""
+    import ast
+
+    data = head + f"# -*- coding: {codec} -*-\n".encode() + b"\n".join(pieces) + b"\n"
+    text = source_text(data)
+    assert isinstance(text, PythonSource)
+    text.encode("utf-8")
+    try:
+        compiled = compile(data, "<f>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, UnicodeError):
+        return  # Python does not run it: the grading says so
+    assert ast.dump(ast.parse(text.removeprefix("\ufeff"))) == ast.dump(compiled)
+
+
+def test_a_declared_encoding_is_read_as_declared():
+    gbk = "# -*- coding: gbk -*-\n# 作业\nx = '张量'\n".encode("gbk")
+    assert "作业" in source_text(gbk) and "张量" in source_text(gbk)
+    hidden = b"# coding: utf-7\nx = 1  # +AAo-import os\n"
+    assert "\nimport os" in source_text(hidden)  # what Python runs, not a comment
+    assert "\ufffd" in source_text(b"x = '\xff'\n")  # no declaration: UTF-8, replaced

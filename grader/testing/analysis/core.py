@@ -120,7 +120,10 @@ class Analysis:
         return self._reach[function]
 
 
-@functools.lru_cache(maxsize=16)  # a worker grades up to 8 files; each is read by several checks
+# A worker grades up to 8 files; each is read by several checks. typed: a file read as Python
+# reads it (PythonSource) and the same text read otherwise are analysed apart (the second is
+# refused where it declares another encoding).
+@functools.lru_cache(maxsize=16, typed=True)
 def analyse(source: str | bytes) -> Analysis:
     """The analysis of a learner's file (cached: the checks of one grading share it)."""
     return Analysis(source)

@@ -35,7 +35,7 @@ import warnings
 from dataclasses import dataclass
 
 from grader.notebooks import line_en, line_zh, lines_named
-from grader.text import wide_text
+from grader.text import PythonSource, wide_text
 
 BLOCK_CHARS = 8192
 _MERGE_LIMIT = 32  # blocks merged onto one that does not parse before parsing the whole file
@@ -146,10 +146,11 @@ class Block:
 
 
 def decode(source: str | bytes) -> str:
-    """The text Python would run. Bytes are decoded as Python decodes a source file; a text
-    must not declare an encoding other than UTF-8 (it was read as UTF-8, so it would not be
-    what Python runs: ``# coding: utf-7`` turns a comment into code), unless its bytes read
-    alike in that encoding."""
+    """The text Python would run. Bytes are decoded as Python decodes a source file, and so is
+    a :class:`PythonSource` (the learner's file as the grading read it); any other text must
+    not declare an encoding other than UTF-8 (it was read as UTF-8, so it would not be what
+    Python runs: ``# coding: utf-7`` turns a comment into code), unless its bytes read alike
+    in that encoding."""
     if isinstance(source, bytes):
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
@@ -164,7 +165,9 @@ def decode(source: str | bytes) -> str:
                 )
             ) from None
         return text.removeprefix("\ufeff")
-    text = source.removeprefix("\ufeff")
+    text = str(source).removeprefix("\ufeff")
+    if isinstance(source, PythonSource):
+        return text  # already read as Python reads it, in the encoding it declares
     for number, line in enumerate(text.split("\n", 2)[:2], start=1):
         match = _COOKIE.match(line)
         if not match:
