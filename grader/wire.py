@@ -28,6 +28,7 @@ import contextlib
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
@@ -39,10 +40,19 @@ MAX_YAML_BYTES = 1 << 20
 MAX_YAML_VALUES = 1_000_000  # of a YAML file with aliases, each alias counted where it is used
 MAX_YAML_MERGED = 100_000  # keys copied by merges (<<) in one YAML file, each merge counted
 MAX_TEXT = 64_000
-# Digits of a whole number read from outside: far beyond any field's range, and below Python's
-# own limit on converting one to text (4300, whose error tells the reader to raise it).
-MAX_INT_DIGITS = 1000
-_INT_BOUND = 10**MAX_INT_DIGITS
+# Digits of a whole number read from outside: Python's own default limit on turning one into
+# text or back (whose error tells the reader to raise it). Shorter ones reach the field readers,
+# which name the field (integer(), number()); longer ones are refused where they are parsed.
+MAX_INT_DIGITS = 4300
+
+
+def int_digits() -> int:
+    """The most digits a whole number read from outside may have: MAX_INT_DIGITS, or less where
+    this Python converts fewer (PYTHONINTMAXSTRDIGITS)."""
+    limit = sys.get_int_max_str_digits()
+    return min(MAX_INT_DIGITS, limit) if limit else MAX_INT_DIGITS
+
+
 MAX_ITEMS = 10_000
 _MISSING: Any = object()
 
@@ -379,8 +389,8 @@ def _no_constant(name: str) -> NoReturn:
 
 def _whole(text: str) -> int:
     digits = len(text) - text.startswith("-")
-    if digits > MAX_INT_DIGITS:
-        fail("", f"a {digits}-digit number (at most {MAX_INT_DIGITS} digits)")
+    if digits > int_digits():
+        fail("", f"a {digits}-digit number (at most {int_digits()} digits)")
     try:
         return int(text)
     except ValueError:  # Python's own limit, where PYTHONINTMAXSTRDIGITS set it lower
@@ -530,8 +540,12 @@ def _encodable(value: Any, max_depth: int = 10**6, max_values: int | None = None
 def _bounded(value: int) -> None:
     """A whole number of YAML's other notations (0x..., 0o..., 1:30:00) has no bound on its
     digits but the text's length."""
-    if not -_INT_BOUND < value < _INT_BOUND:
-        fail("", f"a whole number of more than {MAX_INT_DIGITS} digits")
+    if value.bit_length() > _int_bits():
+        fail("", f"a whole number of more than {int_digits()} digits")
+
+
+def _int_bits() -> int:
+    return math.floor((int_digits() - 1) * math.log2(10))  # a bound at or below its digits
 
 
 def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> str:
@@ -733,8 +747,8 @@ def _strict_loader() -> Any:
 
     def construct_int(loader: Any, node: Any) -> Any:
         text = loader.construct_scalar(node)
-        if len(text) > MAX_INT_DIGITS:  # Python's int() refuses past 4300 digits, in its words
-            fail("", f"{_at(node)}a whole number of more than {MAX_INT_DIGITS} digits")
+        if len(text) > int_digits():  # Python's int() refuses past its limit, in its words
+            fail("", f"{_at(node)}a whole number of more than {int_digits()} digits")
         return yaml.SafeLoader.construct_yaml_int(loader, node)
 
     StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)

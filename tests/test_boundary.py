@@ -349,7 +349,7 @@ def test_a_notebook_format_of_a_thousand_digits_is_named_short():
     assert len(str(raised.value)) < 400
 
 
-@pytest.mark.parametrize("digits", [1001, 4301, 5000])
+@pytest.mark.parametrize("digits", [4301, 5000, 10000])
 def test_a_notebook_number_past_what_python_reads_is_named_in_the_graders_words(digits):
     """A number longer than Python turns into text: said as such, not in Python's words
     (which tell the reader to raise the interpreter's limit)."""
