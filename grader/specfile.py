@@ -36,7 +36,7 @@ from grader.spec import (
     TestSpec,
     Text,
 )
-from grader.text import shown
+from grader.text import python_encoding, shown
 from grader.yamlfields import YamlFields, read_yaml, text_value
 
 # A test's points: scores add up as floats, and past 2**53 one lost point no longer shows
@@ -191,23 +191,31 @@ def _own_file(path: Path, where: str, file: str) -> str:
 
 
 def _course_source(target: Path, what: str) -> str:
-    """A Python file of the course as text: UTF-8 (a BOM allowed, as Python allows it), or a
+    """A Python file of the course as the text Python (and so pytest) reads: UTF-8 (a BOM
+    allowed, as Python allows it), or the encoding its coding declaration names; else a
     SpecError naming the file. A hidden test file in Latin-1 crashed ``grade validate``, a
-    reference solution in it every ``grade ID``, and a BOM read as a syntax error at line 1."""
+    reference solution in it every ``grade ID``, and a BOM read as a syntax error at line 1;
+    one that declared Latin-1 was checked as UTF-8 while pytest ran it as Latin-1."""
     try:
         data = target.read_bytes()
     except OSError as exc:
         raise SpecError(
             target, None, f"cannot read {what} ({exc.strerror or exc})", "check its permissions"
         ) from None
+    encoding = python_encoding(data)
     try:
-        return wire.utf8(data)
+        return wire.utf8(data) if encoding == "utf-8" else data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise SpecError(
             target,
             None,
-            f"not UTF-8 text (a bad byte at offset {exc.start})",
+            f"not {'UTF-8' if encoding == 'utf-8' else encoding} text "
+            f"(a bad byte at offset {exc.start})",
             f"save {what} as UTF-8",
+        ) from None
+    except (UnicodeError, ValueError) as exc:  # a codec that reports no offset (idna)
+        raise SpecError(
+            target, None, f"not {encoding} text ({type(exc).__name__})", f"save {what} as UTF-8"
         ) from None
 
 

@@ -440,6 +440,30 @@ def test_course_python_files_from_any_bytes(tmp_path):
     check()
 
 
+def test_a_course_file_is_checked_as_pytest_reads_it(tmp_path):
+    """Hidden tests in GBK that say so load (their comments as Python reads them), and a test that only UTF-7 reveals is found as pytest finds it: the spec's checks
+    read what pytest runs."""
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    tests = tmp_path / "exercises" / "exercise-42" / "tests.py"
+    text = tests.read_text(encoding="utf-8")
+    tests.write_bytes(("# -*- coding: gbk -*-\n# 给初学者的练习\n" + text).encode("gbk"))
+    spec = Catalog(tmp_path).resolve("42")
+    assert spec.tests  # loads; and what reads it before a grading or a validation does too
+    from grader.authoring.validate import check_language
+    from grader.engine.warmup import preloads
+
+    assert preloads([spec]) == {"dynamo": False, "hypothesis": False}
+    assert check_language(spec).ok
+    # in UTF-7, "+AAo-" is a line break: the listed test exists only as pytest reads the file
+    hidden = text.replace("def test_scale_keeps_dtype", "# BREAKdef test_scale_keeps_dtype", 1)
+    assert hidden != text
+    data = ("# coding: utf-7\n" + hidden).encode("utf-7").replace(b"BREAK", b"+AAo-")
+    tests.write_bytes(data)
+    assert Catalog(tmp_path).resolve("42").tests
+
+
 def test_manifest_per_device(catalog):
     spec = catalog.resolve("42")
     both = spec.manifest(("cpu", "cuda"))

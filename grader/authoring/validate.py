@@ -36,6 +36,7 @@ from grader.fileio import write_atomic
 from grader.i18n import Text
 from grader.results import Result, Status, TestResult
 from grader.spec import ExerciseSpec
+from grader.text import source_text
 
 MIN_HINTS = 2
 MIN_MUTANTS = 3
@@ -338,7 +339,7 @@ def check_language(spec: ExerciseSpec) -> Check:
     check = Check(spec.id, "language")
     root = spec.course_root
     check.warnings += language.spec_warnings(spec, language.relative(spec.spec_path, root))
-    source = spec.test_path.read_text(encoding="utf-8")
+    source = source_text(spec.test_path.read_bytes())  # as pytest reads it
     check.warnings += language.tests_warnings(source, language.relative(spec.test_path, root))
     return check
 

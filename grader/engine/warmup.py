@@ -33,6 +33,7 @@ from pathlib import Path
 from grader.engine import dynamo as dynamo_stand_in
 from grader.engine import symbolic as symbolic_stand_in
 from grader.spec import ExerciseSpec
+from grader.text import source_text
 
 # Where exercises need torch._dynamo (its stand-in) and sympy: an optimizer step, a dispatch
 # mode (op counting, trace=True) or a meta-device op with a Python decomposition (arange).
@@ -67,7 +68,7 @@ def preloads(specs: list[ExerciseSpec]) -> dict[str, bool]:
         dynamo = dynamo or any("meta" in spec.test_devices(t) for t in spec.tests)
         for path in (spec.test_path, spec.solution_path):
             try:
-                text = path.read_text(encoding="utf-8")
+                text = source_text(path.read_bytes())  # as Python reads it: in its encoding
             except OSError:
                 continue
             dynamo = dynamo or bool(_META_WORDS.search(text))
