@@ -82,8 +82,9 @@ class Handin:
     # Names the download may mean where ``name`` is on no roster line, in order: a Moodle team
     # download writes "{team}-{full name}", and which "-" ends the team is not known
     aliases: tuple[str, ...] = ()
-    # How many participants of the download carry ``name`` (Moodle), where more than one: a
-    # translated blind-marking "Participant", or namesakes. Off the roster it names no one.
+    # How many participants of the download carry ``name`` (Moodle), where it may name no one:
+    # more than one (a translated blind-marking "Participant", or namesakes), or 1 for a name
+    # of one word (Moodle writes a first and a last name). Off the roster it names no one.
     shared_name: int = 0
 
     def __post_init__(self) -> None:

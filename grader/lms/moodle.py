@@ -98,7 +98,7 @@ def read(
         names.setdefault(participant, set()).add(name)
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     team = _team_download(names)
-    shared = _shared_names(names)
+    shared = _shared_names(names, team)
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
@@ -130,6 +130,13 @@ def read(
                 f"blind marking: the download names no student; graded as {HIDDEN_USER}"
                 f"{participant}"
             )
+        elif handin.shared_name == 1:
+            handin.notes.append(
+                f"{name!r} is one word, where Moodle writes a full name as a first and a last "
+                'name: it may be blind marking\'s "Participant" in another language than '
+                f"English; off the roster, it identifies no one; graded as {HIDDEN_USER}"
+                f"{participant}"
+            )
         elif handin.shared_name:
             handin.notes.append(
                 f"{name!r} names {handin.shared_name} participants of this download (blind "
@@ -149,20 +156,31 @@ def read(
     return handins
 
 
-def _shared_names(names: dict[str, set[str]]) -> dict[str, int]:
-    """The names the download gives to more than one participant, and to how many. Under
-    blind marking Moodle writes its ``participant`` string in the language of the one who
-    downloads ("Teilnehmerin_1234570_..." in German, "Participante" in Spanish) for every
-    student: read as a name, each was a student off the roster and every roster student was
-    uploaded as 0. Such a name is kept (a roster line it fits makes namesakes ambiguous, as
-    ever) but identifies no one off the roster (``Handin.shared_name``): the work is graded
-    by participant, and roster students without matched work get no 0, as under blind
-    marking."""
+def _shared_names(names: dict[str, set[str]], team: bool = False) -> dict[str, int]:
+    """The names that may name no one, and how many participants the download gives each:
+    those it gives to more than one, and a lone one of one word. Under blind marking Moodle
+    writes its ``participant`` string in the language of the one who downloads
+    ("Teilnehmerin_1234570_..." in German, "Participante" in Spanish) for every student: read
+    as a name, each was a student off the roster and every roster student was uploaded as 0.
+    A download of one participant (the only one who handed in) gives the word once, so
+    counting cannot tell it; but Moodle writes a student's full name as a first and a last
+    name (both required), so a name of one word (after the team, in a team download) is not
+    known to be anyone's. Such a name is kept (a roster line it fits matches, and namesakes
+    are ambiguous, as ever) but identifies no one off the roster (``Handin.shared_name``): the
+    work is graded by participant, and roster students without matched work get no 0, as
+    under blind marking."""
     counts: dict[str, int] = {}
     for found in names.values():
         for name in found:
             counts[name] = counts.get(name, 0) + 1
-    return {name: n for name, n in counts.items() if n > 1}
+    return {name: n for name, n in counts.items() if n > 1 or _one_word(name, team)}
+
+
+def _one_word(name: str, team: bool) -> bool:
+    """Whether a download's name is one word (a team download's after its last "-"): not a
+    first and a last name as Moodle writes them."""
+    word = name.rsplit("-", 1)[-1] if team else name
+    return bool(word.strip()) and not any(c.isspace() for c in word.strip())
 
 
 def _team_download(names: dict[str, set[str]]) -> bool:

@@ -689,6 +689,61 @@ def test_blind_marking_in_any_language_never_uploads_a_zero(word):
     assert sorted(sheet) == [f"Participant {PARTICIPANT[i]}" for i, *_ in CLASS]
 
 
+def blind_alone(word: str, tmp: Path) -> tuple:
+    """A blind-marking download of one participant (901, the others deleted) in a Moodle whose
+    language calls a participant ``word``, graded against the whole class's roster (no
+    participant column)."""
+    write(tmp / "roster.csv", roster_text())
+    assignment = load_assignment(write(tmp / "week-3.yaml", ASSIGNMENT))
+    download = same_class("moodle", tmp / "moodle", blind=True)
+    for folder in list(download.iterdir()):
+        if not folder.name.startswith(f"Participant_{PARTICIPANT['4711']}_"):
+            for file in folder.iterdir():
+                file.unlink()
+            folder.rmdir()
+        else:
+            folder.rename(folder.with_name(folder.name.replace("Participant_", f"{word}_", 1)))
+    intake = read_submissions(download, staging=tmp / "staging", exercises=exercises())
+    assert intake.layout == "moodle"
+    rows = build_rows(
+        intake.handins,
+        grade(intake.handins),
+        assignment,
+        read_roster(tmp / "roster.csv"),
+        lateness=by_name("moodle").lateness,
+    )
+    return rows, assignment
+
+
+@pytest.mark.parametrize("word", ["Teilnehmerin", "Participante", "Deelnemer", "Partecipante"])
+def test_one_blind_folder_in_another_language_uploads_no_zero(tmp_path, word):
+    """A German Moodle's blind download of the one student who handed in is the single
+    folder "Teilnehmerin_901_assignsubmission_file_": no other participant carries the word,
+    so it was read as a student named Teilnehmerin, off the roster, and every roster student
+    got 0 in moodle.csv and canvas.csv, their own work (in that folder) included."""
+    rows, assignment = blind_alone(word, tmp_path)
+    canvas_cells, keyed, sheet = upload_cells(rows, assignment)
+    assert set(canvas_cells.values()) == {""} and keyed == {}
+    assert sheet == {"Participant 901": "100"}
+    absent = [r for r in rows if r.roster == "absent"]
+    assert len(absent) == 4 and all(r.withheld for r in absent)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word=st.text(st.characters(categories=["L"]), min_size=1, max_size=12))
+def test_one_blind_folder_in_any_language_never_uploads_a_zero(word):
+    """Whatever one word Moodle's language gives "Participant", a blind download of a single
+    participant gives no roster student a 0: the work there may be any of theirs."""
+    import tempfile
+
+    assume(word.strip() and word.lower() not in {n.split()[0].lower() for _, n, *_ in CLASS})
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, assignment = blind_alone(word, Path(tmp))
+    canvas_cells, keyed, sheet = upload_cells(rows, assignment)
+    assert "0" not in canvas_cells.values() and keyed == {}
+    assert sheet == {"Participant 901": "100"}
+
+
 # ---------------------------------------------------------------------------------------------
 # Namesakes
 
