@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from grader.errors import SpecError
+from grader.i18n import number
 from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
 from grader.yamlfields import YamlFields as _Fields
@@ -379,6 +380,48 @@ def _requirements(fields: _Fields, path: Path) -> tuple[tuple[str, str], ...]:
 # The late rule
 
 
+def late_after(assignment: Assignment, days: int = 0) -> datetime | None:
+    """The moment after which work is more than ``days`` days late under the assignment's
+    rule (``days=0``: the deadline, ``due`` plus ``grace_minutes``), as :func:`late_penalty`
+    counts: work handed in later loses more than ``days`` days. None without a due date, or
+    where the moment is past the last date Python can hold."""
+    if assignment.due is None:
+        return None
+    try:
+        return assignment.due + timedelta(minutes=assignment.grace_minutes, days=days)
+    except OverflowError:
+        return None
+
+
+def late_after_text(assignment: Assignment, days: int = 0) -> str:
+    """:func:`late_after` in words, for every message that states when work is late or gets
+    no credit: "2026-12-04 20:15 +00:00 (the due date, 3 days and the 15-minute grace later)".
+    One source for them all, so that none forgets the grace."""
+    later = [f"{days} day{'s' if days != 1 else ''}"] if days else []
+    if assignment.grace_minutes:
+        later.append(f"the {number(assignment.grace_minutes)}-minute grace")
+    how = f"the due date, {' and '.join(later)} later" if later else "the due date"
+    moment = late_after(assignment, days)
+    if moment is None:
+        return how
+    return f"{moment.isoformat(sep=' ', timespec='minutes')} ({how})"
+
+
+def days_late(when: datetime | None, assignment: Assignment) -> int:
+    """The days (or parts of one) ``when`` is past the deadline, ``due`` plus
+    ``grace_minutes``: one second late is one day late; 0 on time, without a due date or
+    without a time. What the late rule, and every message that counts days, counts."""
+    if assignment.due is None or when is None:
+        return 0
+    if when.tzinfo is None:
+        raise ValueError("submitted_at must be timezone-aware")
+    # a difference of two times never overflows, where due + grace did (a due date in 9999)
+    late = (when - assignment.due) - timedelta(minutes=assignment.grace_minutes)
+    if late <= timedelta(0):
+        return 0
+    return math.ceil(late / timedelta(days=1))
+
+
 def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple[int, float]:
     """(days late, percentage points lost) under the assignment's rule.
 
@@ -387,15 +430,9 @@ def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple
     percentage, up to 100. Past ``max_days``, ``after_max_days: zero`` loses everything and
     ``cap`` loses only ``max_days`` days' worth. No due date, no time, or no rule: nothing.
     """
-    if assignment.due is None or submitted_at is None:
+    days = days_late(submitted_at, assignment)
+    if not days:
         return 0, 0.0
-    if submitted_at.tzinfo is None:
-        raise ValueError("submitted_at must be timezone-aware")
-    # a difference of two times never overflows, where due + grace did (a due date in 9999)
-    late = (submitted_at - assignment.due) - timedelta(minutes=assignment.grace_minutes)
-    if late <= timedelta(0):
-        return 0, 0.0
-    days = math.ceil(late / timedelta(days=1))
     policy = assignment.late
     if policy is None:
         return days, 0.0

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from grader.i18n import REPORT
 from grader.lms import spreadsheet
-from grader.lms.assignment import Assignment
+from grader.lms.assignment import Assignment, late_after_text
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
 from grader.lms.handin import ExerciseInfo, Handin
@@ -220,13 +220,20 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
     lines = []
     late = [r for r in rows if LATE_INSTRUCTOR in r.problems]
     policy = assignment.late
-    if read and late and policy is not None and policy.per_day_percent == 0:
+    if (
+        read
+        and late
+        and policy is not None
+        and policy.per_day_percent == 0
+        and policy.max_days is not None
+    ):
         # free for max_days, then no credit: no deduction to turn on, a limit to apply
         lines.append(
             f"Canvas: {len(late)} submission(s) Canvas marks late: this assignment's rule takes "
-            f"nothing for {policy.max_days} days and gives no credit after; Canvas has no day "
-            f"limit: give 0 by hand to a submission more than {policy.max_days} days late "
-            "(canvas.csv holds their grade before lateness)"
+            f"nothing until {late_after_text(assignment, policy.max_days)} and gives no credit "
+            "after; Canvas has no day limit: give 0 by hand to a submission more than "
+            f"{policy.max_days} days late, handed in after then (canvas.csv holds their grade "
+            "before lateness)"
         )
     elif read and late:
         lines.append(
@@ -262,7 +269,8 @@ def _rule(assignment: Assignment) -> str:
         if policy.after_max_days == "zero":
             rule += (
                 f". Canvas has no day limit: give 0 by hand to a submission more than "
-                f"{policy.max_days} days late (this rule gives no credit then)"
+                f"{policy.max_days} days late, handed in after "
+                f"{late_after_text(assignment, policy.max_days)} (this rule gives no credit then)"
             )
         else:
             floor = max(0.0, 100.0 - policy.max_days * policy.per_day_percent)
@@ -270,7 +278,8 @@ def _rule(assignment: Assignment) -> str:
                 f'. Canvas has no day limit, and its "Lowest possible grade" ({number(floor)}%) '
                 "is a floor on the grade, not on the loss: it matches this rule (no further "
                 f"loss after {policy.max_days} days) only for full marks; check submissions "
-                f"more than {policy.max_days} days late by hand"
+                f"more than {policy.max_days} days late, handed in after "
+                f"{late_after_text(assignment, policy.max_days)}, by hand"
             )
     if assignment.grace_minutes:
         rule += (

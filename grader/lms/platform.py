@@ -25,13 +25,13 @@ detects in). Adding a platform is one module that declares its ``PLATFORM``, and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta, timezone
+from datetime import timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from grader.lms.assignment import days_late
 from grader.lms.collect import archive_kind, archive_stem, entries, skipped
 from grader.lms.grades import GradeRow, Lateness
 
@@ -140,14 +140,11 @@ def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
     the instructor learns which files to look at."""
     if assignment.due is None:
         return Lateness()
-    grace = timedelta(minutes=assignment.grace_minutes)
     lines = []
     for exercise, submitted in sorted(handin.files.items()):
         when = submitted.submitted_at
-        # as late_penalty counts: a difference of two times never overflows, where due +
-        # grace did (a due date in 9999 stopped the run)
-        if when is not None and when - assignment.due > grace:
-            days = math.ceil((when - assignment.due - grace) / timedelta(days=1))
+        days = days_late(when, assignment)  # as the late rule counts
+        if when is not None and days:
             archive, _, member = submitted.shown.partition(":")
             dated = (  # an archive's members carry the archive file's date
                 f"{archive} (the archive {member} came in)"

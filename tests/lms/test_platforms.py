@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import string
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -316,7 +317,8 @@ def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
         '"Automatically apply deduction to late submissions"; it applies to the whole course) '
         'with this assignment\'s rule, 10% per day: "Late submission deduction" 10%, '
         '"Deduction interval" Day. Canvas has no day limit: give 0 by hand to a submission '
-        "more than 3 days late (this rule gives no credit then): 2 submission(s) Canvas marks "
+        "more than 3 days late, handed in after 2026-12-04 20:00+00:00 (the due date, 3 days "
+        "later) (this rule gives no credit then): 2 submission(s) Canvas marks "
         "late got no late penalty here (canvas.csv holds their grade before lateness)"
     ]
     rows, assignment = rows_of("moodle", tmp_path / "m")
@@ -346,7 +348,10 @@ def test_canvas_advice_says_where_canvas_cannot_follow_the_rule(tmp_path):
     (line,) = advice(rows, assignment, "canvas")
     assert '"Late submission deduction" 10%, "Deduction interval" Day' in line
     assert '"Lowest possible grade" (70%) is a floor on the grade, not on the loss' in line
-    assert "check submissions more than 3 days late by hand" in line
+    assert (
+        "check submissions more than 3 days late, handed in after 2026-12-04 20:15+00:00 (the "
+        "due date, 3 days and the 15-minute grace later), by hand" in line
+    )
     assert "Canvas has no grace period: set the Canvas due date 15 minutes later" in line
 
 
@@ -383,6 +388,69 @@ def test_canvas_late_work_free_for_some_days_then_zero_is_not_said_to_cost_nothi
     (line,) = advice(rows, assignment, "canvas")
     assert "give 0 by hand to a submission more than 3 days late" in line
     assert "2 submission(s) Canvas marks late" in line
+
+
+def test_canvas_advice_for_free_late_days_then_zero_counts_the_grace(tmp_path):
+    """``per_day_percent: 0, max_days: 3`` with ``grace_minutes: 15``: the rule gives full
+    credit until 3 days and 15 minutes after the due date; the advice said "give 0 by hand to
+    a submission more than 3 days late", which Canvas counts from its own due date: work 3
+    days and 10 minutes after it, full marks here, got 0 by hand."""
+    spec = ASSIGNMENT.replace(
+        "late: {per_day_percent: 10, max_days: 3}",
+        "grace_minutes: 15\nlate: {per_day_percent: 0, max_days: 3}",
+    )
+    rows, assignment = rows_of("canvas", tmp_path, spec=spec)
+    (line,) = advice(rows, assignment, "canvas")
+    assert (
+        "takes nothing until 2026-12-04 20:15+00:00 (the due date, 3 days and the 15-minute "
+        "grace later) and gives no credit after" in line
+    )
+    assert "more than 3 days late, handed in after then" in line
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    per_day=st.sampled_from([0.0, 10.0]),
+    max_days=st.integers(0, 5),
+    after=st.sampled_from(["zero", "cap"]),
+    grace=st.sampled_from([0.0, 1.0, 15.0, 90.0, 1440.0]),
+    due=st.datetimes(
+        datetime(2026, 1, 1),
+        datetime(2027, 1, 1),
+        timezones=st.sampled_from(
+            [timezone.utc, timezone(timedelta(hours=-5)), timezone(timedelta(hours=5, minutes=30))]
+        ),
+    ),
+)
+def test_every_canvas_advice_states_the_moment_the_rule_applies(
+    per_day, max_days, after, grace, due
+):
+    """Whatever the rule and grace, each moment the Canvas advice names ("until", "after")
+    is the one where ``late_penalty`` goes past ``max_days`` days: a minute before it the
+    rule is within its days, a minute after it is past them (the grace counted once)."""
+    assume(not LatePolicy(per_day, max_days, after).costs_nothing)
+    due = due.replace(second=0, microsecond=0)
+    assignment = Assignment(
+        "w", (("exercise-01", 1.0),), Path("w.yaml"), due=due, grace_minutes=grace,
+        late=LatePolicy(per_day, max_days, after),
+    )  # fmt: skip
+    ann = build_row(
+        Student("4713", "Ann Lee", "ann@example.edu"),
+        {"exercise-01": ExerciseScore("exercise-01", "passed", 4.0, 4.0)},
+        assignment,
+        late_flag=True,
+        lateness=canvas.lateness(Handin("4713", late=True), assignment),
+    )
+    lines = advice([ann], assignment, "canvas")
+    said = [
+        datetime.fromisoformat(m.replace(" ", "T"))
+        for line in lines
+        for m in re.findall(r"(?:after|until) (\d{4}-\d\d-\d\d \d\d:\d\d[+-]\d\d:\d\d)", line)
+    ]
+    assert said
+    for moment in said:
+        assert late_penalty(moment - timedelta(minutes=1), assignment)[0] <= max_days
+        assert late_penalty(moment + timedelta(minutes=1), assignment)[0] > max_days
 
 
 @settings(max_examples=200, deadline=None)
