@@ -9,6 +9,7 @@ the file and the field, unknown keys get "did you mean"); ``docs/LMS.md`` docume
     due: 2026-12-01T23:59:00+00:00
     grace_minutes: 10
     late: {per_day_percent: 10, max_days: 3, after_max_days: zero}
+    extensions: {'4713': 2026-12-04T23:59:00+00:00}  # a student's id: their own due date
     missing: zero
     canvas: {title: Week 3, assignment_id: 48213, points: 100}
     moodle: {item: Week 3, points: 100, key: email, feedback: true}
@@ -25,7 +26,8 @@ import difflib
 import io
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -52,6 +54,7 @@ _TOP = (
     "canvas",
     "moodle",
     "gradescope",
+    "extensions",
 )
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
@@ -132,6 +135,32 @@ class Assignment:
     canvas: CanvasSettings | None = None
     moodle: MoodleSettings | None = None
     gradescope: GradescopeSettings = GradescopeSettings()
+    # (a student's id as the LMS gives it, casefolded; that student's own due date)
+    extensions: tuple[tuple[str, datetime], ...] = ()
+
+    def extension_for(self, ids: Iterable[str]) -> datetime | None:
+        """The due date of the student with these ids (any of them: the platform's user id,
+        SID, e-mail, login, participant id) where ``extensions`` gives them one, else None.
+        Two dates for one student (their id and their e-mail both listed, differently) are
+        an error: neither is known to be meant."""
+        mine = {i.strip().casefold() for i in ids if i and i.strip()}
+        found = {(key, when) for key, when in self.extensions if key in mine}
+        if len({when for _, when in found}) > 1:
+            keys = sorted(key for key, _ in found)
+            raise SpecError(
+                self.path,
+                f"extensions.{keys[0]}",
+                f"gives one student {len(found)} due dates ({', '.join(keys)} are the same "
+                "student)",
+                "keep one line for the student",
+            )
+        return next(iter(found))[1] if found else None
+
+    def for_student(self, ids: Iterable[str]) -> Assignment:
+        """This assignment as it applies to the student with these ids: with their own due
+        date where ``extensions`` gives them one (the grace and the late rule stay)."""
+        own = self.extension_for(ids)
+        return self if own is None or own == self.due else replace(self, due=own)
 
     @property
     def weights(self) -> dict[str, float]:
@@ -209,6 +238,7 @@ def load_assignment(path: Path) -> Assignment:
         canvas=_canvas(top, path, top.get("title", str, "") or name),
         moodle=_moodle(top, path, top.get("title", str, "") or name),
         gradescope=_gradescope(top, path),
+        extensions=_extensions(top, path),
     )
 
 
@@ -219,6 +249,8 @@ MAX_POINTS = 1_000_000.0
 MAX_WEIGHT = 1_000_000.0
 MAX_GRACE_MINUTES = 525_600.0  # a year
 MAX_LATE_DAYS = 3650
+MAX_EXTENSIONS = 10_000  # students with a due date of their own: far beyond any class
+MAX_STUDENT_ID = 200  # characters of a student's id in ``extensions``
 
 
 def _number(
@@ -247,23 +279,102 @@ def _choice(fields: _Fields, path: Path, key: str, allowed: tuple[str, ...], def
 def _due(top: _Fields, path: Path) -> datetime | None:
     if not top.has("due"):
         return None
-    value = top.data["due"]
+    return _moment(top.data["due"], path, "due")
+
+
+def _moment(value: Any, path: Path, where: str) -> datetime:
+    """A date and time with its zone (``due``, an extension's due date)."""
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
         except ValueError:
             raise SpecError(
-                path, "due", f"'{value}' is not a date and time", "e.g. 2026-12-01T23:59:00+00:00"
+                path, where, f"'{value}' is not a date and time", "e.g. 2026-12-01T23:59:00+00:00"
             ) from None
     if isinstance(value, date) and not isinstance(value, datetime):
-        raise SpecError(path, "due", "is a date without a time", "e.g. 2026-12-01T23:59:00+00:00")
+        raise SpecError(path, where, "is a date without a time", "e.g. 2026-12-01T23:59:00+00:00")
     if not isinstance(value, datetime):
-        raise SpecError(path, "due", "is not a date and time", "e.g. 2026-12-01T23:59:00+00:00")
+        raise SpecError(path, where, "is not a date and time", "e.g. 2026-12-01T23:59:00+00:00")
     if value.tzinfo is None:
         raise SpecError(
-            path, "due", "has no time zone", "add one, e.g. 2026-12-01T23:59:00+00:00 or -05:00"
+            path, where, "has no time zone", "add one, e.g. 2026-12-01T23:59:00+00:00 or -05:00"
         )
     return value
+
+
+def _extensions(top: _Fields, path: Path) -> tuple[tuple[str, datetime], ...]:
+    """``extensions``: a student's id, as the LMS gives it, to their own due date (a Canvas
+    assignment override, a Moodle user override or extension). The id is any the roster or
+    the download carries for them (Canvas user ID, SID, e-mail, login, Moodle participant id),
+    case ignored; each must name a student (:func:`check_extensions`)."""
+    raw = top.get(
+        "extensions", dict, {}, fix="e.g. `extensions: {'4713': 2026-12-04T23:59:00+00:00}`"
+    )
+    if raw and not top.has("due"):
+        raise SpecError(
+            path, "extensions", "needs the assignment's `due`", "add `due:` (everyone else's)"
+        )
+    if len(raw) > MAX_EXTENSIONS:
+        raise SpecError(
+            path, "extensions", f"has {len(raw)} students, more than {MAX_EXTENSIONS}",
+            "give the due date to everyone with `due:`",
+        )  # fmt: skip
+    found: dict[str, tuple[str, datetime]] = {}
+    for key, value in raw.items():
+        if not isinstance(key, str):
+            raise SpecError(
+                path,
+                f"extensions.{key}",
+                "the student's id is not quoted text",
+                f"write it in quotes, '{key}': YAML reads 0123 as the number 83",
+            )
+        ident = key.strip()
+        if not ident or len(ident) > MAX_STUDENT_ID or any(not c.isprintable() for c in ident):
+            raise SpecError(
+                path,
+                f"extensions.{key[:MAX_STUDENT_ID]!r}",
+                f"is not a student's id (1 to {MAX_STUDENT_ID} printable characters)",
+                "give the id as the roster or the LMS has it",
+            )
+        folded = ident.casefold()
+        if folded in found:
+            raise SpecError(
+                path,
+                f"extensions.{ident}",
+                f"names the student of '{found[folded][0]}' again",
+                "keep one line for the student",
+            )
+        found[folded] = (ident, _moment(value, path, f"extensions.{ident}"))
+    return tuple((folded, when) for folded, (_, when) in found.items())
+
+
+def check_extensions(
+    assignment: Assignment, roster: tuple[RosterEntry, ...] | None, handins: list[Handin]
+) -> None:
+    """Every student ``extensions`` names is one of the class (a roster line, or a student
+    of the download, by any id either carries), and no student has two due dates: an id
+    mistyped would leave the student the class's due date, and their late work penalised,
+    without a word."""
+    known: set[str] = set()
+    people: list[tuple[str, ...]] = []
+    for entry in roster or ():
+        people.append((entry.id, entry.sid, entry.email, entry.login, entry.participant))
+    for handin in handins:
+        people.append((handin.key, handin.lms_id, handin.sid, handin.email, handin.participant))
+    for ids in people:
+        known.update(i.strip().casefold() for i in ids if i.strip())
+        assignment.extension_for(ids)  # two due dates for one student: an error
+    for key, _ in assignment.extensions:
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            raise SpecError(
+                assignment.path,
+                f"extensions.{key}",
+                "names no student of the roster or the download",
+                (f"did you mean '{close[0]}'? " if close else "")
+                + "give the student's id as the roster has it (id, sid, email, login or "
+                "participant), or remove the line",
+            )
 
 
 def _late(top: _Fields, path: Path) -> LatePolicy | None:

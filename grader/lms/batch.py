@@ -33,7 +33,13 @@ from grader.engine import DEFAULT_SEED, Engine, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
-from grader.lms.assignment import Assignment, RosterEntry, match_roster, read_roster
+from grader.lms.assignment import (
+    Assignment,
+    RosterEntry,
+    check_extensions,
+    match_roster,
+    read_roster,
+)
 from grader.lms.cache import engine_fingerprint, load, store
 from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
@@ -162,6 +168,8 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
             hint="Pass the folder that holds one folder or archive per student, or an LMS "
             "download (Gradescope, Canvas, Moodle), unzipped.",
         )
+    # before any grading: an extension for no one would leave its student penalised
+    check_extensions(assignment, roster, intake.handins)
     if roster is not None:
         _key_by_roster(intake.handins, roster)
     chosen = _choose_student(intake, roster, options.student) if options.student else None

@@ -160,6 +160,11 @@ class Student:
     login: str = ""  # Canvas "SIS Login ID"
     participant: str = ""  # Moodle's participant id (what its grading worksheet is keyed by)
 
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every id the student is known by, as ``extensions`` may name them."""
+        return (self.key, self.lms_id, self.sid, self.email, self.login, self.participant)
+
     @classmethod
     def from_roster(cls, entry: RosterEntry, handin: Handin | None = None) -> Student:
         return cls(
@@ -240,6 +245,7 @@ def build_row(
 ) -> GradeRow:
     """One student's row: every exercise of the assignment (absent ones missing), the weighted
     percentage, the late penalty for the platform's ``submitted_at``, the final percentage."""
+    assignment = assignment.for_student(student.ids)  # their own due date, if extended
     ordered = [scores.get(e) or ExerciseScore.missing(e) for e in assignment.ids]
     weighted = weighted_percent(ordered, assignment)
     days, lost = late_penalty(submitted_at, assignment) if weighted is not None else (0, 0.0)
@@ -327,6 +333,10 @@ def build_rows(
         withheld: str = "",
     ) -> GradeRow:
         found = dict(scores.get(handin.key, {})) if handin else {}
+        ids = [*student.ids]
+        if handin is not None:
+            ids += [handin.key, handin.lms_id, handin.sid, handin.email, handin.participant]
+        own = assignment.for_student(ids)  # their own due date, where extended
         if handin is not None:
             for exercise, why in handin.unreadable.items():
                 found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
@@ -345,13 +355,13 @@ def build_rows(
         return build_row(
             student,
             found,
-            assignment,
+            own,
             submitted_at=handin.submitted_at if handin else None,
             late_flag=handin.late if handin else None,
             problems=[*extra, *(handin.problems if handin else [])],
             execution_time=times.get(handin.key, 0.0) if handin else 0.0,
             roster=status,
-            lateness=said(handin, assignment) if handin else NO_LATENESS,
+            lateness=said(handin, own) if handin else NO_LATENESS,
             withheld=withheld,
         )
 
