@@ -219,7 +219,22 @@ def shipped_assignment(assignment: Assignment) -> Files:
     Grading one submission needs no roster (Gradescope's metadata names the submitter), and a
     roster (names, e-mails, student numbers) has no business on Gradescope's machines. The
     line is removed where it stands alone, else the mapping is written anew without it; either
-    way the result is proven to load to the same assignment, roster aside."""
+    way the result is proven to load to the same assignment, roster aside.
+
+    An assignment with ``extensions`` is refused: they name students (ids, e-mails) that have
+    no business on Gradescope's machines either, and left out, the autograder would take the
+    class's due date for an extended student and penalise their late work."""
+    if assignment.extensions:
+        raise UsageError(
+            f"{assignment.path}: its extensions name students, and the autograder cannot take "
+            "them to Gradescope: left out, an extended student's late work would lose the late "
+            "penalty of the class's due date",
+            hint="Grade the class with `grade batch` from Gradescope's export (extensions "
+            "apply there), or build the autograder from a copy without `extensions:`, give "
+            "those students their extension in Gradescope and check their late penalty by hand "
+            "(Gradescope's submission metadata is not documented to carry a student's own due "
+            "date).",
+        )
     text = _read(assignment.path)
     if assignment.roster is None:
         return {"assignment.yaml": (text, 0o644)}

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.errors import UsageError
 from grader.lms import autograder, canvas, gradescope, moodle
 from grader.lms.assignment import load_assignment, read_roster
 from grader.lms.grades import ExerciseScore, TestScore, build_rows
@@ -380,6 +381,21 @@ def test_the_roster_stays_home_however_it_is_written(tmp_path, text):
     again = load_assignment(shipped / "assignment.yaml")
     assert again.roster is None
     assert replace(again, path=week.path) == replace(week, roster=None)
+
+
+def test_an_assignment_with_extensions_builds_no_autograder(tmp_path):
+    """Extensions name students (ids, e-mails): shipped, they reached Gradescope's machines,
+    where no roster goes; left out, the autograder penalised the extended student by the
+    class's due date. Neither: the build stops and says what to do."""
+    text = (
+        "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+        "due: 2026-12-01T20:00:00+00:00\n"
+        "extensions: {ann@example.edu: 2026-12-04T20:00:00+00:00}\n"
+    )
+    week = load_assignment(write(tmp_path / "week.yaml", text))
+    with pytest.raises(UsageError, match="its extensions name students") as caught:
+        autograder.autograder_files(week, course=ROOT)
+    assert "`grade batch` from Gradescope's export" in str(caught.value.hint)
 
 
 def write_executable(path: Path, text: str) -> Path:
