@@ -219,7 +219,10 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
             "be on); it names every student as Moodle's download does, by participant. Its "
             f'grades are out of {most} (moodle.points): the assignment\'s "Maximum grade" in '
             f"Moodle must be {most}, or Moodle skips every grade above its maximum and reads "
-            "the others as out of it"
+            'the others as out of it. Its importer finds the columns "Identifier" and '
+            '"Grade" and reads "Participant N" by their names in the language of whoever '
+            "uploads: upload it with Moodle's language set to English (user menu, "
+            '"Language"), or Moodle refuses the file'
         )
     if read:
         lines += no_times("Moodle", rows, assignment, "by hand in Moodle")

@@ -1158,6 +1158,18 @@ def test_the_worksheet_advice_says_its_grades_are_out_of_moodle_points(tmp_path)
     assert "Moodle must be 10, or Moodle skips every grade above its maximum" in line
 
 
+def test_the_worksheet_advice_says_to_upload_it_in_english(tmp_path):
+    """Moodle's worksheet importer (``assignfeedback_offline``'s ``gradeimporter::init``)
+    finds "Identifier", "Grade" and "Last modified (grade)" by their names in the uploader's
+    language, and "Participant N" by its ``hiddenuser`` string: in a German Moodle (whose
+    download said "Teilnehmerin") the English worksheet was refused, and the advice said
+    only to upload it."""
+    rows, assignment = blind_in("Teilnehmerin", tmp_path)
+    line = advice(rows, assignment, "moodle")[0]
+    assert line.startswith(f"Moodle: upload {moodle.WORKSHEET}")
+    assert "upload it with Moodle's language set to English" in line
+
+
 # ---------------------------------------------------------------------------------------------
 # A file whose name names an exercise is never "nothing handed in"
 
