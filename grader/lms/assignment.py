@@ -561,6 +561,10 @@ ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login", "participant
 REQUIRED_COLUMNS = ("id", "name", "email")
 
 
+# A long number as Excel writes it into a CSV it saves: "2.02312E+11" for 202312345678
+_EXCEL_NUMBER = re.compile(r"^[0-9](?:[.,][0-9]+)?E\+[0-9]+\Z", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class RosterEntry:
     id: str  # the student's id in the platform (Canvas user ID, Moodle participant id, ...)
@@ -673,6 +677,16 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             raise SpecError(
                 path, f"line {line}", f"'{values['email']}' is not an e-mail address", "fix it"
             )
+        for column in ("id", "sid", "participant"):
+            if _EXCEL_NUMBER.match(values.get(column, "")):
+                raise SpecError(
+                    path,
+                    f"line {line}",
+                    f"{column} '{values[column]}' is a number as Excel shows a long one: its "
+                    "last digits are lost, and it matches no student",
+                    f"in the spreadsheet, format the {column} column as Text, type the ids "
+                    "again (or export them anew from the LMS) and save the CSV again",
+                )
         participant = values.get("participant", "")
         if participant and not participant.isdigit():
             raise SpecError(

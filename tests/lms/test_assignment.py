@@ -409,3 +409,25 @@ def test_a_title_canvas_would_misread_names_the_field_it_came_from(tmp_path):
         load_assignment(assignment_file(tmp_path, text))
     assert caught.value.field == "title"
     assert "canvas.assignment_id" in caught.value.format()
+
+
+@pytest.mark.parametrize(
+    ("roster", "column"),
+    [
+        ("id,name,email,sid\n4711,Jane Doe,jane@example.edu,2.02312E+11\n", "sid"),
+        ("id;name;email\n2,02312E+11;Jane Doe;jane@example.edu\n", "id"),
+        ("id,name,email,participant\n4711,Jane Doe,jane@example.edu,1.23457e+15\n", "participant"),
+    ],
+)
+def test_an_id_excel_wrote_in_scientific_notation_is_an_error(tmp_path, roster, column):
+    """A roster opened in Excel and saved again holds 202312345678 as "2.02312E+11": the id
+    matched no one (the student's Gradescope SID contradicted it: no grade, "ambiguous";
+    moodle.csv keyed by ID number named no Moodle user), and nothing said why."""
+    with pytest.raises(SpecError, match=f"{column} '.*' is a number as Excel shows a long one"):
+        read_roster(write(tmp_path / "roster.csv", roster))
+
+
+def test_an_id_with_letters_and_digits_is_not_taken_for_excels_notation(tmp_path):
+    roster = "id,name,email,sid\n4711,Jane Doe,jane@example.edu,E12345\n"
+    (entry,) = read_roster(write(tmp_path / "roster.csv", roster))
+    assert entry.sid == "E12345"
