@@ -65,6 +65,15 @@ class Diagnosis:
     fix: str
     teaches: str = ""  # the seed section that teaches it
 
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "explanation": self.explanation,
+            "fix": self.fix,
+            "teaches": self.teaches,
+        }
+
     @classmethod
     def from_dict(cls, data: Any, where: str = "diagnosis") -> Diagnosis:
         f = wire.Fields(data, where, required=("id", "title", "explanation", "fix", "teaches"))
@@ -120,15 +129,7 @@ class TestResult:
             "max_points": self.max_points,
             "description": self.description,
             "message": self.message,
-            "diagnosis": None
-            if diagnosis is None
-            else {
-                "id": diagnosis.id,
-                "title": diagnosis.title,
-                "explanation": diagnosis.explanation,
-                "fix": diagnosis.fix,
-                "teaches": diagnosis.teaches,
-            },
+            "diagnosis": None if diagnosis is None else diagnosis.to_dict(),
             "evidence": list(self.evidence),
             "frames": [
                 {"line": f.line, "function": f.function, "code": f.code} for f in self.frames

@@ -168,15 +168,7 @@ def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, An
         }
         if frame
         else None,
-        "diagnosis": None
-        if d is None
-        else {
-            "id": d.id,
-            "title": d.title,
-            "explanation": d.explanation,
-            "fix": d.fix,
-            "teaches": citations(d.teaches, lang),
-        },
+        "diagnosis": None if d is None else d.to_dict() | {"teaches": citations(d.teaches, lang)},
         "output": output,
         "output_cut": first.output_truncated or cut,
     }
