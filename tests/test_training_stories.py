@@ -22,6 +22,7 @@ from grader.testing.training import (
     compare_losses,
     diverged,
     graph_reuse_named,
+    recorded_loss_story,
     scaled_loss_story,
     stale_loss_story,
     stops_after_first_story,
@@ -244,3 +245,55 @@ def test_a_nan_without_growth_is_not_called_a_diverging_training():
     want = curve(4.0, 3.0, 2.0, 1.5, 1.2)
     got = curve(4.0, 3.5, 3.2, math.nan, math.nan)  # falling, then NaN: not overshooting
     assert "training_diverged" not in failure(got, want).evidence
+
+
+# -- a right training whose recorded losses are averaged, summed or scaled ----------------------
+
+
+RECORDED = {  # how a learner records the losses, and the words the story names it by
+    "mean": (lambda w, k: torch.cumsum(w, 0) / k, "mean of all the losses so far"),
+    "sum": (lambda w, k: torch.cumsum(w, 0), "sum of all the losses so far"),
+    "per_step": (lambda w, k: w / k, "divided by the epoch's number"),
+    "scaled": (lambda w, k: w * 32, None),
+    "over_epochs": (lambda w, k: w / w.numel(), None),
+}
+
+
+def test_losses_recorded_wrong_by_a_right_training_are_named_as_recorded():
+    want = curve(6.927, 3.953, 2.298, 1.364, 0.9)
+    count = torch.arange(1, 6, dtype=want.dtype)
+    for how, (record, words) in RECORDED.items():
+        story = recorded_loss_story(record(want, count), want, trained_right=True)
+        assert story is not None and story[0] == "loss_recorded_wrong", how
+        assert "training itself is right" in story[1] and "训练本身是对的" in story[2]
+        assert (words in story[1]) if words else ("so far" not in story[1]), how
+        # the parameters differ from the reference's: the training is wrong, not the record
+        assert recorded_loss_story(record(want, count), want, trained_right=False) is None
+    assert recorded_loss_story(want.clone(), want, trained_right=True) is None
+    assert recorded_loss_story(want[:-1], want, trained_right=True) is None  # a count, not this
+    assert recorded_loss_story(curve(6.927, math.nan, 1, 1, 1), want, trained_right=True) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.floats(1e-3, 1e3), min_size=2, max_size=60),
+    how=st.sampled_from(sorted(RECORDED)),
+)
+def test_a_way_of_recording_is_named_only_where_the_curve_is_that_way_alone(values, how):
+    """Any curve: the story names a way (running mean, running sum, division by the epoch
+    number) exactly when the recorded curve is that way and no other; the training's own
+    evidence (the parameters) is what makes it a story at all."""
+    want = curve(*values)
+    count = torch.arange(1, want.numel() + 1, dtype=want.dtype)
+    got = RECORDED[how][0](want, count)
+    assume(not torch.allclose(got, want, rtol=1e-4, atol=1e-6))
+    story = recorded_loss_story(got, want, trained_right=True)
+    assert story is not None and story[0] == "loss_recorded_wrong"
+    named = [words for _, words in RECORDED.values() if words is not None and words in story[1]]
+    matching = [
+        words
+        for record, words in RECORDED.values()
+        if words is not None and torch.allclose(got, record(want, count), rtol=1e-4, atol=1e-6)
+    ]
+    assert named == (matching if len(matching) == 1 else [])
+    assert recorded_loss_story(got, want, trained_right=False) is None

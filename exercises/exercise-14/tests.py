@@ -39,6 +39,7 @@ from grader.testing.training import (
     diverged,
     diverged_story,
     graph_reuse_named,
+    recorded_loss_story,
     scaled_loss_story,
     stale_loss_story,
     stops_after_first_story,
@@ -254,13 +255,26 @@ def _run(learner, scenario, *args):
         return learner.run(scenario, *args)
 
 
-def _after_step(what, run, n):
+def _after_step(what, run, n, want_run):
     """An ``explain`` for compare_losses: losses measured after each step are the reference's
-    shifted by one; a first loss n times the expected one is a summed loss; a curve that never
-    changes while the parameters do is a stale prediction."""
+    shifted by one; a curve that differs although the trained parameters are the reference's
+    (``want_run``) is recorded wrong, not trained wrong; a first loss n times the expected one
+    is a summed loss; a curve that never changes while the parameters do is a stale
+    prediction."""
 
     def explain(got, want):
+        if got.numel() > 1 and torch.allclose(got[:-1], want[1:], rtol=1e-4, atol=1e-6):
+            fail(
+                f"{what}: each of your losses is the loss after its epoch's step (yours "
+                f"{loss_head(got)}, expected {loss_head(want)}). Record loss.item() of the loss "
+                "you call backward() on, before optimizer.step().",
+                f"{what}：你的每个损失都是该 epoch 更新之后的损失（你的 {loss_head(got)}，期望 "
+                f"{loss_head(want)}）。请在 optimizer.step() 之前记录你调用 backward() 的那个损失的 "
+                "loss.item()。",
+                evidence=["values_differ", "loss_after_step"],
+            )
         for story in (
+            recorded_loss_story(got, want, _same_params(run, want_run)),
             _first_loss_story(got, want, n),
             stale_loss_story(got, _moved(run)),
         ):
@@ -272,16 +286,6 @@ def _after_step(what, run, n):
                     f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
                     evidence=["values_differ", evidence],
                 )
-        if got.numel() > 1 and torch.allclose(got[:-1], want[1:], rtol=1e-4, atol=1e-6):
-            fail(
-                f"{what}: each of your losses is the loss after its epoch's step (yours "
-                f"{loss_head(got)}, expected {loss_head(want)}). Record loss.item() of the loss "
-                "you call backward() on, before optimizer.step().",
-                f"{what}：你的每个损失都是该 epoch 更新之后的损失（你的 {loss_head(got)}，期望 "
-                f"{loss_head(want)}）。请在 optimizer.step() 之前记录你调用 backward() 的那个损失的 "
-                "loss.item()。",
-                evidence=["values_differ", "loss_after_step"],
-            )
 
     return explain
 
@@ -360,13 +364,14 @@ def test_losses_match_reference(learner, reference, device, seed, attach):
     what = "train(model, X, y, lr=0.1, epochs=50)"
     run = _run(learner, linear_run, *args)
     got = _losses(run, what)
-    want = _losses(once(linear_run, reference, *args), Text("the reference solution", "参考答案"))
+    want_run = once(linear_run, reference, *args)
+    want = _losses(want_run, Text("the reference solution", "参考答案"))
     attach("loss_curve", {"yours": got.tolist(), "expected": want.tolist()})
     compare_losses(
         got,
         want,
         what,
-        explain=_after_step(what, run, args[2]),
+        explain=_after_step(what, run, args[2], want_run),
         mistakes=_mistakes(lambda mistake: once(linear_run, mistake, *args, key=mistake.kind), run),
         observed=lambda: optimizer_used(learner, linear_run, *args, lr=0.1),
     )
@@ -434,6 +439,23 @@ def test_first_loss_is_before_any_step(learner, reference, device, seed):
             and torch.isclose(got[0], mistake[0], rtol=1e-5, atol=1e-7)
         ):
             stories.append((evidence, en, zh))
+    # trained exactly as the reference was: the loss used was right, its record is not (this
+    # comes first: a first loss n times the expected one is then no summed loss)
+    stories.insert(
+        0,
+        (
+            "loss_recorded_wrong",
+            "your training itself is right: the trained parameters are the expected ones, so "
+            "the loss each update used is too; what differs is the number you record. Append "
+            "loss.item() of each epoch's loss as it is, with no average, sum or division of "
+            "your own",
+            "你的训练本身是对的：训练后的参数与期望一致，所以每次更新所用的损失也是对的；不同的是你"
+            "记录下来的数值。请把每个 epoch 的 loss.item() 原样追加到列表中，不要自己再求平均、"
+            "求和或做除法",
+        )
+        if _same_params(run, once(linear_run, reference, *args))
+        else None,
+    )
     for story in stories:
         if story is not None:
             evidence, en, zh = story

@@ -436,6 +436,69 @@ def stale_loss_story(losses: torch.Tensor, moved: bool) -> tuple[str, str, str] 
     )
 
 
+def recorded_loss_story(
+    got: torch.Tensor,
+    want: torch.Tensor,
+    trained_right: bool,
+    *,
+    rtol: float = 1e-4,
+    atol: float = 1e-6,
+) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) for a curve that differs while the training does not:
+    the learner's trained parameters are the reference's (``trained_right``), so every update,
+    and the loss each update used, was the expected one, and only what was recorded differs.
+    The way it was recorded is named where the curve tells exactly one of them (each loss the
+    mean of the losses so far, their running sum, or the loss divided by its epoch number
+    1, 2, 3...); otherwise the story names no way. None where the training differs, the
+    counts differ, or nothing does."""
+    if not trained_right or got.shape != want.shape or got.numel() < 2:
+        return None
+    if not (bool(torch.isfinite(got).all()) and bool(torch.isfinite(want).all())):
+        return None
+    if torch.allclose(got, want, rtol=rtol, atol=atol):
+        return None
+    count = torch.arange(1, want.numel() + 1, dtype=want.dtype)
+    ways = {
+        "mean": (
+            "each of your losses is the mean of all the losses so far (a running average), "
+            "not that epoch's loss",
+            "你的每个损失都是到目前为止所有损失的均值（滑动平均），而不是该 epoch 的损失",
+            torch.cumsum(want, 0) / count,
+        ),
+        "sum": (
+            "each of your losses is the sum of all the losses so far, not that epoch's loss",
+            "你的每个损失都是到目前为止所有损失之和，而不是该 epoch 的损失",
+            torch.cumsum(want, 0),
+        ),
+        "per_step": (
+            "each of your losses is that epoch's loss divided by the epoch's number (1, 2, "
+            "3, ...): nn.MSELoss() already averages over the samples, and nothing divides it "
+            "again",
+            "你的每个损失都是该 epoch 的损失除以 epoch 的序号（1、2、3……）：nn.MSELoss() "
+            "已经对样本求了平均，不需要再除一次",
+            want / count,
+        ),
+    }
+    told = [
+        (en, zh)
+        for en, zh, value in ways.values()
+        if torch.allclose(got, value, rtol=rtol, atol=atol)
+    ]
+    how_en, how_zh = told[0] if len(told) == 1 else ("", "")
+    return (
+        "loss_recorded_wrong",
+        (f"{how_en}. Your" if how_en else "your")
+        + " training itself is right: the trained parameters are the expected ones, so "
+        "every update, and the loss it was computed from, is too; what differs is the number "
+        "you record. Append loss.item() of each epoch's loss as it is, with no average, sum "
+        "or division of your own",
+        (f"{how_zh}。" if how_zh else "")
+        + "你的训练本身是对的：训练后的参数与期望一致，所以每一次更新以及它所依据的损失也都是对的；"
+        "不同的是你记录下来的数值。请把每个 epoch 的 loss.item() 原样追加到列表中，"
+        "不要自己再求平均、求和或做除法",
+    )
+
+
 _SECOND_BACKWARD = re.compile(r"backward through the graph a second time", re.I)
 
 
