@@ -85,6 +85,36 @@ def train_safely(module, X, y, epochs, lr, seed):
     return {"X": X, "y": y}
 
 
+def parameters_made(module, X, y, lr, seed):
+    """How many nn.Parameter objects train_regressor creates with epochs=1 and with
+    epochs=4 (each call after the same global seed), or None where a call raises: a count
+    that grows with the epochs means parameters made inside the loop, a new model every epoch.
+    Counted in ``nn.Parameter.__new__``, which every nn.Module's parameter goes through; a
+    constant overhead (``.to(device)``) cancels between the two counts."""
+    made = [0]
+    original = nn.Parameter.__dict__["__new__"]
+    make = nn.Parameter.__new__
+
+    def counting(cls, *args, **kwargs):
+        made[0] += 1
+        return make(cls, *args, **kwargs)
+
+    counts = []
+    nn.Parameter.__new__ = counting
+    try:
+        for epochs in (1, 4):
+            torch.manual_seed(1234)
+            made[0] = 0
+            try:
+                module.train_regressor(X, y, epochs, lr, seed)
+            except Exception:  # noqa: BLE001 - the training tests judge the run itself
+                return None
+            counts.append(made[0])
+    finally:
+        nn.Parameter.__new__ = original
+    return counts
+
+
 CASES = [  # (n, d, epochs, lr)
     (32, 3, 40, 0.1),
     (20, 1, 30, 0.05),  # one feature: the tutorial's straight line
@@ -275,6 +305,40 @@ def _start_of(learner, X, y, lr, seed, replays):
     return "same" if _same_params(mine, start) else "values"
 
 
+def _model_in_loop(learner, X, y, lr, seed):
+    """(evidence, English, Chinese) where the learner's train_regressor makes more
+    parameters for 4 epochs than for 1 (:func:`parameters_made`): the model is created inside
+    the loop, so every epoch starts again from new weights. None where it does not, or where
+    the run cannot be observed (a fault of the learner's: the tests' own verdicts stand)."""
+    try:
+        counts = learner.run(parameters_made, X, y, lr, seed)
+    except LearnerFault:
+        return None
+    if not (
+        isinstance(counts, list)
+        and len(counts) == 2
+        and all(type(c) is int for c in counts)
+        and counts[1] > counts[0]
+    ):
+        return None
+    one, four = counts
+    return (
+        "model_in_loop",
+        f"your train_regressor creates new parameters in every epoch ({one} for epochs=1, "
+        f"{four} for epochs=4): the model is created inside the loop, so each epoch starts "
+        "again from freshly drawn weights and nothing learned is kept (and an optimizer made "
+        "before the loop goes on updating the first model's parameters, which no longer take "
+        "part). Create the model and the optimizer once, before the loop, right after "
+        "torch.manual_seed(seed); inside the loop only zero_grad, forward and loss, backward, "
+        "step",
+        f"你的 train_regressor 在每个 epoch 都创建了新的参数（epochs=1 时 {one} 个，epochs=4 时 "
+        f"{four} 个）：模型是在循环里创建的，所以每个 epoch 都从重新抽取的权重开始，学到的东西一点也"
+        "留不下来（而在循环之前创建的优化器更新的仍是第一个模型的参数，它们已经不再参与计算）。请在"
+        "循环之前、紧接着 torch.manual_seed(seed) 只创建一次模型和优化器；循环里只做 zero_grad、"
+        "前向并计算损失、backward、step",
+    )
+
+
 def _first_loss(got, want, what, replays, n, start=None):
     """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's.
     ``start()`` says how the learner's model starts (:func:`_start_of`): a story about the
@@ -396,7 +460,7 @@ def _moved(model, replays):
     return params is not None and not _same_params(params, replays["zero_before_step"]())
 
 
-def _compare_curves(got, want, what, replays, observed, params, n, start=None):
+def _compare_curves(got, want, what, replays, observed, params, n, start=None, in_loop=None):
     """The learner's curve against the reference's: a wrong first loss is explained first, then
     a curve that never changes while the weights do, then a replayed classic mistake is named
     (only when the learner's weights are the mistake's too, where they can be read), then an
@@ -415,6 +479,16 @@ def _compare_curves(got, want, what, replays, observed, params, n, start=None):
 
     def explain(got, want):
         _first_loss(got, want, what, replays, n, start)
+        # a new model every epoch: the flat or jumping curve is not a stale prediction nor
+        # a mistake in the order (``in_loop()``: :func:`_model_in_loop`)
+        story = in_loop() if in_loop is not None else None
+        if story is not None:
+            evidence, en, zh = story
+            fail(
+                f"{what}: {en}. First losses: yours {loss_head(got)}, expected {loss_head(want)}.",
+                f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
+                evidence=["values_differ", evidence],
+            )
         # the start is right here: weights that are not those of a loop that never steps moved
         moved = params is not None and not _same_params(params, replays["zero_before_step"]())
         story = stale_loss_story(got, moved)
@@ -454,7 +528,7 @@ def _optimizer_seen(learner, X, y, epochs, lr, seed):
     return lambda: optimizer_used(learner, train_safely, X, y, epochs, lr, seed, lr=lr)
 
 
-def _compare_model(model, want, what, replays, observed, losses, want_losses, n):
+def _compare_model(model, want, what, replays, observed, losses, want_losses, n, in_loop=None):
     """The returned model against the reference's: a replayed classic mistake, an optimizer
     seen in the learner's run, a summed loss or a training that blew up (from the learner's
     losses, ``None`` where they cannot be read) are named before the first differing value."""
@@ -464,6 +538,14 @@ def _compare_model(model, want, what, replays, observed, losses, want_losses, n)
         if got.shape == expected.shape and not torch.allclose(
             got.detach().cpu(), expected.cpu(), rtol=1e-4, atol=1e-5
         ):
+            story = in_loop() if in_loop is not None else None
+            if story is not None:
+                evidence, en, zh = story
+                fail(
+                    f"The model returned by {what} differs from the reference's: {en}.",
+                    f"{what} 返回的模型与参考答案不同：{zh}。",
+                    evidence=["values_differ", evidence],
+                )
             if losses is not None:
                 finite = bool(torch.isfinite(got.detach()).all())
                 for story in (
@@ -576,6 +658,7 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
             _params_of(result),
             n,
             start=lambda X=X, y=y, lr=lr, s=seed + i, r=replays: _start_of(learner, X, y, lr, s, r),
+            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _model_in_loop(learner, X, y, lr, s),
         )
 
 
@@ -608,6 +691,7 @@ def test_model_matches_reference(learner, reference, device, rng, seed):
             _readable_losses(result, what),
             torch.tensor(want_losses, dtype=torch.float64),
             n,
+            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _model_in_loop(learner, X, y, lr, s),
         )
 
 
