@@ -121,6 +121,9 @@ def bad_grad_run(module, case, device, seed):
                 p.grad.view(-1)[0] = torch.finfo(p.grad.dtype).max / 2
         elif case == "frozen_nan":
             model.body[2].bias.grad[1] = float("nan")
+        elif case.startswith("whole"):  # "whole:<parameter>:<value>": every value of one
+            _, which, value = case.split(":")
+            list(model.parameters())[int(which)].grad.fill_(float(value))
         elif case.startswith("poison"):  # "poison:<parameter>:<flat index>:<value>"
             _, which, index, value = case.split(":")
             grad = list(model.parameters())[int(which)].grad
@@ -658,6 +661,16 @@ def _finds(learner, which, index, value, device, seed):
     return _is_true(learner.run(bad_grad_run, case, device, seed)["result"])
 
 
+def _finds_only_whole(learner, case, device, seed):
+    """The learner's check, which missed the single bad value of ``case``, finds that value
+    where it fills the whole of the same parameter's gradient: it calls a gradient bad only
+    when all its values are (``not torch.isfinite(g).any()``, ``(~torch.isfinite(g)).all()``)."""
+    # frozen_nan puts its NaN in body.2.bias (parameter 3), the others where PLACES says
+    which, value = (3, "nan") if case == "frozen_nan" else (PLACES[case][0], case)
+    got = learner.run(bad_grad_run, f"whole:{which}:{value}", device, seed)["result"]
+    return _is_true(got)
+
+
 def _only_last_decides(learner, value, device, seed):
     """The learner's check finds ``value`` in the last parameter's gradient and in no other
     (the same value placed at the start of each): its loop keeps only the last answer."""
@@ -742,6 +755,22 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
             ):
                 evidence.append("last_parameter_decides")
                 extra_en, extra_zh = _last_decides_story(source)
+            elif (
+                not result
+                and case in ("nan", "inf", "-inf", "frozen_nan")
+                and _finds_only_whole(learner, case, device, seed + i)
+            ):
+                evidence.append("bad_only_when_all_bad")
+                extra_en = (
+                    " Your check does find a gradient whose every value is bad: it asks whether "
+                    "all the values are NaN or inf (torch.isfinite(g).any() is True as soon as one "
+                    "value is finite), where one is enough. Use not torch.isfinite(p.grad).all()."
+                )
+                extra_zh = (
+                    "你的检查能发现所有值都是坏值的梯度：它问的是“是否所有值都是 NaN 或 inf”"
+                    "（只要有一个值是有限数，torch.isfinite(g).any() 就是 True），而只要有一个坏值就够了。"
+                    "请用 not torch.isfinite(p.grad).all()。"
+                )
             elif case in ("inf", "-inf") and _finds(
                 learner, *PLACES[case], "nan", device, seed + i
             ):
