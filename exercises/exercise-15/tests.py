@@ -22,6 +22,7 @@ from contextlib import contextmanager
 import torch
 from torch import nn
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing import (
     LearnerRaised,
@@ -110,6 +111,57 @@ def snapshot_run(module, w):
         "y_still_in_graph": y.requires_grad and y.grad_fn is not None,
         "w": w,
     }
+
+
+def numpy_route_run(module, t):
+    """snapshot(t), noting whether it called Tensor.numpy() (a round trip through NumPy):
+    True, False, or None where snapshot raised. The array .numpy() gives is a view of t's
+    memory, and torch.from_numpy / torch.as_tensor wrap an array without copying it."""
+    called = [False]
+    original = torch.Tensor.numpy
+
+    def watched(self, *args, **kwargs):
+        called[0] = True
+        return original(self, *args, **kwargs)
+
+    torch.Tensor.numpy = watched
+    try:
+        module.snapshot(t.detach().requires_grad_(t.requires_grad))
+    except Exception:  # noqa: BLE001 - the snapshot tests judge the call itself
+        return None
+    finally:
+        torch.Tensor.numpy = original
+    return called[0]
+
+
+def _shares_story(learner, t, what_en, what_zh, name="t"):
+    """fail() for a snapshot that shares memory with ``name``: through NumPy where the
+    learner's snapshot called .numpy() (:func:`numpy_route_run`), else through detach()."""
+    try:
+        through_numpy = learner.run(numpy_route_run, t) is True
+    except LearnerFault:
+        through_numpy = False
+    if through_numpy:
+        fail(
+            f"{what_en} shares memory with {name}: writing into one would change the other. Your "
+            f"snapshot goes through NumPy, which does not copy: {name}.numpy() is a view of "
+            f"{name}'s memory, and torch.from_numpy (or torch.as_tensor) wraps that same array, "
+            "so the round trip gives back the original memory. No NumPy is needed (and it would "
+            "not work on the GPU): t.detach().clone() copies, on t's device.",
+            f"{what_zh} 与 {name} 共享内存：修改其中一个会改变另一个。你的 snapshot 经过了 NumPy，"
+            f"而这一过程并不复制数据：{name}.numpy() 是 {name} 内存的视图，torch.from_numpy"
+            "（或 torch.as_tensor）包装的又是同一个数组，所以绕了一圈拿回的还是原来的内存。这里不需要 "
+            "NumPy（它在 GPU 上也行不通）：t.detach().clone() 会复制数据，并且留在 t 所在的设备上。",
+            evidence=["shares_memory", "numpy_shares_memory"],
+        )
+    fail(
+        f"{what_en} shares memory with {name}: writing into one would change the other. "
+        f"detach() (and .data) return a tensor that shares {name}'s memory; copy it with "
+        ".clone(): t.detach().clone().",
+        f"{what_zh} 与 {name} 共享内存：修改其中一个会改变另一个。detach()（以及 .data）返回的张量"
+        f"与 {name} 共享内存；请用 .clone() 复制：t.detach().clone()。",
+        evidence=["shares_memory", "detach_shares_memory"],
+    )
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -437,23 +489,12 @@ def test_snapshot_shares_no_memory(learner, device, rng):
             what = f"snapshot(t) [t = {text}]"
             got = expect_tensor(learner.snapshot(x), what)
             if shares(got):
-                fail(
-                    f"{what} shares memory with t: writing into one would change the other. "
-                    "detach() (and .data) return a tensor that shares t's memory; copy it with "
-                    ".clone(): t.detach().clone().",
-                    f"{what} 与 t 共享内存：修改其中一个会改变另一个。detach()（以及 .data）返回的张量"
-                    "与 t 共享内存；请用 .clone() 复制：t.detach().clone()。",
-                    evidence=["shares_memory", "detach_shares_memory"],
-                )
-        run = learner.run(snapshot_run, _randn(rng, 5).to(device))
+                _shares_story(learner, x, what, what)
+        w = _randn(rng, 5).to(device)
+        run = learner.run(snapshot_run, w)
         if run["shares_memory"]:
-            fail(
-                "snapshot(y) [y = sin(w * 2), w.requires_grad = True] shares memory with y. detach() "
-                "returns a tensor that shares y's memory; copy it with .clone(): t.detach().clone().",
-                "snapshot(y) [y = sin(w * 2), w.requires_grad = True] 与 y 共享内存。detach() 返回的张量"
-                "与 y 共享内存；请用 .clone() 复制：t.detach().clone()。",
-                evidence=["shares_memory", "detach_shares_memory"],
-            )
+            what = "snapshot(y) [y = sin(w * 2), w.requires_grad = True]"
+            _shares_story(learner, torch.sin(w * 2), what, what, name="y")
 
 
 def test_snapshot_leaves_t_alone(learner, device, rng):
