@@ -24,6 +24,7 @@ learner on contiguous copies, and only test_leaves_inputs_alone judges "do not m
 """
 
 import ast
+import math
 import re
 from contextlib import contextmanager
 
@@ -451,6 +452,135 @@ def _never_moved(learner, X, y, lr, steps, what, source):
     fail(en, zh, evidence=["values_differ", "parameters_never_move"])
 
 
+def _ratio(got, want):
+    """The one number r with got == r * want (every element, within the tests' tolerance), or
+    None where there is none (or want is all zeros)."""
+    got, want = got.detach().cpu().double().reshape(-1), want.detach().cpu().double().reshape(-1)
+    if got.shape != want.shape or not bool(torch.isfinite(got).all()):
+        return None
+    scale = float((want * want).sum())
+    if scale == 0.0:
+        return None
+    r = float((got * want).sum()) / scale
+    return r if torch.allclose(got, r * want, rtol=1e-4, atol=1e-7) else None
+
+
+def step_scale_story(loss, want_loss, steps, n):
+    """(evidence, English, Chinese) for the first step of gradient descent from the learner's
+    own steps=1 run: ``loss`` its first loss, ``steps`` {"w": (yours, expected), "b": ...}
+    the parameters after that one step (both start at zero, so a step is the parameter
+    itself). A first loss that is the square root of the expected one is an RMSE; a right
+    first loss with a step exactly 1/2, n or n/2 times gradient descent's names the factor 2
+    or the 1/n missing from a hand-written gradient, per parameter. None otherwise."""
+    if not (math.isfinite(loss) and math.isfinite(want_loss)) or want_loss <= 0:
+        return None
+    if not math.isclose(loss, want_loss, rel_tol=1e-5, abs_tol=1e-7):
+        if math.isclose(loss, math.sqrt(want_loss), rel_tol=1e-5, abs_tol=1e-7):
+            return (
+                "loss_is_rmse",
+                f"the first loss, {loss:.6g}, is the square root of the mean squared error "
+                f"({want_loss:.6g}): your loss is the RMSE, torch.sqrt(((X @ w + b - y) ** 2)."
+                "mean()). The loss asked for is the mean squared error itself, with no sqrt; the "
+                "square root also changes every gradient (it divides it by 2 * sqrt(MSE)), so "
+                "the steps differ too",
+                f"第一个损失 {loss:.6g} 是均方误差（{want_loss:.6g}）的平方根：你的损失是 RMSE，即 "
+                "torch.sqrt(((X @ w + b - y) ** 2).mean())。题目要求的损失是均方误差本身，不开平方根；"
+                "平方根还会改变每个梯度（把它除以 2 * sqrt(MSE)），所以每一步也都不同",
+            )
+        return None
+    if n < 3:  # n / 2 or n would be 1 (a right step) or 1/2 (a missing factor 2)
+        return None
+    kinds = {
+        0.5: (
+            "exactly half of",
+            "恰好是梯度下降一步的一半",
+            "the factor 2 from the derivative of the square is missing: d/dw of "
+            "mean((X @ w + b - y) ** 2) is 2 * X.T @ (X @ w + b - y) / n, and d/db is "
+            "2 * (X @ w + b - y).mean()",
+            "缺少了平方求导得到的因子 2：mean((X @ w + b - y) ** 2) 对 w 的导数是 "
+            "2 * X.T @ (X @ w + b - y) / n，对 b 的导数是 2 * (X @ w + b - y).mean()",
+        ),
+        float(n): (
+            f"exactly n = {n} times",
+            f"恰好是梯度下降一步的 n = {n} 倍",
+            "the 1/n of the mean is missing: the gradient is summed over the samples where "
+            "the loss averages them (divide by n, or use .mean())",
+            "缺少了均值带来的 1/n：损失对样本求平均，梯度却对样本求了和（请除以 n，或者用 .mean()）",
+        ),
+        n / 2: (
+            f"exactly n / 2 = {n / 2:g} times",
+            f"恰好是梯度下降一步的 n / 2 = {n / 2:g} 倍",
+            "both the factor 2 of the square's derivative and the 1/n of the mean are missing: "
+            "the gradient for w is 2 * X.T @ (X @ w + b - y) / n, for b 2 * (X @ w + b - y).mean()",
+            "平方求导得到的因子 2 和均值带来的 1/n 都缺少了：w 的梯度是 2 * X.T @ (X @ w + b - y) / n，"
+            "b 的梯度是 2 * (X @ w + b - y).mean()",
+        ),
+    }
+    found = {}
+    for name, (got, want) in steps.items():
+        r = _ratio(got, want)
+        if r is None:
+            return None
+        if math.isclose(r, 1.0, rel_tol=1e-4):
+            continue
+        kind = next((k for k in kinds if math.isclose(r, k, rel_tol=1e-4)), None)
+        if kind is None:
+            return None
+        found.setdefault(kind, []).append(name)
+    if len(found) != 1:  # none, or the parameters scaled differently: no one formula tells it
+        return None
+    ((kind, params),) = found.items()
+    how_en, how_zh, why_en, why_zh = kinds[kind]
+    who, who_zh = " and ".join(params), " 和 ".join(params)
+    rest = [p for p in steps if p not in params]
+    right_en = f" ({rest[0]}'s step is right)" if rest else ""
+    right_zh = f"（{rest[0]} 的一步是对的）" if rest else ""
+    return (
+        "hand_gradient_scaled",
+        f"your first loss is right, but the first step of {who} is {how_en} gradient "
+        f"descent's{right_en}: the gradient you step with is not the gradient of this loss; "
+        f"{why_en} (loss.backward() computes it for you, into w.grad and b.grad)"
+        + (
+            ""
+            if rest
+            else "; where your gradients do come from backward(), the learning rate is off "
+            "instead: step with lr itself"
+        ),
+        f"你的第一个损失是对的，但 {who_zh} 的第一步{how_zh}{right_zh}："
+        f"你用来更新的梯度并不是这个损失的梯度；{why_zh}（loss.backward() 会替你把它算进 w.grad 和 "
+        "b.grad）"
+        + (
+            ""
+            if rest
+            else "；如果你的梯度确实来自 backward()，那就是学习率不对：请直接用 lr 来更新"
+        ),
+    )
+
+
+def _first_step(learner, reference, X, y, lr, what):
+    """:func:`step_scale_story` of the learner's fit_linear with steps=1, failing with it where
+    it holds; returns otherwise (a run that faults or returns something unreadable is judged
+    by the tests' own checks)."""
+    n, d = X.shape
+    run = learner.run(fit_safely, X, y, lr, 1)
+    if "value" not in run:
+        return
+    try:
+        w, b = _parameters(run["value"], d, what)
+        losses = as_floats(_unpack(run["value"], what)[2], what)
+    except CheckFailed:
+        return
+    want_w, want_b, want_losses = reference.fit_linear(X, y, lr, 1)
+    if losses.numel() != 1 or len(want_losses) != 1:
+        return
+    story = step_scale_story(
+        float(losses[0]), float(want_losses[0]), {"w": (w, want_w), "b": (b, want_b)}, n
+    )
+    if story is not None:
+        evidence, en, zh = story
+        fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
+
+
 # -- a parameter made, then copied by .to() ------------------------------------------------------
 
 _COPIES = {"to", "double", "float", "half", "cuda", "type"}
@@ -609,8 +739,9 @@ def test_losses_match_reference(learner, reference, device, rng, attach, learner
             want,
             what,
             lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps),
-            explain=lambda got, want, X=X, y=y, lr=lr, steps=steps, what=what: _never_moved(
-                learner, X, y, lr, steps, what, learner_source
+            explain=lambda got, want, X=X, y=y, lr=lr, steps=steps, what=what: (
+                _never_moved(learner, X, y, lr, steps, what, learner_source),
+                _first_step(learner, reference, X, y, lr, what),
             ),
         )
 
@@ -636,8 +767,9 @@ def test_parameters_match_reference(learner, reference, device, rng, learner_sou
             want_b,
             what,
             replay,
-            explain=lambda X=X, y=y, lr=lr, steps=steps, what=what: _never_moved(
-                learner, X, y, lr, steps, what, learner_source
+            explain=lambda X=X, y=y, lr=lr, steps=steps, what=what: (
+                _never_moved(learner, X, y, lr, steps, what, learner_source),
+                _first_step(learner, reference, X, y, lr, what),
             ),
         )
 
@@ -698,6 +830,16 @@ def test_starts_at_zero(learner, reference, device, rng):
                 f"你的是 {first}，恰好是它的 n = {n} 倍：你的损失是平方误差之和，而不是均值。"
                 "请用 .mean()。",
                 evidence=["values_differ", "scaled_by_size"],
+            )
+        story = step_scale_story(float(got[0]), float(want[0]), {}, n) if got.numel() == 1 else None
+        if story is not None:
+            evidence, en, zh = story
+            fail(
+                f"The first loss of {what} should be the loss at w = 0, b = 0, that is "
+                f"mean(y**2) = {want[0]:.6g}: {en}.",
+                f"{what} 的第一个损失应该是 w = 0、b = 0 时的损失，即 mean(y**2) = {want[0]:.6g}："
+                f"{zh}。",
+                evidence=["values_differ", evidence],
             )
         # w and b start at zero (checked above): the loss itself is computed another way
         fail(
