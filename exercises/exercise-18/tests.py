@@ -110,6 +110,14 @@ def test_bmi_values(learner, reference, device, rng):
                 f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
                 evidence=["values_differ", "doubled_not_squared"],
             )
+        story = bmi_order_story(theirs, h, w)
+        if story is not None:
+            evidence, en, zh = story
+            fail(
+                f"{what.en}: {en} (yours {_head(theirs)}, expected {_head(want.cpu())}).",
+                f"{what.zh}：{zh}（你的结果 {_head(theirs)}，期望 {_head(want.cpu())}）。",
+                evidence=["values_differ", evidence],
+            )
         for scale, en_how, zh_how in _HEIGHT_RESCALED:
             if theirs.numel() and torch.allclose(theirs, w / (h * scale) ** 2, rtol=1e-4):
                 fail(
@@ -122,6 +130,42 @@ def test_bmi_values(learner, reference, device, rng):
                     evidence=["values_differ", "heights_rescaled"],
                 )
         assert_close(got, want, what, check_device=False)
+
+
+def bmi_order_story(got, h, w):
+    """(evidence, English, Chinese) where every value is bmi with its two inputs swapped
+    (height / weight², as from def bmi(weights_kg, heights_m) or the names swapped in the
+    formula) or the formula turned upside down (height² / weight); None otherwise, and where
+    the input makes either equal to the right answer."""
+    right = w / h**2
+    for formula, en, zh in (
+        (
+            h / w**2,
+            "every value of yours is height / weight², the formula with its two inputs "
+            "swapped: bmi is called as bmi(heights_m, weights_kg), heights first, so check the "
+            "order of your parameters and that the weight is divided by the squared height: "
+            "weights_kg / heights_m ** 2",
+            "你的每个值都是 身高 / 体重²，也就是两个输入互换了位置的公式：bmi 的调用方式是 "
+            "bmi(heights_m, weights_kg)，身高在前，请检查你的参数顺序，并确认是体重除以身高的平方："
+            "weights_kg / heights_m ** 2",
+        ),
+        (
+            h**2 / w,
+            "every value of yours is height² / weight, the formula upside down (one over the "
+            "expected value): the weight is divided by the squared height, weights_kg / "
+            "heights_m ** 2",
+            "你的每个值都是 身高² / 体重，公式上下颠倒了（是期望值的倒数）：应当是体重除以身高的平方，"
+            "weights_kg / heights_m ** 2",
+        ),
+    ):
+        if (
+            got.numel()
+            and got.shape == formula.shape
+            and torch.allclose(got, formula, rtol=1e-4)
+            and not torch.allclose(formula, right, rtol=1e-4)
+        ):
+            return "bmi_formula_swapped", en, zh
+    return None
 
 
 # The heights rescaled as if they were in centimetres (/ 100) or to centimetres (* 100).
