@@ -462,10 +462,66 @@ def _astype_kept(got, dtype, source, parameter, what):
     )
 
 
+def layout_story(got, want):
+    """(evidence, English, Chinese) for a result whose shape differs from the expected one
+    in a way its values explain: the features transposed, (d, n) holding the expected (n, d)
+    swapped round; or the labels one-hot, (n, C) whose rows are 0 but for one 1, at each
+    sample's class index. None otherwise (and where the shapes cannot tell: a square batch)."""
+    g = got.detach().cpu()
+    w = want.detach().cpu()
+    if (
+        g.dim() == 2
+        and w.dim() == 2
+        and tuple(g.shape) == tuple(w.shape)[::-1]
+        and w.shape[0] != w.shape[1]
+        and w.numel()
+        and g.dtype.is_floating_point
+        and torch.allclose(g.T.double(), w.double())
+    ):
+        n, d = w.shape
+        return (
+            "features_transposed",
+            f"yours has shape ({d}, {n}): the features transposed, one row per feature. The array "
+            f"arrives as ({n}, {d}), one row per sample, which is what nn.Linear({d}, ...) wants: "
+            "it multiplies the last dimension, the features, by its weights. Keep the array's "
+            "layout: no .T, .t() or transpose",
+            f"你的结果形状为 ({d}, {n})：特征被转置了，每一行是一个特征。数组传进来时是 ({n}, {d})，"
+            f"每一行是一个样本，这正是 nn.Linear({d}, ...) 需要的：它把最后一维（特征）与权重相乘。"
+            "请保持数组原来的布局：不要 .T、.t() 或 transpose",
+        )
+    if g.dim() == 2 and w.dim() == 1 and g.shape[0] == w.shape[0] and w.numel() and g.shape[1] > 1:
+        values = g.double()
+        hot = bool(((values == 0) | (values == 1)).all()) and bool((values.sum(dim=1) == 1).all())
+        if hot and torch.equal(values.argmax(dim=1), w.long()):
+            n, c = g.shape
+            return (
+                "labels_one_hot",
+                f"yours has shape ({n}, {c}): one-hot vectors, a 1 at each sample's class and 0 "
+                f"elsewhere (F.one_hot). F.cross_entropy's target is one class index per sample, "
+                f"shape ({n},), int64 from 0 to C - 1: the labels as they come, converted with "
+                "torch.from_numpy(labels).long(), with no one_hot",
+                f"你的结果形状为 ({n}, {c})：这是 one-hot 向量，每个样本所属类别处为 1，其余为 0"
+                f"（F.one_hot）。F.cross_entropy 的目标是每个样本一个类别下标，形状为 ({n},)，"
+                "取值 0 到 C - 1 的 int64：就是传进来的标签本身，用 torch.from_numpy(labels).long() "
+                "转换即可，不要 one_hot",
+            )
+    return None
+
+
+def _layout(got, want, what):
+    """Fail with :func:`layout_story` where it holds."""
+    story = layout_story(got, want)
+    if story is not None:
+        evidence, en, zh = story
+        we, wz = names(what)
+        fail(f"{we}: {en}.", f"{wz}：{zh}。", evidence=["wrong_shape", evidence])
+
+
 def _check_features(got, want, what, source=""):
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
+    _layout(got, want, what)
     assert_shape(got, want.shape, what)
     _astype_kept(got, torch.float64, source, 0, what)
     if got.dtype == torch.float64:
@@ -484,6 +540,7 @@ def _check_labels(got, want, what, source=""):
     we, wz = names(what)
     got = expect_tensor(got, what)
     _kept_batch(got, want, what)
+    _layout(got, want, what)
     assert_shape(got, want.shape, what)
     _astype_kept(got, torch.int32, source, 1, what)
     if got.dtype != torch.int64:
