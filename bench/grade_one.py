@@ -23,6 +23,12 @@ this checkout, not editable: the grader, its course and templates, and torch all
 other user may read them, which the grader's sandbox children (an unprivileged uid when run as
 root) then cannot. That setup is not timed; the measurement then uses that virtualenv's ``grade``
 and its ``python -c "import torch"``.
+
+As root the learner children run as an unprivileged uid of their own; as any other user they
+keep the user's uid inside a user namespace. To measure both, run it as root and as a normal
+user, with a Python that user can run (the private virtualenv is made from it), e.g.:
+
+    su someone -c 'python3 bench/grade_one.py --venv private'
 """
 
 from __future__ import annotations
