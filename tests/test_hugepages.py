@@ -88,6 +88,34 @@ def test_nothing_is_folded_before_enough_children_were_forked():
     assert folder.wanted()
 
 
+def test_a_mapping_that_cannot_be_folded_does_not_stop_the_rest(monkeypatch):
+    """EINVAL names one mapping (a library marked it no-huge-page): the next is tried; a
+    sandbox that refuses the call itself (EPERM) stops the folding."""
+    import errno
+
+    folder = HugePageFolder(start_after=0)
+    folder._todo = [(5 * HUGE, 7 * HUGE), (HUGE, 3 * HUGE)]  # popped from the end
+    tried = []
+
+    def fold(start):
+        tried.append(start)
+        if start < 3 * HUGE:
+            return errno.EINVAL
+        folder.folded += HUGE
+        return 0
+
+    monkeypatch.setattr(folder, "_fold", fold)
+    while folder.wanted():
+        folder.step()
+    assert tried == [HUGE, 5 * HUGE, 6 * HUGE] and folder.folded == 2 * HUGE
+    assert not folder.refused
+    folder = HugePageFolder(start_after=0)
+    folder._todo = [(5 * HUGE, 7 * HUGE), (HUGE, 3 * HUGE)]
+    monkeypatch.setattr(folder, "_fold", lambda start: errno.EPERM)
+    folder.step()
+    assert not folder.wanted() and folder.refused
+
+
 def test_turned_off_by_the_environment(monkeypatch):
     monkeypatch.setenv("GRADER_HUGEPAGES", "0")
     folder = HugePageFolder.for_server()
@@ -102,6 +130,27 @@ def _anon_huge_kib(pid: int | str = "self") -> int:
             if line.startswith("AnonHugePages:"):
                 return int(line.split()[1])
     return 0
+
+
+def _kernel_folds() -> bool:
+    """Whether this kernel folds a fresh private mapping (in a forked process)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            area = mmap.mmap(-1, 8 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            area.write(b"x" * (8 << 20))
+            folder = HugePageFolder(start_after=0)
+            while folder.wanted() and not folder.folded:
+                folder.step()
+            os.write(write_fd, b"1" if folder.folded else b"0")
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as handle:
+        answer = handle.read()
+    os.waitpid(pid, 0)
+    return answer == b"1"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="huge pages are folded on Linux only")
@@ -148,10 +197,7 @@ def test_the_fork_server_folds_its_memory_once_it_has_forked_a_few_children(tmp_
     from grader.sandbox.forkserver import ForkServer, ForkServerClient
     from grader.sandbox.policy import ChildLimits
 
-    probe = HugePageFolder(start_after=0)
-    while probe.wanted() and not probe.folded and not probe.refused:
-        probe.step()
-    if probe.refused:
+    if not _kernel_folds():
         pytest.skip("this kernel does not fold memory into huge pages (MADV_COLLAPSE)")
     learner = tmp_path / "exercise-99.py"
     learner.write_text("x = 1\n")

@@ -79,7 +79,7 @@ class HugePageFolder:
         self.start_after = start_after
         self.forks = 0
         self.folded = 0  # bytes
-        self.refused = False  # the kernel cannot fold here at all
+        self.refused = False  # nothing could be folded at all
         self._todo: list[tuple[int, int]] | None = None if sys.platform == "linux" else []
         self._huge = huge_page_size()
 
@@ -111,19 +111,24 @@ class HugePageFolder:
         if not self._todo:
             return
         start, end = self._todo.pop()
-        if end - start > self._huge:
+        error = self._fold(start)
+        if error in (errno.EPERM, errno.ENOSYS):  # a sandbox refuses the call itself
+            self._todo = []
+        elif error != errno.EINVAL and end - start > self._huge:
             self._todo.append((start + self._huge, end))
-        self._fold(start)
+        # EINVAL: this mapping cannot be folded (a library marked it no-huge-page), or no
+        # mapping can (a kernel before 6.1, huge pages turned off): the next mapping is tried.
+        # Any other error (no huge page free just now, a mapping changed since it was
+        # planned) is this page's alone.
+        if not self._todo and not self.folded:
+            self.refused = True
 
-    def _fold(self, start: int) -> None:
+    def _fold(self, start: int) -> int:
+        """Fold the huge page at ``start``: 0, or the error number."""
         madvise = libc().madvise
         madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         madvise.restype = ctypes.c_int
         if madvise(start, self._huge, MADV_COLLAPSE) == 0:
             self.folded += self._huge
-        # EINVAL: a kernel before 6.1, or huge pages turned off; EPERM or ENOSYS: a sandbox
-        # that refuses the call. Any other error (no huge page free just now, a locked page,
-        # a mapping changed since it was planned) is this page's alone.
-        elif ctypes.get_errno() in (errno.EINVAL, errno.EPERM, errno.ENOSYS):
-            self.refused = True
-            self._todo = []
+            return 0
+        return ctypes.get_errno() or errno.EINVAL
