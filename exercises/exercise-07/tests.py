@@ -16,6 +16,7 @@ Seed pitfalls covered:
 - Tensors created on the CPU whatever the input's device: meta tensors stand in for a GPU.
 """
 
+import math
 import warnings
 
 import torch
@@ -160,6 +161,20 @@ def test_pairwise_values(learner, reference, device, rng):
         )
 
 
+def _within_expansion_rounding(diagonal: torch.Tensor, x: torch.Tensor) -> bool:
+    """Whether every diagonal value is small enough to be the rounding error of
+    |x|^2 + |y|^2 - 2 x.y: the squared distance of a point to itself then comes out as a few
+    units in the last place of |x|^2 (the sums of d products err by about d * eps * |x|^2),
+    so its square root is at most about sqrt((d + 4) * eps) * |x|. The bound allows 16 times
+    that; cdist and the expansion reach a twentieth of it. A diagonal beyond it (|x| itself,
+    for sqrt(x @ x.T)) is some other formula, and rounding advice would mislead."""
+    dtype = diagonal.dtype if diagonal.dtype.is_floating_point else torch.float32
+    eps = max(torch.finfo(torch.float32).eps, torch.finfo(dtype).eps)
+    norms = x.detach().cpu().double().norm(dim=1)
+    bound = norms * math.sqrt(16 * (x.shape[1] + 4) * eps)
+    return bool((diagonal.double().abs() <= bound).all())
+
+
 def test_pairwise_diagonal_exactly_zero(learner, device, rng):
     # 40 points far from the origin (coordinates near 100), two of them identical: the rounding
     # errors of |x|^2 + |y|^2 - 2 x.y are then large, and 40 rows is past cdist's switch to it.
@@ -208,6 +223,25 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
             f"{c:.6g}，即 sqrt({c * c:.3g})：在 sqrt 之前加上的小数（epsilon）变成了每个点到自身的距离。"
             "什么都不要加：x[:, None, :] - x[None, :, :] 的平方和开方后，对角线恰好为 0，也不会出现 NaN。",
             evidence=["values_differ", "epsilon_before_sqrt"],
+        )
+    if off.numel() and not _within_expansion_rounding(diagonal, x):
+        # far more than |x|^2 + |y|^2 - 2 x.y can leave: not a rounding error, and no advice
+        # about one; what the learner returned is not the distance of a point to itself
+        i = int(diagonal.abs().argmax())
+        we, wz = names(what)
+        fail(
+            f"{we}: the diagonal should be exactly 0 (each point's distance to itself), but "
+            f"yours holds {diagonal[i].item():.6g} at [{i}, {i}] ({off.numel()} of 40 diagonal "
+            "values are not 0), far more than rounding can leave for points of this size "
+            f"(|x[{i}]| is {float(x[i].detach().double().norm()):.6g}). Check the formula on two "
+            "points by hand: the distance is the square root of the summed squared differences "
+            "of their coordinates.",
+            f"{wz}：对角线应当恰好为 0（每个点到自身的距离），但你的结果在 [{i}, {i}] 处为 "
+            f"{diagonal[i].item():.6g}（40 个对角线元素中有 {off.numel()} 个不为 0），"
+            "远远超过这种大小的点可能产生的舍入误差"
+            f"（|x[{i}]| 为 {float(x[i].detach().double().norm()):.6g}）。"
+            "请用两个点手算检查公式：距离是两点各坐标之差的平方和再开方。",
+            evidence=["values_differ"],
         )
     if off.numel():
         i = int(off[0])
