@@ -424,7 +424,7 @@ def assert_close(
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     ok = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    _report_mismatch(what, a, b, ~ok, exact=False, rtol=rtol, atol=atol)
+    _report_mismatch(what, a, b, ~ok, exact=False, rtol=rtol, atol=atol, held_in=got.dtype)
 
 
 def assert_equal(
@@ -499,7 +499,9 @@ def _report_mismatch(
     exact: bool,
     rtol: float = 0.0,
     atol: float = 0.0,
+    held_in: torch.dtype | None = None,
 ) -> None:
+    """``held_in``: the dtype the learner's tensor had before ``a`` was promoted to compare."""
     we, wz = names(what)
     if not bool(bad.any()):
         return
@@ -508,10 +510,13 @@ def _report_mismatch(
     yours, want = a[index], b[index]
     where = "[" + ", ".join(map(str, index)) + "]" if index else ""
     evidence = ["values_differ"]
+    overflow = _overflowed(a, b, held_in) if a.dtype.is_floating_point else None
     if a.dtype.is_floating_point:
         if bool((torch.isnan(a) & ~torch.isnan(b)).any()):
             evidence.append("nan_in_output")
-        if bool((torch.isinf(a) & ~torch.isinf(b)).any()):
+        if overflow is not None:
+            evidence.append("wrong_dtype")
+        elif bool((torch.isinf(a) & ~torch.isinf(b)).any()):
             evidence.append("inf_in_output")
     extra_en = extra_zh = ""
     non_finite = relations.first_non_finite(a, b)
@@ -525,6 +530,9 @@ def _report_mismatch(
             rule_en, rule_zh = tolerance_words(rtol, atol)
             extra_en += f" The largest difference is {err:.3g}; {rule_en}."
             extra_zh += f"最大误差为 {err:.3g}；{rule_zh}。"
+    if overflow is not None:
+        extra_en += f" {overflow.en}"
+        extra_zh += overflow.zh
     at_en = f" First at index {where}:" if where else ""
     at_zh = f"第一个位于下标 {where}：" if where else ""
     relation = relations.relate(a, b, rtol=rtol, atol=atol)
@@ -545,6 +553,29 @@ def _report_mismatch(
             "expected": _element(want),
             "count": count,
         },
+    )
+
+
+def _overflowed(a: torch.Tensor, b: torch.Tensor, held_in: torch.dtype | None) -> Text | None:
+    """Every inf of the learner's values is a finite expected value too large for the narrower
+    float dtype the learner's tensor was held in (1e6 in float16): the dtype overflowed, no
+    computation made an inf. Then that is what to say, not the NaN-or-inf story."""
+    if held_in is None or not held_in.is_floating_point or held_in == a.dtype:
+        return None
+    limit = torch.finfo(held_in).max
+    if limit >= torch.finfo(b.dtype).max:
+        return None
+    new_inf = torch.isinf(a) & torch.isfinite(b)
+    if not bool(new_inf.any()) or bool((torch.isnan(a) & ~torch.isnan(b)).any()):
+        return None
+    if not bool((b[new_inf].abs() > limit).all()):
+        return None
+    name = str(held_in).removeprefix("torch.")
+    big = _element(b[new_inf][0])
+    return Text(
+        f"Yours is {name}, which holds numbers up to {limit:g} only: {big} becomes inf in it. "
+        "Keep the dtype asked for.",
+        f"你的结果是 {name}，它最大只能表示 {limit:g}：{big} 在其中变成了 inf。请保持题目要求的 dtype。",
     )
 
 
