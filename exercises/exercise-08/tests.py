@@ -354,6 +354,25 @@ def _shifted(x, m):
     return e / e.sum(dim=1, keepdim=True)
 
 
+def _whole_sum(x, m):
+    """exp(x - m) divided by the sum of the whole tensor (e.sum() without dim): with one row
+    it is the softmax itself, and with one column the softmax of each column (dim=0), so it
+    names nothing then."""
+    if x.shape[0] < 2 or x.shape[1] < 2:
+        return None
+    e = (x - m).exp()
+    return e / e.sum()
+
+
+_WHOLE_SUM_EN = (
+    "you divided by the sum of the whole tensor (e.sum() without dim), not by each row's: all "
+    "your values together sum to 1, each row does not. Sum each row: e.sum(dim=1, keepdim=True)."
+)
+_WHOLE_SUM_ZH = (
+    "你除以的是整个张量的和（不带 dim 的 e.sum()），而不是每一行各自的和：你的所有值加起来为 1，"
+    "每一行却不是。请按行求和：e.sum(dim=1, keepdim=True)。"
+)
+
 _SOFTMAX_MISTAKES = (
     (
         lambda x: _naive(x),
@@ -403,6 +422,18 @@ _SOFTMAX_MISTAKES = (
         "across the columns, dim=1, for the maximum and the sum.",
         "你的结果对每一列做了归一化（dim=0）：是各列之和为 1，而不是各行。求最大值和求和都应跨列进行，"
         "即 dim=1。",
+    ),
+    (
+        lambda x: _whole_sum(x, x.max(dim=1, keepdim=True).values),
+        ["values_differ", "reduced_all_dims"],
+        _WHOLE_SUM_EN,
+        _WHOLE_SUM_ZH,
+    ),
+    (
+        lambda x: _whole_sum(x, x.max()),
+        ["values_differ", "reduced_all_dims"],
+        _WHOLE_SUM_EN,
+        _WHOLE_SUM_ZH,
     ),
     (
         lambda x: _shifted(x, x.max(dim=1).values) if x.shape[0] == x.shape[1] else None,
@@ -578,12 +609,14 @@ def test_softmax_rows_property(learner, n, d, shift, data_seed):
     if not torch.allclose(sums, torch.ones_like(sums), atol=tol) or bool((got < 0).any()):
         i = int((sums - 1).abs().argmax())
         what_en, what_zh = names(what)
+        whole = n > 1 and d > 1 and bool((got >= 0).all()) and abs(float(sums.sum()) - 1) <= tol
         fail(
             f"{what_en}: every row of a softmax holds values between 0 and 1 that sum to 1, but row "
-            f"{i} of yours sums to {sums[i].item():.6g}.",
+            f"{i} of yours sums to {sums[i].item():.6g}."
+            + (f" Y{_WHOLE_SUM_EN[1:]}" if whole else ""),
             f"{what_zh}：softmax 的每一行都是 0 到 1 之间、总和为 1 的值，但你的结果第 {i} 行之和为 "
-            f"{sums[i].item():.6g}。",
-            evidence=["values_differ"],
+            f"{sums[i].item():.6g}。" + (_WHOLE_SUM_ZH if whole else ""),
+            evidence=["values_differ"] + (["reduced_all_dims"] if whole else []),
         )
     base = expect_tensor(learner.softmax_rows(x), _for_x("softmax_rows(x)", x))
     if not torch.allclose(got, base.detach().cpu().float(), rtol=tol, atol=1e-6):
