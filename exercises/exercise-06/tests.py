@@ -23,6 +23,7 @@ from grader.testing import (
     LearnerRaised,
     assert_device,
     assert_equal,
+    assert_not_returned_exception,
     assert_shape,
     expect_raises,
     expect_tensor,
@@ -201,6 +202,7 @@ def _expect_value_error(learner, x, dim, code):
     with expect_raises("ValueError", what):
         got = learner.drop_dim(x, dim)
         # It returned: say what it did instead of raising.
+        assert_not_returned_exception(got, "ValueError", what)
         if isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(x.shape):
             fail(
                 f"{what} should raise ValueError, because dimension {dim} has size {size}, not 1; "

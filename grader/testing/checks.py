@@ -11,6 +11,7 @@ first call imports some 500 modules, see PERFORMANCE.md).
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -977,6 +978,25 @@ def assert_not_called(record: Any, names: str | Iterable[str], what: str | Text)
         f"{we} uses {', '.join(used)}, which this exercise asks you to write yourself.",
         f"{wz} 使用了 {', '.join(used)}，而本练习要求你自己实现它。",
         evidence=["forbidden_call"],
+    )
+
+
+def assert_not_returned_exception(value: Any, type_name: str, what: str | Text) -> None:
+    """Where an exception was due, the call's result is not an exception object: ``return
+    ValueError(...)`` in place of ``raise``. Only a built-in exception class is recognised by
+    its name (what crosses the boundary of a learner's object)."""
+    if not isinstance(value, Opaque):
+        return
+    cls = getattr(builtins, value.type_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        return
+    we, wz = names(what)
+    fail(
+        f"{we} should raise {type_name}, but it returned {value.repr}: an exception object "
+        "that was returned, not raised. Write raise where you wrote return.",
+        f"{wz} 应该抛出 {type_name}，但它返回了 {value.repr}：这个异常对象被 return 了，"
+        "而没有被 raise。请把 return 改成 raise。",
+        evidence=["no_exception", "exception_returned"],
     )
 
 
