@@ -203,6 +203,19 @@ def _element(value: torch.Tensor) -> str:
     return repr(item)
 
 
+def _elements(yours: torch.Tensor, want: torch.Tensor) -> tuple[str, str]:
+    """Two differing elements, written with as many significant digits as it takes to tell
+    them apart (6 where that is enough): "yours is 1.3355, expected 1.3355" says nothing."""
+    a, b = yours.item(), want.item()
+    if not (isinstance(a, float) and isinstance(b, float)) or a == b:
+        return _element(yours), _element(want)
+    for digits in range(6, 18):
+        left, right = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if left != right:
+            return left, right
+    return repr(a), repr(b)
+
+
 # ---------------------------------------------------------------------------------------------
 # Types and metadata
 
@@ -542,11 +555,12 @@ def _report_mismatch(
         extra_zh += relation.zh
         if relation.tag:
             evidence.append(relation.tag)
+    shown_yours, shown_want = _elements(yours, want)
     fail(
         f"{we}: {count} of {a.numel()} values differ from the expected result.{at_en} yours is "
-        f"{_element(yours)}, expected {_element(want)}.{extra_en}",
+        f"{shown_yours}, expected {shown_want}.{extra_en}",
         f"{wz}：{a.numel()} 个值中有 {count} 个与期望结果不同。{at_zh}你的结果是 "
-        f"{_element(yours)}，期望 {_element(want)}。{extra_zh}",
+        f"{shown_yours}，期望 {shown_want}。{extra_zh}",
         evidence=evidence,
         data={
             "index": list(index),
