@@ -230,10 +230,24 @@ def expect_tensor(value: Any, what: str | Text) -> torch.Tensor:
         evidence.append("numpy_instead_of_tensor")
     if isinstance(value, Opaque) and "subclass" in value.repr + value.type_name:
         evidence.append("tensor_subclass")
+    none_en, none_zh = _none_returned(value, evidence)
     fail(
-        f"{we} should be a torch.Tensor, but yours is {describe(value)}.",
-        f"{wz} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。",
+        f"{we} should be a torch.Tensor, but yours is {describe(value)}.{none_en}",
+        f"{wz} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。{none_zh}",
         evidence=evidence,
+    )
+
+
+def _none_returned(value: Any, evidence: list[str]) -> tuple[str, str]:
+    """None where a value was due: what a function gives that ends without ``return``. Adds
+    the evidence tag and gives the sentence that says so (empty for any other value)."""
+    if value is not None:
+        return "", ""
+    evidence.append("returned_none")
+    return (
+        " A function that ends without a return statement gives None: return the result you "
+        "computed.",
+        "没有 return 语句就结束的函数会返回 None：请把算出的结果 return 回去。",
     )
 
 
@@ -241,10 +255,12 @@ def expect_array(value: Any, what: str | Text) -> np.ndarray:
     we, wz = names(what)
     if isinstance(value, np.ndarray):
         return value
+    evidence = ["not_an_array"]
+    none_en, none_zh = _none_returned(value, evidence)
     fail(
-        f"{we} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.",
-        f"{wz} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。",
-        evidence=["not_an_array"],
+        f"{we} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.{none_en}",
+        f"{wz} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。{none_zh}",
+        evidence=evidence,
     )
 
 
@@ -253,10 +269,12 @@ def assert_type(value: Any, kind: type | tuple[type, ...], what: str | Text) -> 
     if isinstance(value, kind) and not (isinstance(value, bool) and bool not in _tuple(kind)):
         return
     kinds = " or ".join(k.__name__ for k in _tuple(kind))
+    evidence = ["wrong_type"]
+    none_en, none_zh = _none_returned(value, evidence)
     fail(
-        f"{we} should be a {kinds}, but yours is {describe(value)}.",
-        f"{wz} 应该是 {kinds}，但你的结果是 {describe_zh(value)}。",
-        evidence=["wrong_type"],
+        f"{we} should be a {kinds}, but yours is {describe(value)}.{none_en}",
+        f"{wz} 应该是 {kinds}，但你的结果是 {describe_zh(value)}。{none_zh}",
+        evidence=evidence,
     )
 
 
