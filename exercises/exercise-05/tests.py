@@ -184,6 +184,24 @@ def test_flatten_transposed_any_layout(learner, device, rng, learner_source):
 # to_sequence
 
 
+def _sizes_misread(shape, image_shape):
+    """The three sizes of ``shape`` after the batch, as reshape(B, H*W, C) writes them when
+    ``B, H, W, C = images.shape`` (or any order but B, C, H, W) named the sizes: "C*H, W"; None
+    unless exactly one such order gives ``shape`` and the sizes tell the orders apart."""
+    if len(shape) != 3 or len(image_shape) != 4 or shape[0] != image_shape[0]:
+        return None
+    sizes = dict(zip("CHW", image_shape[1:], strict=True))
+    if len(set(sizes.values())) < 3:
+        return None  # two equal sizes: the order cannot be read from the shape
+    found = [
+        f"{'*'.join(d for d in 'CHW' if d != last)}, {last}"  # C*H, W or C*W, H
+        for last in "HW"
+        if shape[1:]
+        == (image_shape[1] * image_shape[2] * image_shape[3] // sizes[last], sizes[last])
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def _explain_sequence(got, images, want, what):
     """Name the classic wrong pixel orders before the generic comparison."""
     got = expect_tensor(got, what)
@@ -197,6 +215,20 @@ def _explain_sequence(got, images, want, what):
         b, hw, c = want.shape
         shape = tuple(got.shape)
         merged = shape == (b * hw, c)
+        misread = _sizes_misread(shape, tuple(images.shape))
+        if misread is not None:
+            fail(
+                f"{what.en} holds the expected values in the expected order, but shaped {shape} "
+                f"instead of (B, H*W, C) = {(b, hw, c)}: yours is (B, {misread}), what "
+                "reshape(B, H*W, C) gives when the sizes are unpacked in another order than "
+                "images.shape holds them, (B, C, H, W). Unpack them in that order: "
+                "B, C, H, W = images.shape.",
+                f"{what.zh}包含的数值和顺序都是对的，但形状是 {shape}，而不是 (B, H*W, C) = "
+                f"{(b, hw, c)}：你的结果是 (B, {misread})，这正是按与 images.shape 不同的顺序解包各维大小"
+                "（images.shape 的顺序是 (B, C, H, W)）时 reshape(B, H*W, C) 得到的形状。"
+                "请按这个顺序解包：B, C, H, W = images.shape。",
+                evidence=["wrong_shape", "reshaped_in_order"],
+            )
         fail(
             f"{what.en} holds the expected values in the expected order, but shaped {shape} "
             f"instead of (B, H*W, C) = {(b, hw, c)}"
