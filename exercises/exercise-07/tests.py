@@ -526,7 +526,33 @@ def _union_double_counted(a, b):
     return w.clamp(min=0) * h.clamp(min=0) / (area_a + area_b)
 
 
+def _enclosing_box_iou(a, b):
+    """The corners taken the wrong way round: the minimum of the top-left corners and the
+    maximum of the bottom-right ones bound the box enclosing both, not their overlap."""
+    a, b = a.detach().cpu().double(), b.detach().cpu().double()
+    width = torch.maximum(a[:, None, 2], b[None, :, 2]) - torch.minimum(
+        a[:, None, 0], b[None, :, 0]
+    )
+    height = torch.maximum(a[:, None, 3], b[None, :, 3]) - torch.minimum(
+        a[:, None, 1], b[None, :, 1]
+    )
+    _, _, area_a, area_b = _iou_sides(a, b)
+    return _iou_of(width.clamp(min=0) * height.clamp(min=0), area_a, area_b)
+
+
 _IOU_MISTAKES = (
+    (
+        _enclosing_box_iou,
+        "iou_enclosing_box",
+        "your values are those of the box enclosing both boxes, not of their overlap: the "
+        "overlap's top-left corner is the maximum of the two top-left corners "
+        "(torch.maximum(a[:, None, :2], b[None, :, :2])) and its bottom-right corner the "
+        "minimum of the two bottom-right ones (torch.minimum); you took them the other way "
+        "round.",
+        "你的结果对应的是同时包住两个框的外接框，而不是它们的重叠部分：重叠部分的左上角是两个左上角中的"
+        "最大值（torch.maximum(a[:, None, :2], b[None, :, :2])），右下角是两个右下角中的最小值"
+        "（torch.minimum）；你把它们取反了。",
+    ),
     (
         _plus_one_iou,
         "pixel_inclusive_boxes",
