@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -231,10 +232,36 @@ def expect_tensor(value: Any, what: str | Text) -> torch.Tensor:
     if isinstance(value, Opaque) and "subclass" in value.repr + value.type_name:
         evidence.append("tensor_subclass")
     none_en, none_zh = _none_returned(value, evidence)
+    if not none_en:
+        none_en, none_zh = _method_returned(value, evidence)
     fail(
         f"{we} should be a torch.Tensor, but yours is {describe(value)}.{none_en}",
         f"{wz} 应该是 torch.Tensor，但你的结果是 {describe_zh(value)}。{none_zh}",
         evidence=evidence,
+    )
+
+
+_METHOD_TYPES = frozenset({"builtin_function_or_method", "method", "method-wrapper"})
+_METHOD_NAME = re.compile(r"<(?:built-in|bound) method (?:[\w.]+\.)?(\w+) of ")
+
+
+def _method_returned(value: Any, evidence: list[str]) -> tuple[str, str]:
+    """A bound method where its result was due: ``return t.float`` without the parentheses.
+    Adds the evidence tag and gives the sentence that says so (empty for any other value)."""
+    if not (isinstance(value, Opaque) and value.type_name in _METHOD_TYPES):
+        return "", ""
+    evidence.append("method_not_called")
+    found = _METHOD_NAME.match(value.repr)
+    if found is None:
+        return (
+            " That is a method itself, not its result: call it, with parentheses.",
+            "这是方法本身，而不是它的结果：需要加上括号调用它。",
+        )
+    name = found.group(1)
+    return (
+        f" That is the method {name} itself, not its result: call it, with parentheses "
+        f"(.{name}(...)).",
+        f"这是方法 {name} 本身，而不是它的结果：需要加上括号调用它（.{name}(...)）。",
     )
 
 
@@ -257,6 +284,8 @@ def expect_array(value: Any, what: str | Text) -> np.ndarray:
         return value
     evidence = ["not_an_array"]
     none_en, none_zh = _none_returned(value, evidence)
+    if not none_en:
+        none_en, none_zh = _method_returned(value, evidence)
     fail(
         f"{we} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.{none_en}",
         f"{wz} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。{none_zh}",
@@ -271,6 +300,8 @@ def assert_type(value: Any, kind: type | tuple[type, ...], what: str | Text) -> 
     kinds = " or ".join(k.__name__ for k in _tuple(kind))
     evidence = ["wrong_type"]
     none_en, none_zh = _none_returned(value, evidence)
+    if not none_en:
+        none_en, none_zh = _method_returned(value, evidence)
     fail(
         f"{we} should be a {kinds}, but yours is {describe(value)}.{none_en}",
         f"{wz} 应该是 {kinds}，但你的结果是 {describe_zh(value)}。{none_zh}",
