@@ -109,6 +109,27 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             "沿 dim 1 使用 gather，或者 scores[torch.arange(N), labels]。",
             evidence=["wrong_shape", "broadcast_shape", "index_all_pairs"],
         )
+    if (
+        got.device.type != "meta"
+        and n > 1
+        and tuple(got.shape) in ((n,), (1, n))
+        and scores.shape[1] > 0
+    ):
+        yours = got.detach().cpu().reshape(-1)
+        first_row = scores.detach().cpu()[0, labels.cpu()]  # scores[0, labels[i]]
+        if not torch.equal(yours, want.detach().cpu()) and torch.equal(yours, first_row):
+            fail(
+                f"{what_en}: element i of yours is scores[0, labels[i]]: every value comes from "
+                "row 0 (an index of shape (1, N), such as labels.unsqueeze(0), makes gather read "
+                "all N column numbers in the first row; scores[0][labels] does too). Each row "
+                "needs its own label: scores.gather(1, labels.unsqueeze(1)).squeeze(1), or "
+                "scores[torch.arange(N), labels].",
+                f"{what_zh.rstrip()}：你的结果第 i 个元素是 scores[0, labels[i]]：所有值都取自第 0 行"
+                "（形状为 (1, N) 的索引，例如 labels.unsqueeze(0)，会让 gather 在第一行里读取全部 N 个列号；"
+                "scores[0][labels] 也是这样）。每一行都需要它自己的标签："
+                "scores.gather(1, labels.unsqueeze(1)).squeeze(1)，或者 scores[torch.arange(N), labels]。",
+                evidence=["values_differ", "gather_index_one_row"],
+            )
     if tuple(got.shape) == (n, 1):
         fail(
             f"{what_en} should have shape ({n},), but yours has shape ({n}, 1): gather returns a "
