@@ -120,12 +120,14 @@ def test_add_batch_dim(learner, reference, device, rng):
 
 
 def _drop_negative(learner, x, dim):
-    """learner.drop_dim(x, dim); an IndexError for a negative dim whose position counted from
-    the front works is named: the code turns negative dims into the wrong position."""
+    """learner.drop_dim(x, dim); an error for a negative dim whose position counted from the
+    front works is named: the code turns negative dims into the wrong position (an IndexError
+    from len(x.shape) - dim, or a shape error from x.shape[:dim] + x.shape[dim + 1:], whose
+    second slice is the whole shape for dim = -1)."""
     try:
         return learner.drop_dim(x, dim)
     except LearnerRaised as exc:
-        if dim >= 0 or "IndexError" not in exc.mro:
+        if dim >= 0:
             raise
         front = dim + x.dim()
         try:
@@ -138,12 +140,13 @@ def _drop_negative(learner, x, dim):
             f"drop_dim(x, {front}), the same dimension counted from the front, works: your "
             "code turns a negative dim into the wrong position. A negative dim counts from the "
             f"end (-1 is the last dim), so its position is dim + x.dim() = {front}, not "
-            "len(x.shape) - dim; x.shape[dim] and x.squeeze(dim) take negative dims as they are.",
+            "len(x.shape) - dim, and x.shape[dim + 1:] for dim = -1 is x.shape[0:], the whole "
+            "shape; x.shape[dim] and x.squeeze(dim) take negative dims as they are.",
             f"{zh}{'' if zh.endswith('。') else '。'}drop_dim(x, {dim}) 抛出了它，而 "
             f"drop_dim(x, {front})（从前往后数的同一维）可以正常运行：你的代码把"
             "负的 dim 换算成了错误的位置。负的 dim 从末尾开始数（-1 是最后一维），所以它的位置是 "
-            f"dim + x.dim() = {front}，而不是 len(x.shape) - dim；x.shape[dim] 和 x.squeeze(dim) "
-            "本身就接受负的 dim。",
+            f"dim + x.dim() = {front}，而不是 len(x.shape) - dim；而且 dim = -1 时 x.shape[dim + 1:] "
+            "就是 x.shape[0:]，即整个形状；x.shape[dim] 和 x.squeeze(dim) 本身就接受负的 dim。",
         )
         exc.evidence = (*exc.evidence, "negative_dim_position")
         raise
