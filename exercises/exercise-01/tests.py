@@ -15,6 +15,7 @@ from grader.testing import (
     assert_shape,
     describe,
     describe_zh,
+    device_of,
     expect_tensor,
     fail,
 )
@@ -87,7 +88,20 @@ def test_make_grid_on_requested_device(learner, device):
     # "meta" tensors have a device but no data: a grid made on the CPU and left there fails here
     # exactly as it would on a GPU. Only the device is judged here.
     what = f"make_grid(3, 4, device={device!r})"
-    assert_device(expect_tensor(learner.make_grid(3, 4, device=device), what), device, what)
+    got = expect_tensor(learner.make_grid(3, 4, device=device), what)
+    if torch.device(device_of(got)).type != torch.device(device).type:
+        # the device is an argument here, not the device of an input tensor
+        fail(
+            f"{what} should be on {device}, but yours is on {device_of(got)}: make_grid creates "
+            "its tensor on the device it is given. Pass it on to the creation function "
+            "(torch.arange(..., device=device)); a device chosen inside the function ('cuda' if "
+            "torch.cuda.is_available() else 'cpu', .cuda(), 'cpu') ignores the one asked for.",
+            f"{what} 应该位于 {device}，但你的结果位于 {device_of(got)}：make_grid 要在传入的设备上"
+            "创建张量。请把它传给创建函数（torch.arange(..., device=device)）；在函数内部自己选的设备"
+            "（'cuda' if torch.cuda.is_available() else 'cpu'、.cuda()、'cpu'）会忽略要求的设备。",
+            evidence=["wrong_device"],
+        )
+    assert_device(got, device, what)
 
 
 SCALARS = (3, 2.5, -7, 0, 1e6)
