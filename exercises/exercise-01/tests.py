@@ -29,9 +29,34 @@ EMPTY_GRIDS = [(0, 4), (3, 0), (0, 0)]
 # them. Values are compared whatever the dtype and device; those are judged on their own.
 
 
+def _linspace_to_n(got, rows, cols):
+    """Whether ``got`` is torch.linspace(0, n, n) laid out as (rows, cols), n = rows * cols:
+    the end n included, so the step is n / (n - 1), not 1 (001 §3.4: linspace includes its
+    end). With n = 1 that is [0], the right grid."""
+    n = rows * cols
+    if not isinstance(got, torch.Tensor) or got.device.type == "meta" or n < 2:
+        return False
+    if tuple(got.shape) != (rows, cols) or not got.dtype.is_floating_point:
+        return False
+    spaced = torch.linspace(0, n, n, dtype=torch.float64).reshape(rows, cols)
+    return bool(torch.allclose(got.detach().cpu().double(), spaced, rtol=1e-5, atol=1e-5))
+
+
 def test_make_grid_values(learner, reference, device):
     for rows, cols in GRIDS:
         got = learner.make_grid(rows, cols, device=device)
+        if _linspace_to_n(got, rows, cols):
+            n = rows * cols
+            fail(
+                f"make_grid({rows}, {cols}) holds {n} evenly spaced values from 0 to {n}, with "
+                f"the step {n}/{n - 1}: torch.linspace(0, {n}, {n}) includes its end, {n}. The "
+                f"grid counts 0, 1, ..., {n - 1}: torch.arange({n}) (its end excluded), or "
+                f"torch.linspace(0, {n - 1}, {n}).",
+                f"make_grid({rows}, {cols}) 是从 0 到 {n} 均匀分布的 {n} 个值，步长为 {n}/{n - 1}："
+                f"torch.linspace(0, {n}, {n}) 包含终点 {n}。网格应为 0, 1, ..., {n - 1}："
+                f"用 torch.arange({n})（不含终点），或 torch.linspace(0, {n - 1}, {n})。",
+                evidence=["values_differ", "linspace_end_included"],
+            )
         assert_close(
             got,
             reference.make_grid(rows, cols, device=device),
