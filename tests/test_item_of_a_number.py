@@ -10,6 +10,8 @@ import torch
 
 from grader.diagnose import DiagnosisCatalog, match
 
+CATALOGUE = DiagnosisCatalog.load()  # once, not per case
+
 
 def _raised(value, attribute: str) -> dict[str, str]:
     try:
@@ -21,7 +23,7 @@ def _raised(value, attribute: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("value", [3, 2.5, True, torch.Size([2, 3]), (1, 2), [1]], ids=repr)
 def test_item_of_a_python_value_is_named(value):
-    entry = match(DiagnosisCatalog.load(), (), _raised(value, "item"))
+    entry = match(CATALOGUE, (), _raised(value, "item"))
     assert entry is not None and entry.id == "item-of-a-number"
 
 
@@ -31,5 +33,5 @@ def test_item_of_a_python_value_is_named(value):
     ids=repr,
 )
 def test_other_missing_attributes_are_not_called_item_of_a_number(value, attribute):
-    entry = match(DiagnosisCatalog.load(), (), _raised(value, attribute))
+    entry = match(CATALOGUE, (), _raised(value, attribute))
     assert entry is None or entry.id != "item-of-a-number"

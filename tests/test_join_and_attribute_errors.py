@@ -11,6 +11,8 @@ import torch
 
 from grader.diagnose import DiagnosisCatalog, match
 
+CATALOGUE = DiagnosisCatalog.load()  # once, not per case
+
 T = torch.zeros(2, 3)
 
 
@@ -34,13 +36,13 @@ def _raised(call) -> dict[str, str]:
     ],
 )
 def test_tensors_passed_one_by_one_are_named(call):
-    entry = match(DiagnosisCatalog.load(), (), _raised(call))
+    entry = match(CATALOGUE, (), _raised(call))
     assert entry is not None and entry.id == "join-takes-a-list"
 
 
 @pytest.mark.parametrize("call", [lambda: T.shape(), lambda: T.dtype(), lambda: T.device()])
 def test_an_attribute_called_is_named(call):
-    entry = match(DiagnosisCatalog.load(), (), _raised(call))
+    entry = match(CATALOGUE, (), _raised(call))
     assert entry is not None and entry.id == "attribute-called"
 
 
@@ -54,5 +56,5 @@ def test_an_attribute_called_is_named(call):
     ],
 )
 def test_neighbouring_errors_are_not_named_so(call):
-    entry = match(DiagnosisCatalog.load(), (), _raised(call))
+    entry = match(CATALOGUE, (), _raised(call))
     assert entry is None or entry.id not in ("join-takes-a-list", "attribute-called")

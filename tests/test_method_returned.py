@@ -21,6 +21,7 @@ CHECKS = [
     lambda v: expect_array(v, "f(x)"),
     lambda v: assert_type(v, dict, "f(x)"),
 ]
+CATALOGUE = DiagnosisCatalog.load()  # once: reading it is most of each example's time
 NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,15}", fullmatch=True)
 
 
@@ -34,7 +35,7 @@ def test_a_bound_tensor_method_is_named_with_its_name(name, which):
     assert "method_not_called" in caught.value.evidence
     assert f"the method {name} itself" in caught.value.message.en
     assert f"方法 {name} 本身" in caught.value.message.zh
-    entry = match(DiagnosisCatalog.load(), tuple(caught.value.evidence), None)
+    entry = match(CATALOGUE, tuple(caught.value.evidence), None)
     assert entry is not None and entry.id == "method-not-called"
 
 
