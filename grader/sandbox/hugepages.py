@@ -13,7 +13,8 @@ steps of one huge page, each only when no request is waiting, and only once the 
 forked START_AFTER children: it saves about 10 ms of kernel time a learner child (keeper
 included), so it pays for itself about thirty children later. A single grading (``grade ID``,
 cold) and a small batch never pay for it; a class's batch or the warm server pays once, and
-then every fork is cheaper. Where the kernel cannot fold (an older
+then every fork is cheaper. The folded copy is the fork server's own: the pages it shared with
+the grading process it was forked from are no longer shared (about 100-150 MiB more in all). Where the kernel cannot fold (an older
 kernel, huge pages turned off, no memory to spare) nothing is folded and nothing else changes.
 """
 
