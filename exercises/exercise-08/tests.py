@@ -153,6 +153,7 @@ def _layouts(rows, cols, rng, device, dtype=torch.float32):
 
 
 F64 = (" (float64)", "（float64）")
+F32 = (" (float32)", "（float32）")
 I64 = (" (int64)", "（int64）")
 PLAIN = ("", "")
 
@@ -658,33 +659,42 @@ def test_results_on_input_device(learner, device, rng):
 
 
 def test_keeps_dtype(learner, rng):
-    # Only the dtype, for a float64 x (square: a per-row statistic lined up with the columns, the
-    # values tests', still runs): the values are the other tests'.
-    x = torch.randn(4, 4, generator=rng, dtype=torch.float64)
-    for name in ("column_means", "row_max", "softmax_rows"):
-        what = _for_x(f"{name}(x)", x, F64)
-        got = getattr(learner, name)(x)
-        pair = None
-        if name == "row_max":
-            if isinstance(got, Opaque):
-                got = learner.run(_row_max_as_tuple, x)
-            pair = got if isinstance(got, (tuple, list)) and len(got) == 2 else None
-            got = got[0] if isinstance(got, (tuple, list)) and got else got  # the values
-        got = expect_tensor(got, what)
-        if (
-            pair is not None
-            and got.dtype == torch.int64
-            and isinstance(pair[1], torch.Tensor)
-            and pair[1].dtype == torch.float64
-        ):
-            # int64 "values" and float64 "indices": the pair is swapped (test_row_max_values
-            # judges the order); the values it returned kept their dtype
-            got = pair[1]
-        if got.dtype != torch.float64:
-            we, wz = names(what)
-            yours = str(got.dtype).removeprefix("torch.")
-            fail(
-                f"{we} should keep the dtype of x, float64, but yours has dtype {yours}.",
-                f"{wz} 应当保持 x 的 dtype float64，但你的结果是 {yours}。",
-                evidence=["wrong_dtype", "dtype_not_kept"],
-            )
+    # Only the dtype, for a float64 and a float32 x (square: a per-row statistic lined up with
+    # the columns, the values tests', still runs): the values are the other tests'. Both: code
+    # that computes in float64 whatever x is (x.mean(dim=0, dtype=torch.float64)) keeps
+    # float64's dtype by chance, and the values tests compare values, not dtypes.
+    for dtype, note in ((torch.float64, F64), (torch.float32, F32)):
+        x = torch.randn(4, 4, generator=rng, dtype=dtype)
+        for name in ("column_means", "row_max", "softmax_rows"):
+            _keeps_dtype(learner, name, x, note)
+
+
+def _keeps_dtype(learner, name, x, note):
+    """fail() unless the values of ``name(x)`` have the dtype of x."""
+    kind = str(x.dtype).removeprefix("torch.")
+    what = _for_x(f"{name}(x)", x, note)
+    got = getattr(learner, name)(x)
+    pair = None
+    if name == "row_max":
+        if isinstance(got, Opaque):
+            got = learner.run(_row_max_as_tuple, x)
+        pair = got if isinstance(got, (tuple, list)) and len(got) == 2 else None
+        got = got[0] if isinstance(got, (tuple, list)) and got else got  # the values
+    got = expect_tensor(got, what)
+    if (
+        pair is not None
+        and got.dtype == torch.int64
+        and isinstance(pair[1], torch.Tensor)
+        and pair[1].dtype == x.dtype
+    ):
+        # int64 "values" and x's dtype for "indices": the pair is swapped
+        # (test_row_max_values judges the order); the values it returned kept their dtype
+        got = pair[1]
+    if got.dtype != x.dtype:
+        we, wz = names(what)
+        yours = str(got.dtype).removeprefix("torch.")
+        fail(
+            f"{we} should keep the dtype of x, {kind}, but yours has dtype {yours}.",
+            f"{wz} 应当保持 x 的 dtype {kind}，但你的结果是 {yours}。",
+            evidence=["wrong_dtype", "dtype_not_kept"],
+        )
