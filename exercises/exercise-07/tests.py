@@ -151,6 +151,7 @@ def test_pairwise_values(learner, reference, device, rng):
         mine, want = got.detach().cpu().clone(), want.cpu().clone()
         mine.diagonal().zero_()
         want.diagonal().zero_()
+        _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol)
         assert_close(
             mine,
             want.to(mine.dtype) if mine.dtype.is_floating_point else want,
@@ -159,6 +160,42 @@ def test_pairwise_values(learner, reference, device, rng):
             atol=atol,
             check_dtype=False,
         )
+
+
+def _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol):
+    """fail() where the learner's distances are sqrt(x @ x.T): the square roots of the dot
+    products of the rows (NaN where a dot product is negative), not of their squared
+    distances. The general story of a NaN (find its cause; clamp a squared distance before
+    sqrt) would send the learner to clamp what is no distance at all."""
+    if not mine.dtype.is_floating_point or mine.shape != want.shape:
+        return
+    rows = x.detach().cpu().double()
+    dots = rows @ rows.T
+    yours = mine.double()
+    if bool(torch.isclose(yours, want.double(), rtol=rtol, atol=atol, equal_nan=True).all()):
+        return  # right: the values test passes
+    # the square roots as they are (NaN where negative), or clamped at 0 first: what the
+    # general NaN advice leads to
+    for roots in (torch.sqrt(dots), torch.sqrt(dots.clamp_min(0))):
+        roots.diagonal().zero_()
+        if bool(torch.isclose(yours, roots, rtol=rtol, atol=atol, equal_nan=True).all()):
+            break
+    else:
+        return
+    we, wz = names(what)
+    fail(
+        f"{we}: every value is the square root of a dot product of two rows (torch.sqrt(x @ x.T)), "
+        "NaN (or 0, clamped) where that product is negative. x @ x.T holds dot products "
+        "x[i] . x[j], not squared distances: the squared distance is "
+        "|x[i]|^2 + |x[j]|^2 - 2 x[i] . x[j], or, with no rounding on the diagonal, "
+        "((x[:, None] - x[None]) ** 2).sum(-1). A clamp does not help: the NaN comes from the "
+        "formula.",
+        f"{wz}：每个值都是两行点积的平方根（torch.sqrt(x @ x.T)），点积为负处为 NaN"
+        "（或被 clamp 成 0）。x @ x.T 是点积 x[i] · x[j]，而不是距离的平方：距离的平方是 |x[i]|^2 + |x[j]|^2 - 2 x[i] · x[j]，"
+        "或者（对角线上没有舍入误差）((x[:, None] - x[None]) ** 2).sum(-1)。clamp 无济于事："
+        "NaN 来自公式本身。",
+        evidence=["values_differ", "sqrt_of_dot_products"],
+    )
 
 
 def _within_expansion_rounding(diagonal: torch.Tensor, x: torch.Tensor) -> bool:
