@@ -477,28 +477,23 @@ def _compare_curves(got, want, what, replays, observed, params, n, start=None, i
         evidence, en, zh = STORIES[kind]
         mistakes.append((lambda kind=kind: replayed(kind), en, zh, ["values_differ", evidence]))
 
+    def told(story, got, want):
+        if story is not None:
+            evidence, en, zh = story
+            fail(
+                f"{what}: {en}. First losses: yours {loss_head(got)}, expected {loss_head(want)}.",
+                f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
+                evidence=["values_differ", evidence],
+            )
+
     def explain(got, want):
         _first_loss(got, want, what, replays, n, start)
         # a new model every epoch: the flat or jumping curve is not a stale prediction nor
         # a mistake in the order (``in_loop()``: :func:`_model_in_loop`)
-        story = in_loop() if in_loop is not None else None
-        if story is not None:
-            evidence, en, zh = story
-            fail(
-                f"{what}: {en}. First losses: yours {loss_head(got)}, expected {loss_head(want)}.",
-                f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
-                evidence=["values_differ", evidence],
-            )
+        told(in_loop() if in_loop is not None else None, got, want)
         # the start is right here: weights that are not those of a loop that never steps moved
         moved = params is not None and not _same_params(params, replays["zero_before_step"]())
-        story = stale_loss_story(got, moved)
-        if story is not None:
-            evidence, en, zh = story
-            fail(
-                f"{what}: {en}. First losses: yours {loss_head(got)}, expected {loss_head(want)}.",
-                f"{what}：{zh}。前几个损失：你的 {loss_head(got)}，期望 {loss_head(want)}。",
-                evidence=["values_differ", evidence],
-            )
+        told(stale_loss_story(got, moved), got, want)
 
     compare_losses(
         got,
