@@ -18,9 +18,9 @@ from grader.results import (
     Result,
     Status,
     TestResult,
-    source_text,
 )
 from grader.spec import ExerciseSpec
+from grader.text import source_text
 from grader.version import __version__
 
 MIN_CHUNK, MAX_CHUNK = 8, 32

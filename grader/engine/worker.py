@@ -32,13 +32,14 @@ from grader.engine.records import (
 )
 from grader.i18n import Text
 from grader.notebooks import CellMap
-from grader.results import Status, source_text
+from grader.results import Status
 from grader.sandbox.forkserver import ForkServerClient
 from grader.sandbox.policy import ChildLimits
 from grader.sandbox.pool import ChildPool
 from grader.sandbox.seeding import unseeded_accelerators
 from grader.spec import ExerciseSpec
 from grader.testing.analysis import Finding, analyse, review
+from grader.text import source_text
 
 # pytest's own plugins that a grading does not use; each costs time in every worker.
 _UNUSED_PLUGINS = (

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import sys
+from typing import Any
 
 from grader.sandbox.procs import libc
 
@@ -68,6 +70,15 @@ def anonymous_ranges(maps: str, huge: int) -> list[tuple[int, int]]:
         if end > start:
             ranges.append((start, end))
     return ranges
+
+
+@functools.cache
+def _madvise() -> Any:
+    """libc's madvise, typed once (an address does not fit ctypes' default int)."""
+    madvise = libc().madvise
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    madvise.restype = ctypes.c_int
+    return madvise
 
 
 class HugePageFolder:
@@ -126,10 +137,7 @@ class HugePageFolder:
 
     def _fold(self, start: int) -> int:
         """Fold the huge page at ``start``: 0, or the error number."""
-        madvise = libc().madvise
-        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-        madvise.restype = ctypes.c_int
-        if madvise(start, self._huge, MADV_COLLAPSE) == 0:
+        if _madvise()(start, self._huge, MADV_COLLAPSE) == 0:
             self.folded += self._huge
             return 0
         return ctypes.get_errno() or errno.EINVAL
