@@ -7,7 +7,6 @@ from __future__ import annotations
 import mmap
 import os
 import sys
-import time
 
 import pytest
 from hypothesis import given
@@ -212,9 +211,9 @@ def test_the_fork_server_folds_its_memory_once_it_has_forked_a_few_children(tmp_
             os.close(out_fd)
             client.kill(pid)
             client.wait(pid, timeout=30)
-        deadline = time.monotonic() + 60
+        # No wall-clock bound of its own: a server that never folds hangs here, and the
+        # suite's per-test timeout (pyproject.toml) fails it.
         while _anon_huge_kib(server.pid) == 0:
-            assert time.monotonic() < deadline, "the fork server folded nothing"
             client.wait(pid, timeout=30)  # a request: the server has gone round its loop
     finally:
         server.stop()
