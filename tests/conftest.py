@@ -6,12 +6,13 @@ import contextlib
 import dataclasses
 import io
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,27 @@ def wait_until(done: Callable[[], bool], shown: Callable[[], str], timeout: floa
     while not done():
         assert time.monotonic() < end, shown()
         time.sleep(0.1)
+
+
+def wait_ended(pids: Iterable[int]) -> None:
+    """Wait until every process of ``pids`` has ended, on the kernel's word: a pidfd becomes
+    readable when its process ends (a zombie has ended). No bound of its own: a process that
+    never ends holds the test until the suite's per-test timeout (pyproject.toml) fails it."""
+    fds = []
+    try:
+        for pid in pids:
+            try:
+                fds.append(os.pidfd_open(pid))
+            except ProcessLookupError:  # already gone (and reaped)
+                continue
+        while fds:
+            ready, _, _ = select.select(fds, [], [])
+            for fd in ready:
+                fds.remove(fd)
+                os.close(fd)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def live_parents() -> dict[int, int]:

@@ -29,6 +29,7 @@ from tests.conftest import (
     run_cli,
     run_fresh,
     stable,
+    wait_ended,
 )
 
 HOSTILE = [
@@ -307,9 +308,7 @@ def test_resume_after_a_kill(tmp_path):
     submissions, out, code = _interrupt(signal.SIGKILL, tmp_path)
     assert code == -signal.SIGKILL
     # the worker, the fork server and the learner children die with the grading process
-    deadline = time.monotonic() + 5
-    while _grading_processes(submissions) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_ended(int(pid) for pid in _grading_processes(submissions))
     assert _grading_processes(submissions) == []
     kept = len(list(out.glob("students/*/exercise-90.key")))
     # no half-written file survives a kill

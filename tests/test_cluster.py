@@ -49,6 +49,7 @@ from tests.conftest import (
     cli_here,
     ctrl_c_in_a_finaliser,
     run_cli,
+    wait_ended,
     wait_until,
 )
 
@@ -147,11 +148,11 @@ def cluster_processes(before: set[int] = frozenset()) -> list[str]:
     )
 
 
-def wait_for_no_cluster_processes(before: set[int], timeout: float = 20.0) -> list[str]:
-    deadline = time.monotonic() + timeout
-    while (left := cluster_processes(before)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return left
+def wait_for_no_cluster_processes(before: set[int]) -> list[str]:
+    """The cluster processes still there once those seen now have ended (waited for as events:
+    a closed cluster's processes may take a moment to exit, and none may start after)."""
+    wait_ended(int(line.split(":", 1)[0]) for line in cluster_processes(before))
+    return cluster_processes(before)
 
 
 class DaskCluster:

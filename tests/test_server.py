@@ -32,6 +32,7 @@ from tests.conftest import (
     descendants,
     run_cli,
     stable,
+    wait_ended,
     wait_until,
     watching,
 )
@@ -82,14 +83,6 @@ class Learner:
         pid = proc.stdout.split("(pid ", 1)[1].split(",", 1)[0]
         served = proc.stdout.split("gradings served: ", 1)[1].split(".", 1)[0]
         return {"pid": pid, "served": served}
-
-    def wait_gone(self, timeout: float = 30) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if not self.socket.exists():
-                return True
-            time.sleep(0.1)
-        return False
 
     def stop(self) -> None:
         cli_here("server", "stop", home=self.home, env_extra=self.env)
@@ -146,9 +139,7 @@ def test_server_stop_ends_the_server_and_says_so(learner):
     pid = learner.status()["pid"]
     stop = learner.grade("server", "stop")
     assert stop.returncode == 0 and stop.stdout == "The grading server stopped.\n"
-    end = time.monotonic() + 10
-    while alive(pid) and time.monotonic() < end:
-        time.sleep(0.1)
+    wait_ended([int(pid)])
     assert not alive(pid) and not learner.socket.exists()
     again = learner.grade("server", "stop")
     assert again.returncode == 0 and again.stdout == "No grading server is running.\n"
@@ -192,11 +183,8 @@ def test_an_idle_server_exits(tmp_path):
     try:
         assert who.grade("server", "start").returncode == 0
         pid = who.status()["pid"]
-        assert who.wait_gone(timeout=20), who.log
-        end = time.monotonic() + 10
-        while alive(pid) and time.monotonic() < end:
-            time.sleep(0.1)
-        assert not alive(pid)
+        wait_ended([int(pid)])  # it exits by itself once idle for 1.5 s
+        assert not alive(pid) and not who.socket.exists(), who.log
         assert "idle for 1.5 s: exiting" in who.log
         assert who.grade("server", "status").returncode == 1
     finally:

@@ -26,7 +26,7 @@ from grader.errors import UsageError
 from grader.render import template_cache
 from grader.render.html import render_result
 from grader.results import Result, Status
-from tests.conftest import PROBE_HOME, ROOT, GradingService
+from tests.conftest import PROBE_HOME, ROOT, GradingService, wait_ended
 
 HERE = Path(__file__).resolve().parent
 SUBMISSIONS = HERE / "submissions"
@@ -73,13 +73,10 @@ def S(*statuses: str) -> frozenset[str]:
 
 
 def no_marker_process(ctx: Context, result: Result) -> None:
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        alive = [p for p in _processes() if ctx.marker.encode() in p[1]]
-        if not alive:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"processes left behind: {alive}")
+    # what was killed may take a moment to end: wait for those seen, then look again
+    wait_ended(p[0] for p in _processes() if ctx.marker.encode() in p[1])
+    alive = [p for p in _processes() if ctx.marker.encode() in p[1]]
+    assert alive == [], f"processes left behind: {alive}"
 
 
 def canary_dir_untouched(ctx: Context, result: Result) -> None:
@@ -403,11 +400,8 @@ def test_hostile_submission(case: Case, tier_service, tmp_path):
     def mine(p: tuple[int, bytes, int]) -> bool:
         return p[2] in service.learner_uids or ctx.marker.encode() in p[1]
 
+    wait_ended(p[0] for p in _processes() if mine(p))
     learners = [p for p in _processes() if mine(p)]
-    deadline = time.monotonic() + 5
-    while learners and time.monotonic() < deadline:
-        time.sleep(0.1)
-        learners = [p for p in _processes() if mine(p)]
     assert learners == [], learners
 
 

@@ -13,7 +13,7 @@ from grader.engine.scoring import grader_faulted
 from grader.results import Result
 from tests.adversarial.test_adversarial import CASES, S, _processes
 from tests.adversarial.test_adversarial import SUBMISSIONS as HOSTILE_DIR
-from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli, stable
+from tests.conftest import PROBE_HOME, SUBMISSIONS, run_cli, stable, wait_ended
 
 HONEST = ["correct", "wrong", "prints", "mutates_input", "syntax_error", "output_flood"]
 # every hostile submission that needs no GPU and no per-test server
@@ -87,11 +87,8 @@ def test_fifty_submissions_with_hostile_ones_mixed_in(tmp_path, probe_service):
     assert f"{size} students: 0 graded now, {size} from the cache" in again.stdout, again.stdout
     assert {p: p.read_bytes() for p in before} == before
 
-    deadline = time.monotonic() + 10
-    leftovers = [p for p in _processes() if marker.encode() in p[1] or str(root).encode() in p[1]]
-    while leftovers and time.monotonic() < deadline:
-        time.sleep(0.2)
-        leftovers = [
-            p for p in _processes() if marker.encode() in p[1] or str(root).encode() in p[1]
-        ]
-    assert leftovers == []
+    def leftovers() -> list[tuple[int, bytes, int]]:
+        return [p for p in _processes() if marker.encode() in p[1] or str(root).encode() in p[1]]
+
+    wait_ended(p[0] for p in leftovers())
+    assert leftovers() == []
