@@ -10,7 +10,7 @@ import types
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from grader.testing.checks import CheckFailed
@@ -35,6 +35,11 @@ RULES = {
     jitter=st.floats(-0.005, 0.005),
     jitter_other=st.floats(-0.005, 0.005),
 )
+# doubled noise near std = 2, where 2 * std is within 2% of std ** 2 (and equal at 2)
+@example(std=2.031, rule="double", jitter=0.0, jitter_other=0.0)
+@example(std=1.98, rule="double", jitter=0.0, jitter_other=0.0)
+# halved noise near std = 4, where std / 2 is sqrt(std)
+@example(std=4.05, rule="half", jitter=0.0, jitter_other=0.0)
 def test_a_misread_std_is_named_only_where_both_stds_follow_the_rule(
     std, rule, jitter, jitter_other
 ):

@@ -58,8 +58,11 @@ _MISREAD_STD = (
 def _misread_std(sd, std, sd_at):
     """The story of noise whose standard deviation is std ** 2 or sqrt(std), told only where
     the same function called with another std (``sd_at(other)``: the standard deviation of the
-    noise it adds then, or None) follows the same rule; else None."""
-    other = 2.0 if std != 2.0 else 0.5
+    noise it adds then, or None) follows the same rule; else None. The second std, 3 (0.3
+    where std is near 3), is one where neither rule meets a simpler slip: at 2 the square is
+    also 2 * std, at 0.5 also std / 2 and 0.25, at 4 the square root is also std / 2, so noise
+    doubled near std = 2 would match std ** 2 at both."""
+    other = 3.0 if abs(std - 3.0) > 0.5 else 0.3
     for name_en, name_zh, rule in _MISREAD_STD:
         if not (
             math.isclose(sd, rule(std), rel_tol=0.02)
