@@ -47,6 +47,7 @@ from grader.testing.training import (
     diverged,
     diverged_story,
     graph_reuse_named,
+    overwritten_used,
     scaled_loss_story,
     stale_loss_story,
 )
@@ -339,10 +340,23 @@ def _model_in_loop(learner, X, y, lr, seed):
     )
 
 
-def _first_loss(got, want, what, replays, n, start=None):
+def _in_loop(learner, X, y, lr, seed):
+    """(evidence, English, Chinese) where the learner's loop starts again every epoch: a new
+    model made inside it (:func:`_model_in_loop`), or the weights reset or overwritten between
+    an optimizer step and the next forward pass (``overwritten_used``); None where neither
+    is seen."""
+    story = _model_in_loop(learner, X, y, lr, seed)
+    if story is None:
+        story = overwritten_used(learner, train_safely, X, y, 4, lr, seed)
+    return story
+
+
+def _first_loss(got, want, what, replays, n, start=None, in_loop=None):
     """Fail, naming the likely mistake, if the first loss (before any step) is not the reference's.
     ``start()`` says how the learner's model starts (:func:`_start_of`): a story about the
-    seed is told only where the learner's own start differs from the seeded model's."""
+    seed is told only where the learner's own start differs from the seeded model's.
+    ``in_loop()`` (:func:`_in_loop`) names a loop that starts again every epoch (a model reset
+    before the first forward pass gives another first loss from the right start)."""
     if got.numel() and torch.isclose(got[0], want[0], rtol=1e-5, atol=1e-7):
         return
     first = f"{got[0]:.6g}" if got.numel() else "nothing"
@@ -370,6 +384,14 @@ def _first_loss(got, want, what, replays, n, start=None):
             f"{what}：第一个损失为 {first}，这是第一步更新之后的损失；每个 epoch 的损失都必须在该步"
             f"更新之前计算（期望 {want[0]:.6g}）。",
             evidence=["values_differ", "loss_after_step"],
+        )
+    story = in_loop() if in_loop is not None else None
+    if story is not None:
+        evidence, en, zh = story
+        fail(
+            f"{what}: the first loss is {first}, expected {want[0]:.6g}: {en}.",
+            f"{what}：第一个损失为 {first}，期望 {want[0]:.6g}：{zh}。",
+            evidence=["values_differ", evidence],
         )
     verdict = start() if start is not None else None
     if verdict == "same":
@@ -487,7 +509,7 @@ def _compare_curves(got, want, what, replays, observed, params, n, start=None, i
             )
 
     def explain(got, want):
-        _first_loss(got, want, what, replays, n, start)
+        _first_loss(got, want, what, replays, n, start, in_loop)
         # a new model every epoch: the flat or jumping curve is not a stale prediction nor
         # a mistake in the order (``in_loop()``: :func:`_model_in_loop`)
         told(in_loop() if in_loop is not None else None, got, want)
@@ -653,7 +675,7 @@ def test_losses_match_reference(learner, reference, device, rng, seed, attach):
             _params_of(result),
             n,
             start=lambda X=X, y=y, lr=lr, s=seed + i, r=replays: _start_of(learner, X, y, lr, s, r),
-            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _model_in_loop(learner, X, y, lr, s),
+            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _in_loop(learner, X, y, lr, s),
         )
 
 
@@ -667,7 +689,15 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
         Text("the reference solution", "参考答案"),
     )
     replays = _replays(X, y, epochs, lr, seed)
-    _first_loss(got, want, what, replays, n, lambda: _start_of(learner, X, y, lr, seed, replays))
+    _first_loss(
+        got,
+        want,
+        what,
+        replays,
+        n,
+        lambda: _start_of(learner, X, y, lr, seed, replays),
+        lambda: _in_loop(learner, X, y, lr, seed),
+    )
 
 
 def test_model_matches_reference(learner, reference, device, rng, seed):
@@ -686,7 +716,7 @@ def test_model_matches_reference(learner, reference, device, rng, seed):
             _readable_losses(result, what),
             torch.tensor(want_losses, dtype=torch.float64),
             n,
-            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _model_in_loop(learner, X, y, lr, s),
+            in_loop=lambda X=X, y=y, lr=lr, s=seed + i: _in_loop(learner, X, y, lr, s),
         )
 
 

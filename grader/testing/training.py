@@ -752,3 +752,101 @@ def _number(value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return value
+
+
+# -- weights overwritten between a step and the next forward pass ------------------------------
+
+
+def overwritten_used(
+    learner: LearnerProxy, scenario: Callable[..., Any], *args: Any
+) -> tuple[str, str, str] | None:
+    """:func:`overwritten_story` of the learner's code while ``scenario(module, *args)`` runs in
+    its process (one more run, made only to explain a failure); None where that run cannot be
+    observed (a fault of the learner's: the test's own verdict stands, not this run's)."""
+    try:
+        counts = learner.run(weights_overwritten, learner.function(scenario), *args)
+    except LearnerFault:
+        return None
+    return overwritten_story(counts)
+
+
+def weights_overwritten(module, scenario, *args):
+    """A scenario (``learner.run(weights_overwritten, learner.function(run), *args)``): runs
+    ``scenario(module, *args)`` next to the learner's code and returns ``[overwritten,
+    checked]``: of the ``checked`` forward passes of a module whose parameters a
+    ``torch.optim`` optimizer had stepped since that module's last forward pass, the
+    ``overwritten`` ones where a parameter no longer held the values the step left it
+    (``reset_parameters()``, ``nn.init.*``, an assignment to ``.data``, ``copy_`` of other
+    values: anything but the optimizer changed the weights between the step and the next
+    forward pass). A loop with no optimizer is not observed ([0, 0]). An exception of the
+    learner's ends the run early: what was seen until then is returned. Sent as source: it
+    uses nothing but ``torch``."""
+    import torch
+
+    stepped = {}
+    counts = [0, 0]
+
+    def after_step(optimizer, *rest):
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if isinstance(p, torch.Tensor) and len(stepped) < 10_000:
+                    stepped[id(p)] = (p, p.detach().clone())
+
+    def before_forward(layer, inputs):
+        own = [p for p in layer.parameters(recurse=False) if id(p) in stepped]
+        if not own:
+            return
+        changed = False
+        for p in own:
+            kept, left = stepped.pop(id(p))
+            if kept is p:
+                same = p.shape == left.shape and bool(
+                    torch.equal(p.detach(), left) or torch.isnan(left).any()
+                )
+                changed = changed or not same
+        counts[1] += 1
+        counts[0] += int(changed)
+
+    from torch.nn.modules.module import register_module_forward_pre_hook
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    handles = [
+        register_optimizer_step_post_hook(after_step),
+        register_module_forward_pre_hook(before_forward),
+    ]
+    try:
+        scenario(module, *args)
+    except Exception:  # noqa: BLE001 - the tests judge the run itself; this only observes
+        pass
+    finally:
+        for handle in handles:
+            handle.remove()
+    return counts
+
+
+def overwritten_story(counts: Any) -> tuple[str, str, str] | None:
+    """(evidence, English, Chinese) where :func:`weights_overwritten` saw the weights changed
+    between an optimizer's step and the next forward pass, the loop throwing away what the
+    step learned; None where it did not, or where nothing can be read (the counts come from
+    the learner's process)."""
+    if not (
+        isinstance(counts, list)
+        and len(counts) == 2
+        and all(type(c) is int for c in counts)
+        and 0 < counts[0] <= counts[1]
+    ):
+        return None
+    overwritten, checked = counts
+    return (
+        "weights_reset_in_loop",
+        f"the weights are overwritten inside the training loop: in {overwritten} of the "
+        f"{checked} forward passes after an optimizer step, the parameters no longer held the "
+        "values the step had left them (model.reset_parameters(), nn.init.* or an assignment to "
+        "the weights between one step and the next forward pass), so every step's learning is "
+        "thrown away. Initialise the model once, before the loop; inside the loop only "
+        "zero_grad, forward and loss, backward, step",
+        f"权重在训练循环里被覆盖了：在优化器更新之后的 {checked} 次前向计算中，有 {overwritten} "
+        "次参数已经不再是这一步更新后留下的值（在一步更新和下一次前向计算之间调用了 "
+        "model.reset_parameters()、nn.init.* 或给权重重新赋值），所以每一步学到的东西都被丢掉了。"
+        "请只在循环之前初始化一次模型；循环里只做 zero_grad、前向并计算损失、backward、step",
+    )
