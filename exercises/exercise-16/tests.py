@@ -386,6 +386,117 @@ def _cleared_before_backward(source, line):
     return None
 
 
+def _parameter_names(tree):
+    """The names whose ``.grad`` the learner's file reads: its parameters (``w``, ``b``)."""
+    return {
+        node.value.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr == "grad"
+        and isinstance(node.value, ast.Name)
+    }
+
+
+def _bound_names(target):
+    """The names an assignment target binds: ``w``, ``w, b`` (not ``w.grad`` or ``w[0]``)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
+
+
+def _rebound_in_loop(source, before_backward=False):
+    """(line, code) of the first statement in a loop of the learner's file that binds a
+    parameter (a name whose .grad the file reads) to a new tensor (``w = torch.zeros(...)``,
+    ``w = w0.clone().requires_grad_()``, ``w = w.detach().requires_grad_()``), only before
+    that loop's first backward() where ``before_backward``; None where there is none."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names = _parameter_names(tree)
+    for loop in _loops(source):
+        for stmt in _in_order(loop.body):
+            if before_backward and _calls_backward(stmt):
+                break
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                bound = {name for target in targets for name in _bound_names(target)}
+                if bound & names:
+                    return stmt.lineno, _code(source, stmt)
+    return None
+
+
+def _rebound_story(source, before_backward=False):
+    """(English, Chinese) naming the learner's line that binds a parameter anew inside the
+    loop, or ("", "") where no such line is found."""
+    found = _rebound_in_loop(source, before_backward)
+    if found is None:
+        return "", ""
+    line, code = found
+    return (
+        f" Line {line}, `{code}`, binds a parameter to a new tensor inside the loop, one that "
+        "does not hold the updates made so far.",
+        f"第 {line} 行的 `{code}` 在循环里把参数绑定到了一个新的张量上，它并不包含此前的更新。",
+    )
+
+
+_RECREATED_FIX = (
+    " Create w and b once, before the loop, and update those same tensors in place under "
+    "torch.no_grad() (w -= lr * w.grad); a tensor bound anew must be the updated one: "
+    "w = (w - lr * w.grad).detach().requires_grad_().",
+    "请在循环之前只创建一次 w 和 b，并在 torch.no_grad() 下原地更新这两个张量本身"
+    "（w -= lr * w.grad）；如果要重新绑定，绑定的必须是更新后的值："
+    "w = (w - lr * w.grad).detach().requires_grad_()。",
+)
+
+
+def _restarts(learner, X, y, lr, steps, what, source):
+    """Fails with ``parameters_recreated_in_loop`` when the learner's own runs show that every
+    step starts again from the same w and b: after ``steps`` steps its w and b are exactly
+    those it returns for one step, they are not those it returns for no step (that is
+    :func:`_never_moved`), and every loss it recorded equals the first. Otherwise returns."""
+    if steps < 2:
+        return
+    trained = learner.run(fit_safely, X, y, lr, steps)
+    once = learner.run(fit_safely, X, y, lr, 1)
+    start = learner.run(fit_safely, X, y, lr, 0)
+    if "value" not in trained or "value" not in once:
+        return
+    d = X.shape[1]
+    try:
+        losses = as_floats(_unpack(trained["value"], what)[2], what)
+        (w, b), (w1, b1) = (_parameters(r["value"], d, what) for r in (trained, once))
+        zero = _parameters(start["value"], d, what) if "value" in start else None
+    except CheckFailed:
+        return
+
+    def same(one, other):
+        return all(
+            a.shape == c.shape and torch.equal(a.detach().cpu(), c.detach().cpu())
+            for a, c in zip(one, other)
+        )
+
+    if not (same((w, b), (w1, b1)) and losses.numel() == steps and _flat(losses)):
+        return
+    if zero is not None and same((w, b), zero):
+        return  # never moved at all: _never_moved says so
+    line_en, line_zh = _rebound_story(source, before_backward=True)
+    fail(
+        f"{what}: every step starts again from the same w and b: after {steps} steps they are "
+        "exactly what one step gives (your own result with steps=1), and every loss equals "
+        f"the first ({losses[0]:.6g}). w and b are created (or reset) inside the loop, so "
+        f"each step's update is thrown away.{line_en}{_RECREATED_FIX[0]}",
+        f"{what}：每一步都从相同的 w 和 b 重新开始：走了 {steps} 步之后，它们与只走一步的结果"
+        f"（你自己在 steps=1 时的结果）完全相同，每个损失都等于第一个（{losses[0]:.6g}）。w 和 b "
+        f"是在循环里创建（或重置）的，所以每一步的更新都被丢掉了。{line_zh}{_RECREATED_FIX[1]}",
+        evidence=["values_differ", "parameters_never_move", "parameters_recreated_in_loop"],
+    )
+
+
 def _flat(losses):
     """Every loss equals the first (and there are at least two of them)."""
     return (
@@ -428,6 +539,15 @@ def _never_moved(learner, X, y, lr, steps, what, source):
         f"每个损失都等于第一个（{losses[0]:.6g}）。"
     )
     found = _cleared_before_use(source)
+    rebound_en, rebound_zh = _rebound_story(source)
+    if found is None and rebound_en:
+        # w and b bound anew in the loop, to tensors without the update: not an update that
+        # missed them
+        fail(
+            f"{en}{rebound_en} Each step's update is lost.{_RECREATED_FIX[0]}",
+            f"{zh}{rebound_zh}每一步的更新都丢掉了。{_RECREATED_FIX[1]}",
+            evidence=["values_differ", "parameters_never_move", "parameters_recreated_in_loop"],
+        )
     if found is not None:
         (line, code), (use, use_code) = found
         en += (
@@ -741,6 +861,7 @@ def test_losses_match_reference(learner, reference, device, rng, attach, learner
             lambda kind, X=X, y=y, lr=lr, steps=steps: _mistake(kind, X, y, lr, steps),
             explain=lambda got, want, X=X, y=y, lr=lr, steps=steps, what=what: (
                 _never_moved(learner, X, y, lr, steps, what, learner_source),
+                _restarts(learner, X, y, lr, steps, what, learner_source),
                 _first_step(learner, reference, X, y, lr, what),
             ),
         )
@@ -769,6 +890,7 @@ def test_parameters_match_reference(learner, reference, device, rng, learner_sou
             replay,
             explain=lambda X=X, y=y, lr=lr, steps=steps, what=what: (
                 _never_moved(learner, X, y, lr, steps, what, learner_source),
+                _restarts(learner, X, y, lr, steps, what, learner_source),
                 _first_step(learner, reference, X, y, lr, what),
             ),
         )

@@ -1,0 +1,17 @@
+import torch
+
+
+def fit_linear(X, y, lr, steps):
+    d = X.shape[1]
+    w = torch.zeros(d, dtype=X.dtype, device=X.device, requires_grad=True)
+    b = torch.zeros((), dtype=X.dtype, device=X.device, requires_grad=True)
+    losses = []
+    for _ in range(steps):
+        loss = ((X @ w + b - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        w_new = w - lr * w.grad
+        b_new = b - lr * b.grad
+        w = w.detach().requires_grad_()
+        b = b.detach().requires_grad_()
+    return w.detach(), b.detach(), losses
