@@ -600,7 +600,10 @@ def classifier_step(module, features, labels, classes, device, seed):
     try:
         logits = model(X.to(device))
     except Exception as exc:  # noqa: BLE001 - reported as data: which step refused the batch, and why
-        return {"stage": "linear", "error": f"{type(exc).__name__}: {exc}"}
+        answer = {"stage": "linear", "error": f"{type(exc).__name__}: {exc}"}
+        if isinstance(X, torch.Tensor):
+            answer["features"] = X  # its dtype says what nn.Linear refused
+        return answer
     try:
         loss = F.cross_entropy(logits, y.to(device))
         loss.backward()
@@ -622,13 +625,36 @@ def _dropped_note(source, parameter):
     )
 
 
+def _features_dtype_story(dtype):
+    """(English, Chinese, evidence) saying what features of ``dtype`` (not float32, not
+    float64) are to nn.Linear's float32 weights, and the fix."""
+    name = str(dtype).removeprefix("torch.")
+    if not (dtype.is_floating_point or dtype.is_complex):
+        return (
+            f"{name}, integers: a matrix product takes both sides in one dtype, and integer "
+            "features have lost their fractions too. Convert the features with .float() "
+            "(.long() is for the labels).",
+            f"{name}，也就是整数：矩阵乘法要求两边是同一种 dtype，而且整数特征连小数部分也丢掉了。"
+            "请用 .float() 转换特征（.long() 是给标签用的）。",
+            ["integer_instead_of_float"],
+        )
+    return (
+        f"{name}: a matrix product takes both sides in one dtype. Convert the features with "
+        ".float(), to float32.",
+        f"{name}：矩阵乘法要求两边是同一种 dtype。请用 .float() 把特征转换成 float32。",
+        [],
+    )
+
+
 def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed, learner_source):
     features, labels = _arrays(rng, 16, 5, 3)
     got = learner.run(classifier_step, features, labels, 3, device, seed)
     want = classifier_step(reference, features, labels, 3, device, seed)
     error = str(got.get("error", ""))
     if got["stage"] == "linear":
-        float64 = "Double" in error
+        features = got.get("features")
+        dtype = features.dtype if isinstance(features, torch.Tensor) else None
+        float64 = dtype == torch.float64 if dtype is not None else "Double" in error
         dropped_en, dropped_zh = _dropped_note(learner_source, 0) if float64 else ("", "")
         if dropped_en:
             fail(
@@ -637,6 +663,15 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed,
                 "nn.Linear 无法使用 prepare_batch 返回的特征："
                 f"{error[:200]}。它的权重是 float32，而你的特征仍是 float64。{dropped_zh}",
                 evidence=["model_refused_input", "wrong_dtype", "result_discarded"],
+            )
+        if dtype is not None and not float64 and dtype != torch.float32:
+            en, zh, evidence = _features_dtype_story(dtype)
+            fail(
+                f"nn.Linear could not use the features from prepare_batch: {error[:200]}. "
+                f"Its weights are float32; your features are {en}",
+                f"nn.Linear 无法使用 prepare_batch 返回的特征：{error[:200]}。"
+                f"它的权重是 float32，而你的特征是 {zh}",
+                evidence=["model_refused_input", "wrong_dtype", *evidence],
             )
         fail(
             "nn.Linear could not use the features from prepare_batch: "
