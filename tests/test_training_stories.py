@@ -19,9 +19,12 @@ from grader.sandbox.messages import ErrorInfo
 from grader.spec import Text
 from grader.testing.checks import CheckFailed
 from grader.testing.training import (
+    _mean_of_recorded,
+    _moving_average,
     compare_losses,
     diverged,
     graph_reuse_named,
+    moving_average_fit,
     recorded_loss_story,
     scaled_loss_story,
     stale_loss_story,
@@ -254,6 +257,15 @@ RECORDED = {  # how a learner records the losses, and the words the story names 
     "mean": (lambda w, k: torch.cumsum(w, 0) / k, "mean of all the losses so far"),
     "sum": (lambda w, k: torch.cumsum(w, 0), "sum of all the losses so far"),
     "per_step": (lambda w, k: w / k, "divided by the epoch's number"),
+    "count_off_by_one": (lambda w, k: torch.cumsum(w, 0) / (k + 1), "divided by one more than"),
+    "sum_over_count": (
+        lambda w, k: torch.cumsum(w, 0) / w.numel(),
+        "divided by the number of epochs",
+    ),
+    "mean_of_recorded": (lambda w, k: _mean_of_recorded(w), "mean of the numbers recorded"),
+    "moving_average": (lambda w, k: _moving_average(w, 0.9, False), "moving average"),
+    "halved": (lambda w, k: _moving_average(w, 0.5, False), "halves the weight"),
+    "smoothed_from_first": (lambda w, k: _moving_average(w, 0.8, True), "moving average"),
     "scaled": (lambda w, k: w * 32, None),
     "over_epochs": (lambda w, k: w / w.numel(), None),
 }
@@ -274,26 +286,57 @@ def test_losses_recorded_wrong_by_a_right_training_are_named_as_recorded():
     assert recorded_loss_story(curve(6.927, math.nan, 1, 1, 1), want, trained_right=True) is None
 
 
-@settings(max_examples=200, deadline=None)
+# the words that name each way in a story; the moving averages are one way (any beta, read
+# from the curve)
+_WORDS = {
+    "mean": "mean of all the losses so far",
+    "sum": "sum of all the losses so far",
+    "per_step": "divided by the epoch's number",
+    "count_off_by_one": "divided by one more than",
+    "sum_over_count": "divided by the number of epochs",
+    "mean_of_recorded": "mean of the numbers recorded",
+}
+
+
+def _ways_matching(got, want):
+    count = torch.arange(1, want.numel() + 1, dtype=want.dtype)
+    matching = [
+        words
+        for how, words in _WORDS.items()
+        if torch.allclose(got, RECORDED[how][0](want, count), rtol=1e-4, atol=1e-6)
+    ]
+    if moving_average_fit(got, want) is not None:
+        matching.append("moving average")
+    return matching
+
+
+@settings(max_examples=300, deadline=None)
 @given(
     values=st.lists(st.floats(1e-3, 1e3), min_size=2, max_size=60),
     how=st.sampled_from(sorted(RECORDED)),
+    beta=st.floats(0.01, 0.99),
+    first=st.booleans(),
 )
-def test_a_way_of_recording_is_named_only_where_the_curve_is_that_way_alone(values, how):
+def test_a_way_of_recording_is_named_only_where_the_curve_is_that_way_alone(
+    values, how, beta, first
+):
     """Any curve: the story names a way (running mean, running sum, division by the epoch
-    number) exactly when the recorded curve is that way and no other; the training's own
-    evidence (the parameters) is what makes it a story at all."""
+    number, a count off by one, the mean of the recorded means, a moving average of any beta)
+    exactly when the recorded curve is that way and no other; the training's own evidence
+    (the parameters) is what makes it a story at all."""
     want = curve(*values)
     count = torch.arange(1, want.numel() + 1, dtype=want.dtype)
-    got = RECORDED[how][0](want, count)
+    got = (
+        _moving_average(want, beta, first)
+        if how == "moving_average"
+        else RECORDED[how][0](want, count)
+    )
     assume(not torch.allclose(got, want, rtol=1e-4, atol=1e-6))
     story = recorded_loss_story(got, want, trained_right=True)
     assert story is not None and story[0] == "loss_recorded_wrong"
-    named = [words for _, words in RECORDED.values() if words is not None and words in story[1]]
-    matching = [
-        words
-        for record, words in RECORDED.values()
-        if words is not None and torch.allclose(got, record(want, count), rtol=1e-4, atol=1e-6)
-    ]
+    named = [words for words in (*_WORDS.values(), "moving average") if words in story[1]]
+    matching = _ways_matching(got, want)
     assert named == (matching if len(matching) == 1 else [])
+    if how == "moving_average" and want.numel() >= 3 and len(matching) == 1:
+        assert f"{beta:.4g} * avg" in story[1]
     assert recorded_loss_story(got, want, trained_right=False) is None

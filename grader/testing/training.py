@@ -479,6 +479,52 @@ def recorded_loss_story(
             want / count,
         ),
     }
+    ways["count_off_by_one"] = (
+        "each of your losses is the sum of the losses so far divided by one more than their "
+        "number (a running mean whose count is off by one: the first is half the first loss)",
+        "你的每个损失都是到目前为止的损失之和除以比它们的个数多一的数（计数差了一的滑动平均："
+        "第一个是第一个损失的一半）",
+        torch.cumsum(want, 0) / (count + 1),
+    )
+    ways["sum_over_count"] = (
+        "each of your losses is the sum of the losses so far divided by the number of epochs "
+        "(a running mean that divides by all the epochs from the start)",
+        "你的每个损失都是到目前为止的损失之和除以 epoch 总数（一个从一开始就除以全部 epoch 数的"
+        "滑动平均）",
+        torch.cumsum(want, 0) / want.numel(),
+    )
+    ways["mean_of_recorded"] = (
+        "each of your losses is the mean of the numbers recorded before it and that epoch's "
+        "loss: the list already holds averages, so averaging it again is not the mean of the "
+        "losses",
+        "你的每个损失都是之前记录下的数值与该 epoch 损失的均值：列表里存的已经是平均值，再对它求"
+        "平均并不是损失的均值",
+        _mean_of_recorded(want),
+    )
+    smoothed = moving_average_fit(got, want, rtol=rtol, atol=atol)
+    if smoothed is not None:
+        beta, first = smoothed
+        start = "avg = loss.item() at the first epoch" if first else "avg = 0 before the loop"
+        start_zh = "第一个 epoch 时 avg = loss.item()" if first else "循环之前 avg = 0"
+        half = (
+            " ((avg + loss) / 2 is not the mean of the losses so far: it halves the weight of "
+            "every older loss at each epoch)"
+            if math.isclose(beta, 0.5, rel_tol=1e-3)
+            else ""
+        )
+        half_zh = (
+            "（(avg + loss) / 2 并不是到目前为止损失的均值：它每个 epoch 都把更早的损失的权重减半）"
+            if half
+            else ""
+        )
+        ways["moving_average"] = (
+            f"each of your losses is an exponential moving average of the losses, avg = "
+            f"{beta:.4g} * avg + {1 - beta:.4g} * loss.item() with {start}{half}: a smoothed "
+            "curve, not that epoch's loss",
+            f"你的每个损失都是损失的指数滑动平均 avg = {beta:.4g} * avg + {1 - beta:.4g} * "
+            f"loss.item()（{start_zh}）{half_zh}：这是平滑过的曲线，而不是该 epoch 的损失",
+            got,
+        )
     told = [
         (en, zh)
         for en, zh, value in ways.values()
@@ -497,6 +543,50 @@ def recorded_loss_story(
         "不同的是你记录下来的数值。请把每个 epoch 的 loss.item() 原样追加到列表中，"
         "不要自己再求平均、求和或做除法",
     )
+
+
+def _mean_of_recorded(want: torch.Tensor) -> torch.Tensor:
+    """r[k] = (r[0] + ... + r[k-1] + want[k]) / (k + 1): each number recorded is the mean of
+    the list so far with the epoch's loss appended (the list holding earlier means)."""
+    recorded: list[float] = []
+    for k, loss in enumerate(want.tolist()):
+        recorded.append((sum(recorded) + loss) / (k + 1))
+    return torch.tensor(recorded, dtype=want.dtype)
+
+
+def _moving_average(want: torch.Tensor, beta: float, first: bool) -> torch.Tensor:
+    """avg = beta * avg + (1 - beta) * loss after each loss, from avg = 0 (or the first loss
+    itself where ``first``)."""
+    out: list[float] = []
+    avg = 0.0
+    for k, loss in enumerate(want.tolist()):
+        avg = loss if first and k == 0 else beta * avg + (1 - beta) * loss
+        out.append(avg)
+    return torch.tensor(out, dtype=want.dtype)
+
+
+def moving_average_fit(
+    got: torch.Tensor, want: torch.Tensor, *, rtol: float = 1e-4, atol: float = 1e-6
+) -> tuple[float, bool] | None:
+    """(beta, first) where ``got`` is, value for value, an exponential moving average of the
+    losses ``want`` (:func:`_moving_average`) with one beta in (0.001, 0.999), read from the
+    first values and proven on all of at least three; None where it is not."""
+    if got.shape != want.shape or got.numel() < 3:
+        return None
+    g, w = got.double().tolist(), want.double().tolist()
+    candidates = []
+    if w[0] != 0.0:
+        candidates.append((1.0 - g[0] / w[0], False))  # from 0: the first is (1 - beta) * loss
+    if math.isclose(g[0], w[0], rel_tol=rtol, abs_tol=atol) and w[0] != w[1]:
+        candidates.append(((g[1] - w[1]) / (w[0] - w[1]), True))
+    for beta, first in candidates:
+        if not (math.isfinite(beta) and 0.001 < beta < 0.999):
+            continue
+        if torch.allclose(
+            got.double(), _moving_average(want.double(), beta, first), rtol=rtol, atol=atol
+        ):
+            return beta, first
+    return None
 
 
 _SECOND_BACKWARD = re.compile(r"backward through the graph a second time", re.I)
