@@ -32,7 +32,8 @@ def test_the_swap_is_named_exactly_where_every_value_is_the_swapped_formula(peop
     got = FORMULAS[name](h, w)
     story = EX18.bmi_order_story(got, h, w)
     if name in ("swapped", "upside_down"):
-        assert story is not None and story[0] == "bmi_formula_swapped"
+        evidence = "bmi_formula_swapped" if name == "swapped" else "formula_upside_down"
+        assert story is not None and story[0] == evidence
         assert ("swapped" in story[1]) == (name == "swapped")
         assert (
             "weights_kg / heights_m ** 2" in story[1] and "weights_kg / heights_m ** 2" in story[2]

@@ -138,9 +138,10 @@ def bmi_order_story(got, h, w):
     formula) or the formula turned upside down (height² / weight); None otherwise, and where
     the input makes either equal to the right answer."""
     right = w / h**2
-    for formula, en, zh in (
+    for formula, evidence, en, zh in (
         (
             h / w**2,
+            "bmi_formula_swapped",
             "every value of yours is height / weight², the formula with its two inputs "
             "swapped: bmi is called as bmi(heights_m, weights_kg), heights first, so check the "
             "order of your parameters and that the weight is divided by the squared height: "
@@ -151,6 +152,7 @@ def bmi_order_story(got, h, w):
         ),
         (
             h**2 / w,
+            "formula_upside_down",
             "every value of yours is height² / weight, the formula upside down (one over the "
             "expected value): the weight is divided by the squared height, weights_kg / "
             "heights_m ** 2",
@@ -164,8 +166,39 @@ def bmi_order_story(got, h, w):
             and torch.allclose(got, formula, rtol=1e-4)
             and not torch.allclose(formula, right, rtol=1e-4)
         ):
-            return "bmi_formula_swapped", en, zh
+            return evidence, en, zh
     return None
+
+
+def upside_down(got, want):
+    """Every value of ``got`` is one over ``want``'s (inf, or NaN, where want is 0), and the
+    two are not the same values (some value of want is not ±1): the formula's fraction turned
+    upside down."""
+    got, want = (t.detach().cpu().double() for t in (got, want))
+    if got.shape != want.shape or not got.numel() or not bool(torch.isfinite(want).all()):
+        return False
+    zero = want == 0
+    if not bool((torch.isinf(got[zero]) | torch.isnan(got[zero])).all()):
+        return False
+    if bool(zero.all()) or torch.allclose(want.abs(), torch.ones_like(want), rtol=1e-4):
+        return False
+    return torch.allclose(got[~zero], 1 / want[~zero], rtol=1e-4, atol=1e-9)
+
+
+def _name_upside_down(got, want, what, fraction, right, right_zh=None):
+    """Fails where ``got`` is one over ``want`` (:func:`upside_down`), naming the fraction."""
+    if not upside_down(got, want):
+        return
+    we, wz = names(what)
+    fail(
+        f"{we}: every value of yours is one over the expected one (yours "
+        f"{_head(got.detach().cpu())}, expected {_head(want.detach().cpu())}): the fraction is "
+        f"upside down, {fraction}. It is {right}.",
+        f"{wz}：你的每个值都是期望值的倒数（你的结果 {_head(got.detach().cpu())}，期望 "
+        f"{_head(want.detach().cpu())}）：分式上下颠倒了，写成了 {fraction}。应当是 "
+        f"{right_zh or right}。",
+        evidence=["values_differ", "formula_upside_down"],
+    )
 
 
 # The heights rescaled as if they were in centimetres (/ 100) or to centimetres (* 100).
@@ -280,6 +313,16 @@ def _check_min_max(got, want, what, x=None):
     assert_device(got, want.device, what)
     if x is not None:
         _name_other_scaling(got, x, want, what)
+    _name_upside_down(
+        got,
+        want,
+        what,
+        "(max - min) / (x - min)",
+        "(x - min) / (max - min): x minus the minimum on top, the range below, with the "
+        "division guarded for a constant x (divide by torch.where(span > 0, span, 1))",
+        "(x - min) / (max - min)：x 减去最小值放在分子，范围放在分母，并对常数 x 保护除法"
+        "（除以 torch.where(span > 0, span, 1)）",
+    )
     if bool(torch.isnan(got.detach().cpu()).any()):
         _nan_message(
             what,
@@ -487,6 +530,17 @@ def _check_standardize(got, want, x, what):
         assert_shape(value, ref.shape, label)
         assert_dtype(value, ref.dtype, label)
         assert_device(value, ref.device, label)
+        if name == "z":
+            _name_upside_down(
+                value,
+                ref,
+                label,
+                "std / (x - mean)",
+                "(x - mean) / std: x minus the column's mean on top, its std below, with the "
+                "division guarded for a constant column (divide by torch.where(std > 0, std, 1))",
+                "(x - mean) / std：x 减去该列均值放在分子，该列的 std 放在分母，并对常数列保护除法"
+                "（除以 torch.where(std > 0, std, 1)）",
+            )
         if bool(torch.isnan(value.detach().cpu()).any()):
             _nan_message(
                 label,
