@@ -1,0 +1,15 @@
+import torch
+
+
+def derivative(f, x):
+    t = torch.tensor(x, requires_grad=True).double()
+    f(t).backward()
+    return t.grad
+
+
+def gradients(f, *xs):
+    leaves = [x.detach().requires_grad_(True) for x in xs]
+    grads = torch.autograd.grad(f(*leaves), leaves, allow_unused=True)
+    return tuple(
+        torch.zeros_like(leaf) if g is None else g for leaf, g in zip(leaves, grads, strict=True)
+    )
