@@ -873,7 +873,7 @@ def weights_overwritten(module, scenario, *args):
     uses nothing but ``torch``."""
     import torch
 
-    stepped = {}
+    stepped: dict = {}
     counts = [0, 0]
 
     def after_step(optimizer, *rest):
