@@ -44,6 +44,7 @@ OTHERS = [
             "no_zero_grad",
             "pred_outside_loop",
             "seed_after_model",
+            "double_update",  # moved on along the step, not reset
         )
     ),
     ROOT / "exercises" / "exercise-17" / "mutants" / "loss_after_step.py",

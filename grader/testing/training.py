@@ -868,39 +868,65 @@ def weights_overwritten(module, scenario, *args):
     ``overwritten`` ones where a parameter no longer held the values the step left it
     (``reset_parameters()``, ``nn.init.*``, an assignment to ``.data``, ``copy_`` of other
     values: anything but the optimizer changed the weights between the step and the next
-    forward pass). A loop with no optimizer is not observed ([0, 0]). An exception of the
-    learner's ends the run early: what was seen until then is returned. Sent as source: it
-    uses nothing but ``torch``."""
+    forward pass). A change that goes on in the direction of the step (a second update of the
+    learner's own after the optimizer's) moves on from what the step learned and is not
+    counted. A loop with no optimizer is not observed ([0, 0]). An exception of the learner's
+    ends the run early: what was seen until then is returned. Sent as source: it uses nothing
+    but ``torch``."""
     import torch
 
+    before: dict = {}
     stepped: dict = {}
     counts = [0, 0]
 
-    def after_step(optimizer, *rest):
+    def params(optimizer):
         for group in optimizer.param_groups:
             for p in group["params"]:
-                if isinstance(p, torch.Tensor) and len(stepped) < 10_000:
-                    stepped[id(p)] = (p, p.detach().clone())
+                if isinstance(p, torch.Tensor) and len(stepped) + len(before) < 10_000:
+                    yield p
+
+    def before_step(optimizer, *rest):
+        for p in params(optimizer):
+            before[id(p)] = (p, p.detach().clone())
+
+    def after_step(optimizer, *rest):
+        for p in params(optimizer):
+            kept, start = before.pop(id(p), (None, None))
+            stepped[id(p)] = (p, p.detach().clone(), start if kept is p else None)
 
     def before_forward(layer, inputs):
         own = [p for p in layer.parameters(recurse=False) if id(p) in stepped]
         if not own:
             return
-        changed = False
+        moves, overs = [], []
         for p in own:
-            kept, left = stepped.pop(id(p))
-            if kept is p:
-                same = p.shape == left.shape and bool(
-                    torch.equal(p.detach(), left) or torch.isnan(left).any()
-                )
-                changed = changed or not same
+            kept, left, start = stepped.pop(id(p))
+            if kept is not p or p.shape != left.shape or bool(torch.isnan(left).any()):
+                continue
+            now = p.detach()
+            if torch.equal(now, left):
+                continue
+            overs.append((now - left).double().reshape(-1))
+            if start is not None and start.shape == left.shape:
+                moves.append((left - start).double().reshape(-1))
         counts[1] += 1
-        counts[0] += int(changed)
+        if not overs:
+            return
+        if len(moves) == len(overs):
+            move, over = torch.cat(moves), torch.cat(overs)
+            scale = float(move.norm() * over.norm())
+            if scale > 0 and float(move @ over) / scale > 0.99:
+                return  # moved on along the step: an update, not a reset
+        counts[0] += 1
 
     from torch.nn.modules.module import register_module_forward_pre_hook
-    from torch.optim.optimizer import register_optimizer_step_post_hook
+    from torch.optim.optimizer import (
+        register_optimizer_step_post_hook,
+        register_optimizer_step_pre_hook,
+    )
 
     handles = [
+        register_optimizer_step_pre_hook(before_step),
         register_optimizer_step_post_hook(after_step),
         register_module_forward_pre_hook(before_forward),
     ]
