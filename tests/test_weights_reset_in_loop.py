@@ -123,3 +123,29 @@ def test_a_run_that_raises_reports_what_it_saw():
     X, y = torch.randn(8, 2), torch.randn(8)
     assert weights_overwritten(module, EX17.train_safely, X, y, 4, 0.1, 3) == [0, 0]
     assert _hooks() == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    n=st.integers(2, 20),
+    d=st.integers(2, 4),  # with a bias, 3 parameters at least: a reset along the step is rare
+    epochs=st.integers(2, 6),
+    lr=st.floats(0.01, 0.5),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_on_any_data_a_reset_is_seen_after_every_step_and_the_reference_never(
+    n, d, epochs, lr, seed
+):
+    X, y = torch.randn(n, d), torch.randn(n)
+    reset = _module(CORPUS / "reset_parameters_in_loop.py")
+    assert weights_overwritten(reset, EX17.train_safely, X, y, epochs, lr, seed) == [
+        epochs - 1,
+        epochs - 1,
+    ]
+    reference = _module(ROOT / "solutions" / "exercise-17" / "exercise-17.py")
+    assert weights_overwritten(reference, EX17.train_safely, X, y, epochs, lr, seed) == [
+        0,
+        epochs - 1,
+    ]
+    twice = _module(CORPUS / "double_update.py")
+    assert weights_overwritten(twice, EX17.train_safely, X, y, epochs, lr, seed)[0] == 0

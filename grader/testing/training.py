@@ -915,7 +915,7 @@ def weights_overwritten(module, scenario, *args):
         if len(moves) == len(overs):
             move, over = torch.cat(moves), torch.cat(overs)
             scale = float(move.norm() * over.norm())
-            if scale > 0 and float(move @ over) / scale > 0.99:
+            if scale > 0 and float(move @ over) / scale > 1 - 1e-6:
                 return  # moved on along the step: an update, not a reset
         counts[0] += 1
 
