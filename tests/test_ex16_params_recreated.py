@@ -133,3 +133,31 @@ def test_never_moved_with_a_parameter_bound_anew_names_that_line(name):
 def test_never_moved_without_a_rebinding_keeps_its_story():
     failed = _told(CORPUS / "zero_before_update.py", EX16._never_moved)
     assert failed is not None and "parameters_recreated_in_loop" not in failed.evidence
+
+
+MADE = {
+    "torch.tensor({p}.tolist(), requires_grad=True)": True,
+    "torch.tensor({p}.item(), requires_grad=True)": True,
+    "torch.tensor([v for v in {p}.tolist()], requires_grad=True)": True,
+    "torch.as_tensor(list({p}.detach()), device=X.device)": True,
+    "torch.tensor({p}.tolist(), dtype=X.dtype, requires_grad=True)": False,
+    "torch.tensor({p}.detach(), requires_grad=True)": False,  # a tensor keeps its dtype
+    "({p} - lr * {p}.grad).detach().requires_grad_()": False,
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=names, made=st.sampled_from(sorted(MADE)))
+def test_a_parameter_remade_from_python_numbers_without_dtype_is_named(name, made):
+    source = (
+        "import torch\n\n\ndef fit_linear(X, y, lr, steps):\n    for _ in range(steps):\n"
+        f"        loss = ((X @ {name} - y) ** 2).mean()\n        loss.backward()\n"
+        f"        {name} = {made.format(p=name)}\n"
+        f"        print({name}.grad)\n"
+    )
+    story = EX16._remade_without_dtype_story(source)
+    if MADE[made]:
+        assert story is not None and story[2] == "float_dtypes_mixed"
+        assert f"Line 8, `{name} = " in story[0] and "dtype=X.dtype" in story[0]
+    else:
+        assert story is None

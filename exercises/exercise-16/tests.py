@@ -756,6 +756,8 @@ def _explain_raise(source, n=None):
             story = _grad_none_story(source, line)
         elif n is not None and _unreduced(exc.text, n):
             story = _unreduced_story(n)
+        elif _FLOAT_DTYPES_MIXED.search(exc.text):
+            story = _remade_without_dtype_story(source)
         if story is not None:
             en, zh, tag = story
             exc.message = Text(
@@ -763,6 +765,81 @@ def _explain_raise(source, n=None):
             )
             exc.evidence = (*exc.evidence, tag)
         raise
+
+
+_FLOAT_DTYPES_MIXED = re.compile(
+    r"(must|to) have the same dtype|expected scalar type (Float|Double) but found (Float|Double)"
+    r"|[Ff]ound dtype (Float|Double) but expected (Float|Double)"
+)
+_MAKERS = {"tensor", "as_tensor", "Tensor", "FloatTensor"}
+
+
+def _remade_without_dtype(source):
+    """(line, code, name) of a statement in a loop of the learner's file that binds a parameter
+    (a name whose .grad the file reads) to ``torch.tensor(...)`` (or ``as_tensor``) made
+    without ``dtype=``: from Python numbers it gets PyTorch's default float32. None where there
+    is none."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names = _parameter_names(tree)
+    for loop in _loops(source):
+        for stmt in _in_order(loop.body):
+            if not isinstance(stmt, ast.Assign):
+                continue
+            bound = [name for target in stmt.targets for name in _bound_names(target)]
+            value = stmt.value
+            if not (set(bound) & names and isinstance(value, ast.Call)):
+                continue
+            func = value.func
+            maker = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if (
+                maker in _MAKERS
+                and value.args
+                and _python_numbers(value.args[0])
+                and not any(k.arg == "dtype" for k in value.keywords)
+            ):
+                name = next(name for name in bound if name in names)
+                return stmt.lineno, _code(source, stmt), name
+    return None
+
+
+def _python_numbers(node):
+    """The expression gives Python numbers (``w.tolist()``, ``b.item()``, ``float(...)``, a
+    list or tuple display), from which torch.tensor takes the default dtype; a tensor
+    argument would keep its own."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("tolist", "item"):
+            return True
+        if isinstance(func, ast.Name) and func.id in ("float", "list"):
+            return True
+    return False
+
+
+def _remade_without_dtype_story(source):
+    """(English, Chinese, evidence) naming the loop's line that makes a parameter anew
+    without dtype= (:func:`_remade_without_dtype`), or None."""
+    found = _remade_without_dtype(source) if source else None
+    if found is None:
+        return None
+    line, code, name = found
+    return (
+        f"Line {line}, `{code}`, makes {name} anew in every step without dtype=: torch.tensor "
+        "of Python numbers gets PyTorch's default float32 (and the CPU), whatever X's dtype "
+        f"and device, so from the second step on {name} is float32 beside float64 data. Keep "
+        f"the same {name} and update it in place under torch.no_grad() ({name} -= lr * "
+        f"{name}.grad), or pass dtype=X.dtype, device=X.device.",
+        f"第 {line} 行的 `{code}` 每一步都在没有 dtype= 的情况下重新创建 {name}：由 Python 数字创建的 "
+        "torch.tensor 得到的是 PyTorch 的默认 float32（而且在 CPU 上），不管 X 的 dtype 和设备是什么，"
+        f"所以从第二步起 {name} 就是 float32，而数据是 float64。请保留同一个 {name}，在 "
+        f"torch.no_grad() 下原地更新它（{name} -= lr * {name}.grad），或者传入 dtype=X.dtype, "
+        "device=X.device。",
+        "float_dtypes_mixed",
+    )
 
 
 def _grad_none_story(source, line):
