@@ -17,8 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from grader.results import Result
+
+# Hypothesis draws 100 examples a property, afresh in every run (CI included), so each run
+# explores a little further. HYPOTHESIS_PROFILE=hunt draws ten times as many, to look for what
+# the default rarely draws (run it over the property tests after changing what they cover).
+settings.register_profile("hunt", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
