@@ -563,6 +563,52 @@ REQUIRED_COLUMNS = ("id", "name", "email")
 
 # A long number as Excel writes it into a CSV it saves: "2.02312E+11" for 202312345678
 _EXCEL_NUMBER = re.compile(r"^[0-9](?:[.,][0-9]+)?E\+[0-9]+\Z", re.IGNORECASE)
+# A participant id as Moodle's grading worksheet writes it: its ``hiddenuser`` string in the
+# downloader's language, then the number ("Participant 901", "Teilnehmer/in 901",
+# "Participante 901"); the number is the id. The word holds a letter and no digit, and a
+# space parts it from the number ("p7" is no id).
+_PARTICIPANT = re.compile(r"(?:(?P<word>[^\d]*[^\W\d_][^\d]*?)\s+)?(?P<id>[0-9]+)\Z")
+# Moodle's grading worksheet ("Download grading worksheet"): "Identifier" first, then the
+# identity columns its site shows (none under blind marking), status, grade, dates, feedback.
+# The columns a roster needs, by their English names; every other column is not the roster's.
+WORKSHEET_COLUMNS = {
+    "identifier": "participant",
+    "full name": "name",
+    "email address": "email",
+    "id number": "sid",
+}
+
+
+def participant_id(value: str) -> str | None:
+    """The participant id in a roster cell: "901", or as Moodle's worksheet writes it,
+    "Participant 901" in any language; None for anything else."""
+    match = _PARTICIPANT.fullmatch(value.strip())
+    return match.group("id") if match else None
+
+
+def _worksheet(header: list[str], rows: list[list[str]]) -> list[str] | None:
+    """The roster column each column of Moodle's grading worksheet holds ("" for one a roster
+    does not use), or None where the CSV is not one. It is one where its first column is
+    "Identifier", or (a worksheet downloaded in another language: "Kennung", "Identificador")
+    where that column is no roster column and every value in it is one word and a number,
+    the same word each time, as Moodle writes "Participant 901"."""
+    columns = [" ".join(c.split()).lower() for c in header]
+    if not columns:
+        return None
+    if columns[0] != "identifier":
+        if columns[0] in ROSTER_COLUMNS or not rows:
+            return None
+        words = set()
+        for row in rows:
+            match = _PARTICIPANT.fullmatch(row[0].strip()) if row else None
+            if match is None or not match.group("word"):
+                return None
+            words.add(match.group("word").strip().casefold())
+        if len(words) != 1:
+            return None
+    mapped = [WORKSHEET_COLUMNS.get(c, "") for c in columns]
+    mapped[0] = "participant"
+    return mapped
 
 
 @dataclass(frozen=True)
@@ -575,6 +621,9 @@ class RosterEntry:
     login: str = ""  # Canvas "SIS Login ID"
     line: int = 0  # where in the CSV
     participant: str = ""  # Moodle's participant id for this assignment, where known
+    # whether ``id`` is the platform's user id; a Moodle grading worksheet has none, and its
+    # participant id stands in as the roster's key
+    platform_id: bool = True
 
 
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
@@ -644,7 +693,10 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     numbered = kept
     header = numbered[0][1]
     columns = [c.strip().lower() for c in header]
-    for column in columns:
+    worksheet = _worksheet(header, [r for _, r in numbered[1:]])
+    if worksheet is not None:  # keyed by participant id, which is then the roster's id too
+        columns = worksheet
+    for column in columns if worksheet is None else []:
         if column not in ROSTER_COLUMNS:
             close = difflib.get_close_matches(column, ROSTER_COLUMNS, n=1)
             raise SpecError(
@@ -653,12 +705,13 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 "unknown column",
                 f"did you mean '{close[0]}'?" if close else f"columns: {', '.join(ROSTER_COLUMNS)}",
             )
-    for column in REQUIRED_COLUMNS:
+    for column in REQUIRED_COLUMNS if worksheet is None else []:
         if column not in columns:
             raise SpecError(
                 path, f"column '{column}'", "missing from the header row", "header: id,name,email"
             )
-    if len(set(columns)) != len(columns):
+    named_columns = [c for c in columns if c]
+    if len(set(named_columns)) != len(named_columns):
         raise SpecError(path, "header", "names a column twice", "name each column once")
     entries: list[RosterEntry] = []
     seen: dict[tuple[str, str], int] = {}
@@ -670,7 +723,11 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 f"has {len(row)} fields, the header has {width}",
                 "quote fields that contain the separator",
             )
-        values = {c: v.strip() for c, v in zip(columns, row, strict=True)}
+        values = {c: v.strip() for c, v in zip(columns, row, strict=True) if c}
+        if worksheet is not None:
+            values.setdefault("name", "")
+            values.setdefault("email", "")
+            values["id"] = participant_id(values["participant"]) or values["participant"]
         if not values["id"]:
             raise SpecError(path, f"line {line}", "has no id", "every student needs an id")
         if values["email"] and "@" not in values["email"]:
@@ -688,13 +745,17 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                     "again (or export them anew from the LMS) and save the CSV again",
                 )
         participant = values.get("participant", "")
-        if participant and not participant.isdigit():
-            raise SpecError(
-                path,
-                f"line {line}",
-                f"participant '{participant}' is not a Moodle participant id",
-                "give the number in the student's folder name in Moodle's download",
-            )
+        if participant:
+            number_only = participant_id(participant)
+            if number_only is None:
+                raise SpecError(
+                    path,
+                    f"line {line}",
+                    f"participant '{participant}' is not a Moodle participant id",
+                    "give the number in the student's folder name in Moodle's download (or "
+                    'the grading worksheet\'s Identifier, "Participant 901")',
+                )
+            values["participant"] = number_only
         for column in ("id", "email", "sid", "participant"):
             value = values.get(column, "").lower()
             if value and (column, value) in seen:
@@ -716,6 +777,7 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 login=values.get("login", ""),
                 line=line,
                 participant=values.get("participant", ""),
+                platform_id=worksheet is None,
             )
         )
     return tuple(entries)

@@ -172,7 +172,7 @@ class Student:
             name=entry.name or (handin.name if handin else ""),
             email=entry.email or (handin.email if handin else ""),
             sid=entry.sid or (handin.sid if handin else ""),
-            lms_id=entry.id,
+            lms_id=entry.id if entry.platform_id else "",
             section=entry.section,
             login=entry.login,
             participant=(handin.participant if handin else "") or entry.participant,
@@ -275,8 +275,13 @@ def build_row(
     )
 
 
-def _not_on_roster(handin: Handin) -> str:
+def _not_on_roster(handin: Handin, vouched: bool = False) -> str:
     if handin.participant and not _identified(handin):  # Moodle's blind marking
+        if vouched:  # the roster's participant ids are this assignment's: not one of them
+            return (
+                f"not on the roster: participant {handin.participant} is on no roster line "
+                "(enrolled after the roster was made?): check who this is"
+            )
         return (
             "not on the roster by name: blind marking names no one (a roster with a "
             "participant column names them)"
@@ -404,30 +409,43 @@ def build_rows(
             for h, e, _ in matched.pairs
         ]
         anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
-        unattributed = (
-            f"{len(anonymous)} handin(s) whose owner the download does not name (blind "
-            "marking, or no metadata) match no one on the roster and may be this student's: "
-            "no grade written until they are matched"
-            if anonymous
-            else ""
-        )
-        if unplaced and not unattributed:
-            unattributed = (
-                f"{len(unplaced)} entr{'y' if len(unplaced) == 1 else 'ies'} of the download "
-                f"that may hold work belong to no one ({unplaced[0][:200]}) and may be this "
-                "student's: no grade written until you look"
-            )
+
+        def unattributed(entry: RosterEntry) -> str:
+            """Why work matched to no one may be this absent student's ("" when none may)."""
+            # a roster whose participant ids the download vouches for tells each participant
+            # off it from this student: their own id is another
+            theirs = [
+                h
+                for h in anonymous
+                if not (vouched and entry.participant and h.participant)
+                or h.participant == entry.participant
+            ]
+            if theirs:
+                return (
+                    f"{len(theirs)} handin(s) whose owner the download does not name (blind "
+                    "marking, or no metadata) match no one on the roster and may be this "
+                    "student's: no grade written until they are matched"
+                )
+            if unplaced:
+                return (
+                    f"{len(unplaced)} entr{'y' if len(unplaced) == 1 else 'ies'} of the "
+                    f"download that may hold work belong to no one ({unplaced[0][:200]}) and "
+                    "may be this student's: no grade written until you look"
+                )
+            return ""
+
         for entry in matched.absent:
             if id(entry) in why:
                 rows.append(row(student(entry), None, [why[id(entry)]], "ambiguous",
                                 withheld=why[id(entry)]))  # fmt: skip
             else:
-                extra = [NO_MATCH, unattributed] if unattributed else [NO_WORK]
+                maybe = unattributed(entry)
+                extra = [NO_MATCH, maybe] if maybe else [NO_WORK]
                 if entry.participant and moodle_ids and not vouched:
                     extra.append(STALE_LEFT_OUT if stale else UNCHECKED_LEFT_OUT)
-                rows.append(row(student(entry), None, extra, "absent", withheld=unattributed))
+                rows.append(row(student(entry), None, extra, "absent", withheld=maybe))
         for handin in matched.unmatched:
-            extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin)]
+            extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin, vouched)]
             rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
 

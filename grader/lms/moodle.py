@@ -168,12 +168,21 @@ def _shared_names(names: dict[str, set[str]], team: bool = False) -> dict[str, i
     known to be anyone's. Such a name is kept (a roster line it fits matches, and namesakes
     are ambiguous, as ever) but identifies no one off the roster (``Handin.shared_name``): the
     work is graded by participant, and roster students without matched work get no 0, as
-    under blind marking."""
+    under blind marking: unless another participant of the download bears a full name of
+    their own, which blind marking never writes."""
     counts: dict[str, int] = {}
     for found in names.values():
         for name in found:
             counts[name] = counts.get(name, 0) + 1
-    return {name: n for name, n in counts.items() if n > 1 or _one_word(name, team)}
+    # blind marking is the assignment's, all or nothing: a download that names one participant
+    # by a full name of their own names every participant, and a one-word name there is that
+    # student's (a name of one word, or a site that shows first names only), off the roster
+    # or on it, not an unnamed participant whose work may be any roster student's
+    named = any(
+        n == 1 and not _one_word(name, team) and name.strip().lower() != BLIND
+        for name, n in counts.items()
+    )
+    return {name: n for name, n in counts.items() if n > 1 or (_one_word(name, team) and not named)}
 
 
 def _one_word(name: str, team: bool) -> bool:
