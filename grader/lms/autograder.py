@@ -229,11 +229,10 @@ def shipped_assignment(assignment: Assignment) -> Files:
             f"{assignment.path}: its extensions name students, and the autograder cannot take "
             "them to Gradescope: left out, an extended student's late work would lose the late "
             "penalty of the class's due date",
-            hint="Grade the class with `grade batch` from Gradescope's export (extensions "
-            "apply there), or build the autograder from a copy without `extensions:`, give "
-            "those students their extension in Gradescope and check their late penalty by hand "
-            "(Gradescope's submission metadata is not documented to carry a student's own due "
-            "date).",
+            hint="Build the autograder from a copy without `extensions:` and give those "
+            "students their extension in Gradescope (the autograder judges each against their "
+            "own due date there), or grade the class with `grade batch` from Gradescope's "
+            "export (extensions apply there).",
         )
     text = _read(assignment.path)
     if assignment.roster is None:

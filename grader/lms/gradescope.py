@@ -541,6 +541,11 @@ class RunMetadata:
     users: tuple[Submitter, ...] = ()
     submission_id: str = ""
     total_points: float | None = None  # the assignment's points in Gradescope
+    # each user's own due date (``users[i].assignment.due_date``: Gradescope writes the
+    # assignment as it applies to them, an extension included), None where not given
+    user_due_dates: tuple[datetime | None, ...] = ()
+    # why some user's own dates could not be read ("" when they could, or were not given)
+    user_dates_unread: str = ""
 
 
 def read_run_metadata(path: Path) -> RunMetadata:
@@ -570,6 +575,8 @@ def _run_metadata(raw: Any) -> RunMetadata:
     if type(assignment) is not dict:
         wire.fail("assignment", f"expected a mapping, got {wire.kind(assignment)}")
     users = []
+    dues: list[datetime | None] = []
+    unread = ""
     for where, user in wire.sequence(raw.get("users") or [], "users", max_items=MAX_SUBMITTERS):
         if type(user) is not dict:
             wire.fail(where, f"expected a mapping, got {wire.kind(user)}")
@@ -580,6 +587,9 @@ def _run_metadata(raw: Any) -> RunMetadata:
                 email=_optional_text(user, "email", where),
             )
         )
+        due, why = _own_due(user.get("assignment"), f"{where}.assignment")
+        dues.append(due)
+        unread = unread or why
 
     def time(record: dict, key: str, where: str) -> datetime | None:
         value = record.get(key)
@@ -593,7 +603,66 @@ def _run_metadata(raw: Any) -> RunMetadata:
         late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
         users=tuple(users),
         submission_id=_optional_text(raw, "id", ""),
+        user_due_dates=tuple(dues),
+        user_dates_unread=unread,
     )
+
+
+def _own_due(record: Any, where: str) -> tuple[datetime | None, str]:
+    """A user's own due date from their ``assignment`` record (None where it gives none), and
+    why it could not be read ("" where it could). Read apart from the rest: a user's dates of
+    another shape must not cost the submission time, and with it the late penalty it owes."""
+    if record is None:
+        return None, ""
+    if type(record) is not dict:
+        return None, f"{where} is {wire.kind(record)}, not a mapping"
+    value = record.get("due_date")
+    if value is None:
+        return None, ""
+    when = parse_time(value) if type(value) is str and len(value) <= 100 else None
+    if when is None:
+        shown = repr(value[:40]) if type(value) is str else wire.kind(value)
+        return None, f"{where}.due_date {shown} is not a time with a time zone"
+    return when, ""
+
+
+def own_due_date(assignment: Assignment, metadata: RunMetadata) -> tuple[Assignment, list[str]]:
+    """The assignment with the submitters' own due date, where Gradescope gives them one
+    (an extension given in Gradescope: ``users[i].assignment.due_date`` differs from the
+    assignment's ``due_date``), and what the result must say about it. A group whose members'
+    dates differ is judged by the earliest, and told so; an extension that ends before the
+    assignment file's own due date changes nothing; dates that cannot be read are not
+    guessed at: the assignment's own due date stands, and the result says so."""
+    due = assignment.due if assignment.due is not None else metadata.due_date
+    usual = metadata.due_date if metadata.due_date is not None else due
+    if metadata.user_dates_unread:
+        judged = "the assignment's due date" if due is not None else "no due date"
+        return replace(assignment, due=due), [
+            f"Gradescope's due date for you could not be read ({metadata.user_dates_unread[:200]}):"
+            f" lateness was judged against {judged}; your instructor will check it"
+        ]
+    own = [d if d is not None else usual for d in metadata.user_due_dates]
+    known = [d for d in own if d is not None]
+    if not known or all(d == usual for d in own):
+        return replace(assignment, due=due), []
+    earliest = min(known)
+    if due is not None and usual is not None and usual < earliest <= due:
+        return replace(assignment, due=due), []  # extended to before the file's own due date
+    notes = [f"Lateness is judged against your own due date in Gradescope, {_moment(earliest)}."]
+    if len(set(own)) > 1:
+        shown = ", ".join(
+            _moment(d) if d is not None else "none"
+            for d in sorted(set(own), key=lambda d: (d is None, d or earliest))
+        )
+        notes.append(
+            f"The group's members have different due dates in Gradescope ({shown}): the "
+            "earliest was used; your instructor will check it"
+        )
+    return replace(assignment, due=earliest), notes
+
+
+def _moment(when: datetime) -> str:
+    return when.isoformat(sep=" ", timespec="minutes")
 
 
 def _total_points(value: Any) -> float | None:
@@ -646,11 +715,12 @@ def finish_run(
     fault: str = "",
 ) -> str:
     """The results.json text for a graded run. The late rule uses the assignment's ``due``, or
-    Gradescope's own due date when the assignment file gives none. ``fault``: why the grader
-    itself failed in some test (see ``results_json``)."""
-    if assignment.due is None and metadata.due_date is not None:
-        assignment = replace(assignment, due=metadata.due_date)
-    problems = list(handin.problems)
+    Gradescope's own due date when the assignment file gives none, or the submitters' own due
+    date where Gradescope gives them one (``own_due_date``: an extension given in
+    Gradescope). ``fault``: why the grader itself failed in some test (see
+    ``results_json``)."""
+    assignment, said = own_due_date(assignment, metadata)
+    problems = [*handin.problems, *said]
     points = assignment.gradescope.points
     if metadata.total_points is not None and metadata.total_points != points:
         # Gradescope shows the score against its own total: 100 points of a 20-point
