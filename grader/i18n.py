@@ -458,6 +458,19 @@ REPORT: dict[str, dict[str, str]] = {
         "late_canvas": "Canvas marks this submission late. The late penalty is not part of "
         "this grade: Canvas's Late Policy applies it in Canvas.",
         "late_canvas_free": "Canvas marks this submission late; no late penalty applies",
+        "late_canvas_zero_after": "Canvas marks this submission late. The late rule takes "
+        "nothing for work up to {max} days late and gives no credit for work more than {max} "
+        "days late: your instructor applies that in Canvas.",
+        "late_canvas_then_zero": "Canvas marks this submission late. The late penalty "
+        "({per_day} percentage points a day) is not part of this grade: Canvas's Late Policy "
+        "applies it in Canvas. Work more than {max} days late gets no credit.",
+        "late_canvas_capped": "Canvas marks this submission late. The late penalty "
+        "({per_day} percentage points a day, for at most {max} days) is not part of this "
+        "grade: Canvas's Late Policy applies it in Canvas.",
+        "late_free_until": "Handed in {n} days late; no late penalty applies up to {max} days "
+        "late (more than {max} days late gets no credit)",
+        "late_free_until_one": "Handed in 1 day late; no late penalty applies up to {max} days "
+        "late (more than {max} days late gets no credit)",
         "late_zero": "More than {max} days late: the late rule gives no credit",
         "late_floor": "The late penalty takes the grade to 0%",
         "exercise_missing": "No file was handed in for this exercise.",
@@ -594,6 +607,14 @@ REPORT: dict[str, dict[str, str]] = {
         "late_canvas": "Canvas 将这次提交标为迟交。本成绩未含迟交扣分：由 Canvas 的迟交政策"
         "（Late Policy）在 Canvas 中扣除。",
         "late_canvas_free": "Canvas 将这次提交标为迟交；不扣分",
+        "late_canvas_zero_after": "Canvas 将这次提交标为迟交。按迟交规则，迟交 {max} 天以内不扣分，"
+        "迟交超过 {max} 天不得分：由老师在 Canvas 中处理。",
+        "late_canvas_then_zero": "Canvas 将这次提交标为迟交。本成绩未含迟交扣分（每天 {per_day} "
+        "个百分点）：由 Canvas 的迟交政策（Late Policy）在 Canvas 中扣除。迟交超过 {max} 天不得分。",
+        "late_canvas_capped": "Canvas 将这次提交标为迟交。本成绩未含迟交扣分（每天 {per_day} "
+        "个百分点，最多扣 {max} 天）：由 Canvas 的迟交政策（Late Policy）在 Canvas 中扣除。",
+        "late_free_until": "迟交 {n} 天；迟交 {max} 天以内不扣分（迟交超过 {max} 天不得分）",
+        "late_free_until_one": "迟交 1 天；迟交 {max} 天以内不扣分（迟交超过 {max} 天不得分）",
         "late_zero": "迟交超过 {max} 天：按迟交规则不得分",
         "late_floor": "迟交扣分使成绩降为 0%",
         "exercise_missing": "这道练习没有提交文件。",

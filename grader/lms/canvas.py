@@ -193,6 +193,11 @@ LATE_INSTRUCTOR = (
     "Canvas marks this submission late but its download gives no submission time: no late "
     f"penalty applied here; {LATE_POLICY} applies it"
 )
+LATE_ZERO_AFTER_INSTRUCTOR = (
+    "Canvas marks this submission late but its download gives no submission time: this "
+    "assignment's rule takes nothing until its day limit and gives no credit after, which no "
+    f"setting of {LATE_POLICY} does: no late penalty applied here"
+)
 LATE_FREE_LEARNER = REPORT["en"]["late_canvas_free"]
 LATE_FREE_INSTRUCTOR = "Canvas marks this submission late; this assignment has no late rule"
 
@@ -212,13 +217,33 @@ def lateness(handin: Handin, assignment: Assignment) -> Lateness:
         return Lateness(
             learner=LATE_FREE_LEARNER, label="late_canvas_free", instructor=(LATE_FREE_INSTRUCTOR,)
         )
-    return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
+    values = {"per_day": number(policy.per_day_percent)}
+    if policy.max_days is None:
+        return Lateness(learner=LATE_LEARNER, label="late_canvas", instructor=(LATE_INSTRUCTOR,))
+    values["max"] = str(policy.max_days)
+    if policy.after_max_days == "cap":
+        label = "late_canvas_capped"
+    elif policy.per_day_percent == 0:  # free until the cut-off, then no credit: nothing to deduct
+        label = "late_canvas_zero_after"
+    else:
+        label = "late_canvas_then_zero"
+    instructor = (
+        LATE_ZERO_AFTER_INSTRUCTOR if label == "late_canvas_zero_after" else LATE_INSTRUCTOR
+    )
+    return Lateness(
+        learner=REPORT["en"][label].format(**values),
+        label=label,
+        instructor=(instructor,),
+        values=tuple(values.items()),
+    )
 
 
 def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
     """What to do in Canvas after the run."""
     lines = []
-    late = [r for r in rows if LATE_INSTRUCTOR in r.problems]
+    late = [
+        r for r in rows if LATE_INSTRUCTOR in r.problems or LATE_ZERO_AFTER_INSTRUCTOR in r.problems
+    ]
     policy = assignment.late
     if (
         read

@@ -54,6 +54,7 @@ def feedback_page(
         else None,
         lateness=row.lateness,
         lateness_label=row.lateness_label,
+        lateness_values=row.lateness_values,
         exercises=tuple(
             _line(s, results.get(s.exercise), assignment, titles or {}) for s in row.scores
         ),

@@ -73,6 +73,7 @@ class Lateness:
     learner: str = ""  # one sentence on the student's feedback page and results
     label: str = ""  # the sentence's key in the report's labels (grader.i18n), for its language
     instructor: tuple[str, ...] = ()  # lines in the gradebook's problems and the summary
+    values: tuple[tuple[str, str], ...] = ()  # what the sentence's placeholders hold ({max})
 
 
 NO_LATENESS = Lateness()
@@ -204,6 +205,7 @@ class GradeRow:
     roster: str = ""  # "matched", "absent" (no work) or "unmatched" (not on it); "" no roster
     lateness: str = ""  # for the student: what the platform does about lateness, if not here
     lateness_label: str = ""  # that sentence's key in the report's labels (its translations)
+    lateness_values: tuple[tuple[str, str], ...] = ()  # that sentence's placeholders
     withheld: str = ""  # why no grade may be uploaded for this row ("" when one may)
 
     @property
@@ -271,6 +273,7 @@ def build_row(
         roster=roster,
         lateness=lateness.learner,
         lateness_label=lateness.label,
+        lateness_values=lateness.values,
         withheld=withheld,
     )
 

@@ -57,6 +57,7 @@ class FeedbackPage:
     lateness_label: str  # that sentence's key in REPORT (its translations)
     exercises: tuple[ExerciseLine, ...]  # in the assignment's order
     problems: tuple[str, ...]  # addressed to the student
+    lateness_values: tuple[tuple[str, str], ...] = ()  # the lateness sentence's placeholders
 
 
 def render_feedback(page: FeedbackPage, lang: str) -> str:
@@ -88,10 +89,14 @@ def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     if page.weighted_percent is None:
         return [t["nothing_handed_in"]]
     if page.lateness:  # the platform applies the late rule, not this grade
-        return [t.get(page.lateness_label, page.lateness)]
+        said = t.get(page.lateness_label)
+        return [said.format(**dict(page.lateness_values)) if said else page.lateness]
     if not page.days_late:
         return []
     days = page.days_late
+    if not page.late_percent and page.zero_after_days is not None:  # free until the cut-off
+        key = "late_free_until_one" if days == 1 else "late_free_until"
+        return [t[key].format(n=days, max=page.zero_after_days)]
     if not page.late_percent:
         return [t["late_free_one" if days == 1 else "late_free"].format(n=days)]
     lines = [
