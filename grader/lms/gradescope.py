@@ -49,6 +49,7 @@ import yaml
 
 from grader import wire
 from grader.errors import UsageError
+from grader.i18n import REPORT
 from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
@@ -460,11 +461,7 @@ def results_json(
     if row.lateness:
         lines.append(row.lateness)
     elif row.days_late:
-        in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
-        lines.append(
-            f"Handed in {row.days_late} day(s) late: -{number(row.late_percent)} percentage "
-            f"points{in_all}."
-        )
+        lines.append(_late_line(row, assignment, shown))
     if row.weighted_percent is None:
         lines.append(nothing_found(row))
     lines.extend(row.problems)
@@ -479,6 +476,29 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _late_line(row: GradeRow, assignment: Assignment, shown: bool) -> str:
+    """What the late rule did to this submission, as the rule's shape has it: nothing (and,
+    under "free for N days, then no credit", where the free days end), the points it took,
+    or no credit past its day limit."""
+    policy = assignment.late
+    days = row.days_late
+    limit = (
+        policy.max_days
+        if policy is not None and policy.max_days is not None and policy.after_max_days == "zero"
+        else None
+    )
+    if not row.late_percent:
+        if limit is not None:
+            key = "late_free_until_one" if days == 1 else "late_free_until"
+            return f"{REPORT['en'][key].format(n=days, max=limit)}."
+        return f"Handed in {days} day(s) late; no late penalty applies."
+    in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
+    line = f"Handed in {days} day(s) late: -{number(row.late_percent)} percentage points{in_all}."
+    if limit is not None and days > limit:
+        line += f" {REPORT['en']['late_zero'].format(max=limit)}."
+    return line
 
 
 def nothing_found(row: GradeRow) -> str:

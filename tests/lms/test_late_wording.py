@@ -9,6 +9,7 @@ Canvas to apply, and work more than 3 days late gets no credit, which the studen
 from __future__ import annotations
 
 import html
+import json
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -16,7 +17,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.lms import canvas
+from grader.i18n import number
+from grader.lms import canvas, gradescope
 from grader.lms.assignment import Assignment, LatePolicy
 from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, Student, build_row
@@ -103,3 +105,23 @@ def test_late_work_with_a_time_is_told_what_the_rule_did(policy, days):
         # free for now, and told where the free days end
         assert f"up to {policy.max_days} days late" in en and "不得分" in zh, en
     assert "{" not in en and "{" not in zh
+
+
+@settings(max_examples=150, deadline=None)
+@given(policy=policies, days=st.integers(min_value=1, max_value=14))
+def test_the_gradescope_result_says_what_the_rule_did(policy, days):
+    """The autograder's output said "Handed in 2 day(s) late: -0 percentage points" under
+    "free for 3 days, then no credit", and nothing of the day limit past it."""
+    assignment = assignment_with(policy)
+    row = build_row(
+        Student("4711", "Jane Doe"), FULL, assignment, submitted_at=DUE + timedelta(days=days)
+    )
+    output = json.loads(gradescope.results_json(row, assignment))["output"]
+    if not row.late_percent:
+        assert "no late penalty applies" in output and "-0 percentage points" not in output
+    else:
+        assert f"-{number(row.late_percent)} percentage points" in output
+    if zero_after(policy):
+        assert policy.max_days is not None
+        limit = f"more than {policy.max_days} days late"
+        assert (limit in output.lower()) == (not row.late_percent or days > policy.max_days)
