@@ -21,6 +21,7 @@ Also here: the roster (``read_roster``), the late rule (``late_penalty``) and ro
 
 from __future__ import annotations
 
+import codecs
 import csv
 import difflib
 import io
@@ -627,11 +628,16 @@ class RosterEntry:
 
 
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
-    """The class list: a CSV with a header row naming ``id``, ``name``, ``email`` and
-    optionally ``sid``, ``section``, ``login`` (case and spaces ignored, any order). Every
-    problem is a SpecError naming the line."""
+    """The class list: a CSV (UTF-8, or UTF-16 with its byte order mark) with a header row
+    naming ``id``, ``name``, ``email`` and optionally ``sid``, ``section``, ``login``,
+    ``participant`` (case and spaces ignored, any order), or Moodle's grading worksheet. A
+    line repeating a student but for the section adds the section. Every problem is a
+    SpecError naming the line."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
+        # Excel's "Unicode Text" is UTF-16 with its byte order mark; anything else is UTF-8
+        utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except FileNotFoundError:
         raise SpecError(path, None, "file not found", "give the roster CSV's path") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -756,6 +762,13 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                     'the grading worksheet\'s Identifier, "Participant 901")',
                 )
             values["participant"] = number_only
+        twin = _same_student(entries, values)
+        if twin is not None:  # one student in two sections: one entry, both sections
+            section = values.get("section", "")
+            if section and section not in twin.section.split(" and "):  # as Canvas joins them
+                joined = f"{twin.section} and {section}" if twin.section else section
+                entries[entries.index(twin)] = replace(twin, section=joined)
+            continue
         for column in ("id", "email", "sid", "participant"):
             value = values.get(column, "").lower()
             if value and (column, value) in seen:
@@ -781,6 +794,24 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             )
         )
     return tuple(entries)
+
+
+def _same_student(entries: list[RosterEntry], values: dict[str, str]) -> RosterEntry | None:
+    """The earlier entry a roster line repeats but for its section (a roster made of two
+    sections' lists, a student enrolled in both), or None. Any other difference is no
+    repeat: two students, or a mistake, refused by the caller as ever."""
+    for entry in entries:
+        if entry.id != values["id"]:
+            continue
+        same = (
+            entry.name == values["name"]
+            and entry.email.lower() == values["email"].lower()
+            and entry.sid == values.get("sid", "")
+            and entry.login == values.get("login", "")
+            and entry.participant == values.get("participant", "")
+        )
+        return entry if same else None
+    return None
 
 
 class RosterMatch(NamedTuple):
