@@ -836,7 +836,7 @@ def match_roster(handins: list[Handin], roster: tuple[RosterEntry, ...]) -> Rost
     grade goes to the wrong one of two namesakes. Likewise a handin whose ids disagree with the
     entry one of them found (its SID is one student's, its e-mail another's) is paired with no
     one, and the entries it points at get no grade. Each entry is taken once."""
-    by_id = {e.id: e for e in roster}
+    by_id = {e.id: e for e in roster if e.platform_id}  # a worksheet's stand-in is no user id
     by_participant = {e.participant: e for e in roster if e.participant}
     by_sid = {e.sid.lower(): e for e in roster if e.sid}
     by_email = {e.email.lower(): e for e in roster if e.email}

@@ -204,3 +204,24 @@ def test_a_lone_one_word_folder_still_withholds_the_zeros(tmp_path):
     rows = build_rows(intake.handins, grade(intake.handins), assignment,
                       read_roster(tmp_path / "roster.csv"))  # fmt: skip
     assert all(r.withheld for r in rows if r.roster == "absent")
+
+
+def test_the_worksheets_participant_ids_never_match_another_platforms_user_ids(tmp_path):
+    """The worksheet's participant id stands in as the roster's id; a Canvas download whose
+    user ids are the same numbers (user 901 is not participant 901) took Jane's grade to
+    whoever is participant 901, by id."""
+    text = worksheet(extra=ABSENT)
+    download = tmp_path / "canvas"
+    write(download / "roebob_901_88001_exercise-01.py", code("bob roe, Canvas user 901"))
+    write(download / "doejane_4711_88002_exercise-01.py", code("jane"))
+    write(tmp_path / "roster.csv", text)
+    assignment = load_assignment(write(tmp_path / "week-3.yaml", ASSIGNMENT))
+    intake = read_submissions(download, staging=tmp_path / "staging", exercises=exercises())
+    assert intake.layout == "canvas"
+    rows = build_rows(intake.handins, grade(intake.handins), assignment,
+                      read_roster(tmp_path / "roster.csv"))  # fmt: skip
+    jane = by_email(rows)["jane@example.edu"]  # participant 901 on the worksheet
+    assert jane.roster == "matched" and jane.student.key == "4711"  # her own handin
+    assert jane.final_percent == 50.0  # her own exercise-01, found by name
+    bob = next(r for r in rows if r.student.key == "901" and r.roster == "unmatched")
+    assert bob.student.name in ("roebob", "")
