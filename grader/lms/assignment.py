@@ -587,6 +587,32 @@ def participant_id(value: str) -> str | None:
     return match.group("id") if match else None
 
 
+# Canvas's gradebook export (Grades, "Export"): "Student" (the sortable name, "Doe, Jane"),
+# "ID" (the user id), "SIS User ID", "SIS Login ID", "Section", then a column per assignment
+# and the totals; its second row is "Points Possible", and rows without an ID say how each
+# assignment is posted ("Manual Posting").
+CANVAS_COLUMNS = {
+    "student": "name",
+    "id": "id",
+    "sis user id": "sid",
+    "sis login id": "login",
+    "section": "section",
+}
+_CANVAS_NOT_STUDENTS = ("points possible",)
+
+
+def _canvas_gradebook(header: list[str]) -> list[str] | None:
+    """The roster column each column of Canvas's gradebook export holds ("" for one a roster
+    does not use), or None where the CSV is not one: it names "Student" and "ID" and one of
+    Canvas's SIS columns."""
+    columns = [" ".join(c.split()).lower() for c in header]
+    if "student" not in columns or "id" not in columns:
+        return None
+    if "sis user id" not in columns and "sis login id" not in columns:
+        return None
+    return [CANVAS_COLUMNS.get(c, "") for c in columns]
+
+
 def _worksheet(header: list[str], rows: list[list[str]]) -> list[str] | None:
     """The roster column each column of Moodle's grading worksheet holds ("" for one a roster
     does not use), or None where the CSV is not one. It is one where its first column is
@@ -700,9 +726,11 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     header = numbered[0][1]
     columns = [c.strip().lower() for c in header]
     worksheet = _worksheet(header, [r for _, r in numbered[1:]])
-    if worksheet is not None:  # keyed by participant id, which is then the roster's id too
-        columns = worksheet
-    for column in columns if worksheet is None else []:
+    gradebook = _canvas_gradebook(header) if worksheet is None else None
+    export = worksheet or gradebook  # an LMS's own file: its columns, the rest left alone
+    if export is not None:  # a worksheet is keyed by participant id, then the roster's id too
+        columns = export
+    for column in columns if export is None else []:
         if column not in ROSTER_COLUMNS:
             close = difflib.get_close_matches(column, ROSTER_COLUMNS, n=1)
             raise SpecError(
@@ -711,7 +739,7 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 "unknown column",
                 f"did you mean '{close[0]}'?" if close else f"columns: {', '.join(ROSTER_COLUMNS)}",
             )
-    for column in REQUIRED_COLUMNS if worksheet is None else []:
+    for column in REQUIRED_COLUMNS if export is None else []:
         if column not in columns:
             raise SpecError(
                 path, f"column '{column}'", "missing from the header row", "header: id,name,email"
@@ -730,10 +758,15 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
                 "quote fields that contain the separator",
             )
         values = {c: v.strip() for c, v in zip(columns, row, strict=True) if c}
-        if worksheet is not None:
+        if export is not None:
             values.setdefault("name", "")
             values.setdefault("email", "")
+        if worksheet is not None:
             values["id"] = participant_id(values["participant"]) or values["participant"]
+        if gradebook is not None and (
+            not values["id"] or values["name"].lower() in _CANVAS_NOT_STUDENTS
+        ):
+            continue  # "Points Possible", and the rows that say how grades are posted
         if not values["id"]:
             raise SpecError(path, f"line {line}", "has no id", "every student needs an id")
         if values["email"] and "@" not in values["email"]:

@@ -81,3 +81,60 @@ def test_a_repeated_id_or_email_that_is_not_the_same_student_is_still_refused(tm
     path.write_text(f"id,name,email,section\n4711,Jane Doe,jane@x.edu,A\n{second}\n")
     with pytest.raises(SpecError, match="is already on line 2"):
         read_roster(path)
+
+
+CANVAS_HEAD = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,Week 3 (48213),Current Points,Final Points,"
+    "Current Score,Unposted Current Score,Final Score,Unposted Final Score"
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    class_=people,
+    sis=st.booleans(),
+    posting=st.booleans(),
+    encoding=st.sampled_from(sorted(ENCODINGS)),
+)
+def test_canvas_gradebook_export_is_read_as_a_roster(class_, sis, posting, encoding):
+    """Canvas's gradebook export (Grades, "Export") is the class list an instructor has: it
+    was refused ("unknown column 'student'"). Its "Points Possible" row and the row saying
+    how an assignment is posted are no students."""
+    rows = [CANVAS_HEAD.split(",")]
+    rows.append(["    Points Possible", "", "", "", "", "100.00", *["(read only)"] * 6])
+    if posting:
+        rows.append(["", "", "", "", "", "Manual Posting", *[""] * 6])
+    for i, name, _, section in class_:
+        sid = f"S{i}" if sis else ""
+        rows.append(
+            [f"{name}, X", i, sid, f"login{i}", section, "", "0.00", "0.00", "", "", "", ""]
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_bytes(ENCODINGS[encoding](csv_text(rows, ",", "\r\n")))
+        entries = read_roster(path)
+    assert [(e.id, e.name, e.sid, e.login, e.section, e.email) for e in entries] == [
+        (i, f"{name}, X", f"S{i}" if sis else "", f"login{i}", section, "")
+        for i, name, _, section in class_
+    ]
+    assert all(e.platform_id for e in entries)  # Canvas's ID is Canvas's user id
+
+
+def test_a_canvas_class_graded_against_its_gradebook_export(tmp_path):
+    from tests.lms.classes import CLASS
+    from tests.lms.test_platforms import rows_of
+
+    lines = [CANVAS_HEAD, "    Points Possible,,,,,100.00" + ",(read only)" * 6]
+    for ident, name, _, sid, *_ in CLASS:
+        first, last = name.split()
+        lines.append(f'"{last}, {first}",{ident},{sid},{first.lower()},Section A' + ",," * 3 + ",")
+    lines.append('"Brown, Lee",4720,1020,lee,Section B' + ",," * 3 + ",")
+    rows, _ = rows_of("canvas", tmp_path, roster="\n".join(lines) + "\n")
+    status = {r.student.lms_id: (r.roster, r.final_percent, bool(r.withheld)) for r in rows}
+    assert status == {
+        "4711": ("matched", 100.0, False),
+        "4712": ("matched", 0.0, False),
+        "4713": ("matched", 100.0, False),  # Canvas's Late Policy applies the rule
+        "4714": ("matched", 100.0, False),
+        "4720": ("absent", None, False),  # a 0 under missing: zero
+    }
