@@ -565,10 +565,14 @@ REQUIRED_COLUMNS = ("id", "name", "email")
 # A long number as Excel writes it into a CSV it saves: "2.02312E+11" for 202312345678
 _EXCEL_NUMBER = re.compile(r"^[0-9](?:[.,][0-9]+)?E\+[0-9]+\Z", re.IGNORECASE)
 # A participant id as Moodle's grading worksheet writes it: its ``hiddenuser`` string in the
-# downloader's language, then the number ("Participant 901", "Teilnehmer/in 901",
-# "Participante 901"); the number is the id. The word holds a letter and no digit, and a
-# space parts it from the number ("p7" is no id).
-_PARTICIPANT = re.compile(r"(?:(?P<word>[^\d]*[^\W\d_][^\d]*?)\s+)?(?P<id>[0-9]+)\Z")
+# downloader's language, then the number ("Participant 901"; the translations have no space:
+# "Teilnehmer/in901", "Participante901"); the number is the id. The word holds a letter and
+# no digit, and is three characters or more where no space parts it from the number ("p7"
+# is no id).
+_PARTICIPANT = re.compile(
+    r"(?:(?P<word>[^\d]*[^\W\d_][^\d]*?)\s+|(?P<joined>(?=[^\d]{3})[^\d\s][^\d]*[^\W\d_][^\d]*?))?"
+    r"(?P<id>[0-9]+)\Z"
+)
 # Moodle's grading worksheet ("Download grading worksheet"): "Identifier" first, then the
 # identity columns its site shows (none under blind marking), status, grade, dates, feedback.
 # The columns a roster needs, by their English names; every other column is not the roster's.
@@ -617,20 +621,26 @@ def _worksheet(header: list[str], rows: list[list[str]]) -> list[str] | None:
     """The roster column each column of Moodle's grading worksheet holds ("" for one a roster
     does not use), or None where the CSV is not one. It is one where its first column is
     "Identifier", or (a worksheet downloaded in another language: "Kennung", "Identificador")
-    where that column is no roster column and every value in it is one word and a number,
-    the same word each time, as Moodle writes "Participant 901"."""
+    where no column is a roster column, there are five or more, and every value in the first
+    is one word and a number, the same word each time and each number once, as Moodle writes
+    "Participant 901"."""
     columns = [" ".join(c.split()).lower() for c in header]
     if not columns:
         return None
     if columns[0] != "identifier":
-        if columns[0] in ROSTER_COLUMNS or not rows:
+        # the translated worksheet's other columns (status, grade, maximum, dates, feedback)
+        # are no roster columns, and it names each participant once
+        if len(columns) < 5 or set(columns) & set(ROSTER_COLUMNS) or not rows:
+            return None
+        if len({participant_id(r[0]) if r else None for r in rows}) != len(rows):
             return None
         words = set()
         for row in rows:
             match = _PARTICIPANT.fullmatch(row[0].strip()) if row else None
-            if match is None or not match.group("word"):
+            word = match and (match.group("word") or match.group("joined"))
+            if not word:
                 return None
-            words.add(match.group("word").strip().casefold())
+            words.add(word.strip().casefold())
         if len(words) != 1:
             return None
     mapped = [WORKSHEET_COLUMNS.get(c, "") for c in columns]
