@@ -99,6 +99,7 @@ def read(
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     team = _team_download(names)
     shared = _shared_names(names, team)
+    named = _names_someone(names, team)
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
@@ -110,7 +111,10 @@ def read(
             continue
         name = next(iter(names[participant]))
         aliases = _after_team(name) if team else ()
-        blind = name.strip().lower() == BLIND or any(a.lower() == BLIND for a in aliases)
+        word = name.strip().lower() == BLIND or any(a.lower() == BLIND for a in aliases)
+        # blind marking names no participant, never some of them: beside named ones the word
+        # is this participant's name, off the roster unless a roster line bears it
+        blind = word and not named
         handin = Handin(
             key=participant,
             key_kind="participant",
@@ -129,6 +133,12 @@ def read(
             handin.notes.append(
                 f"blind marking: the download names no student; graded as {HIDDEN_USER}"
                 f"{participant}"
+            )
+        elif word and not handin.shared_name:
+            handin.notes.append(
+                f"{name!r} is what Moodle writes under blind marking, but this download names "
+                "its other participants (blind marking names none): read as this participant's "
+                f"name; graded as {HIDDEN_USER}{participant}"
             )
         elif handin.shared_name == 1:
             handin.notes.append(
@@ -170,19 +180,30 @@ def _shared_names(names: dict[str, set[str]], team: bool = False) -> dict[str, i
     work is graded by participant, and roster students without matched work get no 0, as
     under blind marking: unless another participant of the download bears a full name of
     their own, which blind marking never writes."""
+    counts = _counts(names)
+    named = _names_someone(names, team)
+    return {name: n for name, n in counts.items() if n > 1 or (_one_word(name, team) and not named)}
+
+
+def _counts(names: dict[str, set[str]]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for found in names.values():
         for name in found:
             counts[name] = counts.get(name, 0) + 1
-    # blind marking is the assignment's, all or nothing: a download that names one participant
-    # by a full name of their own names every participant, and a one-word name there is that
-    # student's (a name of one word, or a site that shows first names only), off the roster
-    # or on it, not an unnamed participant whose work may be any roster student's
-    named = any(
+    return counts
+
+
+def _names_someone(names: dict[str, set[str]], team: bool) -> bool:
+    """Whether the download names some participant by a full name of their own (two words or
+    more, given to no other participant). Blind marking is the assignment's, all or nothing:
+    such a download names every participant, and a one-word name there ("Participant" or its
+    translation included) is that student's (a name of one word, a site that shows first
+    names only, a student who left the course), off the roster or on it, not an unnamed
+    participant whose work may be any roster student's."""
+    return any(
         n == 1 and not _one_word(name, team) and name.strip().lower() != BLIND
-        for name, n in counts.items()
+        for name, n in _counts(names).items()
     )
-    return {name: n for name, n in counts.items() if n > 1 or (_one_word(name, team) and not named)}
 
 
 def _one_word(name: str, team: bool) -> bool:
