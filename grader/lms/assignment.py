@@ -682,7 +682,10 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
         ) from None
     # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
     # where the locale's decimal mark is a comma, empty trailing columns
-    first, _, rest = text.partition("\n")
+    # the first line ends where any line ends: Excel for Mac's "CSV (Macintosh)" ends them
+    # with a bare carriage return
+    ending = re.search(r"\r\n|\r|\n", text)
+    first, rest = (text[: ending.start()], text[ending.end() :]) if ending else (text, "")
     start = 1
     hint = re.fullmatch(r"\s*sep=(.)\s*", first)
     if hint:
