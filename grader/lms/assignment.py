@@ -663,6 +663,14 @@ class RosterEntry:
     platform_id: bool = True
 
 
+def _header_width(line: str, delimiter: str) -> int:
+    """How many columns ``line`` holds, read with ``delimiter`` (quotes respected)."""
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:
+        return 0
+
+
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     """The class list: a CSV (UTF-8, or UTF-16 with its byte order mark) with a header row
     naming ``id``, ``name``, ``email`` and optionally ``sid``, ``section``, ``login``,
@@ -690,12 +698,11 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     hint = re.fullmatch(r"\s*sep=(.)\s*", first)
     if hint:
         delimiter, text, start = hint.group(1), rest, 2
-    elif "," not in first and ";" in first:
-        delimiter = ";"
-    elif "," not in first and "\t" in first:
-        delimiter = "\t"
-    else:
-        delimiter = ","
+    else:  # the one that parts the header into the most columns, "," where they tie: an
+        # LMS export's column ("Week 3, part 1 (48213)") may hold another separator
+        delimiter = max(
+            (",", ";", "\t"), key=lambda d: (_header_width(first, d), d == ",", d == ";")
+        )
     # each row numbered by the line of the file it starts on: a quoted cell may hold newlines
     # (a name with a line break), so rows and lines part ways after one
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)

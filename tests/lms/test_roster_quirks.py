@@ -143,3 +143,22 @@ def test_a_canvas_class_graded_against_its_gradebook_export(tmp_path):
         "4714": ("matched", 100.0, False),
         "4720": ("absent", None, False),  # a 0 under missing: zero
     }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sep=st.sampled_from([",", ";", "\t"]),
+    other=st.text(st.sampled_from("ab ,;()\t0123456789"), min_size=1, max_size=20).map(str.strip),
+)
+def test_the_separator_is_the_one_that_parts_the_header_into_its_columns(sep, other):
+    """Canvas's gradebook export saved by Excel where the decimal mark is a comma: ";" between
+    the columns, and an assignment's title with a comma in it ("Week 3, part 1 (48213)"): the
+    comma in the header made it a "," file, and the roster was refused."""
+    title = other.replace(sep, " ").strip() or "W"
+    head = sep.join(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
+    body = sep.join(['"Doe, Jane"', "4711", "1001", "jdoe", "A", "5"])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_text(f"{head}\n{body}\n", encoding="utf-8")
+        (entry,) = read_roster(path)
+    assert (entry.id, entry.name, entry.sid) == ("4711", "Doe, Jane", "1001")
