@@ -122,18 +122,21 @@ EXPECTED = {
         "4715": (U, "2", U, "50"),  # a hostile zip's refused entries: unreadable
         "4716": (M, M, M, ""),
         "4717": (M, M, M, ""),
-        "1234570": ("3", M, M, "25"),  # blind marking: nobody on the roster
+        # "Participant" among participants named in full: not blind marking (it names every
+        # participant or none) but a participant of that name, nobody on the roster
+        "1234570": ("3", M, M, "25"),
     },
 }
 # roster students without matched work while work nobody is identified by is unmatched (a
-# Gradescope submission without metadata; Moodle's blind marking), or while the download holds
-# an entry set aside that may be work (the class of folders' exercise-07.py at the top, in no
-# student's folder): never 0, an empty cell; nor for an exercise that may be in a text entry
+# Gradescope submission without metadata), or while the download holds an entry set aside
+# that may be work (the class of folders' exercise-07.py at the top, in no student's folder):
+# never 0, an empty cell; nor for an exercise that may be in a text entry. Moodle's
+# "Participant" folder beside named ones is someone off the roster: Moodle's absent get their 0
 WITHHELD = {
     "folders": {"grace"},
     "gradescope": {"4717"},
     "canvas": {"4713"},
-    "moodle": {"4712", "4716", "4717"},
+    "moodle": {"4712"},
 }
 BUILDERS = {"folders": folders, "gradescope": gradescope, "canvas": canvas, "moodle": moodle}
 
@@ -302,16 +305,19 @@ def test_the_run_ends_with_what_to_do_on_each_platform(graded):
 
 
 @pytest.mark.parametrize("graded", ["moodle"], indirect=True)
-def test_moodle_blind_marking_is_graded_into_the_grading_worksheet(graded):
+def test_moodle_participant_folder_is_graded_into_the_grading_worksheet(graded):
     _, out, _, _ = graded
     rows = table(out / "moodle-worksheet.csv")
     assert rows[0][:4] == ["Identifier", "Full name", "Email address", "Grade"]
     grades = {r[0]: r[3] for r in rows[1:]}
-    assert grades["Participant 1234570"] == "2.5"  # blind marking: 25% as points of 10
+    assert grades["Participant 1234570"] == "2.5"  # by participant: 25% as points of 10
     assert grades["Participant 1234567"] == "5"  # Jane Doe, by participant too
     assert len(grades) == 6  # every participant of the download, none twice
     data = json.loads((out / "gradebook.json").read_text())
     blind = next(s for s in data["students"] if s["participant"] == "1234570")
     assert blind["roster"] == "unmatched" and blind["final"] == 25
+    assert "not on the roster: check who this is" in blind["problems"]
+    # blind marking names every participant or none: "Participant" beside named ones is
+    # someone off the roster, and Quiet, who handed in nothing, gets the 0 of missing work
     quiet = next(s for s in data["students"] if s["student"] == "4717")
-    assert quiet["withheld"] and quiet["final"] is None  # work that names no one may be theirs
+    assert not quiet["withheld"] and quiet["final"] is None
