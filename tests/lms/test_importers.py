@@ -164,8 +164,11 @@ def test_moodle_download(infos, tmp_path):
     ann = students["1234569"]
     assert ann.files["exercise-05"].path.read_text() == code("ann new")
 
-    blind = students["1234570"]
-    assert blind.name == "" and "blind marking" in blind.notes[0]
+    # "Participant" beside participants named in full: blind marking names all or none, so
+    # it is this participant's name (a download of blind marking alone: test_platforms)
+    named = students["1234570"]
+    assert named.name == "Participant" and not named.shared_name
+    assert "this download names its other participants" in named.notes[0]
 
     assert "not a regular file" in students["1234571"].unreadable["exercise-07"]
     kim = students["1234572"]
