@@ -27,6 +27,7 @@ import difflib
 import io
 import math
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -558,6 +559,7 @@ def late_penalty(submitted_at: datetime | None, assignment: Assignment) -> tuple
 # ---------------------------------------------------------------------------------------------
 # The roster
 
+MAX_ROSTER_BYTES = 64 << 20  # a class of a million lines is still well under it
 ROSTER_COLUMNS = ("id", "name", "email", "sid", "section", "login", "participant")
 REQUIRED_COLUMNS = ("id", "name", "email")
 
@@ -678,6 +680,16 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     line repeating a student but for the section adds the section. Every problem is a
     SpecError naming the line."""
     try:
+        info = path.stat()  # a link is followed: the instructor's link to a shared roster
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run for ever
+            raise SpecError(path, None, "is not a regular file", "give the roster CSV's path")
+        if info.st_size > MAX_ROSTER_BYTES:
+            raise SpecError(
+                path,
+                None,
+                f"is larger than {MAX_ROSTER_BYTES >> 20} MiB: no class list is",
+                "give the roster CSV's path",
+            )
         data = path.read_bytes()
         # Excel's "Unicode Text" is UTF-16 with its byte order mark; anything else is UTF-8
         utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))

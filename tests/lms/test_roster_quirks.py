@@ -162,3 +162,23 @@ def test_the_separator_is_the_one_that_parts_the_header_into_its_columns(sep, ot
         path.write_text(f"{head}\n{body}\n", encoding="utf-8")
         (entry,) = read_roster(path)
     assert (entry.id, entry.name, entry.sid) == ("4711", "Doe, Jane", "1001")
+
+
+def test_a_roster_that_is_no_regular_file_is_an_error_not_a_hang(tmp_path):
+    """A FIFO given as the roster blocked the whole run, waiting for a writer."""
+    import os
+
+    fifo = tmp_path / "roster.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError, match="is not a regular file"):
+        read_roster(fifo)
+    with pytest.raises(SpecError, match="is not a regular file"):
+        read_roster(tmp_path)
+
+
+def test_a_roster_may_be_a_link_to_the_class_list(tmp_path):
+    target = tmp_path / "shared.csv"
+    target.write_text("id,name,email\n4711,Jane Doe,jane@x.edu\n")
+    (tmp_path / "roster.csv").symlink_to(target)
+    (entry,) = read_roster(tmp_path / "roster.csv")
+    assert entry.id == "4711"
