@@ -163,7 +163,7 @@ def graded(
 ABSENT = (("920", "Lee Absent", "absent@example.edu", "1020"),)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(word=st.one_of(st.sampled_from(WORDS[:1] + ["Teilnehmerin", "Participante"]),
                       st.text(st.characters(categories=["L"]), min_size=1, max_size=12)))  # fmt: skip
 def test_the_worksheet_as_roster_gives_the_absent_their_zero_beside_an_off_roster_participant(
@@ -188,7 +188,7 @@ def test_the_worksheet_as_roster_gives_the_absent_their_zero_beside_an_off_roste
     assert any("participant 905 is on no roster line" in p for p in off.problems), off.problems
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.one_of(
         st.sampled_from(["Madonna", "Participant", "participant", "Teilnehmerin", "Deelnemer"]),
