@@ -566,6 +566,7 @@ class RunMetadata:
     user_due_dates: tuple[datetime | None, ...] = ()
     # why some user's own dates could not be read ("" when they could, or were not given)
     user_dates_unread: str = ""
+    due_date_unread: bool = False  # the assignment's due_date is given but is not a time
 
 
 def read_run_metadata(path: Path) -> RunMetadata:
@@ -620,6 +621,8 @@ def _run_metadata(raw: Any) -> RunMetadata:
         total_points=total_points,
         created_at=time(raw, "created_at", "created_at"),
         due_date=time(assignment, "due_date", "assignment.due_date"),
+        due_date_unread=assignment.get("due_date") is not None
+        and time(assignment, "due_date", "assignment.due_date") is None,
         late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
         users=tuple(users),
         submission_id=_optional_text(raw, "id", ""),
@@ -655,6 +658,11 @@ def own_due_date(assignment: Assignment, metadata: RunMetadata) -> tuple[Assignm
     guessed at: the assignment's own due date stands, and the result says so."""
     due = assignment.due if assignment.due is not None else metadata.due_date
     usual = metadata.due_date if metadata.due_date is not None else due
+    if due is None and metadata.due_date_unread:  # said, not silent: a penalty it may owe
+        return assignment, [
+            "Gradescope's due date could not be read: no late penalty was applied; your "
+            "instructor will check it"
+        ]
     if metadata.user_dates_unread:
         judged = "the assignment's due date" if due is not None else "no due date"
         return replace(assignment, due=due), [

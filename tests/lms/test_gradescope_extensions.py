@@ -172,3 +172,15 @@ def test_any_shape_of_a_users_dates_gives_a_result_never_a_better_grade(tmp_path
         assert "could not be read" in data["output"]
     else:
         assert data["score"] == expected(created, min((o or DUE) for o in own))
+
+
+def test_an_unreadable_due_date_of_gradescopes_is_said_not_silently_no_penalty(tmp_path):
+    """Without a due date in the assignment file, Gradescope's is the late rule's: one that is
+    not a time gave no penalty, and said nothing."""
+    spec = SPEC.replace("due: 2026-12-01T23:59:00+00:00\n", "")
+    assignment = load_assignment(write(tmp_path / "a.yaml", spec))
+    document = {"created_at": stamp(DUE + timedelta(days=2)), "assignment": {"due_date": "soon"}}
+    meta = gradescope.read_run_metadata(write(tmp_path / "m.json", json.dumps(document)))
+    handin = Handin("1001", name="Jane Doe", submitted_at=meta.created_at)
+    data = json.loads(gradescope.finish_run(handin, meta, FULL, assignment))
+    assert data["score"] == 100.0 and "due date could not be read" in data["output"]
