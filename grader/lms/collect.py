@@ -278,19 +278,26 @@ class Collector:
     texts: list[str] = field(default_factory=list)  # the platform's text entries (not graded)
     # exercise -> a code file whose name names it but is no exercise file ("ex5_final.py")
     named: dict[str, str] = field(default_factory=dict)
+    # exercise -> (time, upload order, why) of each such file, where its time or order is known
+    named_when: dict[str, list[tuple[datetime | None, int, str]]] = field(default_factory=dict)
     # code files whose names name no exercise at all ("hw5.py", "solution.ipynb")
     unnamed: list[str] = field(default_factory=list)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
 
-    def _ignore(self, shown: str, name: str) -> None:
+    def _ignore(
+        self, shown: str, name: str, when: datetime | None = None, sequence: int = 0
+    ) -> None:
         """A file that is no exercise file: reported; where its name names an exercise
         (``exercise_1_final.py``), that exercise, if no file is graded for it, may be in it:
-        ``finish`` makes it work intake could not read, never "missing" and 0."""
+        ``finish`` makes it work intake could not read, never "missing" and 0; and where a
+        file is graded for it, one that came after it (``when``, ``sequence``) may be the
+        student's final version: ``finish`` puts that graded file in doubt."""
         why = f"{shown}: {why_not(name, self.exercises)}"
         self.ignored.append(f"{why}; ignored")
         exercise = looks_like(name, self.exercises)
         if exercise is not None:
             self.named.setdefault(exercise, why)
+            self.named_when.setdefault(exercise, []).append((when, sequence, why))
         elif code_name(name):
             self.unnamed.append(why)
 
@@ -438,7 +445,13 @@ class Collector:
             return
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self._ignore(shown, name)
+            when = submitted_at
+            if when is None and self.use_mtime:
+                try:
+                    when = mtime(os.stat(path, follow_symlinks=False))
+                except OSError:
+                    when = None
+            self._ignore(shown, name, when, sequence)
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
@@ -523,7 +536,7 @@ class Collector:
         """A member already read out of an archive (its bytes within the caps)."""
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self._ignore(shown, name)
+            self._ignore(shown, name, submitted_at, sequence)
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
@@ -794,6 +807,15 @@ class Collector:
             _may_be_in(handin, self.exercises, why)
         for exercise, why in self.named.items():
             _may_be_in(handin, [exercise], f"{why}; not graded, and this exercise may be in it")
+            graded = handin.files.get(exercise)
+            later = [w for when, order, w in self.named_when.get(exercise, [])
+                     if graded is not None and _came_after(when, order, graded)]  # fmt: skip
+            if graded is not None and later:
+                graded.doubt = (
+                    f"{later[0]}; it came after the graded {graded.shown} and may be the "
+                    "student's final version"
+                )
+                handin.problems.append(f"{exercise}: {graded.doubt}")
         if self.unnamed and not self.candidates and not self.named:
             # code handed in, none of it named after an exercise ("hw5.py" alone): whose work
             # it is is the instructor's to say
@@ -936,6 +958,19 @@ UNSURE_ORDER = (
     "its file date is later, but file dates are no submission times and these came different "
     "ways (an archive's date against a file's): check which is the student's final version"
 )
+
+
+def _came_after(when: datetime | None, sequence: int, graded: Submitted) -> bool:
+    """Whether a file of this time and upload order came after the graded one, as ``_rank``
+    orders them: later by more than file dates' 2 s, else later in the platform's upload order
+    at the same time (or where neither has one)."""
+    if when is not None and graded.submitted_at is not None:
+        gap = (when - graded.submitted_at).total_seconds()
+        if abs(gap) >= 2:
+            return gap > 0
+    elif (when is None) != (graded.submitted_at is None):
+        return False  # one has a time, the other none: nothing says which came later
+    return sequence > graded.sequence
 
 
 def _by_file_dates(chosen: _Candidate, other: _Candidate) -> bool:

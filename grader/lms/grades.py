@@ -348,6 +348,10 @@ def build_rows(
         if handin is not None:
             for exercise, why in handin.unreadable.items():
                 found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
+            doubted = [s for e, s in sorted(handin.files.items()) if s.doubt and e in own.ids]
+            if doubted and not withheld:  # a later file may be the student's final version
+                withheld = f"{doubted[0].doubt[:300]}: no grade written until you look"
+                extra = [*extra, withheld]
             unread = sorted(e for e in handin.unread_work if e in assignment.ids)
             if unread and not withheld:  # work the grader's limits kept it from reading
                 withheld = (

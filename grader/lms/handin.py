@@ -53,6 +53,10 @@ class Submitted:
     unchanged_starter: bool = False  # the file is the exercise's starter, untouched
     submitted_at: datetime | None = None  # the platform's time, else the file's mtime
     sequence: int = 0  # the platform's upload order where it has one (Canvas file ids)
+    # why this may not be the student's final version ("" when nothing says so): a file named
+    # like the exercise but not as its file ("exercise-01_v2.py") came after it; no grade is
+    # written for the student until someone looks
+    doubt: str = ""
 
     def __post_init__(self) -> None:
         self.shown = shown_name(self.shown)  # a name's undecodable bytes, kept apart

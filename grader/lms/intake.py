@@ -173,6 +173,7 @@ def _displayable(handin: Handin) -> None:
     for submitted in handin.files.values():
         submitted.shown = shown_name(submitted.shown)
         submitted.notes = [shown_name(n) for n in submitted.notes]
+        submitted.doubt = shown_name(submitted.doubt)
 
 
 def _earlier_outputs(root: Path, notes: list[str]) -> list[Path]:
