@@ -313,6 +313,16 @@ def _order(handin: Handin) -> tuple:
     return (newest.timestamp() if newest else float("-inf"), handin.origin)
 
 
+def _known_before(handin: Handin, graded: Handin) -> bool:
+    """Whether the platform's times say ``handin`` came before ``graded`` (file dates and the
+    download's order are guesses, and say nothing here)."""
+    return (
+        handin.submitted_at is not None
+        and graded.submitted_at is not None
+        and handin.submitted_at < graded.submitted_at
+    )
+
+
 def _combine(group: list[Handin]) -> Handin:
     """One student out of several handins: the newest identity data, the latest file."""
     ordered = sorted(group, key=_order)  # oldest first
@@ -353,7 +363,23 @@ def _combine(group: list[Handin]) -> Handin:
                         "check which is the student's final version"
                     )
             for handin in ordered:
-                if exercise in handin.unreadable:
+                if exercise not in handin.unreadable:
+                    continue
+                if (
+                    exercise in handin.unread_work
+                    and not chosen.doubt
+                    and not _known_before(handin, best[0])
+                ):
+                    # work of this exercise the grader could not read (a look-alike name, an
+                    # archive past its limits), handed in apart from the graded file and not
+                    # known to be older: it may be the student's final version
+                    chosen.doubt = (
+                        f"{handin.unreadable[exercise]}; handed in apart from the graded "
+                        f"{chosen.shown}, and not known to be older: it may be the student's "
+                        "final version"
+                    )
+                    merged.problems.append(f"{exercise}: {chosen.doubt}")
+                else:
                     merged.notes.append(
                         f"{exercise}: graded {chosen.shown}; {handin.unreadable[exercise]}"
                     )
