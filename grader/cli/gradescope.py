@@ -108,7 +108,7 @@ def cmd_gradescope_run(argv: list[str]) -> int:
         )
         write_atomic(args.results, outcome.results)
     except BaseException as exc:
-        _leave_fault(args.results, exc, time.monotonic() - started, assignment)
+        _leave_fault(args.results, exc, time.monotonic() - started, assignment, args.lang)
         raise
     if outcome.fault:
         print(
@@ -122,7 +122,11 @@ def cmd_gradescope_run(argv: list[str]) -> int:
 
 
 def _leave_fault(
-    results: Path, exc: BaseException, elapsed: float, assignment: Assignment | None
+    results: Path,
+    exc: BaseException,
+    elapsed: float,
+    assignment: Assignment | None,
+    lang: str | None = None,
 ) -> None:
     """A results.json for a run that ended in an exception, so that Gradescope shows the
     student a message (not an error page); the exception itself goes on to ``main``, which
@@ -136,6 +140,9 @@ def _leave_fault(
     else:
         why = f"an internal error in the grader, {type(exc).__name__}"
     try:
-        write_atomic(results, fault_json(why, execution_time=elapsed, assignment=assignment))
+        told = fault_json(
+            why, execution_time=elapsed, assignment=assignment, lang=choose_lang(lang)
+        )
+        write_atomic(results, told)
     except GraderError as error:
         print(f"Error: no results.json could be written either: {error.message}", file=sys.stderr)

@@ -418,6 +418,7 @@ def grade_submission(
         execution_time=time.monotonic() - started,
         isolation=isolation,
         fault=fault,
+        lang=lang,
     )
     passed = all(e in scores and scores[e].status == "passed" for e in assignment.ids)
     return RunOutcome(results=text, passed=passed and not fault, fault=fault)

@@ -402,7 +402,12 @@ def _copy(handin: Handin) -> Handin:
 
 
 def results_json(
-    row: GradeRow, assignment: Assignment, *, isolation: str = "", fault: str = ""
+    row: GradeRow,
+    assignment: Assignment,
+    *,
+    isolation: str = "",
+    fault: str = "",
+    lang: str = "en",
 ) -> str:
     """Gradescope's ``results.json`` for one student (autograder specification, "Output
     format"): the top-level ``score`` is the final grade as points of ``gradescope.points``
@@ -420,8 +425,13 @@ def results_json(
 
     ``fault`` (why the grader itself failed, in some test) makes the score 0 and tells the
     student to contact the instructor: a grade the grader cannot vouch for must not stand as
-    if it were one. The tests stay, as graded, for the instructor to look at."""
+    if it were one. The tests stay, as graded, for the instructor to look at.
+
+    ``lang``: the language of the lines the student reads above the tests (the tests' own
+    output is in the language they were graded in); the instructor's problems stay as the
+    grader wrote them."""
     settings = assignment.gradescope
+    said = _SAID[lang if lang in _SAID else "en"]
     weights = assignment.weights
     total = sum(weights.values()) or 1.0
     tests: list[dict[str, Any]] = []
@@ -434,7 +444,7 @@ def results_json(
                     "score": 0.0,
                     "max_score": _round(share),
                     "status": "failed",
-                    "output": score.message or "Nothing could be graded.",
+                    "output": score.message or said["nothing_graded"],
                     "visibility": "visible",
                 }
             )
@@ -452,21 +462,22 @@ def results_json(
                 }
             )
     final = 0.0 if fault else points(row.final_percent, settings.points) or 0.0
-    lines = [contact_line(fault)] if fault else []
+    lines = [contact_line(fault, lang)] if fault else []
     shown = settings.score_at_once
     if row.weighted_percent is not None and shown:
-        lines.append(f"Score: {number(row.weighted_percent)}% of the exercises' weighted points.")
+        lines.append(said["score"].format(percent=number(row.weighted_percent)))
     elif row.weighted_percent is not None:
-        lines.append(SCORE_LATER[settings.tests_visibility])
+        lines.append(said[f"score_{settings.tests_visibility}"])
     if row.lateness:
-        lines.append(row.lateness)
+        told = REPORT[lang].get(row.lateness_label) if lang in REPORT else None
+        lines.append(told.format(**dict(row.lateness_values)) if told else row.lateness)
     elif row.days_late:
-        lines.append(_late_line(row, assignment, shown))
+        lines.append(_late_line(row, assignment, shown, lang))
     if row.weighted_percent is None:
-        lines.append(nothing_found(row))
+        lines.append(nothing_found(row, lang))
     lines.extend(row.problems)
     if isolation:
-        lines.append(f"Graded in the grader's '{isolation}' isolation tier.")
+        lines.append(said["isolation"].format(tier=isolation))
     data: dict[str, Any] = {
         "score": final,
         "execution_time": round(row.execution_time),
@@ -478,7 +489,7 @@ def results_json(
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def _late_line(row: GradeRow, assignment: Assignment, shown: bool) -> str:
+def _late_line(row: GradeRow, assignment: Assignment, shown: bool, lang: str = "en") -> str:
     """What the late rule did to this submission, as the rule's shape has it: nothing (and,
     under "free for N days, then no credit", where the free days end), the points it took,
     or no credit past its day limit."""
@@ -489,44 +500,76 @@ def _late_line(row: GradeRow, assignment: Assignment, shown: bool) -> str:
         if policy is not None and policy.max_days is not None and policy.after_max_days == "zero"
         else None
     )
+    said, labels = _SAID[lang if lang in _SAID else "en"], REPORT[lang if lang in REPORT else "en"]
+    end = said["end"]
     if not row.late_percent:
         if limit is not None:
             key = "late_free_until_one" if days == 1 else "late_free_until"
-            return f"{REPORT['en'][key].format(n=days, max=limit)}."
-        return f"Handed in {days} day(s) late; no late penalty applies."
-    in_all = f", {number(row.final_percent or 0.0)}% in all" if shown else ""
-    line = f"Handed in {days} day(s) late: -{number(row.late_percent)} percentage points{in_all}."
+            return f"{labels[key].format(n=days, max=limit)}{end}"
+        return said["late_free"].format(days=days)
+    in_all = said["in_all"].format(percent=number(row.final_percent or 0.0)) if shown else ""
+    line = said["late_by"].format(days=days, points=number(row.late_percent), in_all=in_all)
     if limit is not None and days > limit:
-        line += f" {REPORT['en']['late_zero'].format(max=limit)}."
+        line += f"{said['gap']}{labels['late_zero'].format(max=limit)}{end}"
     return line
 
 
-def nothing_found(row: GradeRow) -> str:
+def nothing_found(row: GradeRow, lang: str = "en") -> str:
     """What a student is told when no file of the assignment was found in their submission."""
     expected = ", ".join(f"{s.exercise}.py" for s in row.scores)
-    return (
-        f"No file of this assignment was found in the submission: expected {expected} "
-        "(a notebook, .ipynb, works too). Score: 0."
-    )
+    return _SAID[lang if lang in _SAID else "en"]["nothing_found"].format(expected=expected)
 
 
-SCORE_LATER = {
-    "after_due_date": "Your score and each test's feedback are shown after the due date.",
-    "after_published": "Your score and each test's feedback are shown when your instructor "
-    "publishes the grades.",
+def contact_line(why: str, lang: str = "en") -> str:
+    """What a student is told when the grader, not their code, failed (``why`` as the grader
+    wrote it)."""
+    return _SAID[lang if lang in _SAID else "en"]["contact"].format(why=why)
+
+
+# What results.json tells the student above the tests, in each language of the feedback.
+_SAID: dict[str, dict[str, str]] = {
+    "en": {
+        "score": "Score: {percent}% of the exercises' weighted points.",
+        "score_after_due_date": "Your score and each test's feedback are shown after the due date.",
+        "score_after_published": "Your score and each test's feedback are shown when your "
+        "instructor publishes the grades.",
+        "late_free": "Handed in {days} day(s) late; no late penalty applies.",
+        "late_by": "Handed in {days} day(s) late: -{points} percentage points{in_all}.",
+        "in_all": ", {percent}% in all",
+        "gap": " ",
+        "end": ".",
+        "nothing_found": "No file of this assignment was found in the submission: expected "
+        "{expected} (a notebook, .ipynb, works too). Score: 0.",
+        "nothing_graded": "Nothing could be graded.",
+        "contact": "The autograder could not grade this submission ({why}). This is not your "
+        "code's fault: please contact your instructor. Score: 0 until then.",
+        "isolation": "Graded in the grader's '{tier}' isolation tier.",
+    },
+    "zh": {
+        "score": "得分：各练习加权总分的 {percent}%。",
+        "score_after_due_date": "你的得分和每个测试的反馈将在截止日期之后显示。",
+        "score_after_published": "你的得分和每个测试的反馈将在老师公布成绩时显示。",
+        "late_free": "迟交 {days} 天；不扣分。",
+        "late_by": "迟交 {days} 天：扣 {points} 个百分点{in_all}。",
+        "in_all": "，总计 {percent}%",
+        "gap": "",
+        "end": "。",
+        "nothing_found": "提交中没有找到这次作业的文件：应为 {expected}（也可以是 .ipynb 笔记本）。"
+        "得分：0。",
+        "nothing_graded": "没有可以评分的内容。",
+        "contact": "自动评分器无法为这次提交评分（{why}）。这不是你的代码的问题：请联系老师。"
+        "在此之前得分为 0。",
+        "isolation": "在评分器的“{tier}”隔离级别中评分。",
+    },
 }
 
 
-def contact_line(why: str) -> str:
-    """What a student is told when the grader, not their code, failed."""
-    return (
-        f"The autograder could not grade this submission ({why}). This is not your code's "
-        "fault: please contact your instructor. Score: 0 until then."
-    )
-
-
 def fault_json(
-    why: str, *, execution_time: float = 0.0, assignment: Assignment | None = None
+    why: str,
+    *,
+    execution_time: float = 0.0,
+    assignment: Assignment | None = None,
+    lang: str = "en",
 ) -> str:
     """results.json for a run that produced no grade at all (the assignment did not load, the
     engine did not start, a bug): score 0, no tests, and the student told to contact the
@@ -537,7 +580,7 @@ def fault_json(
     data: dict[str, Any] = {
         "score": 0.0,
         "execution_time": round(execution_time),
-        "output": contact_line(why),
+        "output": contact_line(why, lang),
         "visibility": "visible",
         "stdout_visibility": settings.stdout_visibility,
         "tests": [],
@@ -741,8 +784,9 @@ def finish_run(
     execution_time: float = 0.0,
     isolation: str = "",
     fault: str = "",
+    lang: str = "en",
 ) -> str:
-    """The results.json text for a graded run. The late rule uses the assignment's ``due``, or
+    """The results.json text for a graded run, its lines for the student in ``lang``. The late rule uses the assignment's ``due``, or
     Gradescope's own due date when the assignment file gives none, or the submitters' own due
     date where Gradescope gives them one (``own_due_date``: an extension given in
     Gradescope). ``fault``: why the grader itself failed in some test (see
@@ -778,4 +822,4 @@ def finish_run(
         problems=problems,
         execution_time=execution_time,
     )
-    return results_json(row, assignment, isolation=isolation, fault=fault)
+    return results_json(row, assignment, isolation=isolation, fault=fault, lang=lang)
