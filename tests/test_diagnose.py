@@ -61,6 +61,16 @@ def test_every_seed_pitfall_is_named(catalogue):
         ),
         ("Tensor on device cpu is not on the expected device meta!", "device-mismatch"),
         ("expected scalar type Float but found Long", "dtype-mismatch"),
+        # an average or spread of whole numbers: nothing mixed, the operation wants floats
+        (
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            "or complex dtype. Got: Byte",
+            "float-op-on-integers",
+        ),
+        ("std and var only support floating point and complex dtypes", "float-op-on-integers"),
+        ('"softmax_lastdim_kernel_impl" not implemented for \'Long\'', "float-op-on-integers"),
+        ("quantile() input tensor must be either float or double dtype", "float-op-on-integers"),
+        ('"addmm_impl_cpu_" not implemented for \'Long\'', "dtype-mismatch"),
         (
             "a leaf Variable that requires grad is being used in an in-place operation.",
             "leaf-inplace",
