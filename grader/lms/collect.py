@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import lzma
 import os
 import shutil
 import stat
@@ -592,6 +593,10 @@ class Collector:
 
     def _read_zip(self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int) -> None:
         try:
+            counted = zipnames.entries(handle, MAX_ARCHIVE_MEMBERS)  # before zipfile parses them
+            if counted is not None and counted > MAX_ARCHIVE_MEMBERS:
+                self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                return
             with _open_zip(handle) as (zf, names):
                 members = zf.infolist()
                 if len(members) > MAX_ARCHIVE_MEMBERS:
@@ -893,8 +898,10 @@ def _may_be_in(handin: Handin, exercises: Iterable[str], why: str) -> None:
             handin.unread_work.add(exercise)
 
 
+# What zipfile and the decoders it drives raise on damaged bytes: each decoder its own (bzip2 an
+# OSError, deflate zlib.error, LZMA LZMAError, which is neither)
 ZIP_ERRORS = (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError,
-              zlib.error, ValueError)  # fmt: skip
+              zlib.error, lzma.LZMAError, ValueError)  # fmt: skip
 
 
 @contextmanager

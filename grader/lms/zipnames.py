@@ -89,6 +89,17 @@ class Patched(io.RawIOBase):
 
 def _directory(raw: BinaryIO) -> tuple[int, bytes] | None:
     """Where the central directory starts, and its bytes, found as ``zipfile`` finds them."""
+    span = _span(raw)
+    if span is None or span[1] > MAX_DIRECTORY:
+        return None
+    start, length = span
+    raw.seek(start)
+    return start, raw.read(length)
+
+
+def _span(raw: BinaryIO) -> tuple[int, int] | None:
+    """Where the central directory starts and how long it is, found as ``zipfile`` finds
+    them (None where there is no end record to find them by)."""
     raw.seek(0, io.SEEK_END)
     size = raw.tell()
     if size < _END.size:
@@ -117,10 +128,35 @@ def _directory(raw: BinaryIO) -> tuple[int, bytes] | None:
             if len(record64) == _END64.size and record64[:4] == _END64_SIGNATURE:
                 end, length = record64_at, _END64.unpack(record64)[8]
     start = end - length
-    if start < 0 or length > MAX_DIRECTORY:
+    if start < 0:
         return None
-    raw.seek(start)
-    return start, raw.read(length)
+    return start, length
+
+
+def entries(raw: BinaryIO, most: int) -> int | None:
+    """How many entries the central directory of the zip archive ``raw`` holds, counted by
+    walking it header by header as ``zipfile`` reads it (the end record's own count is not
+    what ``zipfile`` goes by), and no further than ``most + 1``: ``zipfile`` builds an object
+    for every entry before anyone can count them, so a directory of millions of empty
+    entries (a zip bomb by count) is counted here first. A directory over
+    ``MAX_DIRECTORY`` bytes counts as over ``most``. None where there is no directory to walk
+    (``zipfile`` then says what is wrong)."""
+    span = _span(raw)
+    if span is None:
+        return None
+    start, length = span
+    if length > MAX_DIRECTORY:
+        return most + 1
+    count = at = 0
+    while at + _CENTRAL.size <= length and count <= most:
+        raw.seek(start + at)
+        header = raw.read(_CENTRAL.size)
+        if len(header) < _CENTRAL.size or header[:4] != _CENTRAL_SIGNATURE:
+            break  # zipfile refuses the directory itself
+        name_length, extra_length, comment_length = _CENTRAL.unpack(header)[12:15]
+        at += _CENTRAL.size + name_length + extra_length + comment_length
+        count += 1
+    return count
 
 
 def _not_utf8(name: bytes) -> bool:

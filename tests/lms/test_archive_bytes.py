@@ -1,0 +1,104 @@
+"""A student's archive is hostile bytes: whatever its members' compression and its central
+directory hold, intake reads what it can, refuses the rest with a problem, and never raises."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.lms import collect
+from grader.lms.collect import Collector
+from grader.lms.handin import Handin
+from tests.lms.builders import code, raw_zip, write
+
+METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+def gather(infos, tmp: Path, folder: Path) -> Handin:
+    collector = Collector(Handin("alice"), infos, tmp / "staging" / "alice")
+    collector.add_folder(folder, shown="alice/")
+    return collector.finish()
+
+
+def _zip(members: dict[str, str], method: int) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=method) as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return buffer.getvalue()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    method=st.sampled_from(METHODS),
+    at=st.integers(min_value=0, max_value=40),
+    byte=st.integers(min_value=0, max_value=255),
+)
+def test_a_damaged_member_in_any_compression_is_refused_alone(
+    infos, tmp_path_factory, method, at, byte
+):
+    """A member whose compressed bytes are damaged: LZMA's decoder raised its own error
+    (``LZMAError``, no OSError or ValueError), which left intake, and ``grade batch``, with a
+    traceback. Whatever the method, that member is unreadable and the others are read."""
+    tmp = tmp_path_factory.mktemp("damaged")
+    data = bytearray(_zip({"exercise-01.py": code("alice 1"), "ex5.py": code("alice 5")}, method))
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as zf:
+        info = zf.getinfo("exercise-01.py")
+    start = info.header_offset + 30 + len(info.filename.encode())  # the member's data
+    data[start + at % info.compress_size] ^= byte or 0xFF
+    write(tmp / "alice" / "work.zip", bytes(data))
+    handin = gather(infos, tmp, tmp / "alice")
+    assert "exercise-05" in handin.files
+    assert ("exercise-01" in handin.files) != ("exercise-01" in handin.unreadable)
+
+
+def _directory_spy(monkeypatch) -> list[object]:
+    opened: list[object] = []
+    real = zipfile.ZipFile
+
+    def spy(*args, **kwargs):
+        opened.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(collect.zipfile, "ZipFile", spy)
+    return opened
+
+
+@pytest.mark.parametrize("count_says", [None, 1])
+def test_a_zip_of_too_many_entries_is_refused_before_its_directory_is_parsed(
+    infos, tmp_path, monkeypatch, count_says
+):
+    """A zip bomb by count: ``zipfile`` builds an object for every entry of the central
+    directory before intake could count them (300,000 empty entries, 24 MiB, held 200 MiB;
+    a few hundred MiB of them, the grader's memory). The directory's entries are counted
+    first, by walking it (the end record's count, ``count_says``, may lie)."""
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_MEMBERS", 3)
+    opened = _directory_spy(monkeypatch)
+    entries = [(f"f{i}.txt".encode(), b"x", 0) for i in range(5)]
+    data = bytearray(raw_zip([(b"exercise-01.py", code("alice 1").encode(), 0), *entries]))
+    if count_says is not None:  # the end record claims one entry; the directory holds six
+        end = data.rfind(b"PK\x05\x06")
+        data[end + 8 : end + 12] = count_says.to_bytes(2, "little") * 2
+    write(tmp_path / "alice" / "many.zip", bytes(data))
+    handin = gather(infos, tmp_path, tmp_path / "alice")
+    assert "alice/many.zip: more than 3 entries; not graded" in handin.problems
+    assert opened == []
+    assert handin.files == {}
+    assert "exercise-01" in handin.unreadable
+
+
+def test_a_zip_within_the_entry_cap_is_still_read(infos, tmp_path, monkeypatch):
+    monkeypatch.setattr(collect, "MAX_ARCHIVE_MEMBERS", 3)
+    data = raw_zip(
+        [(b"exercise-01.py", code("alice 1").encode(), 0), (b"a.txt", b"x", 0)],
+        prefix=b"#!/bin/sh\nexit 0\n",  # a self-extracting stub before the archive
+        zip64_end=True,
+    )
+    write(tmp_path / "alice" / "few.zip", data)
+    handin = gather(infos, tmp_path, tmp_path / "alice")
+    assert set(handin.files) == {"exercise-01"}, handin.problems
