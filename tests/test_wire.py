@@ -420,3 +420,48 @@ def test_load_yaml_reads_or_refuses_whole_numbers_of_any_notation(notation: str,
         assert "digits" in str(exc) and "set_int_max_str_digits" not in str(exc)
         return
     assert type(value["a"]) is int and abs(value["a"]) < 10**wire.MAX_INT_DIGITS
+
+
+def _depth(value: object) -> int:
+    """How deep lists and mappings nest in ``value`` (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    links=st.integers(min_value=1, max_value=120),
+    max_depth=st.integers(min_value=2, max_value=40),
+    mapping=st.booleans(),
+)
+def test_aliases_cannot_nest_deeper_than_the_depth_cap(
+    links: int, max_depth: int, mapping: bool
+) -> None:
+    """The depth cap was counted on the text's brackets only: each alias of an alias nests
+    one level more, so 1300 lines of ``aN: &aN [*aN-1]`` read as a value 1300 deep, which
+    every recursive reader after it (json.dumps, copy.deepcopy) fails on with a
+    RecursionError. The value read nests no deeper than the cap, or it is refused."""
+    wrap = "{{k: *a{}}}" if mapping else "[*a{}]"
+    lines = ["a0: &a0 [1]"]
+    lines += [f"a{i}: &a{i} {wrap.format(i - 1)}" for i in range(1, links + 1)]
+    try:
+        loaded = wire.load_yaml("\n".join(lines), aliases=True, max_depth=max_depth)
+    except WireError as exc:
+        assert "deep" in exc.problem
+        assert links + 2 > max_depth
+    else:
+        assert _depth(loaded) <= max_depth
+
+
+def test_an_alias_of_itself_is_refused_at_once() -> None:
+    """``&a [*a]`` is a list that holds itself: it was walked a million times over before its
+    count ran out ("nested more than 1000000 deep"). (A mapping that holds itself, YAML's
+    loader refuses itself.)"""
+    for text in ("a: &a [*a]\n", "- &a [x, [y, *a]]\n", "a: &a [{b: *a}]\n"):
+        with pytest.raises(WireError, match=f"more than {wire.MAX_DEPTH} deep"):
+            wire.load_yaml(text, aliases=True)
