@@ -90,6 +90,36 @@ def line_at(data: bytes, offset: int) -> int:
     return len(_PYTHON_NEWLINE_BYTES.findall(data, 0, offset)) + 1
 
 
+# PEP 263's coding declaration, as Python's tokenizer finds it, and the lines it may follow
+_DECLARATION = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+", re.ASCII)
+_NOTHING_YET = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)")
+# Python's errors for a declaration it refuses: an unknown codec, one against a UTF-8 BOM, one
+# that is no text encoding (rot13, hex), one that cannot decode the file (utf-16 on ASCII text)
+_REFUSED_DECLARATION = re.compile(
+    r"^(?:unknown encoding: |encoding problem: |'[^']{1,60}' is not a text encoding"
+    r"|'[^']{1,60}' codec can't decode )"
+)
+
+
+def declaration_line(data: bytes) -> int | None:
+    """The line of source bytes ``data`` holding its coding declaration (1 or 2, as Python
+    looks for one: on the second line only after a blank or comment line), None where it
+    has none. For an error Python names no line for: an encoding it refuses to read by."""
+    first, *rest = data.split(b"\n", 2)[:2]
+    if first.startswith(b"\xef\xbb\xbf"):
+        first = first[3:]
+    if _DECLARATION.match(first):
+        return 1
+    if rest and _NOTHING_YET.match(first) and _DECLARATION.match(rest[0]):
+        return 2
+    return None
+
+
+def refused_declaration(message: str) -> bool:
+    """Whether Python's error ``message`` is its refusal of a file's coding declaration."""
+    return bool(_REFUSED_DECLARATION.match(message))
+
+
 def source_lines(text: str, keepends: bool = False) -> list[str]:
     """Python source split into lines as Python numbers them: at ``\\r\\n``, ``\\r`` and
     ``\\n`` only. ``str.splitlines`` also splits at form feeds, vertical tabs, ``\\x1c``-``\\x1e``,

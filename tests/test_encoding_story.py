@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from grader.diagnose import DiagnosisCatalog, match
 from grader.sandbox.faults import raised
-from grader.sandbox.messages import ErrorInfo
+from grader.sandbox.messages import ErrorFrame, ErrorInfo
 from grader.testing.analysis.intake import Unanalysable, split
-from grader.text import another_encoding
+from grader.text import another_encoding, declaration_line
 from tests.conftest import ROOT
 
 CATALOGUE = DiagnosisCatalog.for_course(ROOT)
@@ -172,3 +172,67 @@ def test_code_a_declared_encoding_hides_from_utf8_is_what_the_checks_read(
     forbidden = next(t for t in result.tests if t.name == "test_softmax_rows_forbidden")
     assert forbidden.status.value == "failed"
     assert "torch.softmax" in forbidden.message
+
+
+def child_error(data: bytes) -> ErrorInfo | None:
+    """What the learner's child reports for these bytes: the SyntaxError with the line Python
+    gave it (0 where it names none) as its one frame."""
+    try:
+        compile(data, "exercise-01.py", "exec")
+    except SyntaxError as exc:
+        line = exc.lineno if type(exc.lineno) is int and exc.lineno >= 0 else 0
+        frame = ErrorFrame(line, "<module>", str(exc.text or "").strip())
+        return ErrorInfo(
+            "import", "SyntaxError", ("SyntaxError", "Exception"), str(exc.msg), frames=(frame,)
+        )
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    codec=st.sampled_from(["nonsense", "utf-8x", "rot13", "hex", "base64", "latin-1", "utf-16"]),
+    above=st.sampled_from(["", "#!/usr/bin/env python\n", "\n", "# a comment\n", "   \r\n"]),
+    form=st.sampled_from(["# -*- coding: {} -*-", "# coding={}", "# vim: set fileencoding={} :"]),
+    bom=st.booleans(),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+def test_an_encoding_declaration_python_refuses_names_its_line(codec, above, form, bom, newline):
+    """Python refuses a file whose coding declaration names no codec it knows, one against
+    the file's UTF-8 BOM, one that is no text encoding (rot13, hex) or cannot read the file,
+    and names no line for it (0): the learner read "a syntax error at line ?", "Fix the line
+    shown" and "at line 0". The line is the declaration's, read from the file's bytes."""
+    declaration = form.format(codec)
+    text = f"{above}{declaration}\n{SOLUTION}".replace("\n", newline)
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("ascii", errors="ignore")
+    error = child_error(data)
+    assume(error is not None and error.frames[0].line == 0)
+    fault = raised(error, "", during_import=True, source=data)
+    line = 2 if above else 1
+    assert f"syntax error at line {line}:" in fault.message.en, fault.message.en
+    assert f"第 {line} 行" in fault.message.zh
+    assert "line ?" not in fault.message.en
+    assert [frame.line for frame in fault.frames] == [line]
+
+
+line_parts = st.sampled_from(["", " ", "\t", "\f", "#", "x = 1", "coding", ":", "=", "utf-8", "-*-"])
+
+
+@given(
+    first=st.lists(line_parts, max_size=6).map("".join),
+    second=st.lists(line_parts, max_size=6).map("".join),
+    bom=st.booleans(),
+)
+def test_a_declaration_is_found_only_where_python_looks_for_one(first, second, bom):
+    """On the first line, or on the second after a blank or comment line: the line Python's
+    own tokenizer takes the declaration from (its patterns, ``tokenize.cookie_re`` and
+    ``blank_re``)."""
+    import tokenize
+
+    data = (b"\xef\xbb\xbf" if bom else b"") + f"{first}\n{second}\n".encode()
+    if tokenize.cookie_re.match(first):
+        expected: int | None = 1
+    elif tokenize.blank_re.match(first.encode()) and tokenize.cookie_re.match(second):
+        expected = 2
+    else:
+        expected = None
+    assert declaration_line(data) == expected

@@ -7,6 +7,7 @@ facing message; nothing here is a grader error.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import signal
@@ -14,7 +15,7 @@ import signal
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh, lines_named
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
-from grader.text import another_encoding, line_at
+from grader.text import another_encoding, declaration_line, line_at, refused_declaration
 
 _MISSING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]{0,99}) is not defined$")
 
@@ -84,6 +85,18 @@ _UNREADABLE_TEXT = re.compile(
 )
 
 
+def _unnamed_line(message: str, source: bytes) -> int | None:
+    """The line of the learner's file a syntax error without a line is about, read from the
+    file's bytes: its null byte's, or its coding declaration's, where Python refused it."""
+    if refused_declaration(message):
+        found = declaration_line(source)
+        if found is not None:
+            return found
+    if b"\0" in source:
+        return line_at(source, source.index(b"\0"))
+    return None
+
+
 def raised(
     error: ErrorInfo, function: str, during_import: bool = False, source: bytes | None = None
 ) -> LearnerFault:
@@ -112,10 +125,15 @@ def raised(
             )
         if type_name == "SyntaxError" or "SyntaxError" in error.classes:
             line = error.frames[0].line if error.frames else None
-            if line is None and source is not None and b"\0" in source:
-                # Python names no line for a null byte: "at line ?" pointed nowhere, and the
-                # fix says "fix the line shown"
-                line = line_at(source, source.index(b"\0"))
+            if not line and source is not None:
+                # Python names no line (None, or 0) for a null byte or for an encoding
+                # declaration it refuses: "at line ?" pointed nowhere, and the fix says "fix
+                # the line shown"
+                line = _unnamed_line(text, source)
+                if line and error.frames:
+                    error = dataclasses.replace(
+                        error, frames=(dataclasses.replace(error.frames[0], line=line), *error.frames[1:])
+                    )
             text = lines_named(text)
             return LearnerUnavailable(
                 Text(
