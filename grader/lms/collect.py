@@ -677,7 +677,10 @@ class Collector:
             self._tar_members(stream, shown, when, sequence)
         except _StreamLimit:
             if student <= min(MAX_TAR_STREAM_BYTES, ratio):
-                self._charge(inflated=stream.delivered + 1)  # over: raises OverCap
+                # over what this student may still decompress: read to it, or given by a
+                # member's header (which may lie: only what was read is charged)
+                self._charge(inflated=stream.delivered)
+                self._cap(f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives")
             why = (
                 RATIO_WHY
                 if ratio < MAX_TAR_STREAM_BYTES
@@ -701,6 +704,12 @@ class Collector:
                     if count > MAX_ARCHIVE_MEMBERS:
                         self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
                         return
+                    if member.size > stream.left:
+                        # more than the stream may still deliver: over its cap. Said now, since
+                        # tarfile passes a member by reading its data block by block and goes
+                        # on past the end of the stream: a header giving 10**100 bytes (a pax
+                        # size, a base-256 one) held intake there for ever
+                        raise _StreamLimit
                     name = member.name
                     if not self._member_ok(shown, name) or member.isdir():
                         continue

@@ -3,7 +3,9 @@ directory hold, intake reads what it can, refuses the rest with a problem, and n
 
 from __future__ import annotations
 
+import gzip
 import io
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -100,5 +102,51 @@ def test_a_zip_within_the_entry_cap_is_still_read(infos, tmp_path, monkeypatch):
         zip64_end=True,
     )
     write(tmp_path / "alice" / "few.zip", data)
+    handin = gather(infos, tmp_path, tmp_path / "alice")
+    assert set(handin.files) == {"exercise-01"}, handin.problems
+
+
+def _tar_claiming(size: int, fmt: int) -> bytes:
+    """A tar whose second member's header gives it ``size`` bytes (a pax record, or GNU's
+    base-256 number), and holds none of them."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=fmt) as tf:
+        first = code("alice 1").encode()
+        info = tarfile.TarInfo("exercise-01.py")
+        info.size = len(first)
+        tf.addfile(info, io.BytesIO(first))
+        claim = tarfile.TarInfo("data.bin")
+        claim.size = size
+        tf.addfile(claim)  # the header alone
+    return buffer.getvalue()
+
+
+@pytest.mark.timeout(60)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    digits=st.integers(min_value=10, max_value=120),
+    fmt=st.sampled_from([tarfile.PAX_FORMAT, tarfile.GNU_FORMAT]),
+    gz=st.booleans(),
+)
+def test_a_tar_member_claiming_more_than_the_cap_ends_the_read_at_once(
+    infos, tmp_path_factory, digits, fmt, gz
+):
+    """tarfile passes a member by reading its data block by block, and goes on at the end of
+    the stream: a 10 KiB tar whose header gave a member 10**100 bytes held ``grade batch``
+    for ever. The archive is over its cap, said at that header."""
+    if fmt == tarfile.GNU_FORMAT:
+        digits = min(digits, 26)  # base-256 in 11 bytes: below 256**11
+    tmp = tmp_path_factory.mktemp("claims")
+    data = _tar_claiming(10**digits - 1, fmt)
+    write(tmp / "alice" / ("work.tgz" if gz else "work.tar"), gzip.compress(data) if gz else data)
+    handin = gather(infos, tmp, tmp / "alice")
+    assert any("not read to the end" in p for p in handin.problems), handin.problems
+    assert ("exercise-01" in handin.files) != ("exercise-01" in handin.unreadable)
+
+
+def test_a_tar_member_within_the_cap_that_the_stream_lacks_ends_as_before(infos, tmp_path):
+    """A truncated archive whose header gives a size the cap allows: tarfile stops at the end
+    of the stream, and the members before it are read."""
+    write(tmp_path / "alice" / "work.tar", _tar_claiming(1 << 20, tarfile.PAX_FORMAT))
     handin = gather(infos, tmp_path, tmp_path / "alice")
     assert set(handin.files) == {"exercise-01"}, handin.problems
