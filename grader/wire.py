@@ -608,9 +608,7 @@ def load_yaml(
                     )
             loaded = yaml.load(data, Loader=loader)  # a SafeLoader subclass
             # the events' depth is the text's: each alias of an alias nests a level more
-            return _encodable(
-                loaded, max_depth, max_values=MAX_YAML_VALUES if aliases else None
-            )
+            return _encodable(loaded, max_depth, max_values=MAX_YAML_VALUES if aliases else None)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -214,7 +214,9 @@ def test_an_encoding_declaration_python_refuses_names_its_line(codec, above, for
     assert [frame.line for frame in fault.frames] == [line]
 
 
-line_parts = st.sampled_from(["", " ", "\t", "\f", "#", "x = 1", "coding", ":", "=", "utf-8", "-*-"])
+line_parts = st.sampled_from(
+    ["", " ", "\t", "\f", "#", "x = 1", "coding", ":", "=", "utf-8", "-*-"]
+)
 
 
 @given(

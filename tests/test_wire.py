@@ -429,7 +429,9 @@ def _depth(value: object) -> int:
         item, depth = stack.pop()
         if isinstance(item, (list, dict)):
             deepest = max(deepest, depth)
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+            stack.extend(
+                (v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)
+            )
     return deepest
 
 

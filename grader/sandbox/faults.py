@@ -132,7 +132,8 @@ def raised(
                 line = _unnamed_line(text, source)
                 if line and error.frames:
                     error = dataclasses.replace(
-                        error, frames=(dataclasses.replace(error.frames[0], line=line), *error.frames[1:])
+                        error,
+                        frames=(dataclasses.replace(error.frames[0], line=line), *error.frames[1:]),
                     )
             text = lines_named(text)
             return LearnerUnavailable(

@@ -35,7 +35,9 @@ def _zip(members: dict[str, str], method: int) -> bytes:
     return buffer.getvalue()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     method=st.sampled_from(METHODS),
     at=st.integers(min_value=0, max_value=40),
@@ -122,7 +124,9 @@ def _tar_claiming(size: int, fmt: int) -> bytes:
 
 
 @pytest.mark.timeout(60)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     digits=st.integers(min_value=10, max_value=120),
     fmt=st.sampled_from([tarfile.PAX_FORMAT, tarfile.GNU_FORMAT]),
