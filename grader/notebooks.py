@@ -32,8 +32,11 @@ notebook; where the notebook was saved with one, ``CellMap.describe`` adds it: "
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import copy
+import functools
+import itertools
 import re
 import warnings
 from collections.abc import Iterator
@@ -85,13 +88,32 @@ class CellMap:
     def locate(self, line: int) -> tuple[int, int] | None:
         """(cell, line in the cell) of a line of the joined source; None for the lines the
         joining added (``# %% cell N`` markers and blank separators) or out of range."""
-        for run in self.runs:
-            if run.line <= line < run.line + run.length:
-                return run.cell, run.cell_line + (line - run.line)
-        return None
+        starts = self._starts
+        if starts is None:  # runs out of order (made by hand): the first that holds it
+            found = next((r for r in self.runs if r.line <= line < r.line + r.length), None)
+        else:  # the run that starts last at or before the line: a search, not a scan
+            at = bisect.bisect_right(starts, line) - 1
+            found = self.runs[at] if at >= 0 else None
+        if found is None or not found.line <= line < found.line + found.length:
+            return None
+        return found.cell, found.cell_line + (line - found.line)
+
+    @functools.cached_property
+    def _starts(self) -> tuple[int, ...] | None:
+        """The runs' first lines, where the runs are in order and apart (as extraction makes
+        them and :meth:`from_dict` requires): every line of a report looks its cell up, and a
+        scan per line made a notebook of 100,000 cells take hours to report."""
+        runs = tuple(self.runs)
+        if any(b.line < a.line + a.length for a, b in itertools.pairwise(runs)):
+            return None
+        return tuple(run.line for run in runs)
+
+    @functools.cached_property
+    def _counts(self) -> dict[int, int]:
+        return dict(self.execution_counts)
 
     def execution_count(self, cell: int) -> int | None:
-        return dict(self.execution_counts).get(cell)
+        return self._counts.get(cell)
 
     def where(self, line: int) -> tuple[int, int, int | None] | None:
         """(cell, line in the cell, the cell's saved ``In [n]`` or None) of a line of the
@@ -137,6 +159,9 @@ class CellMap:
             Run(*wire.ints(item, at, 4, low=0))
             for at, item in f.sequence("runs", max_items=MAX_RUNS)
         )
+        for at, (before, run) in enumerate(itertools.pairwise(runs), start=1):
+            if run.line < before.line + before.length:  # extraction writes them in order
+                wire.fail(f"{where}.runs[{at}]", "starts before the run ahead of it ends")
         counts = tuple(
             (cell, count)
             for cell, count in (

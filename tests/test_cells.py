@@ -7,10 +7,15 @@ import dataclasses
 import json
 import re
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from grader.notebooks import CellMap, Run
 from grader.render.html import render_inline, render_result
 from grader.render.terminal import render
 from grader.results import Result
+from grader.wire import WireError
 from tests.conftest import FIXTURES
 
 # The markup fixture fails at line 6 of its source; as a notebook, that line is cell 4's fifth.
@@ -79,3 +84,65 @@ def test_inline_fragment_shows_the_loss_curves_and_the_fix():
     html = render_inline(Result.from_dict(data))
     assert 'data-chart="' in html and '<polyline data-series="yours"' in html
     assert "data-fix" in html and "%grade hint 14" in html
+
+
+class _Counted(tuple):
+    """The runs of a cell map, counting how often they are walked whole."""
+
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def _extracted_runs(sizes: list[int], gaps: list[int]) -> tuple[Run, ...]:
+    """Runs as extraction makes them: in order, apart, each cell after a marker line."""
+    runs, line = [], 1
+    for cell, (size, gap) in enumerate(zip(sizes, gaps, strict=False), start=1):
+        line += 1 + gap  # the "# %% cell N" line, and blank lines before it
+        runs.append(Run(line=line, cell=cell, cell_line=1 + gap, length=size))
+        line += size
+    return tuple(runs)
+
+
+def _scan(runs: tuple[Run, ...], line: int) -> tuple[int, int] | None:
+    for run in runs:
+        if run.line <= line < run.line + run.length:
+            return run.cell, run.cell_line + (line - run.line)
+    return None
+
+
+@given(
+    sizes=st.lists(st.integers(0, 5), min_size=0, max_size=40),
+    gaps=st.lists(st.integers(0, 3), min_size=40, max_size=40),
+    counts=st.lists(st.tuples(st.integers(1, 45), st.integers(1, 99)), max_size=10),
+)
+def test_a_cell_map_finds_each_line_as_a_scan_would(sizes, gaps, counts):
+    cells = CellMap.from_dict(CellMap(_extracted_runs(sizes, gaps), tuple(counts)).to_dict())
+    last = max((r.line + r.length for r in cells.runs), default=1)
+    for line in range(-1, last + 3):
+        assert cells.locate(line) == _scan(cells.runs, line)
+    for cell in range(0, 47):
+        assert cells.execution_count(cell) == dict(counts).get(cell)
+
+
+def test_a_cell_map_looks_lines_up_without_walking_every_run():
+    """A report looks up the cell of every line: with a scan of the runs for each, a notebook
+    of 120,000 one-line cells (11 MiB, within the size cap) took seven minutes to grade, and
+    its HTML report hours more for a larger one. The runs are walked once, then searched."""
+    _Counted.walks = 0
+    cells = CellMap(_Counted(_extracted_runs([1] * 2000, [0] * 2000)), ((5, 1),))
+    for line in range(1, 4002):
+        cells.where(line)
+    assert cells.locate(4000) == (2000, 1)
+    assert _Counted.walks <= 2
+
+
+def test_a_stored_cell_map_with_runs_out_of_order_is_refused():
+    data = CellMap((Run(5, 2, 1, 3), Run(2, 1, 1, 1))).to_dict()
+    with pytest.raises(WireError, match=r"runs\[1\].*starts before"):
+        CellMap.from_dict(data)
+    data = CellMap((Run(2, 1, 1, 3), Run(4, 2, 1, 1))).to_dict()  # overlapping
+    with pytest.raises(WireError, match="starts before"):
+        CellMap.from_dict(data)
