@@ -6,18 +6,27 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
 import os
 import socket
 import stat
 import struct
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from grader.engine.api import GradeRequest
 from grader.notebooks import CellMap, Run
 from grader.results import Result
 from grader.serve import protocol
-from grader.serve.runtime import RuntimeFolderError, check_private, peer_uid, same_user
+from grader.serve.runtime import (
+    RuntimeFolderError,
+    check_private,
+    idle_timeout,
+    peer_uid,
+    same_user,
+)
 from tests.conftest import FIXTURES
 
 REQUEST = GradeRequest("exercise-90", b"def double(x):\n    return 2 * x\n", "my file.py")
@@ -236,3 +245,24 @@ def test_a_request_carries_only_what_decides_the_result():
     assert GradeRequest.from_wire(wire) == REQUEST
     with pytest.raises(ValueError, match=r"tag.*unknown field"):
         GradeRequest.from_wire({**wire, "tag": "mine"})
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+        st.sampled_from(
+            ["inf", "Infinity", "-inf", "nan", "1e400", "1e308", "0", "-5", "x", "1_0"]
+        ),
+        st.integers(min_value=1, max_value=10**30).map(str),
+    )
+)
+def test_any_idle_time_from_the_environment_can_be_told_in_the_status(value, monkeypatch):
+    """``GRADE_SERVER_IDLE=inf`` parsed as a float: the server ran, its status reply could not
+    be written (JSON has no infinity), and `grade server status` said no server was running.
+    Whatever the variable holds, the idle time read is one the status reply carries."""
+    monkeypatch.setenv("GRADE_SERVER_IDLE", value)
+    seconds = idle_timeout()
+    assert math.isfinite(seconds) and seconds > 0
+    reply = protocol.StatusReply(1, "0.1.0", "/course", 1.5, seconds, 3.25, 2, "process", 0, 0)
+    assert protocol.read_stream(io.BytesIO(protocol.encode(reply)), protocol.REPLIES) == reply

@@ -125,6 +125,9 @@ def same_user(sock: socket.socket) -> bool:
         return False
 
 
+MAX_IDLE_S = 366 * 24 * 3600.0  # a year: any longer is no idle time a server is meant to keep
+
+
 def idle_timeout() -> float:
     """Seconds an idle server waits before it exits: ``GRADE_SERVER_IDLE``, else 15 minutes."""
     value = os.environ.get("GRADE_SERVER_IDLE", "")
@@ -132,7 +135,9 @@ def idle_timeout() -> float:
         seconds = float(value) if value else IDLE_TIMEOUT_S
     except ValueError:
         return IDLE_TIMEOUT_S
-    return seconds if seconds > 0 else IDLE_TIMEOUT_S
+    # "inf" is a float too: a server that waits for ever could not say how long in its status
+    # (JSON has no infinity), and `grade server status` said no server was running
+    return seconds if 0 < seconds <= MAX_IDLE_S else IDLE_TIMEOUT_S
 
 
 def disabled() -> bool:
