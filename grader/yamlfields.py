@@ -82,7 +82,7 @@ class YamlFields:
                 self.path,
                 self._name(key),
                 f"expected {names}, got {_kind(value)}",
-                fix or f"give `{key}` as {names}",
+                (_unquoted(value) if str in kinds else "") or fix or f"give `{key}` as {names}",
             )
         return value
 
@@ -115,7 +115,7 @@ class YamlFields:
                     self.path,
                     f"{self._name(key)}[{i}]",
                     f"expected a non-empty string, got {_kind(item)}",
-                    "write a plain name",
+                    _unquoted(item) or "write a plain name",
                 )
             if pattern and not pattern.match(item):
                 raise SpecError(
@@ -138,6 +138,25 @@ def nonempty(fields: YamlFields, key: str) -> str:
     if not value.strip():
         raise SpecError(fields.path, fields._name(key), "is empty", "write the text")
     return value.strip("\n")
+
+
+def _unquoted(value: Any) -> str:
+    """Why a value written as text read as another kind (YAML 1.1 reads ``no`` as false,
+    ``0123`` as the octal 83, ``1.10`` as 1.1), as the fix of an error that expected text:
+    "got a number (83)" named a value the author never wrote. "" for other kinds."""
+    if isinstance(value, bool):
+        return (
+            "write the text in quotes ('no'): YAML reads unquoted yes, no, on, off, true "
+            "and false as booleans"
+        )
+    if isinstance(value, (int, float)):
+        return (
+            "write the text in quotes ('0123'): YAML reads unquoted digits as a number (0123 "
+            "as the octal 83, 1_000 as 1000, 1:30 as 90, 1.10 as 1.1)"
+        )
+    if value is None:
+        return "write the text in quotes: YAML reads an unquoted ~, null or nothing as null"
+    return ""
 
 
 def _kind(value: Any) -> str:

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from grader import wire
 from grader.authoring.scaffold import scaffold
 from grader.catalog import Catalog, project_root
 from grader.errors import ExitCode, SpecError, UsageError
 from grader.specfile import MAX_LIMITS
+from grader.yamlfields import YamlFields
 from tests.conftest import PROBE_HOME
 
 
@@ -537,3 +539,29 @@ def test_every_test_checks_a_requirement(catalog):
 def test_input_check_must_be_a_boolean(catalog):
     edit(catalog, "input_check: false", "input_check: no-thanks")
     assert load_error(catalog).field == "tests[1].input_check"
+
+
+YAML_11_NOT_TEXT = [
+    "yes", "No", "ON", "off", "true", "False",  # booleans
+    "0123", "1_000", "1:30", "0x1F", "+1", "12", "1.10", ".5", "1.0e+3", "-.inf",  # numbers
+    "~", "null",  # null
+]  # fmt: skip
+
+
+@given(
+    scalar=st.sampled_from(YAML_11_NOT_TEXT),
+    in_list=st.booleans(),
+)
+def test_text_yaml_reads_as_another_kind_is_told_to_be_quoted(tmp_path_factory, scalar, in_list):
+    """YAML 1.1 reads an unquoted ``no`` as false and ``0123`` as the octal 83: an author who
+    wrote ``learner_file: 0123`` was told "expected a string, got a number (83)", a value they
+    never wrote, with the fix "give `learner_file` as a string", which they thought they had.
+    The fix says to quote the text, and why; quoted, it reads as written."""
+    path = tmp_path_factory.mktemp("yaml") / "file.yaml"
+    fields = YamlFields(path, wire.load_yaml(f"k: {scalar}\nl: [{scalar}]\n"), "", ("k", "l"))
+    with pytest.raises(SpecError) as caught:
+        fields.names("l") if in_list else fields.get("k", str)
+    assert "quotes" in str(caught.value.fix), caught.value.fix
+    quoted = YamlFields(path, wire.load_yaml(f"k: '{scalar}'\nl: ['{scalar}']\n"), "", ("k", "l"))
+    assert quoted.get("k", str) == scalar
+    assert quoted.names("l") == (scalar,)
