@@ -16,7 +16,10 @@ from hypothesis import strategies as st
 from grader.lms import collect
 from grader.lms.collect import Collector
 from grader.lms.handin import Handin
+from tests.conftest import FIXTURES, run_cli
 from tests.lms.builders import code, raw_zip, write
+
+COURSE = FIXTURES / "lms-course"
 
 METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 
@@ -154,3 +157,24 @@ def test_a_tar_member_within_the_cap_that_the_stream_lacks_ends_as_before(infos,
     write(tmp_path / "alice" / "work.tar", _tar_claiming(1 << 20, tarfile.PAX_FORMAT))
     handin = gather(infos, tmp_path, tmp_path / "alice")
     assert set(handin.files) == {"exercise-01"}, handin.problems
+
+
+@pytest.mark.slow
+def test_grade_batch_on_hostile_archives_ends_with_a_documented_exit(tmp_path):
+    """``grade batch`` as an instructor runs it, on a class where one student's zip holds a
+    damaged LZMA member (it raised LZMAError out of intake) and another's tar gives a member
+    10**100 bytes (it hung intake): both are named, the classmate is graded, and the exit code
+    is one the README documents, with no traceback."""
+    root = tmp_path / "class"
+    write(root / "alice" / "exercise-01.py", code("alice 1"))
+    data = bytearray(_zip({"exercise-01.py": code("bob 1")}, zipfile.ZIP_LZMA))
+    data[30 + len("exercise-01.py") + 2] ^= 0x01  # the LZMA properties of its one member
+    write(root / "bob.zip", bytes(data))
+    write(root / "carol.tar", _tar_claiming(10**100 - 1, tarfile.PAX_FORMAT))
+    out = tmp_path / "out"
+    done = run_cli("batch", str(root), "--out", str(out), "--jobs", "2", home=COURSE, timeout=300)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "bob.zip:exercise-01.py: cannot be read" in done.stdout, done.stdout
+    assert "carol.tar: not read to the end" in done.stdout, done.stdout
+    assert (out / "gradebook.csv").is_file()
