@@ -21,7 +21,6 @@ Also here: the roster (``read_roster``), the late rule (``late_penalty``) and ro
 
 from __future__ import annotations
 
-import codecs
 import csv
 import difflib
 import io
@@ -38,6 +37,7 @@ from grader.errors import SpecError
 from grader.i18n import number
 from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
+from grader.text import wide_text
 from grader.yamlfields import YamlFields as _Fields
 from grader.yamlfields import read_yaml
 
@@ -673,33 +673,61 @@ def _header_width(line: str, delimiter: str) -> int:
         return 0
 
 
+_CSV_SAVE = 'in the spreadsheet, "Save As" "CSV UTF-8 (Comma delimited)"'
+# What a spreadsheet saves as text with a byte order mark: Excel's "Unicode Text" is UTF-16
+_MARKED = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+           (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"))  # fmt: skip
+
+
+def _roster_text(path: Path) -> str:
+    """The roster file's text: UTF-8, or the UTF-16 or UTF-32 its byte order mark names (what
+    Excel's "Unicode Text" saves). A workbook (.xlsx, .xls) or text in another encoding is a
+    SpecError that says which, and the line of the first byte that is not UTF-8: "cannot read
+    the file ('utf-8' codec can't decode byte 0xff in position 0)" said neither."""
+    try:
+        info = path.stat()  # a link is followed: the instructor's link to a shared roster
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run for ever
+            raise SpecError(path, None, "is not a regular file", "give the roster CSV's path")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_ROSTER_BYTES + 1)
+    except FileNotFoundError:
+        raise SpecError(path, None, "file not found", "give the roster CSV's path") from None
+    except OSError as exc:
+        raise SpecError(
+            path, None, f"cannot read the file ({exc.strerror or exc})", "check its permissions"
+        ) from None
+    if len(data) > MAX_ROSTER_BYTES:
+        raise SpecError(
+            path,
+            None,
+            f"is larger than {MAX_ROSTER_BYTES >> 20} MiB: no class list is",
+            "give the roster CSV's path",
+        )
+    if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # a zip (.xlsx), OLE2 (.xls)
+        raise SpecError(path, None, "is a spreadsheet workbook, not a CSV file", _CSV_SAVE)
+    encoding = next((codec for mark, codec in _MARKED if data.startswith(mark)), "utf-8")
+    if encoding == "utf-8" and wide_text(data):  # zeros are UTF-8: it read, as nonsense
+        raise SpecError(
+            path, None, "is UTF-16 or UTF-32 text without its byte order mark, not UTF-8", _CSV_SAVE
+        )
+    try:
+        text = data.decode(encoding).removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        what = "UTF-8 text" if encoding == "utf-8" else f"{encoding.upper()} text, as its mark says"
+        raise SpecError(
+            path, f"line {line}", f"is not {what} (the byte 0x{data[exc.start]:02x})", _CSV_SAVE
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+
+
 def read_roster(path: Path) -> tuple[RosterEntry, ...]:
     """The class list: a CSV (UTF-8, or UTF-16 with its byte order mark) with a header row
     naming ``id``, ``name``, ``email`` and optionally ``sid``, ``section``, ``login``,
     ``participant`` (case and spaces ignored, any order), or Moodle's grading worksheet. A
     line repeating a student but for the section adds the section. Every problem is a
     SpecError naming the line."""
-    try:
-        info = path.stat()  # a link is followed: the instructor's link to a shared roster
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run for ever
-            raise SpecError(path, None, "is not a regular file", "give the roster CSV's path")
-        if info.st_size > MAX_ROSTER_BYTES:
-            raise SpecError(
-                path,
-                None,
-                f"is larger than {MAX_ROSTER_BYTES >> 20} MiB: no class list is",
-                "give the roster CSV's path",
-            )
-        data = path.read_bytes()
-        # Excel's "Unicode Text" is UTF-16 with its byte order mark; anything else is UTF-8
-        utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-        text = data.decode("utf-16" if utf16 else "utf-8-sig")
-    except FileNotFoundError:
-        raise SpecError(path, None, "file not found", "give the roster CSV's path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(
-            path, None, f"cannot read the file ({exc})", "save it as UTF-8 CSV"
-        ) from None
+    text = _roster_text(path)
     # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
     # where the locale's decimal mark is a comma, empty trailing columns
     # the first line ends where any line ends: Excel for Mac's "CSV (Macintosh)" ends them

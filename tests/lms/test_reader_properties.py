@@ -130,3 +130,68 @@ def test_generated_roster_bytes_load_or_are_usage_errors(tmp_path, data):
         read_roster(path)
     except UsageError as exc:
         assert str(path) in exc.message
+
+
+names = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters='",;\t\ufeff'),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: s.strip() == s and s[:1] not in "=+-@")
+
+
+@FAST
+@given(
+    people=st.lists(names, min_size=1, max_size=4, unique=True),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32"]),
+    delimiter=st.sampled_from([",", "\t", ";"]),
+    newline=st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_a_roster_saved_with_a_byte_order_mark_reads_as_in_utf8(
+    tmp_path, people, encoding, delimiter, newline
+):
+    """Excel's "Unicode Text" saves the class list as UTF-16 with a byte order mark (tabs
+    between the columns): it was refused with "cannot read the file ('utf-8' codec can't decode
+    byte 0xff in position 0)". Any text whose mark names its encoding reads as its UTF-8 twin;
+    UTF-16 without a mark (whose zero bytes are UTF-8 too) is named, not read as nonsense."""
+    rows = ["id", "name", "email"], *[[str(i), n, f"s{i}@uni.edu"] for i, n in enumerate(people)]
+    text = newline.join(delimiter.join(row) for row in rows) + newline
+    bom = {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}.get(encoding, b"")
+    path = tmp_path / "roster.csv"
+    path.write_bytes(bom + text.encode(encoding))
+    entries = read_roster(path)
+    assert [(e.id, e.name) for e in entries] == [(str(i), n) for i, n in enumerate(people)]
+    path.write_bytes(text.encode("utf-16-le"))  # no mark
+    try:
+        read_roster(path)
+    except UsageError as exc:
+        assert "UTF-16 or UTF-32 text without its byte order mark" in exc.message, exc.message
+    else:
+        raise AssertionError("UTF-16 without its mark read as UTF-8")
+
+
+def test_a_workbook_given_as_the_roster_is_named_as_one(tmp_path):
+    for magic in (b"PK\x03\x04\x14\x00\x06\x00", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        path = tmp_path / "roster.csv"
+        path.write_bytes(magic + bytes(range(256)))
+        try:
+            read_roster(path)
+        except UsageError as exc:
+            assert "workbook, not a CSV file" in exc.message
+            assert "CSV UTF-8" in (exc.hint or "")
+        else:
+            raise AssertionError("a workbook read as a roster")
+
+
+@FAST
+@given(at=st.integers(min_value=0, max_value=4), name=st.sampled_from(["Zoë", "Müller", "Çelik"]))
+def test_a_roster_in_another_encoding_names_the_line_of_its_first_such_byte(tmp_path, at, name):
+    rows = ["id,name,email"] + [f"{i},S{i},s{i}@uni.edu" for i in range(5)]
+    rows[at + 1] = f"{at},{name},s{at}@uni.edu"
+    path = tmp_path / "roster.csv"
+    path.write_bytes("\r\n".join(rows).encode("cp1252"))
+    try:
+        read_roster(path)
+    except UsageError as exc:
+        assert f"line {at + 2}" in exc.message and "not UTF-8 text" in exc.message, exc.message
+    else:
+        raise AssertionError("Windows-1252 read as UTF-8")
