@@ -68,9 +68,9 @@ def test_every_seed_pitfall_is_named(catalogue):
             "float-op-on-integers",
         ),
         ("std and var only support floating point and complex dtypes", "float-op-on-integers"),
-        ('"softmax_lastdim_kernel_impl" not implemented for \'Long\'', "float-op-on-integers"),
+        ("\"softmax_lastdim_kernel_impl\" not implemented for 'Long'", "float-op-on-integers"),
         ("quantile() input tensor must be either float or double dtype", "float-op-on-integers"),
-        ('"addmm_impl_cpu_" not implemented for \'Long\'', "dtype-mismatch"),
+        ("\"addmm_impl_cpu_\" not implemented for 'Long'", "dtype-mismatch"),
         (
             "a leaf Variable that requires grad is being used in an in-place operation.",
             "leaf-inplace",
