@@ -82,6 +82,7 @@ def test_make_grid_dtype(learner):
                 "请指定 dtype=torch.float32。",
                 evidence=["wrong_dtype", "integer_instead_of_float"],
             )
+        _float64_story(got, what)
         assert_dtype(got, torch.float32, what)
 
 
@@ -166,11 +167,28 @@ def test_make_scalar(learner, reference):
         )
 
 
+def _float64_story(got, what):
+    """float64 where float32 was asked: name where a float64 comes from (dtype=float is Python's
+    float, which torch reads as float64, as it does NumPy's default float arrays)."""
+    if got.dtype == torch.float64:
+        fail(
+            f"{what} should have dtype float32, but yours has dtype float64: Python's float "
+            "(dtype=float), torch.double and NumPy's default float (np.array(2.5), "
+            "torch.from_numpy of it) all mean float64. Ask for dtype=torch.float32 (torch.float).",
+            f"{what} 的 dtype 应为 float32，但你的结果是 float64：Python 的 float（dtype=float）、"
+            "torch.double 以及 NumPy 默认的浮点数（np.array(2.5)，以及对它的 torch.from_numpy）都表示 "
+            "float64。请指定 dtype=torch.float32（即 torch.float）。",
+            evidence=["wrong_dtype", "float64_instead_of_float32"],
+        )
+
+
 def test_make_scalar_dtype(learner):
     # Whole numbers and floats alike give float32 (torch.tensor(3) alone is int64).
     for value in (3, 0, 2.5, 1e6):
         what = f"make_scalar({value!r})"
-        assert_dtype(expect_tensor(learner.make_scalar(value), what), torch.float32, what)
+        got = expect_tensor(learner.make_scalar(value), what)
+        _float64_story(got, what)
+        assert_dtype(got, torch.float32, what)
 
 
 def test_init_weights_shape_and_dtype(learner):
@@ -192,19 +210,28 @@ def test_init_weights_shape_and_dtype(learner):
 SAMPLE = (512, 512)
 
 
-def test_init_weights_distribution(learner):
-    what = f"init_weights({SAMPLE[0]}, {SAMPLE[1]}, generator)"
-    got = expect_tensor(
-        learner.init_weights(*SAMPLE, torch.Generator().manual_seed(1)),
-        what,
-    )
-    values = got.detach().cpu().double()
+def _check_centre_and_spread(values, what):
+    """Fail when ``values`` (float64, CPU) are not centred on 0 or not spread by 0.01. Whether
+    they are centred is judged against their own spread: the weights of a wrong scale
+    (randn unscaled, or / 0.01 for * 0.01) are normal and centred, and their sample mean grows
+    with the scale; only an off-centre mean for that spread, or too few negative values, points
+    to torch.rand."""
     mean, std, negative = (
         float(values.mean()),
         float(values.std()),
         float((values < 0).double().mean()),
     )
-    if negative < 0.3 or abs(mean) > 0.002:
+    if values.numel() and bool((values == values.flatten()[0]).all()):
+        fail(
+            f"{what} should draw random weights, but every one of yours is {mean:g}: a constant "
+            "(torch.zeros, torch.ones, torch.full) is no random draw. Draw them with "
+            "torch.randn(fan_in, fan_out, generator=generator) and multiply by 0.01.",
+            f"{what} 应该随机采样权重，但你的每个权重都是 {mean:g}：常数（torch.zeros、torch.ones、"
+            "torch.full）不是随机采样。请用 torch.randn(fan_in, fan_out, generator=generator) 采样，"
+            "再乘以 0.01。",
+            evidence=["values_differ", "constant_weights"],
+        )
+    if negative < 0.3 or abs(mean) > 0.2 * std:
         fail(
             f"init_weights should draw from a normal distribution centred on 0, but your weights "
             f"have mean {mean:.4f} and {negative:.0%} of them are negative. torch.rand is uniform "
@@ -215,10 +242,38 @@ def test_init_weights_distribution(learner):
         )
     if not 0.009 < std < 0.011:
         fail(
-            f"init_weights should have a standard deviation of 0.01, but yours is {std:.4f}.",
-            f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4f}。",
+            f"init_weights should have a standard deviation of 0.01, but yours is {std:.4g}"
+            f"{_scale_story(std)}.",
+            f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4g}{_scale_story_zh(std)}。",
             evidence=["values_differ", "wrong_scale"],
         )
+    return mean, std
+
+
+def _scale_story(std):
+    if 0.9 < std < 1.1:
+        return ": the standard normal itself, the * 0.01 left out"
+    if 90 < std < 110:
+        return ": divided by 0.01 (times 100) where it should be multiplied by 0.01"
+    return ""
+
+
+def _scale_story_zh(std):
+    if 0.9 < std < 1.1:
+        return "：这就是标准正态分布本身，漏乘了 0.01"
+    if 90 < std < 110:
+        return "：除以了 0.01（即乘以 100），而应该乘以 0.01"
+    return ""
+
+
+def test_init_weights_distribution(learner):
+    what = f"init_weights({SAMPLE[0]}, {SAMPLE[1]}, generator)"
+    got = expect_tensor(
+        learner.init_weights(*SAMPLE, torch.Generator().manual_seed(1)),
+        what,
+    )
+    values = got.detach().cpu().double()
+    mean, std = _check_centre_and_spread(values, what)
     departures = normal_shape(values).departures()
     if departures:
         why_en = "; ".join(d.message.en for d in departures)

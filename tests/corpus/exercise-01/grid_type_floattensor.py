@@ -1,0 +1,16 @@
+"""Exercise 01."""
+
+import torch
+
+
+def make_grid(rows, cols, device="cpu"):
+    grid = torch.arange(rows * cols, device=device).reshape(rows, cols)
+    return grid.type(torch.FloatTensor)
+
+
+def make_scalar(value):
+    return torch.tensor(value, dtype=torch.float32)
+
+
+def init_weights(fan_in, fan_out, generator):
+    return torch.randn(fan_in, fan_out, generator=generator) * 0.01

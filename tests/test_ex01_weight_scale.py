@@ -1,0 +1,65 @@
+"""Exercise 1: init_weights as torch.randn(...) / 0.01 (divided where it should be multiplied)
+was told "torch.rand where torch.randn was needed": the check that the weights are centred on 0
+used an absolute bound (|mean| <= 0.002), which a normal draw of a wider spread breaks by its
+sample mean alone (std 100: the mean of 512 x 512 draws is about 0.2). Centred is now judged
+against the weights' own spread; normal weights of any scale are told their scale, never
+torch.rand, and uniform ones are still told torch.rand. Constant weights (torch.zeros) are named
+as such, not as a uniform draw."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
+
+EX01 = hidden_tests("exercise-01")
+WHAT = "init_weights(512, 512, generator)"
+
+
+def _evidence(values: torch.Tensor) -> list[str]:
+    try:
+        EX01._check_centre_and_spread(values.double(), WHAT)
+    except CheckFailed as caught:
+        return list(caught.evidence)
+    return []
+
+
+@settings(max_examples=20, deadline=None)
+@given(scale=st.floats(1e-4, 1e4), seed=st.integers(0, 2**16))
+def test_normal_weights_of_any_scale_are_not_told_uniform(scale, seed):
+    g = torch.Generator().manual_seed(seed)
+    values = torch.randn(128, 128, generator=g) * scale
+    evidence = _evidence(values)
+    assert "uniform_instead_of_normal" not in evidence
+    assert ("wrong_scale" in evidence) == (not 0.009 < float(values.double().std()) < 0.011)
+
+
+@settings(max_examples=20, deadline=None)
+@given(scale=st.floats(1e-3, 1e3), seed=st.integers(0, 2**16))
+def test_uniform_weights_are_still_told_uniform(scale, seed):
+    g = torch.Generator().manual_seed(seed)
+    values = torch.rand(128, 128, generator=g) * scale
+    assert "uniform_instead_of_normal" in _evidence(values)
+
+
+def test_divided_by_the_scale_is_told_its_scale():
+    values = torch.randn(512, 512, generator=torch.Generator().manual_seed(1)) / 0.01
+    with pytest.raises(CheckFailed) as caught:
+        EX01._check_centre_and_spread(values.double(), WHAT)
+    assert "divided by 0.01" in caught.value.message.en
+    assert "除以了 0.01" in caught.value.message.zh
+
+
+@pytest.mark.parametrize("value", [0.0, 0.01, 1.0])
+def test_constant_weights_are_named(value):
+    evidence = _evidence(torch.full((512, 512), value))
+    assert "constant_weights" in evidence
+    assert "uniform_instead_of_normal" not in evidence
+
+
+def test_the_right_weights_pass():
+    assert _evidence(torch.randn(512, 512, generator=torch.Generator().manual_seed(1)) * 0.01) == []
