@@ -99,7 +99,8 @@ def test_pick_no_python_loops(learner, device, rng, learner_source):
 def _explain_pick(got, scores, labels, want, what_en, what_zh):
     """Name the classic wrong answers before the generic comparison."""
     n = labels.shape[0]
-    if tuple(got.shape) == (n, n) and n > 1:
+    _whole_rows(got, scores, labels, what_en, what_zh)
+    if tuple(got.shape) == (n, n) and n > 1 and _all_pairs_or_unknown(got, scores, labels):
         fail(
             f"{what_en} should have shape ({n},), one value per row, but yours has shape ({n}, {n}): "
             "scores[:, labels] takes column labels[j] of every row i, for every pair (i, j). Pair "
@@ -121,12 +122,14 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
             fail(
                 f"{what_en}: element i of yours is scores[0, labels[i]]: every value comes from "
                 "row 0 (an index of shape (1, N), such as labels.unsqueeze(0), makes gather read "
-                "all N column numbers in the first row; scores[0][labels] does too). Each row "
+                "all N column numbers in the first row; scores[0][labels] does too, and so does "
+                "torch.take(scores, labels), which indexes the flattened scores). Each row "
                 "needs its own label: scores.gather(1, labels.unsqueeze(1)).squeeze(1), or "
                 "scores[torch.arange(N), labels].",
                 f"{what_zh.rstrip()}：你的结果第 i 个元素是 scores[0, labels[i]]：所有值都取自第 0 行"
                 "（形状为 (1, N) 的索引，例如 labels.unsqueeze(0)，会让 gather 在第一行里读取全部 N 个列号；"
-                "scores[0][labels] 也是这样）。每一行都需要它自己的标签："
+                "scores[0][labels] 也是这样，torch.take(scores, labels) 同样如此，因为它索引的是展平后的 scores）。"
+                "每一行都需要它自己的标签："
                 "scores.gather(1, labels.unsqueeze(1)).squeeze(1)，或者 scores[torch.arange(N), labels]。",
                 evidence=["values_differ", "gather_index_one_row"],
             )
@@ -187,6 +190,46 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
                 "它应该是 scores[i, labels[i]]：请沿 dim 1（标签所索引的维度）使用 gather。",
                 evidence=["values_differ", "gather_wrong_dim"],
             )
+
+
+def _all_pairs_or_unknown(got, scores, labels):
+    """Whether an (N, N) ``got`` is scores[:, labels] (element (i, j) = scores[i, labels[j]]),
+    or has no values to tell (meta)."""
+    if got.device.type == "meta":
+        return True
+    yours = got.detach().cpu()
+    pairs = scores.detach().cpu()[:, labels.detach().cpu()]
+    return yours.dtype == pairs.dtype and torch.equal(yours, pairs)
+
+
+def _whole_rows(got, scores, labels, what_en, what_zh):
+    """Name scores[labels]: one index tensor indexes the first dimension, so row i of the
+    result is the whole row labels[i] of scores, (N, C), where one value per row was asked.
+    With N == C that shape is also scores[:, labels]'s: the values tell them apart."""
+    n, c = scores.shape
+    if got.device.type == "meta" or n < 2 or tuple(got.shape) != (n, c):
+        return
+    cpu_labels = labels.detach().cpu()
+    if int(cpu_labels.max()) >= n:  # scores[labels] would have raised
+        return
+    s = scores.detach().cpu()
+    yours = got.detach().cpu()
+    if yours.dtype != s.dtype or not torch.equal(yours, s[cpu_labels]):
+        return
+    if torch.equal(yours, s[:, cpu_labels]):  # the same matrix both ways: say nothing
+        return
+    fail(
+        f"{what_en} should have shape ({n},), one value per row, but yours has shape ({n}, {c}): "
+        "row i of yours is the whole row labels[i] of scores. scores[labels] indexes the first "
+        "dimension, the rows, with the labels; the labels number the columns. Pair each row "
+        "with its own label: scores[torch.arange(N), labels], or "
+        "scores.gather(1, labels.unsqueeze(1)).squeeze(1).",
+        f"{what_zh.rstrip()}：结果的形状应为 ({n},)，每行一个值，但你的结果形状为 ({n}, {c})："
+        "你的结果第 i 行是 scores 的整个第 labels[i] 行。scores[labels] 用标签去索引第一个维度，即行；"
+        "而标签编号的是列。应该让每行只配它自己的标签：scores[torch.arange(N), labels]，或者 "
+        "scores.gather(1, labels.unsqueeze(1)).squeeze(1)。",
+        evidence=["wrong_shape", "index_rows_by_labels"],
+    )
 
 
 def _check_pick(learner, reference, scores, labels, code):

@@ -1,0 +1,11 @@
+import torch
+
+
+def one_hot(labels, num_classes):
+    out = torch.zeros(labels.shape[0], num_classes, device=labels.device)
+    return out.scatter_(1, labels.unsqueeze(1), 1.0)
+
+
+def pick(scores, labels):
+    # One index tensor indexes the rows: whole rows of scores, (N, C).
+    return scores[labels]
