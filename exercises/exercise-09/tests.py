@@ -208,6 +208,24 @@ def _check_concat(got, a, b, want, what):
             "（dim=0）。特征在 dim=1 上：torch.cat([a, b], dim=1)。",
             evidence=["wrong_shape", "wrong_join_dim"],
         )
+    if (
+        p == q
+        and shape == (n, p)
+        and n
+        and p
+        and got.device.type != "meta"
+        and torch.allclose(got.detach().cpu().double(), (a.cpu() + b.cpu()).double())
+    ):
+        we, wz = names(what)
+        fail(
+            f"{we} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: it is "
+            "a + b, the features added element by element. On tensors + is arithmetic, not the "
+            "joining it is for Python lists: torch.cat([a, b], dim=1) lays them side by side.",
+            f"{wz} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：它是 a + b，"
+            "即特征逐元素相加。对张量来说 + 是算术运算，而不像 Python 列表那样表示拼接："
+            "torch.cat([a, b], dim=1) 才会把它们左右并排。",
+            evidence=["wrong_shape", "added_not_joined"],
+        )
     if shape == expected and got.device.type != "meta" and n and p and q:
         mine = got.detach().cpu()
         if not torch.equal(mine, want.cpu()) and torch.equal(
@@ -330,6 +348,47 @@ def _permuted_split(mine, x, heads):
     return found[0]
 
 
+def _joined_pieces(mine, x, heads, what):
+    """Name two ways of joining the last dim's pieces wrongly: torch.split(x, heads, -1), whose
+    second argument is a piece's size (so D pieces of `heads` features), stacked at dim 1; and
+    the right chunks joined with torch.cat(..., dim=1), end to end along the time steps, where
+    torch.stack adds the heads dim."""
+    B, T, F = x.shape
+    D = F // heads
+    xs = x.detach().cpu()
+    we, wz = names(what)
+    expected = _fmt((B, heads, T, D))
+    if D != heads and tuple(mine.shape) == (B, D, T, heads):
+        if torch.equal(mine, torch.stack(torch.split(xs, heads, dim=-1), dim=1)):
+            fail(
+                f"{we} should have shape {expected}, but yours has shape "
+                f"{_fmt(tuple(mine.shape))}: {D} pieces of {heads} feature{'s' if heads > 1 else ''} "
+                "each. "
+                f"torch.split(x, {heads}, dim=-1) cuts pieces of size {heads}: split's number is "
+                f"a piece's size, chunk's is the number of pieces. Ask for {heads} pieces: "
+                f"x.chunk({heads}, dim=-1), or x.split(D, dim=-1) with D = F // heads = {D}, "
+                "then torch.stack(pieces, dim=1).",
+                f"{wz} 的形状应为 {expected}，但你的结果形状为 {_fmt(tuple(mine.shape))}："
+                f"是 {D} 块、每块 {heads} 个特征。torch.split(x, {heads}, dim=-1) 切出的每块大小为 "
+                f"{heads}：split 的数字是每块的大小，chunk 的数字才是块数。要切成 {heads} 块："
+                f"x.chunk({heads}, dim=-1)，或者 x.split(D, dim=-1)（D = F // heads = {D}），"
+                "再用 torch.stack(pieces, dim=1)。",
+                evidence=["wrong_shape", "split_size_not_count"],
+            )
+    if heads > 1 and tuple(mine.shape) == (B, heads * T, D):
+        if torch.equal(mine, torch.cat(torch.chunk(xs, heads, dim=-1), dim=1)):
+            fail(
+                f"{we} should have shape {expected}, but yours has shape "
+                f"{_fmt(tuple(mine.shape))}: the {heads} heads are cut right, but torch.cat "
+                "joined them end to end along the time steps, a dim they already have. "
+                "torch.stack adds a new dim for the heads: torch.stack(pieces, dim=1).",
+                f"{wz} 的形状应为 {expected}，但你的结果形状为 {_fmt(tuple(mine.shape))}："
+                f"{heads} 个头切得没错，但 torch.cat 沿着它们已有的时间步维度把它们首尾相接。"
+                "torch.stack 才会为头新增一维：torch.stack(pieces, dim=1)。",
+                evidence=["wrong_shape", "cat_instead_of_stack"],
+            )
+
+
 def _check_heads_shape(got, x, heads, what):
     """The (B, heads, T, D) shape; names heads left after the time steps and the dims of the
     split put in another order."""
@@ -347,6 +406,8 @@ def _check_heads_shape(got, x, heads, what):
             "但头的维度仍在时间步之后。请用 .transpose(1, 2) 把它移到前面。",
             evidence=["wrong_shape", "heads_not_transposed"],
         )
+    if got.device.type != "meta" and x.device.type != "meta" and x.numel():
+        _joined_pieces(got.detach().cpu(), x, heads, what)
     order = None
     if got.device.type != "meta" and x.device.type != "meta" and x.numel():
         order = _permuted_split(got.detach().cpu(), x, heads)
