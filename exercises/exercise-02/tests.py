@@ -17,6 +17,7 @@ Every case is described on the device under test; views are made on the device (
 view with .to() would make it contiguous).
 """
 
+import sys
 from contextlib import contextmanager
 
 import torch
@@ -219,6 +220,20 @@ def _check_key(got, key, t, want, code):
         )
         zh = "len(t) 只是第一个维度的大小；numel() 统计的是全部元素的个数（形状各维的乘积）。"
         evidence.append("len_instead_of_numel")
+    elif key == "numel" and t.dim() > 1 and value == sum(t.shape) != t.numel():
+        en = (
+            " That is the sum of the sizes; the number of elements is their product: "
+            "t.numel() (or math.prod(t.shape))."
+        )
+        zh = "这是各维大小之和；元素个数是它们的乘积：t.numel()（或 math.prod(t.shape)）。"
+        evidence.append("numel_summed")
+    elif key == "device" and t.device.type != "meta" and value == str(t.get_device()):
+        en = (
+            " t.get_device() is the index of a GPU (-1 for the CPU), not the device: "
+            "write str(t.device)."
+        )
+        zh = "t.get_device() 是 GPU 的编号（CPU 上为 -1），而不是设备本身：请写 str(t.device)。"
+        evidence.append("device_index_only")
     elif key == "dtype" and value == t.type():
         en = (
             f" t.type() gives the legacy tensor type name ({value}); the dtype is t.dtype, "
@@ -410,6 +425,25 @@ def _check_nbytes(learner, reference, t, code):
             "请向张量查询（t.element_size()）。"
         )
         evidence.append("assumed_element_size")
+    elif isinstance(got, int) and want and got == 8 * want:
+        en = (
+            " That is the size in bits, 8 per byte: t.element_size() already counts bytes, so "
+            "nothing multiplies by 8."
+        )
+        zh = (
+            "这是以比特计的大小（每字节 8 比特）：t.element_size() 本身就以字节计，不需要再乘以 8。"
+        )
+        evidence.append("bits_not_bytes")
+    elif isinstance(got, int) and got == sys.getsizeof(t):
+        en = (
+            " That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
+            "the same for every tensor; the data lies elsewhere: t.numel() * t.element_size()."
+        )
+        zh = (
+            "这是 sys.getsizeof(t)，即包装张量的 Python 对象本身的大小，对每个张量都一样；"
+            "数据存放在别处：t.numel() * t.element_size()。"
+        )
+        evidence.append("python_object_size")
     elif got == _storage_bytes_seen(t):
         en = (
             f" That is the size of the whole storage t is a view of, but t itself has "

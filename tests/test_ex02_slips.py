@@ -1,0 +1,78 @@
+"""Exercise 2: four slips got only "should be X, but yours is Y": describe's numel as
+sum(t.shape) (a sum of the sizes, not their product), its device as str(t.get_device()) ("-1" on
+the CPU), and nbytes as a size in bits (times 8) or as sys.getsizeof(t) (the Python object, 80
+bytes whatever the tensor). Each is now named where the value is that slip, and only there."""
+
+from __future__ import annotations
+
+import math
+import sys
+from types import SimpleNamespace
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
+
+EX02 = hidden_tests("exercise-02")
+SHAPES = st.lists(st.integers(0, 5), min_size=0, max_size=4)
+
+
+def _key_evidence(value, key, t) -> list[str]:
+    want = {"numel": t.numel(), "device": str(t.device)}[key]
+    try:
+        EX02._check_key({key: value}, key, t, {key: want}, "t")
+    except CheckFailed as caught:
+        return list(caught.evidence)
+    return []
+
+
+def _nbytes_evidence(nbytes, t) -> list[str]:
+    learner = SimpleNamespace(nbytes=nbytes)
+    reference = SimpleNamespace(nbytes=lambda t: t.numel() * t.element_size())
+    try:
+        EX02._check_nbytes(learner, reference, t, "t")
+    except CheckFailed as caught:
+        return list(caught.evidence)
+    return []
+
+
+@given(shape=SHAPES)
+def test_a_sum_of_the_sizes_is_named_where_it_is_not_the_product(shape):
+    t = torch.zeros(shape)
+    evidence = _key_evidence(sum(shape), "numel", t)
+    # a sum equal to the first size is told len(t), which it may well be
+    summed = len(shape) > 1 and sum(shape) not in (math.prod(shape), shape[0])
+    assert ("numel_summed" in evidence) == summed
+    assert _key_evidence(math.prod(shape), "numel", t) == []
+
+
+def test_get_device_is_named_and_str_device_is_right():
+    t = torch.zeros(2, 3)
+    assert "device_index_only" in _key_evidence(str(t.get_device()), "device", t)
+    assert _key_evidence("cpu", "device", t) == []
+    assert "device_index_only" not in _key_evidence("cuda", "device", t)
+
+
+@given(shape=SHAPES, dtype=st.sampled_from([torch.float32, torch.int8, torch.float64]))
+def test_bits_and_the_python_object_are_named_and_only_they(shape, dtype):
+    t = torch.zeros(shape, dtype=dtype)
+    assert _nbytes_evidence(lambda t: t.numel() * t.element_size(), t) == []
+    if t.numel():
+        assert "bits_not_bytes" in _nbytes_evidence(lambda t: 8 * t.numel() * t.element_size(), t)
+    if sys.getsizeof(t) != t.numel() * t.element_size():
+        evidence = _nbytes_evidence(sys.getsizeof, t)
+        assert "python_object_size" in evidence
+        assert "bits_not_bytes" not in evidence
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_getsizeof_story_names_it(lang):
+    learner = SimpleNamespace(nbytes=sys.getsizeof)
+    reference = SimpleNamespace(nbytes=lambda t: t.numel() * t.element_size())
+    with pytest.raises(CheckFailed) as caught:
+        EX02._check_nbytes(learner, reference, torch.zeros(1, 3, 224, 224), "t")
+    assert "sys.getsizeof(t)" in getattr(caught.value.message, lang)
