@@ -486,6 +486,37 @@ def _corner_cases(rng, device):
     ]
 
 
+def _block_off_by_one(got, x, k, what):
+    """Name the block one row and one column short or long, x[:k - 1, :k - 1] or
+    x[:k + 1, :k + 1]: a slice's end is excluded, so x[:k] already holds k rows (0 to k - 1)."""
+    if x.device.type == "meta" or not isinstance(got, torch.Tensor):
+        return
+    for j, en, zh in (
+        (
+            k - 1,
+            "one short: x[:k - 1] stops before row k - 1",
+            "少了一行一列：x[:k - 1] 停在第 k - 1 行之前",
+        ),
+        (
+            k + 1,
+            "one too many: x[:k + 1] goes on to row k",
+            "多了一行一列：x[:k + 1] 一直取到第 k 行",
+        ),
+    ):
+        if j < 0 or j > min(x.shape) or j == k or x[:j, :j].shape == x[:k, :k].shape:
+            continue
+        if tuple(got.shape) != (j, j) or not _same(got, x[:j, :j]):
+            continue
+        fail(
+            f"{what} should have shape {tuple(x[:k, :k].shape)}, but yours has shape "
+            f"{tuple(got.shape)}, {en}. A slice's end is excluded: x[:k, :k] already holds "
+            "rows and columns 0 to k - 1, k of each.",
+            f"{what} 的形状应为 {tuple(x[:k, :k].shape)}，但你的结果形状为 {tuple(got.shape)}，"
+            f"{zh}。切片不包含终点：x[:k, :k] 已经包含第 0 到 k - 1 行和列，各 k 个。",
+            evidence=["wrong_shape", "slice_end_off_by_one"],
+        )
+
+
 def _rows_only(got, x, k, what):
     """Name a block of the first k rows with every column: the columns never sliced, as in
     x[:k][:k], whose second [:k] slices the rows of x[:k] again."""
@@ -510,6 +541,7 @@ def test_corner_copy_values(learner, reference, device, rng):
         what = f"corner_copy(x, {k}) (x = {code})"
         got = learner.corner_copy(x, k)
         _rows_only(got, x, k, what)
+        _block_off_by_one(got, x, k, what)
         _equal_here(got, reference.corner_copy(x, k), what)
 
 
@@ -531,9 +563,11 @@ def test_corner_copy_independent(learner, reference, device, rng):
         fail(
             "Writing 999 into the result of corner_copy(x, 3) changed x too (x[0, 0] became "
             f"{seen['x00']:g}): your result is a view that shares x's memory. Slicing returns a "
-            "view; .clone() makes an independent copy.",
+            "view (and .detach() or .data of it shares that memory too); .clone() makes an "
+            "independent copy.",
             f"向 corner_copy(x, 3) 的结果写入 999 后，x 也被改变了（x[0, 0] 变成了 {seen['x00']:g}）："
-            "你的结果是与 x 共享内存的视图。切片返回的是视图；.clone() 才会得到独立的副本。",
+            "你的结果是与 x 共享内存的视图。切片返回的是视图（对它调用 .detach() 或 .data 也仍然共享这块内存）；"
+            ".clone() 才会得到独立的副本。",
             evidence=["shares_memory"],
         )
     for code, x, k in _corner_cases(rng, device):
