@@ -150,6 +150,18 @@ def _explain_flatten(got, x, want, what):
     if not isinstance(got, torch.Tensor) or got.device.type == "meta" or x.dim() != 2:
         return
     mine, own = got.detach().cpu(), x.detach().cpu().reshape(-1)
+    transposed = x.detach().cpu().t()
+    if mine.shape == transposed.shape and torch.equal(mine.to(own.dtype), transposed):
+        shape = tuple(transposed.shape)
+        fail(
+            f"{what.en} should be 1-D, shape ({x.numel()},), but yours is x.T itself, shape "
+            f"{shape}: transposed, but not flattened. Flatten it too: x.t().reshape(-1) (or "
+            "x.t().contiguous().view(-1)).",
+            f"{what.zh}应该是一维的，形状为 ({x.numel()},)，但你的结果就是 x.T 本身，形状为 "
+            f"{shape}：转置了，却没有展平。请再展平：x.t().reshape(-1)（或 "
+            "x.t().contiguous().view(-1)）。",
+            evidence=["wrong_shape", "transposed_not_flattened"],
+        )
     if (
         mine.shape == own.shape
         and not torch.equal(own, want.detach().cpu().to(own.dtype))
