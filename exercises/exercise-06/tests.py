@@ -216,7 +216,12 @@ def _expect_value_error(learner, x, dim, code):
                 "x.shape[dim]，并自己抛出 ValueError。",
                 evidence=["no_exception", "squeeze_noop"],
             )
-        if isinstance(got, torch.Tensor) and got.dim() < x.dim():
+        squeezed = tuple(x.squeeze().shape)
+        if (
+            isinstance(got, torch.Tensor)
+            and tuple(got.shape) == squeezed
+            and len(squeezed) < x.dim()
+        ):
             fail(
                 f"{what} should raise ValueError, because dimension {dim} has size {size}, not 1; "
                 f"yours returned a tensor of shape {tuple(got.shape)}, removing other dimensions "
@@ -224,6 +229,20 @@ def _expect_value_error(learner, x, dim, code):
                 f"{what} 应该抛出 ValueError，因为第 {dim} 维的长度是 {size}，不是 1；你的结果却返回了"
                 f"形状为 {tuple(got.shape)} 的张量，删掉的是其他长度为 1 的维度（x.squeeze() 会把它们全删掉）。",
                 evidence=["no_exception", "squeezed_too_much"],
+            )
+        without = tuple(x.shape[:dim]) + tuple(x.shape[dim:][1:])
+        if isinstance(got, torch.Tensor) and tuple(got.shape) == without:
+            fail(
+                f"{what} should raise ValueError, because dimension {dim} has size {size}, not 1; "
+                f"yours removed it anyway and returned shape {tuple(got.shape)}: taking one "
+                "slice of it (x.select(dim, 0), x[0]) or reducing over it (sum, mean, max) drops "
+                "a dimension whatever its size. Check x.shape[dim] == 1 first and raise "
+                "ValueError when it is not.",
+                f"{what} 应该抛出 ValueError，因为第 {dim} 维的长度是 {size}，不是 1；你的代码却仍然删掉了它，"
+                f"返回了形状 {tuple(got.shape)}：取它的一个切片（x.select(dim, 0)、x[0]）或沿它归约"
+                "（sum、mean、max）都会去掉这一维，不管它的长度是多少。请先检查 x.shape[dim] == 1，"
+                "不是 1 时抛出 ValueError。",
+                evidence=["no_exception", "dim_removed_anyway"],
             )
 
 

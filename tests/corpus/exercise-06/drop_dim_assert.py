@@ -1,0 +1,16 @@
+"""Exercise 06."""
+
+import torch
+
+
+def add_batch_dim(img):
+    return img.unsqueeze(0)
+
+
+def drop_dim(x, dim):
+    assert x.shape[dim] == 1, f"dimension {dim} has size {x.shape[dim]}"
+    return x.squeeze(dim)
+
+
+def hwc_to_chw(img):
+    return img.permute(2, 0, 1)
