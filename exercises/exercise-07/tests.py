@@ -152,6 +152,7 @@ def test_pairwise_values(learner, reference, device, rng):
         mine.diagonal().zero_()
         want.diagonal().zero_()
         _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol)
+        _another_distance(mine, want, x, what, rtol, atol)
         assert_close(
             mine,
             want.to(mine.dtype) if mine.dtype.is_floating_point else want,
@@ -160,6 +161,44 @@ def test_pairwise_values(learner, reference, device, rng):
             atol=atol,
             check_dtype=False,
         )
+
+
+def _another_distance(mine, want, x, what, rtol, atol):
+    """fail() where the learner's distances are another formula of the differences: the sum of
+    their absolute values (the Manhattan distance), or the root of their mean square (mean
+    where the sum was due: the Euclidean distance over sqrt(d))."""
+    if not mine.dtype.is_floating_point or mine.shape != want.shape or x.shape[1] < 2:
+        return
+    yours = mine.double()
+    if bool(torch.isclose(yours, want.double(), rtol=rtol, atol=atol, equal_nan=True).all()):
+        return
+    rows = x.detach().cpu().double()
+    diff = rows[:, None, :] - rows[None, :, :]
+    we, wz = names(what)
+    stories = (
+        (
+            diff.abs().sum(dim=-1),
+            "manhattan_distance",
+            "every value is the sum of the absolute differences, |x[i] - x[j]|.sum() (the "
+            "Manhattan distance). The Euclidean distance is the square root of the sum of the "
+            "squared differences: ((x[:, None] - x[None]) ** 2).sum(-1).sqrt().",
+            "每个值都是差的绝对值之和 |x[i] - x[j]|.sum()（曼哈顿距离）。欧氏距离是差的平方和的平方根："
+            "((x[:, None] - x[None]) ** 2).sum(-1).sqrt()。",
+        ),
+        (
+            (diff**2).mean(dim=-1).sqrt(),
+            "mean_where_sum",
+            "every value is the Euclidean distance divided by sqrt(d): the squared differences "
+            "were averaged (mean) where they should be summed. Sum over the coordinates: "
+            "((x[:, None] - x[None]) ** 2).sum(-1).sqrt().",
+            "每个值都是欧氏距离除以 sqrt(d)：差的平方被取了平均（mean），而应该求和。"
+            "请对坐标求和：((x[:, None] - x[None]) ** 2).sum(-1).sqrt()。",
+        ),
+    )
+    for values, tag, en, zh in stories:
+        values.diagonal().zero_()
+        if bool(torch.isclose(yours, values, rtol=rtol, atol=atol, equal_nan=True).all()):
+            fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", tag])
 
 
 def _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol):
@@ -577,7 +616,47 @@ def _enclosing_box_iou(a, b):
     return _iou_of(width.clamp(min=0) * height.clamp(min=0), area_a, area_b)
 
 
+def _iou_of_reference(a, b):
+    """The right IoU matrix, from a and b, in float64 on the CPU."""
+    w, h, area_a, area_b = _iou_sides(a, b)
+    return _iou_of(w.clamp(min=0) * h.clamp(min=0), area_a, area_b)
+
+
+def _corner_product_areas_iou(a, b):
+    """The areas as x2 * y2, as if the boxes were (x, y, w, h): the overlap right, the union not."""
+    w, h, _, _ = _iou_sides(a, b)
+    a, b = a.detach().cpu().double(), b.detach().cpu().double()
+    area_a, area_b = (a[:, 2] * a[:, 3])[:, None], (b[:, 2] * b[:, 3])[None, :]
+    return _iou_of(w.clamp(min=0) * h.clamp(min=0), area_a, area_b)
+
+
+def _side_sum_areas_iou(a, b):
+    """The areas as width + height, a sum where the product was due."""
+    w, h, _, _ = _iou_sides(a, b)
+    a, b = a.detach().cpu().double(), b.detach().cpu().double()
+    area_a = ((a[:, 2] - a[:, 0]) + (a[:, 3] - a[:, 1]))[:, None]
+    area_b = ((b[:, 2] - b[:, 0]) + (b[:, 3] - b[:, 1]))[None, :]
+    return _iou_of(w.clamp(min=0) * h.clamp(min=0), area_a, area_b)
+
+
 _IOU_MISTAKES = (
+    (
+        _corner_product_areas_iou,
+        "iou_area_of_corner",
+        "your overlaps are right, but your areas are x2 * y2 (box[:, 2] * box[:, 3]), as if "
+        "the boxes were (x, y, width, height). They are corners (x1, y1, x2, y2): a box's "
+        "area is (x2 - x1) * (y2 - y1).",
+        "你的重叠部分是对的，但面积算成了 x2 * y2（box[:, 2] * box[:, 3]），好像框的格式是 "
+        "(x, y, 宽, 高)。这里的框是角点 (x1, y1, x2, y2)：框的面积是 (x2 - x1) * (y2 - y1)。",
+    ),
+    (
+        _side_sum_areas_iou,
+        "iou_area_summed",
+        "your overlaps are right, but your areas are (x2 - x1) + (y2 - y1), the width plus "
+        "the height: an area is their product, (x2 - x1) * (y2 - y1).",
+        "你的重叠部分是对的，但面积算成了 (x2 - x1) + (y2 - y1)，即宽加高：面积是它们的乘积，"
+        "(x2 - x1) * (y2 - y1)。",
+    ),
     (
         _enclosing_box_iou,
         "iou_enclosing_box",
