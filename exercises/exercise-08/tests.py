@@ -18,6 +18,8 @@ Seed pitfalls covered:
 - Tensors created on the CPU whatever the input's device: meta tensors stand in for a GPU.
 """
 
+import ast
+
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -61,9 +63,11 @@ def _check_reduced_shape(got, x, dim, what, expected=None, squeezes=()):
         fail(
             f"{what_en} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: the "
             "reduced dimension was kept. keepdim=True keeps it with size 1; leave it out when the "
-            "reduced tensor is the answer.",
+            "reduced tensor is the answer (topk(1, dim=...) always keeps it: take [:, 0] of "
+            "each of its results, or use max(dim=...)).",
             f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：被归约的维度被保留了下来。"
-            "keepdim=True 会把它保留为长度 1 的维度；当归约结果本身就是答案时，不要加它。",
+            "keepdim=True 会把它保留为长度 1 的维度；当归约结果本身就是答案时，不要加它"
+            "（topk(1, dim=...) 总会保留它：对它的每个结果取 [:, 0]，或者改用 max(dim=...)）。",
             evidence=["wrong_shape", "keepdim_kept"],
         )
     wrong_dim = {(n,) if dim == 0 else (d,), (n, 1) if dim == 0 else (1, d)}
@@ -209,8 +213,30 @@ def test_column_means_values(learner, reference, device, rng, learner_source):
                 "每列一个均值，要沿行方向求平均：dim=0。",
                 evidence=["values_differ", "reduced_wrong_dim"],
             )
+        _floor_divided(mine, want.cpu(), x, what, rtol, atol)
         # Values only: the dtype and the device have their own tests.
         assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
+
+
+def _floor_divided(mine, want, x, what, rtol, atol):
+    """Name x.sum(dim=0) // n: Python's // on tensors is floor division, which rounds each
+    mean down to a whole number (even for float tensors)."""
+    if x.device.type == "meta" or not x.numel() or mine.shape != want.shape:
+        return
+    floored = torch.div(x.detach().cpu().sum(dim=0), x.shape[0], rounding_mode="floor")
+    if torch.allclose(mine, want, rtol=rtol, atol=atol) or not torch.allclose(
+        mine, floored.to(mine.dtype), rtol=rtol, atol=atol
+    ):
+        return
+    what_en, what_zh = names(what)
+    fail(
+        f"{what_en}: every value is a whole number, the mean rounded down: // is floor division, "
+        "on tensors as on Python numbers (float tensors too). Divide with /: "
+        "x.sum(dim=0) / x.shape[0], or x.mean(dim=0).",
+        f"{what_zh}：每个值都是整数，是向下取整后的均值：// 是向下取整的除法，对张量和 Python 数一样"
+        "（浮点张量也是如此）。请用 / 除：x.sum(dim=0) / x.shape[0]，或者 x.mean(dim=0)。",
+        evidence=["values_differ", "floor_division"],
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -487,6 +513,15 @@ _SOFTMAX_MISTAKES = (
         "于是第 i 行第 j 列减去的是第 j 行的 log-sum-exp（形状能对上只是因为 x 恰好是方阵）。"
         "请保留被归约的维度：torch.logsumexp(x, dim=1, keepdim=True) 的形状是 (n, 1)。",
     ),
+    (
+        lambda x: x - torch.logsumexp(x, dim=1, keepdim=True),
+        ["values_differ", "log_softmax_returned"],
+        "your values are the logarithm of the softmax, x - logsumexp(x): all of them are at most "
+        "0, and it is their exp() that sums to 1 in each row. Take the exp of it: "
+        "torch.exp(x - torch.logsumexp(x, dim=1, keepdim=True)).",
+        "你的结果是 softmax 的对数，即 x - logsumexp(x)：所有值都不大于 0，每一行是它们的 exp() 之和为 1。"
+        "请再取 exp：torch.exp(x - torch.logsumexp(x, dim=1, keepdim=True))。",
+    ),
 )
 
 
@@ -541,7 +576,59 @@ def _softmax_story(mine, xs, rtol, atol):
     return found[0] if len({en for _, en, _ in found}) == 1 else None
 
 
-def _check_softmax(got, x, want, what):
+def _max_indices_in(source, name="softmax_rows"):
+    """Whether the learner's ``name`` reads the indices of a max: x.max(...)[1], .indices of a
+    max, or argmax. Subtracting those (positions, not values) shifts each row by a constant, so
+    the softmax is right until exp() overflows."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    functions = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+    ]
+
+    def is_max(node):
+        return (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("max", "amax")
+        )
+
+    for function in functions:
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Subscript)
+                and is_max(node.value)
+                and isinstance(node.slice, ast.Constant)
+                and node.slice.value == 1
+            ):
+                return True
+            if isinstance(node, ast.Attribute) and node.attr == "indices" and is_max(node.value):
+                return True
+            if isinstance(node, ast.Attribute) and node.attr == "argmax":
+                return True
+    return False
+
+
+_INDICES_EN = (
+    "exp() overflows: exp(89) is already inf in float32, and inf / inf is NaN. Your code does "
+    "subtract something from each row, but what x.max(dim=1, keepdim=True)[1] (or .indices, or "
+    "argmax) gives is the position of the maximum, not its value: the rows shift by a small whole "
+    "number and stay as large as they were. Subtract the values: "
+    "x.max(dim=1, keepdim=True).values (or [0])."
+)
+_INDICES_ZH = (
+    "exp() 溢出了：在 float32 中 exp(89) 就已经是 inf，而 inf / inf 是 NaN。你的代码确实从每一行减去了"
+    "某个数，但 x.max(dim=1, keepdim=True)[1]（或 .indices、argmax）给出的是最大值所在的位置，而不是"
+    "最大值本身：各行只平移了一个小整数，仍然和原来一样大。请减去最大值本身："
+    "x.max(dim=1, keepdim=True).values（或 [0]）。"
+)
+
+
+def _check_softmax(got, x, want, what, *, indices_used=False):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
     # At the precision of the coarser dtype: whether the dtype is kept is test_keeps_dtype's.
@@ -553,6 +640,9 @@ def _check_softmax(got, x, want, what):
             if story is not None:
                 evidence, en, zh = story
                 what_en, what_zh = names(what)
+                if indices_used and "exp_overflow" in evidence:
+                    en, zh = _INDICES_EN, _INDICES_ZH
+                    evidence = [*evidence, "max_indices_subtracted"]
                 fail(f"{what_en}: {en}", f"{what_zh}：{zh}", evidence=evidence)
             _check_finite_softmax(mine, what, xs)
     # Values only: the dtype and the device have their own tests.
@@ -571,7 +661,8 @@ def test_softmax_rows_values(learner, reference, device, rng):
         _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
 
 
-def test_softmax_rows_large_values(learner, reference, device):
+def test_softmax_rows_large_values(learner, reference, device, learner_source):
+    indices_used = _max_indices_in(learner_source)
     cases = [
         (
             torch.tensor(
@@ -595,7 +686,13 @@ def test_softmax_rows_large_values(learner, reference, device):
     for x, note in cases:
         x = x.to(device)
         what = _for_x("softmax_rows(x)", x, note)
-        _check_softmax(learner.softmax_rows(x), x, reference.softmax_rows(x), what)
+        _check_softmax(
+            learner.softmax_rows(x),
+            x,
+            reference.softmax_rows(x),
+            what,
+            indices_used=indices_used,
+        )
 
 
 @settings(parent=PROPERTY, max_examples=15)

@@ -1,0 +1,14 @@
+def column_means(x):
+    # // rounds every mean down to a whole number.
+    return x.sum(dim=0) // x.shape[0]
+
+
+def row_max(x):
+    values, indices = x.max(dim=1)
+    return values, indices
+
+
+def softmax_rows(x):
+    shifted = x - x.max(dim=1, keepdim=True).values
+    e = shifted.exp()
+    return e / e.sum(dim=1, keepdim=True)

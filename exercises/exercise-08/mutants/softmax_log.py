@@ -1,0 +1,15 @@
+import torch
+
+
+def column_means(x):
+    return x.mean(dim=0)
+
+
+def row_max(x):
+    values, indices = x.max(dim=1)
+    return values, indices
+
+
+def softmax_rows(x):
+    # The log of the softmax: its exp() sums to 1, not its values.
+    return x - torch.logsumexp(x, dim=1, keepdim=True)
