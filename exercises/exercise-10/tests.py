@@ -266,12 +266,14 @@ def _check_tensor(got, want, what, *, dtype=True):
 # it is. torch.tensor(a) is no way out here, since it refuses the reversed arrays.
 SKIPPED_COPY = (
     " np.ascontiguousarray(a, dtype=np.float32), np.asarray, np.require, "
-    "a.astype(np.float32, copy=False), torch.as_tensor and .float() copy only when they must: an "
+    "a.astype(np.float32, copy=False), torch.as_tensor, torch.asarray, .float(), "
+    ".to(torch.float32) and .type(torch.FloatTensor) copy only when they must: an "
     "array that is already float32 (and, for ascontiguousarray, already contiguous) comes back as "
     "itself, and torch.from_numpy of it shares its memory. Copy every time: "
     "np.array(a, dtype=np.float32) or a.astype(np.float32), then torch.from_numpy.",
     "np.ascontiguousarray(a, dtype=np.float32)、np.asarray、np.require、"
-    "a.astype(np.float32, copy=False)、torch.as_tensor 和 .float() 只在必要时才复制：已经是 float32"
+    "a.astype(np.float32, copy=False)、torch.as_tensor、torch.asarray、.float()、.to(torch.float32) "
+    "和 .type(torch.FloatTensor) 只在必要时才复制：已经是 float32"
     "（对 ascontiguousarray 而言还要已经连续）的数组会原样返回，torch.from_numpy 再与它共享内存。"
     "请每次都复制：np.array(a, dtype=np.float32) 或 a.astype(np.float32)，再调用 torch.from_numpy。",
 )
