@@ -1,0 +1,15 @@
+"""An unusual but correct solution."""
+
+import torch
+
+
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    return boxes[torch.nonzero(scores > threshold, as_tuple=True)]
+
+
+def corner_copy(x, k):
+    return x[:k][:, :k].clone()
