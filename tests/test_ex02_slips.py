@@ -60,19 +60,34 @@ def test_get_device_is_named_and_str_device_is_right():
 @given(shape=SHAPES, dtype=st.sampled_from([torch.float32, torch.int8, torch.float64]))
 def test_bits_and_the_python_object_are_named_and_only_they(shape, dtype):
     t = torch.zeros(shape, dtype=dtype)
+    want = t.numel() * t.element_size()
     assert _nbytes_evidence(lambda t: t.numel() * t.element_size(), t) == []
-    if t.numel():
-        assert "bits_not_bytes" in _nbytes_evidence(lambda t: 8 * t.numel() * t.element_size(), t)
-    if sys.getsizeof(t) != t.numel() * t.element_size():
+    # 8 * nbytes can be sys.getsizeof(t) too (80 for ten bytes): then neither story is told
+    ambiguous = sys.getsizeof(t) == 8 * want
+    bits = _nbytes_evidence(lambda t: 8 * t.numel() * t.element_size(), t)
+    assert ("bits_not_bytes" in bits) == (want > 0 and not ambiguous)
+    # 80 is also 4 bytes for each of 20 int8 elements: the older story of a fixed 4 comes first
+    four = sys.getsizeof(t) == 4 * t.numel() and t.element_size() != 4
+    if sys.getsizeof(t) != want and not four:
         evidence = _nbytes_evidence(sys.getsizeof, t)
-        assert "python_object_size" in evidence
+        assert ("python_object_size" in evidence) == (not ambiguous)
         assert "bits_not_bytes" not in evidence
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_getsizeof_story_names_it(lang):
+    # 602112 bytes: no getsizeof is 8 times that
     learner = SimpleNamespace(nbytes=sys.getsizeof)
     reference = SimpleNamespace(nbytes=lambda t: t.numel() * t.element_size())
     with pytest.raises(CheckFailed) as caught:
         EX02._check_nbytes(learner, reference, torch.zeros(1, 3, 224, 224), "t")
     assert "sys.getsizeof(t)" in getattr(caught.value.message, lang)
+
+
+def test_eight_times_the_bytes_that_is_also_getsizeof_is_told_neither():
+    t = torch.zeros(2, 5, dtype=torch.int8)  # 10 bytes; sys.getsizeof(t) is 80 here
+    if sys.getsizeof(t) != 80:
+        pytest.skip("this Python's tensor object has another size")
+    evidence = _nbytes_evidence(lambda t: 80, t)
+    assert "bits_not_bytes" not in evidence
+    assert "python_object_size" not in evidence

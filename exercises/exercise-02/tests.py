@@ -425,7 +425,7 @@ def _check_nbytes(learner, reference, t, code):
             "请向张量查询（t.element_size()）。"
         )
         evidence.append("assumed_element_size")
-    elif isinstance(got, int) and want and got == 8 * want:
+    elif isinstance(got, int) and want and got == 8 * want != sys.getsizeof(t):
         en = (
             " That is the size in bits, 8 per byte: t.element_size() already counts bytes, so "
             "nothing multiplies by 8."
@@ -434,7 +434,7 @@ def _check_nbytes(learner, reference, t, code):
             "这是以比特计的大小（每字节 8 比特）：t.element_size() 本身就以字节计，不需要再乘以 8。"
         )
         evidence.append("bits_not_bytes")
-    elif isinstance(got, int) and got == sys.getsizeof(t):
+    elif isinstance(got, int) and got == sys.getsizeof(t) != 8 * want:
         en = (
             " That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
             "the same for every tensor; the data lies elsewhere: t.numel() * t.element_size()."
