@@ -78,3 +78,26 @@ def test_an_overflow_with_indices_is_told_indices_and_without_is_told_the_maximu
     with pytest.raises(CheckFailed) as caught:
         EX08._check_softmax(got, x, want, WHAT)
     assert "max_indices_subtracted" not in caught.value.evidence
+
+
+def _eps_evidence(mine, x) -> list[str]:
+    try:
+        EX08._epsilon_in_sum(mine, x, WHAT)
+    except CheckFailed as caught:
+        return list(caught.evidence)
+    return []
+
+
+@given(
+    n=st.integers(1, 4),
+    d=st.integers(1, 5),
+    eps=st.sampled_from([1e-10, 1e-8, 1e-6, 1e-4]),
+    seed=st.integers(0, 999),
+)
+def test_an_epsilon_in_the_sum_is_named_and_rounding_is_not(n, d, eps, seed):
+    x = 2 * torch.randn(n, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    e = (x - x.max(dim=1, keepdim=True).values).exp()
+    assert "epsilon_in_denominator" in _eps_evidence(e / (e.sum(dim=1, keepdim=True) + eps), x)
+    assert _eps_evidence(torch.softmax(x, dim=1), x) == []
+    in_float32 = torch.softmax(x.float(), dim=1).double()
+    assert _eps_evidence(in_float32, x) == []

@@ -628,6 +628,38 @@ _INDICES_ZH = (
 )
 
 
+def _epsilon_in_sum(mine, x, what):
+    """Name e / (e.sum(dim=1, keepdim=True) + eps): a small constant added to a sum that is at
+    least 1 (the maximum's own term is exp(0)), so there is no zero to guard, and the result
+    is off by eps / (sum + eps) everywhere, beyond float64's tolerance."""
+    if x.dim() != 2 or not x.numel() or not mine.dtype.is_floating_point:
+        return
+    x = x.double()
+    e = (x - x.max(dim=1, keepdim=True).values).exp()
+    total = e.sum(dim=1, keepdim=True)
+    yours = mine.double()
+    usable = (yours > 1e-6) & torch.isfinite(yours)
+    if not bool(usable.all(dim=1).all()):
+        return
+    implied = e / yours - total  # the eps each value implies
+    eps = float(implied.mean())
+    if not 1e-15 < eps < 1e-2:
+        return
+    if not bool(torch.allclose(implied, torch.full_like(implied, eps), rtol=1e-2, atol=0)):
+        return
+    what_en, what_zh = names(what)
+    fail(
+        f"{what_en}: your values are e / (e.sum(dim=1, keepdim=True) + {eps:.0e}): a small "
+        "constant added to the sum. After the maximum is subtracted, each row's sum is at least "
+        "1 (the maximum's own term is exp(0) = 1), so there is no zero to guard against, and the "
+        "constant only makes every value slightly wrong. Divide by the sum itself.",
+        f"{what_zh}：你的结果是 e / (e.sum(dim=1, keepdim=True) + {eps:.0e})：在和上加了一个小常数。"
+        "减去最大值之后，每一行的和至少为 1（最大值自己那一项是 exp(0) = 1），不存在需要防范的 0，"
+        "这个常数只会让每个值都略有偏差。请直接除以和本身。",
+        evidence=["values_differ", "epsilon_in_denominator"],
+    )
+
+
 def _check_softmax(got, x, want, what, *, indices_used=False):
     got = expect_tensor(got, what)
     assert_shape(got, want.shape, what)
@@ -645,6 +677,7 @@ def _check_softmax(got, x, want, what, *, indices_used=False):
                     evidence = [*evidence, "max_indices_subtracted"]
                 fail(f"{what_en}: {en}", f"{what_zh}：{zh}", evidence=evidence)
             _check_finite_softmax(mine, what, xs)
+            _epsilon_in_sum(mine, xs, what)
     # Values only: the dtype and the device have their own tests.
     assert_close(got, want, what, rtol=rtol, atol=atol, check_dtype=False, check_device=False)
 
