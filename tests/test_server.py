@@ -178,6 +178,7 @@ def test_batch_and_validate_grade_in_their_own_process(learner, tmp_path):
     assert "grading" not in learner.log.replace("grading server", "")
 
 
+@pytest.mark.slow  # waits for the server's idle time limit
 def test_an_idle_server_exits(tmp_path):
     who = Learner(tmp_path, idle=1.5)
     try:

@@ -327,7 +327,14 @@ def tier_service(request):
     service.close()
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.label or c.name for c in CASES])
+# A case whose tests may end in a timeout waits for the time limit it runs into: that is the
+# `slow` tier's (pyproject.toml), and `make test-all` runs it. The fast tier keeps the rest, and
+# the engine's own tests keep a timeout of each kind (tests/test_engine.py).
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if "timeout" in c.double else c for c in CASES],
+    ids=[c.label or c.name for c in CASES],
+)
 def test_hostile_submission(case: Case, tier_service, tmp_path):
     tier, service = tier_service
     if tier not in case.tiers:
@@ -414,6 +421,7 @@ def test_the_grader_survives_the_whole_suite(tier_service):
     assert result.status is Status.PASSED and result.score == result.max_score
 
 
+@pytest.mark.slow  # its tests wait for their time limits, under 256 busy processes
 def test_a_child_is_reported_ended_only_when_what_it_started_is_gone(tier_service, tmp_path):
     """Hundreds of busy processes take a while to tear down; the next child must not import
     under that load. So a discarded child's end is reported (and the next test's child
