@@ -151,6 +151,15 @@ def labels(table: dict[str, dict[str, Any]], lang: str) -> dict[str, Any]:
     return table[lang if lang in table else "en"]
 
 
+def sentence(
+    words: dict[str, str], label: str, values: tuple[tuple[str, str], ...], fallback: str
+) -> str:
+    """The sentence ``label`` of ``words`` with its placeholders filled from ``values``, or
+    ``fallback`` (as it was written, in English) where ``words`` has no such sentence."""
+    said = words.get(label)
+    return said.format(**dict(values)) if said else fallback
+
+
 # ---------------------------------------------------------------------------------------------
 # The command line's own lines (grader.cli)
 

@@ -68,6 +68,11 @@ class LatePolicy:
     after_max_days: str = "zero"  # past max_days: "zero" (no credit) or "cap" (max_days' loss)
 
     @property
+    def zero_after(self) -> int | None:
+        """The day limit past which this rule gives no credit (None where it has none)."""
+        return self.max_days if self.after_max_days == "zero" else None
+
+    @property
     def costs_nothing(self) -> bool:
         """No lateness ever loses a point under this rule. 0% a day is not enough: past
         ``max_days``, ``zero`` still takes everything ("late work free for 3 days, then no

@@ -49,9 +49,7 @@ def feedback_page(
         weighted_percent=row.weighted_percent,
         days_late=row.days_late,
         late_percent=row.late_percent,
-        zero_after_days=late.max_days
-        if late is not None and late.max_days is not None and late.after_max_days == "zero"
-        else None,
+        zero_after_days=late.zero_after if late is not None else None,
         lateness=row.lateness,
         lateness_label=row.lateness_label,
         lateness_values=row.lateness_values,

@@ -49,7 +49,7 @@ import yaml
 
 from grader import wire
 from grader.errors import UsageError
-from grader.i18n import REPORT
+from grader.i18n import REPORT, labels, sentence
 from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
@@ -431,7 +431,7 @@ def results_json(
     output is in the language they were graded in); the instructor's problems stay as the
     grader wrote them."""
     settings = assignment.gradescope
-    said = _SAID[lang if lang in _SAID else "en"]
+    said = labels(_SAID, lang)
     weights = assignment.weights
     total = sum(weights.values()) or 1.0
     tests: list[dict[str, Any]] = []
@@ -469,8 +469,9 @@ def results_json(
     elif row.weighted_percent is not None:
         lines.append(said[f"score_{settings.tests_visibility}"])
     if row.lateness:
-        told = REPORT[lang].get(row.lateness_label) if lang in REPORT else None
-        lines.append(told.format(**dict(row.lateness_values)) if told else row.lateness)
+        lines.append(
+            sentence(labels(REPORT, lang), row.lateness_label, row.lateness_values, row.lateness)
+        )
     elif row.days_late:
         lines.append(_late_line(row, assignment, shown, lang))
     if row.weighted_percent is None:
@@ -493,37 +494,32 @@ def _late_line(row: GradeRow, assignment: Assignment, shown: bool, lang: str = "
     """What the late rule did to this submission, as the rule's shape has it: nothing (and,
     under "free for N days, then no credit", where the free days end), the points it took,
     or no credit past its day limit."""
-    policy = assignment.late
     days = row.days_late
-    limit = (
-        policy.max_days
-        if policy is not None and policy.max_days is not None and policy.after_max_days == "zero"
-        else None
-    )
-    said, labels = _SAID[lang if lang in _SAID else "en"], REPORT[lang if lang in REPORT else "en"]
+    limit = assignment.late.zero_after if assignment.late is not None else None
+    said, words = labels(_SAID, lang), labels(REPORT, lang)
     end = said["end"]
     if not row.late_percent:
         if limit is not None:
             key = "late_free_until_one" if days == 1 else "late_free_until"
-            return f"{labels[key].format(n=days, max=limit)}{end}"
+            return f"{words[key].format(n=days, max=limit)}{end}"
         return said["late_free"].format(days=days)
     in_all = said["in_all"].format(percent=number(row.final_percent or 0.0)) if shown else ""
     line = said["late_by"].format(days=days, points=number(row.late_percent), in_all=in_all)
     if limit is not None and days > limit:
-        line += f"{said['gap']}{labels['late_zero'].format(max=limit)}{end}"
+        line += f"{said['gap']}{words['late_zero'].format(max=limit)}{end}"
     return line
 
 
 def nothing_found(row: GradeRow, lang: str = "en") -> str:
     """What a student is told when no file of the assignment was found in their submission."""
     expected = ", ".join(f"{s.exercise}.py" for s in row.scores)
-    return _SAID[lang if lang in _SAID else "en"]["nothing_found"].format(expected=expected)
+    return labels(_SAID, lang)["nothing_found"].format(expected=expected)
 
 
 def contact_line(why: str, lang: str = "en") -> str:
     """What a student is told when the grader, not their code, failed (``why`` as the grader
     wrote it)."""
-    return _SAID[lang if lang in _SAID else "en"]["contact"].format(why=why)
+    return labels(_SAID, lang)["contact"].format(why=why)
 
 
 # What results.json tells the student above the tests, in each language of the feedback.
@@ -660,12 +656,12 @@ def _run_metadata(raw: Any) -> RunMetadata:
         return None if value is None else parse_time(wire.string(value, where, max_len=100))
 
     total_points = _total_points(assignment.get("total_points"))
+    due = time(assignment, "due_date", "assignment.due_date")
     return RunMetadata(
         total_points=total_points,
         created_at=time(raw, "created_at", "created_at"),
-        due_date=time(assignment, "due_date", "assignment.due_date"),
-        due_date_unread=assignment.get("due_date") is not None
-        and time(assignment, "due_date", "assignment.due_date") is None,
+        due_date=due,
+        due_date_unread=assignment.get("due_date") is not None and due is None,
         late_due_date=time(assignment, "late_due_date", "assignment.late_due_date"),
         users=tuple(users),
         submission_id=_optional_text(raw, "id", ""),
@@ -786,11 +782,11 @@ def finish_run(
     fault: str = "",
     lang: str = "en",
 ) -> str:
-    """The results.json text for a graded run, its lines for the student in ``lang``. The late rule uses the assignment's ``due``, or
-    Gradescope's own due date when the assignment file gives none, or the submitters' own due
-    date where Gradescope gives them one (``own_due_date``: an extension given in
-    Gradescope). ``fault``: why the grader itself failed in some test (see
-    ``results_json``)."""
+    """The results.json text for a graded run, its lines for the student in ``lang``. The late
+    rule uses the assignment's ``due``, or Gradescope's own due date when the assignment file
+    gives none, or the submitters' own due date where Gradescope gives them one
+    (``own_due_date``: an extension given in Gradescope). ``fault``: why the grader itself
+    failed in some test (see ``results_json``)."""
     assignment, said = own_due_date(assignment, metadata)
     problems = [*handin.problems, *said]
     points = assignment.gradescope.points

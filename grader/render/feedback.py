@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from grader.i18n import REPORT, labels, number
+from grader.i18n import REPORT, labels, number, sentence
 from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
@@ -89,8 +89,7 @@ def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     if page.weighted_percent is None:
         return [t["nothing_handed_in"]]
     if page.lateness:  # the platform applies the late rule, not this grade
-        said = t.get(page.lateness_label)
-        return [said.format(**dict(page.lateness_values)) if said else page.lateness]
+        return [sentence(t, page.lateness_label, page.lateness_values, page.lateness)]
     if not page.days_late:
         return []
     days = page.days_late
