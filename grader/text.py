@@ -90,9 +90,6 @@ def line_at(data: bytes, offset: int) -> int:
     return len(_PYTHON_NEWLINE_BYTES.findall(data, 0, offset)) + 1
 
 
-# PEP 263's coding declaration, as Python's tokenizer finds it, and the lines it may follow
-_DECLARATION = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+", re.ASCII)
-_NOTHING_YET = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)")
 # Python's errors for a declaration it refuses: an unknown codec, one against a UTF-8 BOM, one
 # that is no text encoding (rot13, hex), one that cannot decode the file (utf-16 on ASCII text)
 _REFUSED_DECLARATION = re.compile(
@@ -108,11 +105,16 @@ def declaration_line(data: bytes) -> int | None:
     first, *rest = data.split(b"\n", 2)[:2]
     if first.startswith(b"\xef\xbb\xbf"):
         first = first[3:]
-    if _DECLARATION.match(first):
+    if _declares(first):
         return 1
-    if rest and _NOTHING_YET.match(first) and _DECLARATION.match(rest[0]):
+    if rest and tokenize.blank_re.match(first) and _declares(rest[0]):
         return 2
     return None
+
+
+def _declares(line: bytes) -> bool:
+    """Whether a line is a PEP 263 coding declaration, by the tokenizer's own pattern."""
+    return bool(tokenize.cookie_re.match(line.decode("latin-1")))
 
 
 def refused_declaration(message: str) -> bool:
