@@ -37,7 +37,7 @@ from grader.errors import SpecError
 from grader.i18n import number
 from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
-from grader.text import wide_text
+from grader.text import line_at, wide_text
 from grader.yamlfields import YamlFields as _Fields
 from grader.yamlfields import read_yaml
 
@@ -718,7 +718,7 @@ def _roster_text(path: Path) -> str:
     try:
         text = data.decode(encoding).removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = line_at(data, exc.start)  # lines as the roster is read: \r\n, \r or \n
         what = "UTF-8 text" if encoding == "utf-8" else f"{encoding.upper()} text, as its mark says"
         raise SpecError(
             path, f"line {line}", f"is not {what} (the byte 0x{data[exc.start]:02x})", _CSV_SAVE
