@@ -72,3 +72,16 @@ def test_rows_near_minus_1000_are_told_the_column_maximum_not_generic_nan_advice
         EX08._check_softmax(_column_max(x, True), x, torch.softmax(x, dim=1), WHAT)
     assert "column's maximum" in caught.value.message.en
     assert "列的最大值" in caught.value.message.zh
+
+
+def test_a_story_is_told_only_where_the_answer_fits_it_alone():
+    """The rule every table of classic mistakes (exercises 07 and 08) goes by."""
+    from grader.testing import sole_story
+
+    one = ("tag_a", "story a", "故事 a")
+    again = ("tag_b", "story a", "故事 a")  # two formulas, one story (exercise 08's whole sums)
+    other = ("tag_c", "story c", "故事 c")
+    assert sole_story([]) is None
+    assert sole_story([one]) == one
+    assert sole_story(iter([one, again])) == one
+    assert sole_story([one, other]) is None

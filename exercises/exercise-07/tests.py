@@ -34,6 +34,7 @@ from grader.testing import (
     fail,
     names,
     on_meta,
+    sole_story,
 )
 from grader.testing.properties import PROPERTY
 
@@ -404,17 +405,21 @@ def _name_center_mistake(got, x, want, rtol, atol, what):
     mine, xs = got.detach().cpu().to(want.dtype), x.detach().cpu().to(want.dtype)
     if torch.allclose(mine, want.cpu(), rtol=rtol, atol=atol):
         return
-    for tag, mistake, en, zh in _CENTER_MISTAKES:
-        wrong = mistake(xs)
-        if wrong is not None and torch.allclose(mine, wrong, rtol=rtol, atol=atol):
-            we, wz = names(what)
-            fail(
-                f"{we}: your result {en}. A column's mean averages over the rows, which is "
-                "dim=0: x.mean(dim=0, keepdim=True) has shape (1, d).",
-                f"{wz}：你的结果{zh}。一列的均值是对所有行求平均，也就是 dim=0："
-                "x.mean(dim=0, keepdim=True) 的形状为 (1, d)。",
-                evidence=["values_differ", tag],
-            )
+    story = sole_story(
+        (tag, en, zh)
+        for tag, mistake, en, zh in _CENTER_MISTAKES
+        if (wrong := mistake(xs)) is not None and torch.allclose(mine, wrong, rtol=rtol, atol=atol)
+    )
+    if story is not None:
+        tag, en, zh = story
+        we, wz = names(what)
+        fail(
+            f"{we}: your result {en}. A column's mean averages over the rows, which is "
+            "dim=0: x.mean(dim=0, keepdim=True) has shape (1, d).",
+            f"{wz}：你的结果{zh}。一列的均值是对所有行求平均，也就是 dim=0："
+            "x.mean(dim=0, keepdim=True) 的形状为 (1, d)。",
+            evidence=["values_differ", tag],
+        )
     centred = xs - xs.mean(dim=0, keepdim=True)
     for unbiased in (True, False):
         with warnings.catch_warnings():  # a single row has no sample std: NaN, as the learner's
@@ -703,10 +708,13 @@ def _name_iou_mistake(mine, expected, a, b, what):
     classic wrong formulas computed from a and b."""
     if _same(mine, expected):
         return
-    for formula, tag, en, zh in _IOU_MISTAKES:
-        if _same(mine, formula(a, b)):
-            we, wz = names(what)
-            fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", tag])
+    story = sole_story(
+        (tag, en, zh) for formula, tag, en, zh in _IOU_MISTAKES if _same(mine, formula(a, b))
+    )
+    if story is not None:
+        tag, en, zh = story
+        we, wz = names(what)
+        fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", tag])
 
 
 def _check_iou(got, a, b, want, what, *, disjoint=True, pairing=True):

@@ -39,6 +39,7 @@ from grader.testing import (
     fail,
     names,
     on_meta,
+    sole_story,
 )
 from grader.testing.analysis.slips import bare_calls
 from grader.testing.checks import assert_shape_of
@@ -561,19 +562,15 @@ def _softmax_tol(dtype):
 
 
 def _softmax_story(mine, xs, rtol, atol):
-    """(evidence, en, zh) of the one mistake of _SOFTMAX_MISTAKES whose answer ``mine`` is, or
-    None. Where the answers of two different mistakes are alike for this x (rows of +-1000
-    underflow to the same 0 and NaN whether the whole tensor's or each column's maximum was
-    subtracted), ``mine`` tells neither apart, and neither is told."""
-    found = []
+    """(evidence, en, zh) of the one mistake of _SOFTMAX_MISTAKES whose answer ``mine`` is
+    (``sole_story``), or None."""
     with torch.no_grad():
-        for mistake, evidence, en, zh in _SOFTMAX_MISTAKES:
-            wrong = mistake(xs)
-            if wrong is not None and torch.allclose(
-                mine, wrong, rtol=rtol, atol=atol, equal_nan=True
-            ):
-                found.append((evidence, en, zh))
-    return found[0] if len({en for _, en, _ in found}) == 1 else None
+        return sole_story(
+            (evidence, en, zh)
+            for mistake, evidence, en, zh in _SOFTMAX_MISTAKES
+            if (wrong := mistake(xs)) is not None
+            and torch.allclose(mine, wrong, rtol=rtol, atol=atol, equal_nan=True)
+        )
 
 
 def _max_indices_in(source, name="softmax_rows"):

@@ -47,6 +47,7 @@ from grader.testing.checks import (
     paired_heads,
     shares,
     skip,
+    sole_story,
     view_difference,
 )
 from grader.testing.devices import (
@@ -119,6 +120,7 @@ __all__ = [
     "reference_on",
     "shares",
     "skip",
+    "sole_story",
     "tensor_info",
     "view_difference",
 ]

@@ -37,6 +37,16 @@ class CheckFailed(AssertionError):
         self.data = data or {}
 
 
+def sole_story(fitting: Iterable[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The one story of a table of classic mistakes that a wrong answer fits: ``fitting``
+    holds each story the answer is, value for value (its English text at index ``-2``, its
+    Chinese at ``-1``). Where the answer fits two stories that say different things (rows of
+    +-1000 underflow to the same 0s and NaNs whether the whole tensor's or each column's
+    maximum was subtracted), the answer tells neither apart: None, and neither is told."""
+    found = list(fitting)
+    return found[0] if len({story[-2] for story in found}) == 1 else None
+
+
 def names(what: str | Text) -> tuple[str, str]:
     """A value's name in each language: checks take a plain string (the same in both, e.g.
     code such as `pairwise_distance(x)`) or a Text with an English and a Chinese name."""
