@@ -55,6 +55,7 @@ from grader.lms.collect import Collector, entries, read_regular, skipped, stagin
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.platform import Platform
+from grader.render.feedback import late_free_line
 
 LAYOUT = "gradescope"
 METADATA = "submission_metadata.yml"
@@ -499,10 +500,7 @@ def _late_line(row: GradeRow, assignment: Assignment, shown: bool, lang: str = "
     said, words = labels(_SAID, lang), labels(REPORT, lang)
     end = said["end"]
     if not row.late_percent:
-        if limit is not None:
-            key = "late_free_until_one" if days == 1 else "late_free_until"
-            return f"{words[key].format(n=days, max=limit)}{end}"
-        return said["late_free"].format(days=days)
+        return f"{late_free_line(days, limit, words)}{end}"
     in_all = said["in_all"].format(percent=number(row.final_percent or 0.0)) if shown else ""
     line = said["late_by"].format(days=days, points=number(row.late_percent), in_all=in_all)
     if limit is not None and days > limit:
@@ -529,7 +527,6 @@ _SAID: dict[str, dict[str, str]] = {
         "score_after_due_date": "Your score and each test's feedback are shown after the due date.",
         "score_after_published": "Your score and each test's feedback are shown when your "
         "instructor publishes the grades.",
-        "late_free": "Handed in {days} day(s) late; no late penalty applies.",
         "late_by": "Handed in {days} day(s) late: -{points} percentage points{in_all}.",
         "in_all": ", {percent}% in all",
         "gap": " ",
@@ -545,7 +542,6 @@ _SAID: dict[str, dict[str, str]] = {
         "score": "得分：各练习加权总分的 {percent}%。",
         "score_after_due_date": "你的得分和每个测试的反馈将在截止日期之后显示。",
         "score_after_published": "你的得分和每个测试的反馈将在老师公布成绩时显示。",
-        "late_free": "迟交 {days} 天；不扣分。",
         "late_by": "迟交 {days} 天：扣 {points} 个百分点{in_all}。",
         "in_all": "，总计 {percent}%",
         "gap": "",

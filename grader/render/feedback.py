@@ -93,11 +93,8 @@ def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     if not page.days_late:
         return []
     days = page.days_late
-    if not page.late_percent and page.zero_after_days is not None:  # free until the cut-off
-        key = "late_free_until_one" if days == 1 else "late_free_until"
-        return [t[key].format(n=days, max=page.zero_after_days)]
     if not page.late_percent:
-        return [t["late_free_one" if days == 1 else "late_free"].format(n=days)]
+        return [late_free_line(days, page.zero_after_days, t)]
     lines = [
         t["before_penalty"].format(percent=number(page.weighted_percent)),
         t["late_by_one" if days == 1 else "late_by"].format(
@@ -109,6 +106,17 @@ def _breakdown(page: FeedbackPage, t: dict[str, str]) -> list[str]:
     elif page.final_percent == 0 and page.weighted_percent > 0:
         lines.append(t["late_floor"])
     return lines
+
+
+def late_free_line(days: int, zero_after: int | None, t: dict[str, str]) -> str:
+    """The one line for work handed in ``days`` late that the late rule took nothing from
+    (``t``: the report's labels in the reader's language), without a final full stop: under
+    "free for N days, then no credit" (``zero_after``) it says where the free days end. Every
+    page and export that tells a student about such work says it with this line."""
+    if zero_after is not None:
+        key = "late_free_until_one" if days == 1 else "late_free_until"
+        return t[key].format(n=days, max=zero_after)
+    return t["late_free_one" if days == 1 else "late_free"].format(n=days)
 
 
 def _exercise(line: ExerciseLine, lang: str, t: dict[str, str]) -> dict[str, Any]:

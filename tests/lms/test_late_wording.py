@@ -125,3 +125,26 @@ def test_the_gradescope_result_says_what_the_rule_did(policy, days):
         assert policy.max_days is not None
         limit = f"more than {policy.max_days} days late"
         assert (limit in output.lower()) == (not row.late_percent or days > policy.max_days)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    policy=policies,
+    days=st.integers(min_value=1, max_value=14),
+    lang=st.sampled_from(["en", "zh"]),
+)
+def test_work_the_rule_took_nothing_from_is_told_in_one_sentence_everywhere(policy, days, lang):
+    """The feedback page said "Handed in 2 days late; no late penalty applies" where the
+    Gradescope result said "Handed in 2 day(s) late; no late penalty applies.": two functions
+    wrote the line. One sentence, on the page and in results.json, in the student's language."""
+    assignment = assignment_with(policy)
+    when = DUE + timedelta(days=days, seconds=-30)
+    row = build_row(Student("4711", "Jane Doe"), FULL, assignment, submitted_at=when)
+    if row.late_percent or not row.days_late:
+        return
+    output = json.loads(gradescope.results_json(row, assignment, lang=lang))["output"]
+    lines = [line.rstrip(".。") for line in output.splitlines()]
+    page = told(assignment, lang, days=days)
+    free = [line for line in lines if ("不扣分" if lang == "zh" else "no late penalty") in line]
+    assert len(free) == 1, output
+    assert free[0] in page, (free[0], page)
