@@ -35,6 +35,7 @@ from grader.lms.handin import Handin
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
 NOT_GRADED = "not graded"
+UNREADABLE_SAID = "The file could not be read: "  # before why, in an unreadable score's message
 # problems addressed to the instructor only (a student's feedback page leaves them out)
 NOT_ON_ROSTER = "not on the roster: check who this is"
 NO_WORK = "on the roster; nothing handed in"
@@ -109,7 +110,7 @@ class ExerciseScore:
 
     @classmethod
     def unreadable(cls, exercise: str, why: str) -> ExerciseScore:
-        return cls(exercise, UNREADABLE, message=f"The file could not be read: {why}")
+        return cls(exercise, UNREADABLE, message=f"{UNREADABLE_SAID}{why}")
 
     @classmethod
     def from_result(cls, result: Any) -> ExerciseScore:

@@ -52,7 +52,17 @@ from grader.errors import UsageError
 from grader.i18n import REPORT, labels, sentence
 from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
-from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number, points
+from grader.lms.grades import (
+    NO_FILE,
+    UNREADABLE,
+    UNREADABLE_SAID,
+    ExerciseScore,
+    GradeRow,
+    Student,
+    build_row,
+    number,
+    points,
+)
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.platform import Platform
 from grader.render.feedback import late_free_line
@@ -441,11 +451,11 @@ def results_json(
         if not score.tests or score.max_score <= 0:
             tests.append(
                 {
-                    "name": f"{score.exercise}: {score.status}",
+                    "name": f"{score.exercise}: {said.get('status_' + score.status, score.status)}",
                     "score": 0.0,
                     "max_score": _round(share),
                     "status": "failed",
-                    "output": score.message or said["nothing_graded"],
+                    "output": _not_graded(score, said),
                     "visibility": "visible",
                 }
             )
@@ -477,7 +487,11 @@ def results_json(
         lines.append(_late_line(row, assignment, shown, lang))
     if row.weighted_percent is None:
         lines.append(nothing_found(row, lang))
-    lines.extend(row.problems)
+    if row.problems and said["as_read"]:  # the reader's lines are English: said so first
+        lines.append(said["as_read"])
+        lines.extend(f"  {line}" for line in row.problems)
+    else:
+        lines.extend(row.problems)
     if isolation:
         lines.append(said["isolation"].format(tier=isolation))
     data: dict[str, Any] = {
@@ -489,6 +503,16 @@ def results_json(
         "tests": tests,
     }
     return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _not_graded(score: ExerciseScore, said: dict[str, str]) -> str:
+    """Why an exercise has no test to show, in the student's language: no file, a file that
+    could not be read (the reader's reason kept as it wrote it), or the grading's own word."""
+    if score.status == NO_FILE:
+        return said["no_file"]
+    if score.status == UNREADABLE and score.message.startswith(UNREADABLE_SAID):
+        return said["unreadable"].format(why=score.message.removeprefix(UNREADABLE_SAID))
+    return score.message or said["nothing_graded"]
 
 
 def _late_line(row: GradeRow, assignment: Assignment, shown: bool, lang: str = "en") -> str:
@@ -537,6 +561,31 @@ _SAID: dict[str, dict[str, str]] = {
         "contact": "The autograder could not grade this submission ({why}). This is not your "
         "code's fault: please contact your instructor. Score: 0 until then.",
         "isolation": "Graded in the grader's '{tier}' isolation tier.",
+        "due_unread": "Gradescope's due date could not be read: no late penalty was applied; "
+        "your instructor will check it",
+        "own_due_unread": "Gradescope's due date for you could not be read ({why}): lateness "
+        "was judged against {judged}; your instructor will check it",
+        "judged_due": "the assignment's due date",
+        "judged_none": "no due date",
+        "own_due": "Lateness is judged against your own due date in Gradescope, {when}.",
+        "group_dues": "The group's members have different due dates in Gradescope ({dates}): "
+        "the earliest was used; your instructor will check it",
+        "list_gap": ", ",
+        "none": "none",
+        "total_points": "scored out of Gradescope's {total} points (the assignment file says "
+        "gradescope.points: {points})",
+        "time_unread": "Gradescope's submission time could not be read: no late penalty was "
+        "applied; your instructor will check it",
+
+        "status_missing": "missing",
+        "status_unreadable": "unreadable",
+        "status_not graded": "not graded",
+        "status_passed": "passed",
+        "status_failed": "failed",
+        "status_error": "error",
+        "no_file": "No file was handed in for this exercise.",
+        "unreadable": "The file could not be read: {why}",
+        "as_read": "",
     },
     "zh": {
         "score": "得分：各练习加权总分的 {percent}%。",
@@ -552,6 +601,29 @@ _SAID: dict[str, dict[str, str]] = {
         "contact": "自动评分器无法为这次提交评分（{why}）。这不是你的代码的问题：请联系老师。"
         "在此之前得分为 0。",
         "isolation": "在评分器的“{tier}”隔离级别中评分。",
+        "due_unread": "无法读取 Gradescope 的截止日期：未扣迟交分；老师会核实",
+        "own_due_unread": "无法读取 Gradescope 中你的截止日期（{why}）：按{judged}判断是否迟交；"
+        "老师会核实",
+        "judged_due": "作业的截止日期",
+        "judged_none": "无截止日期",
+        "own_due": "按你在 Gradescope 中自己的截止日期 {when} 判断是否迟交。",
+        "group_dues": "小组成员在 Gradescope 中的截止日期不同（{dates}）：按最早的一个判断；"
+        "老师会核实",
+        "list_gap": "、",
+        "none": "无",
+        "total_points": "按 Gradescope 的总分 {total} 分计分（作业文件中 gradescope.points 为 "
+        "{points}）",
+        "time_unread": "无法读取 Gradescope 的提交时间：未扣迟交分；老师会核实",
+
+        "status_missing": "未提交",
+        "status_unreadable": "无法读取",
+        "status_not graded": "未评分",
+        "status_passed": "通过",
+        "status_failed": "未通过",
+        "status_error": "出错",
+        "no_file": "这道练习没有提交文件。",
+        "unreadable": "无法读取这个文件（评分器的原话：{why}）",
+        "as_read": "评分器读取你提交的文件时的说明（英文原文）：",
     },
 }
 
@@ -684,26 +756,25 @@ def _own_due(record: Any, where: str) -> tuple[datetime | None, str]:
     return when, ""
 
 
-def own_due_date(assignment: Assignment, metadata: RunMetadata) -> tuple[Assignment, list[str]]:
+def own_due_date(
+    assignment: Assignment, metadata: RunMetadata, lang: str = "en"
+) -> tuple[Assignment, list[str]]:
     """The assignment with the submitters' own due date, where Gradescope gives them one
     (an extension given in Gradescope: ``users[i].assignment.due_date`` differs from the
     assignment's ``due_date``), and what the result must say about it. A group whose members'
     dates differ is judged by the earliest, and told so; an extension that ends before the
     assignment file's own due date changes nothing; dates that cannot be read are not
-    guessed at: the assignment's own due date stands, and the result says so."""
+    guessed at: the assignment's own due date stands, and the result says so. The lines are
+    the student's, in ``lang``."""
+    said = labels(_SAID, lang)
     due = assignment.due if assignment.due is not None else metadata.due_date
     usual = metadata.due_date if metadata.due_date is not None else due
     if due is None and metadata.due_date_unread:  # said, not silent: a penalty it may owe
-        return assignment, [
-            "Gradescope's due date could not be read: no late penalty was applied; your "
-            "instructor will check it"
-        ]
+        return assignment, [said["due_unread"]]
     if metadata.user_dates_unread:
-        judged = "the assignment's due date" if due is not None else "no due date"
-        return replace(assignment, due=due), [
-            f"Gradescope's due date for you could not be read ({metadata.user_dates_unread[:200]}):"
-            f" lateness was judged against {judged}; your instructor will check it"
-        ]
+        judged = said["judged_due" if due is not None else "judged_none"]
+        why = metadata.user_dates_unread[:200]
+        return replace(assignment, due=due), [said["own_due_unread"].format(why=why, judged=judged)]
     own = [d if d is not None else usual for d in metadata.user_due_dates]
     known = [d for d in own if d is not None]
     if not known or all(d == usual for d in own):
@@ -711,16 +782,13 @@ def own_due_date(assignment: Assignment, metadata: RunMetadata) -> tuple[Assignm
     earliest = min(known)
     if due is not None and usual is not None and usual < earliest <= due:
         return replace(assignment, due=due), []  # extended to before the file's own due date
-    notes = [f"Lateness is judged against your own due date in Gradescope, {_moment(earliest)}."]
+    notes = [said["own_due"].format(when=_moment(earliest))]
     if len(set(own)) > 1:
-        shown = ", ".join(
-            _moment(d) if d is not None else "none"
+        shown = said["list_gap"].join(
+            _moment(d) if d is not None else said["none"]
             for d in sorted(set(own), key=lambda d: (d is None, d or earliest))
         )
-        notes.append(
-            f"The group's members have different due dates in Gradescope ({shown}): the "
-            "earliest was used; your instructor will check it"
-        )
+        notes.append(said["group_dues"].format(dates=shown))
     return replace(assignment, due=earliest), notes
 
 
@@ -783,8 +851,9 @@ def finish_run(
     gives none, or the submitters' own due date where Gradescope gives them one
     (``own_due_date``: an extension given in Gradescope). ``fault``: why the grader itself
     failed in some test (see ``results_json``)."""
-    assignment, said = own_due_date(assignment, metadata)
-    problems = [*handin.problems, *said]
+    said = labels(_SAID, lang)
+    assignment, dated = own_due_date(assignment, metadata, lang)
+    problems = [*handin.problems, *dated]
     points = assignment.gradescope.points
     if metadata.total_points is not None and metadata.total_points != points:
         # Gradescope shows the score against its own total: 100 points of a 20-point
@@ -794,15 +863,13 @@ def finish_run(
             gradescope=replace(assignment.gradescope, points=metadata.total_points),
         )
         problems.append(
-            f"scored out of Gradescope's {number(metadata.total_points)} points (the assignment "
-            f"file says gradescope.points: {number(points)})"
+            said["total_points"].format(
+                total=number(metadata.total_points), points=number(points)
+            )
         )
     if assignment.due is not None and metadata.created_at is None:
         # said, not silent: the grade carries no late penalty it may owe
-        problems.append(
-            "Gradescope's submission time could not be read: no late penalty was applied; "
-            "your instructor will check it"
-        )
+        problems.append(said["time_unread"])
     found = dict(scores)
     for exercise, why in handin.unreadable.items():
         found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))

@@ -106,3 +106,66 @@ def test_a_run_that_produced_no_grade_tells_the_student_in_their_language():
     assert "请联系老师" in zh and "the assignment did not load" in zh
     en = json.loads(gradescope.fault_json("the assignment did not load"))["output"]
     assert "please contact your instructor" in en
+
+
+def _metadata_user(due: object, name: str) -> dict:
+    return {"name": name, "email": f"{name.lower()}@example.edu", "assignment": {"due_date": due}}
+
+
+NAMES = r"exercise-[0-9]+(\.py)?|\.ipynb"  # file names, the same in every language
+DATES = st.one_of(
+    st.none(),
+    st.sampled_from(["2026-12-03T23:59:00-08:00", "2026-12-05T10:00:00+00:00", "Friday", 7, []]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    class_due=st.sampled_from([None, "2026-12-01T23:59:00+00:00", "tomorrow", 3]),
+    created=st.sampled_from([None, "2026-12-04T08:00:00+00:00", "soon"]),
+    dues=st.lists(DATES, min_size=1, max_size=3),
+    total=st.sampled_from([None, 100, 20, "12.5"]),
+    exercises=st.sampled_from(["full", "missing", "unreadable"]),
+    problems=st.lists(st.sampled_from(["notes.txt: no exercise file; ignored"]), max_size=1),
+)
+def test_every_line_the_student_reads_follows_the_language(
+    tmp_path_factory, class_due, created, dues, total, exercises, problems
+):
+    """The lines Gradescope's metadata gave (an own due date, an unreadable one, group members
+    with different dates, Gradescope's own points, an unreadable submission time) and the
+    per-exercise lines of missing or unreadable work were English in a Chinese result. Each is
+    now in the student's language; the reader's own lines on the files, English as it writes
+    them, come under a line in the student's language that says so."""
+    tmp = tmp_path_factory.mktemp("meta")
+    document = {
+        "id": 1,
+        "created_at": created,
+        "assignment": {"due_date": class_due, "total_points": total},
+        "users": [_metadata_user(d, f"User{i}") for i, d in enumerate(dues)],
+    }
+    path = tmp / "submission_metadata.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    meta = gradescope.read_run_metadata(path)
+    assignment = Assignment("w", (("exercise-01", 1.0),), Path("w.yaml"), late=LatePolicy(10.0))
+    handin = gradescope.Handin("1001", name="User0", problems=list(problems))
+    scores = {
+        "full": FULL,
+        "missing": {"exercise-01": ExerciseScore.missing("exercise-01")},
+        "unreadable": {"exercise-01": ExerciseScore.unreadable("exercise-01", "a.py: not UTF-8")},
+    }[exercises]
+    english = json.loads(gradescope.finish_run(handin, meta, scores, assignment, lang="en"))
+    chinese = json.loads(gradescope.finish_run(handin, meta, scores, assignment, lang="zh"))
+    assert english["score"] == chinese["score"]
+    said = chinese["output"].splitlines()
+    for i, line in enumerate(said):
+        if line.startswith("  "):  # the reader's own lines, under the line that says so
+            assert said[i - 1].startswith("  ") or "英文原文" in said[i - 1], chinese["output"]
+            continue
+        bare = re.sub(r"（[^（）]*）|\([^()]*\)|gradescope\.points|Gradescope|" + NAMES, "", line)
+        assert not re.search(r"[A-Za-z]{3,}", bare), line
+    for test in chinese["tests"]:
+        if test["visibility"] == "visible" and test["score"] == 0:
+            name = test["name"].split(": ", 1)[1]
+            assert not re.search(r"[A-Za-z]{3,}", name), test["name"]
+            bare = re.sub(r"（[^（）]*）|" + NAMES, "", test["output"])
+            assert not re.search(r"[A-Za-z]{3,}", bare), test["output"]
