@@ -118,6 +118,29 @@ class Handin:
         return found
 
 
+def tell_apart(names: list[str]) -> list[str]:
+    """``names`` as an instructor can tell them apart: a name that looks like another of them
+    (the same after Unicode normalisation, NFKC, with invisible format characters dropped:
+    "José" written with "é" or with "e" and a combining accent, a full-width letter, a
+    zero-width space) is followed by its characters spelled out ("José (Jos<U+00E9>)"), so
+    two entries never read as one name twice; the rest are as they were."""
+    looks = [_look(n) for n in names]
+    shown = []
+    for name, look in zip(names, looks):
+        alike = any(other == look and o != name for o, other in zip(names, looks))
+        shown.append(f"{name} ({_spelled(name)})" if alike else name)
+    return shown
+
+
+def _look(name: str) -> str:
+    normal = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in normal if unicodedata.category(c) != "Cf")
+
+
+def _spelled(name: str) -> str:
+    return "".join(c if c.isascii() and c.isprintable() else f"<U+{ord(c):04X}>" for c in name)
+
+
 def clean_name(name: str) -> str:
     """A person's name reduced to what survives every platform's mangling: lower case, no
     accents, letters and digits only ("Zoë O'Brien-Smith" -> "zoeobriensmith")."""

@@ -29,7 +29,7 @@ from grader.lms.collect import (
     summarise,
 )
 from grader.lms.collect import entries as list_entries
-from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name, tell_apart
 from grader.lms.names import code_name
 from grader.lms.platforms import by_name, names, platforms
 from grader.text import shown_name
@@ -327,9 +327,8 @@ def _combine(group: list[Handin]) -> Handin:
     """One student out of several handins: the newest identity data, the latest file."""
     ordered = sorted(group, key=_order)  # oldest first
     newest = ordered[-1]
-    merged = Handin(
-        key=newest.key, key_kind=newest.key_kind, origin=" + ".join(h.origin for h in ordered)
-    )
+    origins = tell_apart([h.origin for h in ordered])  # "José/" twice reads as one name
+    merged = Handin(key=newest.key, key_kind=newest.key_kind, origin=" + ".join(origins))
     for handin in ordered:  # later handins overwrite identity data they have
         for attribute in ("name", "email", "sid", "lms_id", "participant"):
             if getattr(handin, attribute):
@@ -339,7 +338,7 @@ def _combine(group: list[Handin]) -> Handin:
         merged.problems.extend(handin.problems)
         merged.notes.extend(handin.notes)
     merged.notes.append(
-        f"handed in {len(ordered)} times ({', '.join(h.origin for h in ordered)}): one student"
+        f"handed in {len(ordered)} times ({', '.join(origins)}): one student"
     )
     exercises = sorted({e for h in ordered for e in (*h.files, *h.unreadable)})
     for exercise in exercises:
@@ -351,14 +350,15 @@ def _combine(group: list[Handin]) -> Handin:
             for handin, other in files:
                 if other is chosen:
                     continue
-                line = f"{exercise}: graded {chosen.shown}"
+                mine, theirs = tell_apart([chosen.shown, other.shown])
+                line = f"{exercise}: graded {mine}"
                 if best[0].submitted_at and handin.submitted_at:  # the platform's times
-                    merged.notes.append(f"{line}, handed in after {other.shown}")
+                    merged.notes.append(f"{line}, handed in after {theirs}")
                 elif chosen.sequence != other.sequence:
-                    merged.notes.append(f"{line}, uploaded after {other.shown}")
+                    merged.notes.append(f"{line}, uploaded after {theirs}")
                 else:  # file dates, or nothing: the order is a guess
                     merged.problems.append(
-                        f"{line} over {other.shown}, as the later by file date or, at the same "
+                        f"{line} over {theirs}, as the later by file date or, at the same "
                         "date, in the download's order; file dates are no submission times: "
                         "check which is the student's final version"
                     )
