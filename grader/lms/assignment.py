@@ -612,6 +612,19 @@ CANVAS_COLUMNS = {
 _CANVAS_NOT_STUDENTS = ("points possible",)
 
 
+_CANVAS_TEST_LOGIN = re.compile(r"[0-9a-f]{40}\Z")
+
+
+def canvas_test_student(values: dict[str, str]) -> bool:
+    """Whether a row of Canvas's gradebook export is its test student (the "Test Student" of
+    Student View, "Student, Test" in English): Canvas gives that user one login, the HMAC-SHA1
+    of "Test Student_{id}" in 40 lower-case hex digits (``Course#student_view_student``,
+    ``Canvas::Security.hmac_sha1``), and no SIS User ID; the export writes it after every
+    student (``GradebookExporter``: the ``StudentViewEnrollment`` last). Matched on that
+    login, never on the name, which Canvas translates and a student may bear."""
+    return bool(_CANVAS_TEST_LOGIN.match(values.get("login", ""))) and not values.get("sid")
+
+
 def _canvas_gradebook(header: list[str]) -> list[str] | None:
     """The roster column each column of Canvas's gradebook export holds ("" for one a roster
     does not use), or None where the CSV is not one: it names "Student" and "ID" and one of
@@ -726,12 +739,13 @@ def _roster_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
 
 
-def read_roster(path: Path) -> tuple[RosterEntry, ...]:
+def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry, ...]:
     """The class list: a CSV (UTF-8, or UTF-16 with its byte order mark) with a header row
     naming ``id``, ``name``, ``email`` and optionally ``sid``, ``section``, ``login``,
     ``participant`` (case and spaces ignored, any order), or Moodle's grading worksheet. A
     line repeating a student but for the section adds the section. Every problem is a
-    SpecError naming the line."""
+    SpecError naming the line. Canvas's test student in its gradebook export is no student
+    (:func:`canvas_test_student`): left out, and ``notes`` says so once."""
     text = _roster_text(path)
     # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
     # where the locale's decimal mark is a comma, empty trailing columns
@@ -832,6 +846,14 @@ def read_roster(path: Path) -> tuple[RosterEntry, ...]:
             not values["id"] or values["name"].lower() in _CANVAS_NOT_STUDENTS
         ):
             continue  # "Points Possible", and the rows that say how grades are posted
+        if gradebook is not None and canvas_test_student(values):
+            if notes is not None:
+                notes.append(
+                    f"{path.name} line {line}: {values['name'] or values['id']!r} is Canvas's "
+                    "test student (Student View; its SIS Login ID is the 40 hex digits Canvas "
+                    "gives it): left out of the roster, Canvas takes no grade for it"
+                )
+            continue
         if not values["id"]:
             raise SpecError(path, f"line {line}", "has no id", "every student needs an id")
         if values["email"] and "@" not in values["email"]:

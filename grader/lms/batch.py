@@ -141,7 +141,8 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
     )
     assignment = selection.assignment
     specs = {e: catalog.resolve(e) for e in assignment.ids}
-    roster = read_roster(assignment.roster) if assignment.roster is not None else None
+    roster_notes: list[str] = []
+    roster = read_roster(assignment.roster, roster_notes) if assignment.roster else None
     engine = make_engine(  # first: a cluster that cannot be used fails before any work
         EngineNeeds(
             catalog,
@@ -159,7 +160,7 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         layout=options.layout,
         exclude=(out,),
     )
-    for note in intake.notes:
+    for note in (*roster_notes, *intake.notes):
         print(note, file=stream)
     print(f"Found {intake.summary()}", file=stream)
     if not intake.handins:
@@ -298,7 +299,7 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         process_tier=any(r.environment.isolation.startswith("process") for r in fresh),
         rows=rows,
         outputs=outputs,
-        notes=list(intake.notes),
+        notes=[*roster_notes, *intake.notes],
         attention=attention(rows, intake.handins),
         stray=list(intake.stray),
         advice=[] if incomplete else advice(rows, assignment, intake.layout),

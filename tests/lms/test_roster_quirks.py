@@ -182,3 +182,37 @@ def test_a_roster_may_be_a_link_to_the_class_list(tmp_path):
     (tmp_path / "roster.csv").symlink_to(target)
     (entry,) = read_roster(tmp_path / "roster.csv")
     assert entry.id == "4711"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    class_=people,
+    sis=st.booleans(),
+    test_name=st.sampled_from(["Student, Test", "Estudiante, Prueba", "学生, 测试"]),
+    login=st.text("0123456789abcdef", min_size=40, max_size=40),
+    real_test=st.booleans(),
+)
+def test_canvas_test_student_is_left_out_and_said_once(class_, sis, test_name, login, real_test):
+    """Canvas's gradebook export ends with its test student ("Student, Test": Student View's
+    user), whose login is the 40 hex digits Canvas gives it and who has no SIS User ID: it
+    became a roster student, uploaded as 0. It is left out (whatever Canvas calls it in the
+    course's language) and said once; a real student named "Test Student" stays."""
+    rows = [CANVAS_HEAD.split(",")]
+    rows.append(["    Points Possible", "", "", "", "", "100.00", *["(read only)"] * 6])
+    for i, name, _, section in class_:
+        sid = f"S{i}" if sis else ""
+        rows.append([f"{name}, X", i, sid, f"login{i}", section, *[""] * 7])
+    if real_test:  # a student named Test, with a login as students have
+        rows.append(["Student, Test", "99", "S99" if sis else "", "tstudent", "A", *[""] * 7])
+    rows.append([test_name, "7777", "", login, "A", *[""] * 7])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_text(csv_text(rows, ",", "\r\n"), encoding="utf-8")
+        notes: list[str] = []
+        entries = read_roster(path, notes)
+    ids = [e.id for e in entries]
+    assert "7777" not in ids
+    assert ("99" in ids) == real_test
+    assert len(ids) == len(class_) + real_test
+    (note,) = notes
+    assert "test student" in note and "left out" in note and "line" in note
