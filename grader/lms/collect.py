@@ -280,25 +280,35 @@ class Collector:
     # exercise -> a code file whose name names it but is no exercise file ("ex5_final.py")
     named: dict[str, str] = field(default_factory=dict)
     # exercise -> (time, upload order, why) of each such file, where its time or order is known
-    named_when: dict[str, list[tuple[datetime | None, int, str]]] = field(default_factory=dict)
+    # (time, upload order, why, the archive it is in or "") of each look-alike file
+    named_when: dict[str, list[tuple[datetime | None, int, str, str]]] = field(
+        default_factory=dict
+    )
     # code files whose names name no exercise at all ("hw5.py", "solution.ipynb")
     unnamed: list[str] = field(default_factory=list)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
 
     def _ignore(
-        self, shown: str, name: str, when: datetime | None = None, sequence: int = 0
+        self,
+        shown: str,
+        name: str,
+        when: datetime | None = None,
+        sequence: int = 0,
+        archive: str = "",
     ) -> None:
         """A file that is no exercise file: reported; where its name names an exercise
         (``exercise_1_final.py``), that exercise, if no file is graded for it, may be in it:
         ``finish`` makes it work intake could not read, never "missing" and 0; and where a
         file is graded for it, one that came after it (``when``, ``sequence``) may be the
-        student's final version: ``finish`` puts that graded file in doubt."""
+        student's final version: ``finish`` puts that graded file in doubt. A member of an
+        ``archive`` has the archive's time and order, as every member has (``add_archive``):
+        it is never read, and the doubt says so."""
         why = f"{shown}: {why_not(name, self.exercises)}"
         self.ignored.append(f"{why}; ignored")
         exercise = looks_like(name, self.exercises)
         if exercise is not None:
             self.named.setdefault(exercise, why)
-            self.named_when.setdefault(exercise, []).append((when, sequence, why))
+            self.named_when.setdefault(exercise, []).append((when, sequence, why, archive))
         elif code_name(name):
             self.unnamed.append(why)
 
@@ -572,15 +582,18 @@ class Collector:
             said=f"{archive}: {name} {why}",
         )
 
-    def _wanted(self, archive: str, name: str) -> tuple[int, bool] | None:
-        """The byte cap for a member worth reading, or None (reported) for one that is not."""
+    def _wanted(
+        self, archive: str, name: str, when: datetime | None = None, sequence: int = 0
+    ) -> tuple[int, bool] | None:
+        """The byte cap for a member worth reading, or None (reported) for one that is not;
+        ``when`` and ``sequence`` are the archive's, which a look-alike member has."""
         base = PurePosixPath(name).name
         if archive_kind(base) is not None:
             self.ignored.append(f"{archive}:{name}: an archive inside an archive; not opened")
             return None
         match = match_name(base, self.exercises)
         if match is None:
-            self._ignore(f"{archive}:{name}", base)
+            self._ignore(f"{archive}:{name}", base, when, sequence, archive=archive)
             return None
         return (MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES), match.notebook
 
@@ -617,7 +630,7 @@ class Collector:
                     if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
                         self._refuse_member(shown, name, "is not a regular file; rejected")
                         continue
-                    wanted = self._wanted(shown, name)
+                    wanted = self._wanted(shown, name, when, sequence)
                     if wanted is None:
                         continue
                     limit, _ = wanted
@@ -721,7 +734,7 @@ class Collector:
                             shown, name, "is not a regular file (a device or FIFO); rejected"
                         )
                         continue
-                    wanted = self._wanted(shown, name)
+                    wanted = self._wanted(shown, name, when, sequence)
                     if wanted is None:
                         continue
                     limit, _ = wanted
@@ -822,11 +835,15 @@ class Collector:
         for exercise, why in self.named.items():
             _may_be_in(handin, [exercise], f"{why}; not graded, and this exercise may be in it")
             graded = handin.files.get(exercise)
-            later = [w for when, order, w in self.named_when.get(exercise, [])
+            later = [(w, box) for when, order, w, box in self.named_when.get(exercise, [])
                      if graded is not None and _came_after(when, order, graded)]  # fmt: skip
             if graded is not None and later:
+                why, box = later[0]
                 graded.doubt = (
-                    f"{later[0]}; it came after the graded {graded.shown} and may be the "
+                    f"{why}; not read: {box}, the archive it is in, came after the graded "
+                    f"{graded.shown}, and it may be the student's final version"
+                    if box
+                    else f"{why}; it came after the graded {graded.shown} and may be the "
                     "student's final version"
                 )
                 handin.problems.append(f"{exercise}: {graded.doubt}")
