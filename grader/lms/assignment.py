@@ -102,6 +102,18 @@ class MoodleSettings:
     points: float = 100.0  # the grade item's maximum grade in Moodle
     key: str = "email"  # which column identifies students: "email" or "idnumber"
     feedback: bool = True  # add a feedback column
+    # the assignment graded on a scale: (item, the lowest final percentage that earns it),
+    # lowest item first, as Moodle's scale lists them; () where it is graded in points
+    scale: tuple[tuple[str, float], ...] = ()
+
+    def scale_item(self, percent: float) -> str:
+        """The scale item a final percentage earns: the highest whose threshold it reaches
+        (the lowest item's threshold is 0, so every percentage earns one)."""
+        earned = self.scale[0][0]
+        for item, lowest in self.scale:
+            if percent >= lowest:
+                earned = item
+        return earned
 
 
 @dataclass(frozen=True)
@@ -433,13 +445,68 @@ def _canvas(top: _Fields, path: Path, default_title: str) -> CanvasSettings | No
 def _moodle(top: _Fields, path: Path, default_item: str) -> MoodleSettings | None:
     if not top.has("moodle"):
         return None
-    fields = _Fields(path, top.data["moodle"], "moodle", ("item", "points", "key", "feedback"))
+    fields = _Fields(
+        path, top.data["moodle"], "moodle", ("item", "points", "key", "feedback", "scale")
+    )
+    scale = _scale(fields, path)
+    if scale and fields.has("points"):
+        raise SpecError(
+            path,
+            "moodle.points",
+            "is given with moodle.scale: an assignment graded on a scale has no points",
+            "keep moodle.scale for a scale, moodle.points for points",
+        )
     return MoodleSettings(
         item=fields.get("item", str, default_item),
         points=_number(fields, path, "points", 100.0),
         key=_choice(fields, path, "key", ("email", "idnumber"), "email"),
         feedback=fields.get("feedback", bool, True),
+        scale=scale,
     )
+
+
+def _scale(fields: _Fields, path: Path) -> tuple[tuple[str, float], ...]:
+    """``moodle.scale``: the Moodle scale's items, lowest first as Moodle lists them, each
+    with the lowest final percentage that earns it (``{Fail: 0, Pass: 50}``). Moodle's
+    importers find a scale grade by the item's text, trimmed (``make_menu_from_list``; the
+    gradebook import's "Verbose scales"), and a scale is its items parted by commas: an item
+    with a comma, or two the same, can be no item of it. The lowest earns from 0, so every
+    grade has an item; each next one from a higher percentage."""
+    if not fields.has("scale"):
+        return ()
+    where = fields._name("scale")
+    raw = fields.get("scale", dict, {})
+    hint = "list the scale's items lowest first, each with the lowest percentage it takes: {Fail: 0, Pass: 50}"
+    if len(raw) < 2:
+        raise SpecError(path, where, "needs two items or more (Moodle's scales have)", hint)
+    found: list[tuple[str, float]] = []
+    for item, lowest in raw.items():
+        if not isinstance(item, str) or not item.strip() or "," in item:
+            raise SpecError(
+                path, where, f"{item!r} is no item of a Moodle scale (text without a comma)", hint
+            )
+        if item.strip() != item or any(item == seen for seen, _ in found):
+            raise SpecError(
+                path,
+                f"{where}.{item.strip()}",
+                "is written with spaces around it or twice: Moodle matches the item's text",
+                "write each item once, as Moodle shows it",
+            )
+        if isinstance(lowest, bool) or not isinstance(lowest, (int, float)):
+            raise SpecError(path, f"{where}.{item}", f"{lowest!r} is not a percentage", hint)
+        if not math.isfinite(lowest) or not 0 <= lowest <= 100:
+            raise SpecError(path, f"{where}.{item}", "must be a percentage from 0 to 100", hint)
+        if not found and lowest != 0:
+            raise SpecError(path, f"{where}.{item}", "the lowest item must start at 0", "give it 0")
+        if found and lowest <= found[-1][1]:
+            raise SpecError(
+                path,
+                f"{where}.{item}",
+                f"must start above {found[-1][0]}'s {found[-1][1]:g}",
+                "list the items lowest first, each from a higher percentage",
+            )
+        found.append((item, float(lowest)))
+    return tuple(found)
 
 
 def _gradescope(top: _Fields, path: Path) -> GradescopeSettings:

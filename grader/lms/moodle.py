@@ -239,7 +239,28 @@ def lateness(handin: Handin, assignment: Assignment) -> Lateness:
 def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:
     """What to do in Moodle after the run."""
     lines = []
-    if read and any(r.student.participant for r in rows):
+    scale = assignment.moodle_settings().scale
+    if scale:
+        items = ", ".join(f"{item} from {number(lowest)}%" for item, lowest in scale)
+        lines.append(
+            f"Moodle: the grades are items of the assignment's scale (moodle.scale: {items}), "
+            "not points: the assignment must be graded on that scale in Moodle (Grade, "
+            '"Type": Scale), its items spelled as here. Moodle finds each grade by its text: '
+            'in Grades, "Import", "CSV file" keep "Verbose scales" on (else it reads the '
+            "item's position)"
+        )
+    if read and any(r.student.participant for r in rows) and scale:
+        lines.append(
+            f'Moodle: upload {WORKSHEET} in the assignment\'s "View all submissions", '
+            '"Upload grading worksheet" (the "Offline grading worksheet" feedback type must '
+            "be on); it names every student as Moodle's download does, by participant. A "
+            "grade that is no item of the assignment's scale is skipped by Moodle: check the "
+            'upload\'s count of updated grades. Its importer finds the columns "Identifier" '
+            'and "Grade" and reads "Participant N" by their names in the language of whoever '
+            "uploads: upload it with Moodle's language set to English (user menu, "
+            '"Language"), or Moodle refuses the file'
+        )
+    elif read and any(r.student.participant for r in rows):
         most = number(assignment.moodle_settings().points)
         # the worksheet's importer skips a grade above the assignment's maximum and takes
         # the rest as they are: its "Maximum Grade" column is not read
@@ -263,6 +284,21 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
 # The grade import
 
 KEY_COLUMNS = {"email": "Email address", "idnumber": "ID number"}
+
+
+def cell(row: GradeRow, assignment: Assignment) -> str:
+    """A row's grade as Moodle's importers read it: points of ``moodle.points``, or, for an
+    assignment graded on a scale (``moodle.scale``), the item the final percentage earns,
+    spelled as the scale has it. Moodle finds a scale grade by the item's text: a number
+    there is no item (the worksheet skips it, the gradebook import refuses the file, or with
+    "Verbose scales" off takes it as the item's position, so 85 would read as the top item).
+    Empty as :func:`grade_cell` leaves it: withheld, or no work under ``missing: blank``;
+    no work under ``missing: zero`` earns what 0% earns, the lowest item."""
+    settings = assignment.moodle_settings()
+    points = grade_cell(row, settings.points, assignment.missing)
+    if not settings.scale or not points:
+        return points
+    return settings.scale_item(row.final_percent or 0.0)
 
 
 def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
@@ -292,11 +328,11 @@ def grades_csv(rows: list[GradeRow], assignment: Assignment) -> str:
     for row in sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key)):
         student = row.student
         email, idnumber = student.email, student.sid
-        cell = grade_cell(row, settings.points, assignment.missing)
+        grade = cell(row, assignment)
         keys = [email, idnumber] if settings.key == "email" else [idnumber, email]
-        if not keys[0].strip() or not cell:
+        if not keys[0].strip() or not grade:
             continue  # no row: see above
-        line = [*keys, student.name, cell]
+        line = [*keys, student.name, grade]
         if settings.feedback:  # never feedback without its grade: Moodle would clear it
             line.append(feedback(row))
         writer.writerow(line)
@@ -311,7 +347,7 @@ def left_out(rows: list[GradeRow], assignment: Assignment) -> tuple[list[GradeRo
         key = row.student.email if settings.key == "email" else row.student.sid
         if not key.strip():
             unkeyed.append(row)
-        elif not grade_cell(row, settings.points, assignment.missing):
+        elif not cell(row, assignment):
             ungraded.append(row)
     return unkeyed, ungraded
 
@@ -370,16 +406,16 @@ def worksheet_csv(rows: list[GradeRow], assignment: Assignment) -> str:
         key=lambda r: (len(r.student.participant), r.student.participant),
     ):
         student = row.student
-        cell = grade_cell(row, settings.points, assignment.missing)
+        grade = cell(row, assignment)
         writer.writerow(
             [
                 f"{HIDDEN_USER}{student.participant}",
                 student.name,
                 student.email,
-                cell,
-                number(settings.points),
+                grade,
+                "" if settings.scale else number(settings.points),  # not read by the importer
                 "",
-                feedback(row) if settings.feedback and cell else "",  # never without its grade
+                feedback(row) if settings.feedback and grade else "",  # never without its grade
             ]
         )
     return out.getvalue()
