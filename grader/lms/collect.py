@@ -281,9 +281,7 @@ class Collector:
     named: dict[str, str] = field(default_factory=dict)
     # exercise -> (time, upload order, why) of each such file, where its time or order is known
     # (time, upload order, why, the archive it is in or "") of each look-alike file
-    named_when: dict[str, list[tuple[datetime | None, int, str, str]]] = field(
-        default_factory=dict
-    )
+    named_when: dict[str, list[tuple[datetime | None, int, str, str]]] = field(default_factory=dict)
     # code files whose names name no exercise at all ("hw5.py", "solution.ipynb")
     unnamed: list[str] = field(default_factory=list)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)

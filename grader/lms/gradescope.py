@@ -576,7 +576,6 @@ _SAID: dict[str, dict[str, str]] = {
         "gradescope.points: {points})",
         "time_unread": "Gradescope's submission time could not be read: no late penalty was "
         "applied; your instructor will check it",
-
         "status_missing": "missing",
         "status_unreadable": "unreadable",
         "status_not graded": "not graded",
@@ -614,7 +613,6 @@ _SAID: dict[str, dict[str, str]] = {
         "total_points": "按 Gradescope 的总分 {total} 分计分（作业文件中 gradescope.points 为 "
         "{points}）",
         "time_unread": "无法读取 Gradescope 的提交时间：未扣迟交分；老师会核实",
-
         "status_missing": "未提交",
         "status_unreadable": "无法读取",
         "status_not graded": "未评分",
@@ -863,9 +861,7 @@ def finish_run(
             gradescope=replace(assignment.gradescope, points=metadata.total_points),
         )
         problems.append(
-            said["total_points"].format(
-                total=number(metadata.total_points), points=number(points)
-            )
+            said["total_points"].format(total=number(metadata.total_points), points=number(points))
         )
     if assignment.due is not None and metadata.created_at is None:
         # said, not silent: the grade carries no late penalty it may owe

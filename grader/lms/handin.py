@@ -126,8 +126,8 @@ def tell_apart(names: list[str]) -> list[str]:
     two entries never read as one name twice; the rest are as they were."""
     looks = [_look(n) for n in names]
     shown = []
-    for name, look in zip(names, looks):
-        alike = any(other == look and o != name for o, other in zip(names, looks))
+    for name, look in zip(names, looks, strict=True):
+        alike = any(other == look and o != name for o, other in zip(names, looks, strict=True))
         shown.append(f"{name} ({_spelled(name)})" if alike else name)
     return shown
 

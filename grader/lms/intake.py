@@ -337,9 +337,7 @@ def _combine(group: list[Handin]) -> Handin:
             merged.shared_name, merged.aliases = handin.shared_name, handin.aliases
         merged.problems.extend(handin.problems)
         merged.notes.extend(handin.notes)
-    merged.notes.append(
-        f"handed in {len(ordered)} times ({', '.join(origins)}): one student"
-    )
+    merged.notes.append(f"handed in {len(ordered)} times ({', '.join(origins)}): one student")
     exercises = sorted({e for h in ordered for e in (*h.files, *h.unreadable)})
     for exercise in exercises:
         files = [(h, h.files[exercise]) for h in ordered if exercise in h.files]

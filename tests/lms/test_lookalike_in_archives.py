@@ -40,7 +40,9 @@ def test_a_later_archive_with_a_look_alike_puts_the_grade_in_doubt(archive, suff
         write(student / "exercise-01.py", code("monday"), mtime=MONDAY)
         members = {f"{inner}exercise-01{suffix}.py": code("tuesday")}
         write(student / archive, ARCHIVES[archive](members), mtime=MONDAY + gap)
-        (handin,) = read_submissions(root / "dl", staging=root / "st", exercises=exercises()).handins
+        (handin,) = read_submissions(
+            root / "dl", staging=root / "st", exercises=exercises()
+        ).handins
         graded = handin.files["exercise-01"]
         assert graded.shown == "4711/exercise-01.py"
         if gap > 0:

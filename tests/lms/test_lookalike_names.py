@@ -69,4 +69,6 @@ def test_shown_names_are_apart_exactly_when_the_names_are(found):
     for a, b, sa, sb in [(a, b, shown[i], shown[j]) for i, a in enumerate(found)
                          for j, b in enumerate(found) if i < j]:  # fmt: skip
         assert (sa == sb) == (a == b)
-    assert all(s.startswith(n) for s, n in zip(shown, found))  # the name first, as written
+    assert all(
+        s.startswith(n) for s, n in zip(shown, found, strict=True)
+    )  # the name first, as written
