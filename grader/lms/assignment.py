@@ -671,6 +671,9 @@ def participant_id(value: str) -> str | None:
 # assignment is posted ("Manual Posting").
 CANVAS_COLUMNS = {
     "student": "name",
+    # the gradebook's "Split student names" setting: "LastName", "FirstName" for "Student"
+    "lastname": "last name",
+    "firstname": "first name",
     "id": "id",
     "sis user id": "sid",
     "sis login id": "login",
@@ -694,10 +697,12 @@ def canvas_test_student(values: dict[str, str]) -> bool:
 
 def _canvas_gradebook(header: list[str]) -> list[str] | None:
     """The roster column each column of Canvas's gradebook export holds ("" for one a roster
-    does not use), or None where the CSV is not one: it names "Student" and "ID" and one of
+    does not use), or None where the CSV is not one: it names "Student" (or, with the
+    gradebook's "Split student names" on, "LastName" and "FirstName") and "ID" and one of
     Canvas's SIS columns."""
     columns = [" ".join(c.split()).lower() for c in header]
-    if "student" not in columns or "id" not in columns:
+    named = "student" in columns or {"lastname", "firstname"} <= set(columns)
+    if not named or "id" not in columns:
         return None
     if "sis user id" not in columns and "sis login id" not in columns:
         return None
@@ -909,6 +914,9 @@ def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry
             values.setdefault("email", "")
         if worksheet is not None:
             values["id"] = participant_id(values["participant"]) or values["participant"]
+        if gradebook is not None and "last name" in values:  # split names: "Last, First"
+            last, first = values.pop("last name"), values.pop("first name", "")
+            values["name"] = ", ".join(part for part in (last, first) if part)
         if gradebook is not None and (
             not values["id"] or values["name"].lower() in _CANVAS_NOT_STUDENTS
         ):

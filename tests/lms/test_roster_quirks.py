@@ -216,3 +216,23 @@ def test_canvas_test_student_is_left_out_and_said_once(class_, sis, test_name, l
     assert len(ids) == len(class_) + real_test
     (note,) = notes
     assert "test student" in note and "left out" in note and "line" in note
+
+
+@settings(max_examples=40, deadline=None)
+@given(class_=people, sis=st.booleans(), encoding=st.sampled_from(sorted(ENCODINGS)))
+def test_canvas_gradebook_export_with_split_names_is_read_as_a_roster(class_, sis, encoding):
+    """With the gradebook's "Split student names" on, Canvas's export names "LastName" and
+    "FirstName" where it names "Student" (``GradebookExporter``): it was refused ("unknown
+    column 'lastname'"). Each student's name is read as "Last, First", as "Student" holds."""
+    head = CANVAS_HEAD.replace("Student,", "LastName,FirstName,", 1).split(",")
+    rows = [head, ["    Points Possible", "", "", "", "", "", "100.00", *["(read only)"] * 6]]
+    for i, name, _, section in class_:
+        rows.append([name, "X", i, f"S{i}" if sis else "", f"login{i}", section, *[""] * 7])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_bytes(ENCODINGS[encoding](csv_text(rows, ",", "\r\n")))
+        entries = read_roster(path)
+    assert [(e.id, e.name, e.sid, e.login, e.section) for e in entries] == [
+        (i, f"{name}, X", f"S{i}" if sis else "", f"login{i}", section)
+        for i, name, _, section in class_
+    ]
