@@ -658,6 +658,31 @@ WORKSHEET_COLUMNS = {
 }
 
 
+# Moodle's grade export (Grades, "Export", "Plain text file" or a spreadsheet saved as CSV):
+# "First name", "Last name" (or "Surname"), "ID number", "Institution", "Department", "Email
+# address", then a column per grade item and "Last downloaded from this course"
+MOODLE_GRADES_COLUMNS = {
+    "first name": "first name",
+    "last name": "last name",
+    "surname": "last name",
+    "email address": "email",
+    "id number": "sid",
+}
+
+
+def _moodle_grades(header: list[str]) -> list[str] | None:
+    """The roster column each column of Moodle's grade export holds ("" for one a roster
+    does not use), or None where the CSV is not one: it names "First name", "Last name" (or
+    "Surname") and "Email address", and no roster column of its own ("id", "name")."""
+    columns = [" ".join(c.split()).lower() for c in header]
+    found = set(columns)
+    if not {"first name", "email address"} <= found or not found & {"last name", "surname"}:
+        return None
+    if found & {"id", "name", "email"}:
+        return None
+    return [MOODLE_GRADES_COLUMNS.get(c, "") for c in columns]
+
+
 def participant_id(value: str) -> str | None:
     """The participant id in a roster cell: "901", or as Moodle's worksheet writes it,
     "Participant 901" in any language; None for anything else."""
@@ -878,7 +903,8 @@ def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry
     columns = [c.strip().lower() for c in header]
     worksheet = _worksheet(header, [r for _, r in numbered[1:]])
     gradebook = _canvas_gradebook(header) if worksheet is None else None
-    export = worksheet or gradebook  # an LMS's own file: its columns, the rest left alone
+    grades = _moodle_grades(header) if worksheet is None and gradebook is None else None
+    export = worksheet or gradebook or grades  # an LMS's own file: its columns, the rest left
     if export is not None:  # a worksheet is keyed by participant id, then the roster's id too
         columns = export
     for column in columns if export is None else []:
@@ -912,6 +938,10 @@ def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry
         if export is not None:
             values.setdefault("name", "")
             values.setdefault("email", "")
+        if grades is not None:  # Moodle's grade export: no user id; its ID number or e-mail
+            first, last = values.pop("first name", ""), values.pop("last name", "")
+            values["name"] = " ".join(part for part in (first, last) if part)
+            values["id"] = values.get("sid", "") or values["email"]
         if worksheet is not None:
             values["id"] = participant_id(values["participant"]) or values["participant"]
         if gradebook is not None and "last name" in values:  # split names: "Last, First"
@@ -985,7 +1015,7 @@ def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry
                 login=values.get("login", ""),
                 line=line,
                 participant=values.get("participant", ""),
-                platform_id=worksheet is None,
+                platform_id=worksheet is None and grades is None,
             )
         )
     return tuple(entries)

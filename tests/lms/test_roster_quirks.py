@@ -236,3 +236,36 @@ def test_canvas_gradebook_export_with_split_names_is_read_as_a_roster(class_, si
         (i, f"{name}, X", f"S{i}" if sis else "", f"login{i}", section)
         for i, name, _, section in class_
     ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    class_=people,
+    idnumber=st.booleans(),
+    last=st.sampled_from(["Last name", "Surname"]),
+    encoding=st.sampled_from(sorted(ENCODINGS)),
+)
+def test_moodle_grade_export_is_read_as_a_roster(class_, idnumber, last, encoding):
+    """Moodle's grade export (Grades, "Export") is the class list a Moodle instructor has:
+    "First name", "Last name", "ID number", "Institution", "Department", "Email address", the
+    grade items. It was refused ("unknown column 'first name'"). Each student is read with
+    their full name, ID number and e-mail; the id is the ID number, else the e-mail."""
+    head = ["First name", last, "ID number", "Institution", "Department", "Email address",
+            "Assignment: Week 3 (Real)", "Last downloaded from this course"]  # fmt: skip
+    rows = [head]
+    for i, name, _, _ in class_:
+        rows.append([name, "X", f"S{i}" if idnumber else "", "", "", f"u{i}@x.edu", "-", "1"])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_bytes(ENCODINGS[encoding](csv_text(rows, ",", "\r\n")))
+        entries = read_roster(path)
+    assert [(e.id, e.name, e.sid, e.email) for e in entries] == [
+        (
+            f"S{i}" if idnumber else f"u{i}@x.edu",
+            f"{name} X",
+            f"S{i}" if idnumber else "",
+            f"u{i}@x.edu",
+        )
+        for i, name, _, _ in class_
+    ]
+    assert not any(e.platform_id for e in entries)  # Moodle's export gives no user id
