@@ -100,8 +100,17 @@ def test_generated_assignment_bytes_load_or_are_usage_errors(tmp_path, data):
 
 
 cells = st.one_of(st.text(max_size=15), st.sampled_from(["", " ", "=1+1", "a,b", '"q"', "\x00"]))
+# the columns of the LMS exports read as rosters as they are (Canvas's gradebook export, split
+# names too; Moodle's grading worksheet and grade export)
+EXPORT_COLUMNS = ["Student", "LastName", "FirstName", "ID", "SIS User ID", "SIS Login ID",
+                  "Section", "Identifier", "Full name", "Email address", "ID number",
+                  "First name", "Last name", "Surname"]  # fmt: skip
 header = st.lists(
-    st.one_of(st.sampled_from(ROSTER_COLUMNS), st.text(max_size=8)), min_size=0, max_size=7
+    st.one_of(
+        st.sampled_from(ROSTER_COLUMNS), st.sampled_from(EXPORT_COLUMNS), st.text(max_size=8)
+    ),
+    min_size=0,
+    max_size=7,
 )
 
 
