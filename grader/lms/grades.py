@@ -30,7 +30,7 @@ from typing import Any
 from grader.engine.scoring import grader_faulted
 from grader.i18n import hundredths, number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
-from grader.lms.handin import Handin
+from grader.lms.handin import Handin, clean_name, name_forms
 
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
@@ -418,8 +418,19 @@ def build_rows(
         ]
         anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
 
+        grouped = [(h, e) for h, e, _ in matched.pairs if _named_otherwise(h, e)]
+
         def unattributed(entry: RosterEntry) -> str:
             """Why work matched to no one may be this absent student's ("" when none may)."""
+            if grouped:
+                handin, other = grouped[0]
+                return (
+                    f"the download names {len(grouped)} student(s) by another name than the "
+                    f"roster's ({handin.name!r} for {other.name}, user id {handin.lms_id}): a "
+                    "group assignment's download, which holds one member's files per group "
+                    "under the group's name; this student may be in a group that handed in: "
+                    "no grade written until you look"
+                )
             # a roster whose participant ids the download vouches for tells each participant
             # off it from this student: their own id is another
             theirs = [
@@ -456,6 +467,16 @@ def build_rows(
             extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin, vouched)]
             rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
+
+
+def _named_otherwise(handin: Handin, entry: RosterEntry) -> bool:
+    """Whether a download that names its students (Canvas's files) gave this handin, matched
+    by the platform's user id, a name that fits no form of its roster student's: Canvas
+    names a group assignment's files by the group ("teamred_4711_..."), one member's files
+    per group, so its other members have no work in the download but handed it in."""
+    if handin.key_kind != "lms_id" or not clean_name(handin.name) or not entry.name.strip():
+        return False
+    return clean_name(handin.name) not in name_forms(entry.name)
 
 
 def points(percent: float | None, maximum: float) -> float | None:
