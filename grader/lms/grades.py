@@ -442,7 +442,7 @@ def build_rows(
             if theirs:
                 return (
                     f"{len(theirs)} handin(s) whose owner the download does not name (blind "
-                    "marking, or no metadata) match no one on the roster and may be this "
+                    "marking, a team's submission, or no metadata) match no one on the roster and may be this "
                     "student's: no grade written until they are matched"
                 )
             if unplaced:

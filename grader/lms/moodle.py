@@ -37,7 +37,7 @@ from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
-from grader.lms.handin import ExerciseInfo, Handin
+from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.platform import Lateness, Platform, Upload, dated_files, no_times
 
 LAYOUT = "moodle"
@@ -48,6 +48,13 @@ LAYOUT = "moodle"
 ENTRY = re.compile(
     r"^(?P<name>[^_]+)_(?P<id>[0-9]+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)\Z",
     re.DOTALL,
+)
+# Moodle 4.1 and later (``mod/assign/classes/downloader.php``) download a team assignment one
+# entry per team: "{group name}_{group id}_assignsubmission_...", and for the students in no
+# group "{Default group}_assignsubmission_..." (the string in the downloader's language), with
+# no id at all: an entry so named marks such a download, where the number is a group's id
+TEAM_ENTRY = re.compile(
+    r"^(?P<name>[^_]+)_assignsubmission_(?P<plugin>[a-z0-9]+)_(?P<rest>.*)\Z", re.DOTALL
 )
 BLIND = "participant"
 HIDDEN_USER = "Participant "  # Moodle's ``hiddenuser`` string: the worksheet's identifiers
@@ -86,7 +93,10 @@ def read(
     stray = stray if stray is not None else []
     groups: dict[str, list[tuple[str, str, str, Path]]] = {}
     names: dict[str, set[str]] = {}
-    for entry in entries(root):
+    found = list(entries(root))
+    if any(not parse_name(e.name) and TEAM_ENTRY.match(e.name) for e in found):
+        return _read_teams(found, staging, exercises, exclude, stray)
+    for entry in found:
         path = Path(entry.path)
         if skipped(entry.name) or (exclude and path.resolve() in exclude):
             continue
@@ -155,6 +165,57 @@ def read(
             )
         collector = Collector(handin, exercises, staging_for(staging, f"{name}_{participant}"))
         for entry_name, plugin, rest, path in groups[participant]:
+            if plugin != "file":
+                collector.add_text_entry(
+                    entry_name,
+                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
+                )
+            else:
+                collector.add_entry(path, name=rest, shown=entry_name)
+        handins.append(collector.finish())
+    return handins
+
+
+def _read_teams(
+    found: list,
+    staging: Path,
+    exercises: dict[str, ExerciseInfo],
+    exclude: frozenset[Path],
+    stray: list[str],
+) -> list[Handin]:
+    """A team assignment's download from Moodle 4.1 or later: one Handin per team, named by
+    no student. Its number is the group's id, not a participant id: read as one, the team's
+    grade went into the grading worksheet as "Participant {group id}" (some other student's,
+    where that participant exists), and as a name off the roster, the team's members were
+    uploaded as 0. A team is graded and shown; it identifies no one, so roster students
+    without work get no grade until the instructor gives each member the team's."""
+    teams: dict[str, list[tuple[str, str, str, Path]]] = {}
+    for entry in found:
+        path = Path(entry.path)
+        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+            continue
+        parsed = parse_name(entry.name)
+        if parsed is not None:
+            team, group, plugin, rest = parsed
+            label = f"{team} (group {group})"
+        else:
+            match = TEAM_ENTRY.match(entry.name)
+            if match is None:
+                stray.append(f"{entry.name}: not named as Moodle names submissions; ignored")
+                continue
+            team, plugin, rest = match.group("name"), match.group("plugin"), match.group("rest")
+            label = f"{team} (no group)"
+        teams.setdefault(label, []).append((entry.name, plugin, rest, path))
+    handins = []
+    for label in sorted(teams):
+        handin = Handin(key=safe_name(f"team {label}"), key_kind="team", origin=label)
+        handin.problems.append(
+            f"{label}: a team's submission (Moodle 4.1 and later download a team assignment "
+            "once per team, named by the group): graded for the team; it names no student: "
+            "give the grade to each member in Moodle"
+        )
+        collector = Collector(handin, exercises, staging_for(staging, label))
+        for entry_name, plugin, rest, path in teams[label]:
             if plugin != "file":
                 collector.add_text_entry(
                     entry_name,

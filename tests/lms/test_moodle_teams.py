@@ -1,0 +1,68 @@
+"""Moodle 4.1 and later download a team assignment once per team (``mod/assign/classes/
+downloader.php``): "{group name}_{group id}_assignsubmission_file_/", and for students in no
+group "Default group_assignsubmission_file_/" (no id). The first was read as a participant
+named "Team A" with participant id 12, a group's id: the worksheet gave the team's grade to
+"Participant 12", and the team's members, on the roster, were uploaded as 0; the second was
+ignored as "not named as Moodle names submissions". Each team is now graded as a team that
+names no student: no upload names it, and roster students without work get no grade until
+the instructor gives each member the team's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.lms import moodle
+from grader.lms.assignment import load_assignment, read_roster
+from grader.lms.grades import ExerciseScore, build_rows
+from grader.lms.intake import read_submissions
+from tests.lms.builders import code, exercises, write
+
+ROSTER = (
+    "id,name,email,participant\n1,Jane Doe,j@x.edu,12\n2,Bob Roe,b@x.edu,13\n3,Ann Poe,a@x.edu,14\n"
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    teams=st.lists(
+        st.sampled_from(["Team A", "Red", "Gruppe 3"]), min_size=1, max_size=3, unique=True
+    ),
+    default=st.sampled_from(["Default group", "Standardgruppe"]),
+    folders=st.booleans(),
+)
+def test_a_team_download_grades_teams_and_uploads_no_one_a_wrong_grade(teams, default, folders):
+    root = Path(tempfile.mkdtemp())
+    try:
+        write(root / "roster.csv", ROSTER)
+        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+              "roster: roster.csv\n")  # fmt: skip
+        prefixes = [f"{team}_{12 + i}" for i, team in enumerate(teams)] + [default]
+        for prefix in prefixes:
+            entry = f"{prefix}_assignsubmission_file_"
+            path = f"{entry}/exercise-01.py" if folders else f"{entry}exercise-01.py"
+            write(root / "dl" / path, code(prefix))
+        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
+        assert intake.layout == "moodle" and not intake.stray
+        assert len(intake.handins) == len(prefixes)  # every team's work, none lost
+        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
+        scores = {h.key: full for h in intake.handins}
+        assignment = load_assignment(root / "w.yaml")
+        rows = build_rows(
+            intake.handins, scores, assignment, read_roster(root / "roster.csv"),
+            lateness=moodle.lateness,
+        )  # fmt: skip
+        assert sum(1 for r in rows if r.final_percent == 100.0) == len(prefixes)
+        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
+        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
+        # no group id is written as a participant's, and no member gets a 0
+        assert all(line[3] == "" for line in sheet), sheet
+        assert imported == [], imported
+    finally:
+        shutil.rmtree(root)
