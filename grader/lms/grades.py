@@ -405,17 +405,25 @@ def build_rows(
                 return found
             return replace(found, participant="")
 
-        rows = [
-            row(
-                student(e, h),
-                h,
+        rows = []
+        for h, e, _ in matched.pairs:
+            extra = (
                 [STALE_PARTICIPANT.format(mine=h.participant, theirs=e.participant, line=e.line)]
                 if (h, e) in stale
-                else [],
-                "matched",
+                else []
             )
-            for h, e, _ in matched.pairs
-        ]
+            # a participant id is the download's number beside a name: where the name is
+            # another than the roster's, the number may be another's (a team's group id in
+            # Moodle's team download, another assignment's ids)
+            other = h.key_kind == "participant" and _named_otherwise(h, e)
+            held = (
+                f"the download names participant {h.participant} {h.name!r}, the roster "
+                f"(line {e.line}) {e.name!r}: the number may be another's (a team's group id, "
+                "another assignment's participant ids); no grade written until you look"
+                if other
+                else ""
+            )
+            rows.append(row(student(e, h), h, [*extra, held] if held else extra, "matched", held))
         anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
 
         grouped = [(h, e) for h, e, _ in matched.pairs if _named_otherwise(h, e)]
@@ -470,13 +478,19 @@ def build_rows(
 
 
 def _named_otherwise(handin: Handin, entry: RosterEntry) -> bool:
-    """Whether a download that names its students (Canvas's files) gave this handin, matched
-    by the platform's user id, a name that fits no form of its roster student's: Canvas
-    names a group assignment's files by the group ("teamred_4711_..."), one member's files
-    per group, so its other members have no work in the download but handed it in."""
-    if handin.key_kind != "lms_id" or not clean_name(handin.name) or not entry.name.strip():
+    """Whether a download that names its students (Canvas's files, Moodle's entries) gave
+    this handin, matched by the platform's id, a name (or, in an older Moodle's team
+    download, any name it may hold) that fits no form of its roster student's: Canvas names
+    a group assignment's files by the group ("teamred_4711_..."), one member's files per
+    group, so its other members have no work in the download but handed it in; Moodle's
+    team download numbers a team by its group id."""
+    if handin.key_kind not in ("lms_id", "participant") or handin.shared_name:
         return False
-    return clean_name(handin.name) not in name_forms(entry.name)
+    names = [clean_name(n) for n in (handin.name, *handin.aliases) if clean_name(n)]
+    if not names or not entry.name.strip():
+        return False
+    forms = name_forms(entry.name)
+    return not any(n in forms for n in names)
 
 
 def points(percent: float | None, maximum: float) -> float | None:
