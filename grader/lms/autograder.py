@@ -43,7 +43,7 @@ from grader.engine.scheduler import usable_cores
 from grader.errors import UsageError
 from grader.lms.assignment import Assignment, load_assignment
 from grader.lms.grades import ExerciseScore
-from grader.lms.gradescope import finish_run, prepare_run, read_run_metadata
+from grader.lms.gradescope import failed_in, finish_run, prepare_run, read_run_metadata
 from grader.lms.handin import ExerciseInfo
 from grader.resources import PACKAGE, data_root
 from grader.yamlfields import read_yaml
@@ -417,7 +417,7 @@ def grade_submission(
         assignment,
         execution_time=time.monotonic() - started,
         isolation=isolation,
-        fault=fault,
+        fault=failed_in(faulted, lang) if faulted else "",
         lang=lang,
     )
     passed = all(e in scores and scores[e].status == "passed" for e in assignment.ids)

@@ -538,6 +538,12 @@ def nothing_found(row: GradeRow, lang: str = "en") -> str:
     return labels(_SAID, lang)["nothing_found"].format(expected=expected)
 
 
+def failed_in(exercises: list[str], lang: str = "en") -> str:
+    """Why a run has no grade to vouch for, where the grader itself failed in some
+    exercises: what :func:`contact_line` puts in parentheses, in the student's language."""
+    return labels(_SAID, lang)["failed_in"].format(exercises=", ".join(exercises))
+
+
 def contact_line(why: str, lang: str = "en") -> str:
     """What a student is told when the grader, not their code, failed (``why`` as the grader
     wrote it)."""
@@ -585,6 +591,7 @@ _SAID: dict[str, dict[str, str]] = {
         "no_file": "No file was handed in for this exercise.",
         "unreadable": "The file could not be read: {why}",
         "as_read": "",
+        "failed_in": "the grader itself failed in {exercises}",
     },
     "zh": {
         "score": "得分：各练习加权总分的 {percent}%。",
@@ -622,6 +629,7 @@ _SAID: dict[str, dict[str, str]] = {
         "no_file": "这道练习没有提交文件。",
         "unreadable": "无法读取这个文件（评分器的原话：{why}）",
         "as_read": "评分器读取你提交的文件时的说明（英文原文）：",
+        "failed_in": "评分器本身在 {exercises} 中出错",
     },
 }
 

@@ -169,3 +169,11 @@ def test_every_line_the_student_reads_follows_the_language(
             assert not re.search(r"[A-Za-z]{3,}", name), test["name"]
             bare = re.sub(r"（[^（）]*）|" + NAMES, "", test["output"])
             assert not re.search(r"[A-Za-z]{3,}", bare), test["output"]
+
+
+def test_the_grader_s_own_failure_is_told_in_the_language():
+    """The run said "自动评分器无法为这次提交评分（the grader itself failed in exercise-01）":
+    why the grader failed is the student's to read too."""
+    assert gradescope.failed_in(["exercise-01"]) == "the grader itself failed in exercise-01"
+    said = gradescope.contact_line(gradescope.failed_in(["exercise-01", "exercise-02"], "zh"), "zh")
+    assert not re.search(r"[A-Za-z]{3,}", re.sub(NAMES, "", said)), said
