@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from pathlib import Path
 
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
-from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, safe_name, tell_apart
 from grader.lms.platform import Lateness, Platform, Upload, dated_files, no_times
 
 LAYOUT = "moodle"
@@ -105,7 +106,9 @@ def read(
             stray.append(f"{entry.name}: not named as Moodle names submissions; ignored")
             continue
         name, participant, plugin, rest = parsed
-        names.setdefault(participant, set()).add(name)
+        # one name however its letters are composed: an unzip on one system writes "José"
+        # with "é", on another with "e" and a combining accent
+        names.setdefault(participant, set()).add(unicodedata.normalize("NFC", name))
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     team = _team_download(names)
     shared = _shared_names(names, team)
@@ -113,7 +116,7 @@ def read(
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
-            shown = ", ".join(sorted(names[participant]))
+            shown = ", ".join(tell_apart(sorted(names[participant])))
             stray.extend(
                 f"{entry}: participant {participant} appears under several names ({shown}); refused"
                 for entry, _, _, _ in groups[participant]

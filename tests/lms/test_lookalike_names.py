@@ -72,3 +72,27 @@ def test_shown_names_are_apart_exactly_when_the_names_are(found):
     assert all(
         s.startswith(n) for s, n in zip(shown, found, strict=True)
     )  # the name first, as written
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=names, two=st.lists(st.sampled_from(["NFC", "NFD"]), min_size=2, max_size=2,
+                                unique=True))  # fmt: skip
+def test_a_moodle_participant_under_one_name_composed_two_ways_is_one_student(name, two):
+    """Moodle writes one name per participant; "José" with "é" and with "e" and a combining
+    accent (unzipped on two systems) is that one name: the participant was refused as
+    appearing "under several names (José, José)"."""
+    from grader.lms.handin import tell_apart
+
+    root = Path(tempfile.mkdtemp())
+    try:
+        for i, form in enumerate(two):
+            entry = f"{WRITINGS[form](name)}_901_assignsubmission_file_"
+            write(root / "dl" / entry / f"exercise-0{1 + 4 * i}.py", code(form))
+        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
+        (handin,) = intake.handins
+        assert sorted(handin.files) == ["exercise-01", "exercise-05"], intake.stray
+        assert handin.participant == "901"
+    finally:
+        shutil.rmtree(root)
+    shown = tell_apart([WRITINGS["NFC"](name), WRITINGS["NFD"](name)])
+    assert shown[0] != shown[1] or WRITINGS["NFC"](name) == WRITINGS["NFD"](name)
