@@ -836,13 +836,16 @@ def _roster_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
 
 
-def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry, ...]:
+def read_roster(
+    path: Path, notes: list[str] | None = None, test_students: set[str] | None = None
+) -> tuple[RosterEntry, ...]:
     """The class list: a CSV (UTF-8, or UTF-16 with its byte order mark) with a header row
     naming ``id``, ``name``, ``email`` and optionally ``sid``, ``section``, ``login``,
     ``participant`` (case and spaces ignored, any order), or Moodle's grading worksheet. A
     line repeating a student but for the section adds the section. Every problem is a
     SpecError naming the line. Canvas's test student in its gradebook export is no student
-    (:func:`canvas_test_student`): left out, and ``notes`` says so once."""
+    (:func:`canvas_test_student`): left out, and ``notes`` says so once; its user id goes
+    into ``test_students``, so that its work in the download is left out too."""
     text = _roster_text(path)
     # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
     # where the locale's decimal mark is a comma, empty trailing columns
@@ -952,6 +955,8 @@ def read_roster(path: Path, notes: list[str] | None = None) -> tuple[RosterEntry
         ):
             continue  # "Points Possible", and the rows that say how grades are posted
         if gradebook is not None and canvas_test_student(values):
+            if test_students is not None and values["id"]:
+                test_students.add(values["id"])
             if notes is not None:
                 notes.append(
                     f"{path.name} line {line}: {values['name'] or values['id']!r} is Canvas's "

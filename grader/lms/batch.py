@@ -142,7 +142,10 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
     assignment = selection.assignment
     specs = {e: catalog.resolve(e) for e in assignment.ids}
     roster_notes: list[str] = []
-    roster = read_roster(assignment.roster, roster_notes) if assignment.roster else None
+    test_students: set[str] = set()
+    roster = (
+        read_roster(assignment.roster, roster_notes, test_students) if assignment.roster else None
+    )
     engine = make_engine(  # first: a cluster that cannot be used fails before any work
         EngineNeeds(
             catalog,
@@ -160,6 +163,13 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         layout=options.layout,
         exclude=(out,),
     )
+    trial = [h for h in intake.handins if h.lms_id and h.lms_id in test_students]
+    if trial:  # Canvas's test student handed in through Student View: no one's work
+        intake.handins = [h for h in intake.handins if all(h is not t for t in trial)]
+        roster_notes.append(
+            f"{', '.join(h.origin or h.key for h in trial)}: Canvas's test student's work "
+            "(its user id is the roster's test student's); not graded"
+        )
     for note in (*roster_notes, *intake.notes):
         print(note, file=stream)
     print(f"Found {intake.summary()}", file=stream)

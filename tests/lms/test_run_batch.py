@@ -198,3 +198,43 @@ def test_a_folder_with_this_runs_results_is_never_removed(course, tmp_path):
     removed = outputs._prune(out, pages={"ada"}, folders={"ada", "amb"})
     assert removed == ["students/old/"]
     assert (out / "students" / "amb" / "exercise-90.json").is_file()
+
+
+@pytest.mark.slow  # a whole batch run (about 3 s)
+def test_canvas_s_test_student_is_neither_on_the_roster_nor_graded(course, tmp_path):
+    """Canvas's test student ("Student, Test": its login the 40 hex digits Canvas gives it)
+    is a row of the gradebook export used as the roster, and hands in through Student View:
+    it was a roster student uploaded as 0, and its work was graded as an off-roster student
+    to look at. Both are left out, and the run says so."""
+    hexed = "0123456789abcdef" * 2 + "01234567"
+    write_roster = tmp_path / "grades.csv"
+    write_roster.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section\n"
+        '"Doe, Jane",4711,S1,jdoe,A\n'
+        f'"Student, Test",7777,,{hexed},A\n',
+        encoding="utf-8",
+    )
+    spec = tmp_path / "w.yaml"
+    spec.write_text(
+        "format_version: 1\nname: w\nexercises: {exercise-90: 1}\nroster: grades.csv\n",
+        encoding="utf-8",
+    )
+    dl = tmp_path / "dl"
+    dl.mkdir()
+    body = b"def f():\n    return 1\n" + PASS_MARK + b"\n"
+    (dl / "doejane_4711_1_exercise-90.py").write_bytes(body)
+    (dl / "studenttest_7777_2_exercise-90.py").write_bytes(body)
+    made: list[FakeEngine] = []
+
+    def make(needs: EngineNeeds) -> FakeEngine:
+        made.append(FakeEngine(needs))
+        return made[-1]
+
+    out = tmp_path / "out"
+    summary = run_batch(BatchOptions(submissions=dl, out=out, assignment=spec), io.StringIO(), make)
+    (engine,) = made
+    assert [r.filename for r in engine.requests] == ["doejane_4711_1_exercise-90.py"]
+    notes = [n for n in summary.notes if "test student" in n]
+    assert len(notes) == 2, summary.notes
+    table = (out / "canvas.csv").read_text(encoding="utf-8")
+    assert "7777" not in table and "4711" in table
