@@ -19,6 +19,7 @@ stray. This is the fallback layout: it matches any folder.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ from grader.lms.collect import (
     skipped,
     staging_for,
 )
-from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, clean_name, safe_name
 from grader.lms.names import match_name
 from grader.lms.platform import Lateness, Platform, dated_files, no_times
 
@@ -90,7 +91,41 @@ def read(
             stray.append(f"{entry.name}: not a student folder or archive; ignored")
         else:
             stray.append(f"{entry.name}: not a regular file or folder (a FIFO or device); ignored")
+    _copies(handins)
     return handins
+
+
+# what a file manager or a browser adds to a copy's name: "Copy of alice", "alice (1)",
+# "alice - Copy", "alice - Copy (2)"
+_COPY = re.compile(
+    r"^(?:copy of\s+)?(?P<base>.*?)(?:\s*\(\d{1,3}\)|\s+-\s+copy)*\Z", re.IGNORECASE | re.DOTALL
+)
+
+
+def _copies(handins: list[Handin]) -> None:
+    """A folder or archive named as a copy of another student's ("alice (1).zip" beside
+    "alice/") is read apart (it may be a namesake's), but it may be that student's final
+    version: the other's grade is put in doubt (no grade written until the instructor
+    looks) and both say why. Read as another student, the copy was graded for no one on the
+    roster, and the first version's grade went out."""
+    by_name: dict[str, list[Handin]] = {}
+    for handin in handins:
+        if clean_name(handin.name):
+            by_name.setdefault(clean_name(handin.name), []).append(handin)
+    for handin in handins:
+        match = _COPY.match(handin.name.strip())
+        base = match.group("base").strip() if match else ""
+        if not clean_name(base) or clean_name(base) == clean_name(handin.name):
+            continue
+        for original in by_name.get(clean_name(base), []):
+            why = (
+                f"{handin.origin} is named as a copy of {original.origin}: it may be "
+                f"{original.name}'s final version (graded apart, as {handin.name!r})"
+            )
+            handin.problems.append(why)
+            original.problems.append(why)
+            for submitted in original.files.values():
+                submitted.doubt = submitted.doubt or why
 
 
 def read_one(
