@@ -13,6 +13,10 @@ Pitfalls from the seed (001 §8.3, with 001 §3.3 and 003 §4.2), each with the 
   split at all: test_split_different_seeds;
 - the validation size is round(n * val_fraction) with Python's round, which rounds halves to even
   (round(2.5) == 2), not int() (which truncates): test_split_is_a_partition and a property test.
+- a split shuffled by NumPy or Python's random module (np.random.default_rng(seed), random.seed
+  then random.shuffle) is reproducible and leaves torch alone, but is not drawn from a
+  torch.Generator: test_split_from_torch_generator draws it again with those libraries seeded
+  otherwise (their seeding calls moved to another seed, their global states set otherwise).
 A correct solution may shuffle differently from the reference, so splits are checked by their
 properties (int64, disjoint, covering, sizes, determinism), never against the reference's split.
 
@@ -337,6 +341,137 @@ def test_split_leaves_global_state(learner):
             "g = torch.Generator().manual_seed(seed)。",
             evidence=["global_rng_changed", "global_rng_used"],
         )
+
+
+_SEEDING_CALLS = (
+    "random.seed",
+    "random.Random",
+    "np.random.seed",
+    "np.random.default_rng",
+    "np.random.RandomState",
+)
+
+
+def split_under_other_libraries(module, n, val_fraction, seed):
+    """The split drawn three times: as is; after Python's and NumPy's global generators were
+    seeded otherwise; and with every way to seed Python's or NumPy's generators (random.seed,
+    random.Random, np.random.seed, np.random.default_rng, np.random.RandomState) seeding with
+    another value than the one given. A split drawn from a torch.Generator is the same all three
+    times; one that moves was drawn from those libraries. Returns the three values and the names
+    of the seeding calls the learner's code made."""
+    offset = 1_000_003
+    called = []
+
+    def moved(value):
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return (int(value) + offset) % 2**32
+        return value
+
+    def seeding(name, original):
+        def seed(value=None, *args, **kwargs):
+            called.append(name)
+            return original(moved(value), *args, **kwargs)
+
+        return seed
+
+    class MovedRandom(random.Random):
+        def seed(self, a=None, version=2):
+            called.append("random.Random")
+            super().seed(moved(a), version)
+
+    class MovedRandomState(np.random.RandomState):
+        def __init__(self, seed=None):
+            called.append("np.random.RandomState")
+            super().__init__(moved(seed))
+
+        def seed(self, seed=None):
+            called.append("np.random.RandomState")
+            super().seed(moved(seed))
+
+    swaps = [
+        (random, "seed", seeding("random.seed", random.seed)),
+        (random, "Random", MovedRandom),
+        (np.random, "seed", seeding("np.random.seed", np.random.seed)),
+        (np.random, "default_rng", seeding("np.random.default_rng", np.random.default_rng)),
+        (np.random, "RandomState", MovedRandomState),
+    ]
+    # The learner's own names for them too (from numpy.random import default_rng)
+    originals = {id(getattr(owner, name)): new for owner, name, new in swaps}
+    for name, value in list(vars(module).items()):
+        if id(value) in originals:
+            swaps.append((module, name, originals[id(value)]))
+    values = []
+    for global_seed in (0, 1):
+        random.seed(global_seed)
+        np.random.seed(global_seed)
+        torch.manual_seed(0)  # torch's global state alike each time: its own tests judge it
+        values.append(module.split_indices(n, val_fraction, seed))
+    kept = [(owner, name, getattr(owner, name)) for owner, name, _ in swaps]
+    try:
+        for owner, name, new in swaps:
+            setattr(owner, name, new)
+        torch.manual_seed(0)
+        values.append(module.split_indices(n, val_fraction, seed))
+    finally:
+        for owner, name, old in kept:
+            setattr(owner, name, old)
+    return {"values": values, "called": sorted(set(called))}
+
+
+def test_split_from_torch_generator(learner):
+    n, val_fraction, seed = 50, 0.2, 3
+    call = f"split_indices({n}, {val_fraction}, seed={seed})"
+    runs = learner.run(split_under_other_libraries, n, val_fraction, seed)
+    values = runs.get("values") if isinstance(runs, dict) else None
+    if not isinstance(values, list) or len(values) != 3:
+        fail(
+            f"{call} could not be drawn three times in a row.",
+            f"无法连续三次调用 {call}。",
+            evidence=["values_differ"],
+        )
+    # The splits as indices (the partition is judged by the partition tests).
+    first, *others = [_split(value, call, strict=False) for value in values]
+    after_globals, seeded_otherwise = (
+        not all(torch.equal(a, b) for a, b in zip(first, other)) for other in others
+    )
+    if not (after_globals or seeded_otherwise):
+        return
+    called = runs.get("called")
+    said = {name for name in called if isinstance(name, str)} if isinstance(called, list) else set()
+    names = [name for name in _SEEDING_CALLS if name in said]
+    library = (
+        "NumPy"
+        if all(name.startswith("np.") for name in names) and names
+        else "Python's random module"
+        if names and all(name.startswith("random") for name in names)
+        else "Python's random module or NumPy"
+    )
+    library_zh = {
+        "NumPy": "NumPy",
+        "Python's random module": "Python 的 random 模块",
+        "Python's random module or NumPy": "Python 的 random 模块或 NumPy",
+    }[library]
+    used = f" ({', '.join(names)})" if names else ""
+    how_en, how_zh = (
+        (
+            f"it changed when {library} was seeded with another value than seed",
+            f"当 {library_zh} 用 seed 以外的值设置种子时，它就变了",
+        )
+        if seeded_otherwise
+        else (
+            f"it changed when the global generator of {library} was seeded otherwise before the call",
+            f"调用之前把 {library_zh} 的全局生成器设成别的种子，它就变了",
+        )
+    )
+    fail(
+        f"{call} draws its shuffle from {library}{used}, not from a torch.Generator: {how_en}. "
+        "The exercise asks for a torch.Generator of its own, seeded with seed: "
+        "g = torch.Generator().manual_seed(seed), then torch.randperm(n, generator=g).",
+        f"{call} 的打乱来自 {library_zh}{used}，而不是 torch.Generator：{how_zh}。"
+        "题目要求使用它自己的、用 seed 设置种子的 torch.Generator："
+        "g = torch.Generator().manual_seed(seed)，然后 torch.randperm(n, generator=g)。",
+        evidence=["values_differ", "other_library_rng"],
+    )
 
 
 def test_split_different_seeds(learner):

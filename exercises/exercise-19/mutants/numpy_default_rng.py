@@ -1,0 +1,17 @@
+import random
+
+import numpy as np
+import torch
+
+
+def set_seed(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)  # the CPU generator, and those of the CUDA devices too
+    torch.cuda.manual_seed_all(seed)  # as the tutorial writes it; does nothing without a GPU
+
+
+def split_indices(n, val_fraction, seed):
+    order = torch.from_numpy(np.random.default_rng(seed).permutation(n))  # NumPy's generator
+    n_val = round(n * val_fraction)
+    return order[n_val:], order[:n_val]
