@@ -1,9 +1,11 @@
 """A training loop that resets or overwrites its weights every epoch (``model.reset_parameters()``,
 ``nn.init.*``, ``load_state_dict`` of the start, ``.data = ...`` inside the loop) was told "the
 loss itself is computed another way" (exercise 17: its model starts from the seeded weights) or
-only "values differ". The learner's own run now shows it: ``weights_overwritten`` sees the
-parameters changed between an optimizer step and the next forward pass, and only then is it
-named (``weights-reset-in-loop``).
+only "values differ". The learner's own run now shows it: ``weights_overwritten`` marks the
+weights right after a backward pass and sees the mark gone by the next one (whether the loop
+steps with an optimizer or by hand, calls the module or writes its formula out), and only then
+is it named (``weights-reset-in-loop``); a clamp_ after the step keeps the mark where it clamps
+nothing and is not named.
 
 What the learner's process reports is outside data: ``overwritten_story`` never fails on it and
 names nothing it cannot read."""
@@ -29,6 +31,10 @@ RESETS = [
     "reset_after_step",
     "initial_state_reloaded",
     "weight_data_assigned",
+    # no optimizer (stepped by hand), or the layer's formula written out (no forward hook)
+    "hand_step_reset",
+    "hand_step_weight_data",
+    "functional_forward_init",
 ]
 # right, or wrong in another way: no weights overwritten between a step and a forward pass
 OTHERS = [
@@ -45,6 +51,7 @@ OTHERS = [
             "pred_outside_loop",
             "seed_after_model",
             "double_update",  # moved on along the step, not reset
+            "clamp_weights",  # clamp_ after the step: kept where it clamps nothing
         )
     ),
     ROOT / "exercises" / "exercise-17" / "mutants" / "loss_after_step.py",
@@ -73,7 +80,7 @@ def test_named_exactly_when_some_forward_pass_found_the_step_undone(overwritten,
     story = overwritten_story([overwritten, checked])
     if 0 < overwritten <= checked:
         assert story is not None and story[0] == "weights_reset_in_loop"
-        assert f"in {overwritten} of the {checked} forward passes" in story[1]
+        assert f"in {overwritten} of the {checked} steps" in story[1]
         assert "before the loop" in story[1] and "循环之前" in story[2]
     else:
         assert story is None
@@ -149,3 +156,57 @@ def test_on_any_data_a_reset_is_seen_after_every_step_and_the_reference_never(
     ]
     twice = _module(CORPUS / "double_update.py")
     assert weights_overwritten(twice, EX17.train_safely, X, y, epochs, lr, seed)[0] == 0
+
+
+def _loop(stepper: str, forward: str, change: str, bound: float):
+    """A train_regressor of the given shape: stepped by an optimizer or by hand, the module
+    called or its formula written out, and after each step nothing, a reset or a clamp_."""
+
+    def train_regressor(X, y, epochs, lr, seed):
+        torch.manual_seed(seed)
+        model = torch.nn.Linear(X.shape[1], 1)
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        losses = []
+        for _ in range(epochs):
+            model.zero_grad()
+            pred = model(X) if forward == "module" else X @ model.weight.T + model.bias
+            loss = ((pred - y.unsqueeze(1)) ** 2).mean()
+            losses.append(loss.item())
+            loss.backward()
+            if stepper == "optimizer":
+                optimizer.step()
+            else:
+                with torch.no_grad():
+                    for p in model.parameters():
+                        p -= lr * p.grad
+            with torch.no_grad():
+                if change == "reset_parameters":
+                    model.reset_parameters()
+                elif change == "zeros":
+                    torch.nn.init.zeros_(model.weight)
+                elif change == "clamp":
+                    model.weight.clamp_(-bound, bound)
+        return model, losses
+
+    return type("Learner", (), {"train_regressor": staticmethod(train_regressor)})
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    stepper=st.sampled_from(["optimizer", "hand"]),
+    forward=st.sampled_from(["module", "formula"]),
+    change=st.sampled_from(["none", "reset_parameters", "zeros", "clamp"]),
+    bound=st.floats(0.01, 2.0),
+    d=st.integers(1, 4),
+    epochs=st.integers(2, 5),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_the_weights_tell_a_reset_whatever_the_loop_looks_like(
+    stepper, forward, change, bound, d, epochs, seed
+):
+    X, y = torch.randn(6, d), torch.randn(6)
+    counts = weights_overwritten(
+        _loop(stepper, forward, change, bound), EX17.train_safely, X, y, epochs, 0.1, seed
+    )
+    resets = change in ("reset_parameters", "zeros")
+    assert counts == [epochs - 1 if resets else 0, epochs - 1]
