@@ -408,15 +408,15 @@ def _bound_names(target):
     return []
 
 
-def _rebound_in_loop(source, before_backward=False):
-    """(line, code) of the first statement in a loop of the learner's file that binds a
-    parameter (a name whose .grad the file reads) to a new tensor (``w = torch.zeros(...)``,
-    ``w = w0.clone().requires_grad_()``, ``w = w.detach().requires_grad_()``), only before
-    that loop's first backward() where ``before_backward``; None where there is none."""
+def _parameter_bindings(source, before_backward=False):
+    """(statement, names) for each assignment in a loop of the learner's file that binds a
+    parameter (a name whose .grad the file reads), in the order the loop runs them; ``names``:
+    the parameters it binds, in the target's order. Each loop is walked only up to its first
+    backward() where ``before_backward``. Nothing where the file does not parse."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return None
+        return
     names = _parameter_names(tree)
     for loop in _loops(source):
         for stmt in _in_order(loop.body):
@@ -424,9 +424,18 @@ def _rebound_in_loop(source, before_backward=False):
                 break
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                bound = {name for target in targets for name in _bound_names(target)}
-                if bound & names:
-                    return stmt.lineno, _code(source, stmt)
+                bound = [n for target in targets for n in _bound_names(target) if n in names]
+                if bound:
+                    yield stmt, bound
+
+
+def _rebound_in_loop(source, before_backward=False):
+    """(line, code) of the first statement in a loop of the learner's file that binds a
+    parameter (a name whose .grad the file reads) to a new tensor (``w = torch.zeros(...)``,
+    ``w = w0.clone().requires_grad_()``, ``w = w.detach().requires_grad_()``), only before
+    that loop's first backward() where ``before_backward``; None where there is none."""
+    for stmt, _ in _parameter_bindings(source, before_backward):
+        return stmt.lineno, _code(source, stmt)
     return None
 
 
@@ -779,29 +788,19 @@ def _remade_without_dtype(source):
     (a name whose .grad the file reads) to ``torch.tensor(...)`` (or ``as_tensor``) made
     without ``dtype=``: from Python numbers it gets PyTorch's default float32. None where there
     is none."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    names = _parameter_names(tree)
-    for loop in _loops(source):
-        for stmt in _in_order(loop.body):
-            if not isinstance(stmt, ast.Assign):
-                continue
-            bound = [name for target in stmt.targets for name in _bound_names(target)]
-            value = stmt.value
-            if not (set(bound) & names and isinstance(value, ast.Call)):
-                continue
-            func = value.func
-            maker = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if (
-                maker in _MAKERS
-                and value.args
-                and _python_numbers(value.args[0])
-                and not any(k.arg == "dtype" for k in value.keywords)
-            ):
-                name = next(name for name in bound if name in names)
-                return stmt.lineno, _code(source, stmt), name
+    for stmt, bound in _parameter_bindings(source):
+        value = stmt.value
+        if not (isinstance(stmt, ast.Assign) and isinstance(value, ast.Call)):
+            continue
+        func = value.func
+        maker = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if (
+            maker in _MAKERS
+            and value.args
+            and _python_numbers(value.args[0])
+            and not any(k.arg == "dtype" for k in value.keywords)
+        ):
+            return stmt.lineno, _code(source, stmt), bound[0]
     return None
 
 
