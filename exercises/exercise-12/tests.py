@@ -266,6 +266,23 @@ def _compare_mask(got, want, lengths, max_len, what):
                 evidence=["wrong_shape", relation.tag],
             )
     assert_shape(got, want.shape, what)
+    if got.dtype == torch.float32 and got.numel() == 0 and want.dtype == torch.bool:
+        # The empty cases come after the filled ones, whose masks were bool: a float32 here
+        # is the default dtype of a tensor made from lists with no values in them.
+        fail(
+            f"{we} should have dtype bool, but yours is an empty float32 tensor of shape "
+            f"{tuple(got.shape)}: torch.tensor of empty rows ([[], []]) has no value to take a "
+            "dtype from, so it gets PyTorch's default, float32 (your masks with values in them "
+            "are bool). Say the dtype, torch.tensor(rows, dtype=torch.bool, device=...), or "
+            "compare tensors, torch.arange(max_len, device=lengths.device) < lengths[:, None], "
+            "which is bool even when empty.",
+            f"{wz} 的 dtype 应为 bool，但你的结果是形状为 {tuple(got.shape)} 的空 float32 张量："
+            "由空行构成的 torch.tensor（[[], []]）里没有任何值可以决定 dtype，于是得到 PyTorch 的"
+            "默认 dtype float32（你的掩码在有值时是 bool）。请写明 dtype：torch.tensor(rows, "
+            "dtype=torch.bool, device=...)，或者直接比较张量：torch.arange(max_len, "
+            "device=lengths.device) < lengths[:, None]，它即使为空也是 bool。",
+            evidence=["wrong_dtype", "empty_list_default_dtype"],
+        )
     assert_dtype(got, torch.bool, what)
     theirs, ours = got.detach().cpu(), want.detach().cpu()
     bad = theirs != ours
@@ -455,6 +472,18 @@ def _compare_tree(got, sent, device, path, what, strict=True):
     if not strict:
         return  # a leaf that is not a tensor: judged by test_to_device_keeps_structure
     if kind in _KINDS:
+        if kind is tuple and type(got) is list and len(got) == len(sent):
+            fail(
+                f"{what}: {where_en} should stay a tuple, but yours is a list of its "
+                f"{len(sent)} items: the tuple was rebuilt as a list ([... for item in batch], "
+                "or one branch for lists and tuples). Rebuild a tuple as a tuple: "
+                "tuple(to_device(item, device) for item in batch), or type(batch)(...).",
+                f"{what}：{where_zh} 应该仍是 tuple，但你的结果是包含它 {len(sent)} 个元素的 list："
+                "tuple 被重建成了 list（[... for item in batch]，或对 list 和 tuple 用同一个分支）。"
+                "请把 tuple 重建为 tuple：tuple(to_device(item, device) for item in batch)，"
+                "或 type(batch)(...)。",
+                evidence=["container_changed", "tuple_became_list"],
+            )
         if type(got) is not kind:
             fail(
                 f"{what}: {where_en} should stay {_KINDS[kind][0]}, but yours is {_kind(got)}. "

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from grader.spec import Text
 from grader.testing import describe, expect_tensor, fail
-from grader.testing.checks import describe_zh
+from grader.testing.checks import describe_zh, sole_story
 from grader.testing.properties import PROPERTY
 
 # ---------------------------------------------------------------------------------------------
@@ -216,6 +216,11 @@ def _check_partition(value, n, val_fraction, seed, strict=True):
                 "训练集取剩下的部分。",
             ),
             (
+                math.ceil(product),
+                "math.ceil() rounds up: use Python's round().",
+                "math.ceil() 是向上取整：请使用 Python 的 round()。",
+            ),
+            (
                 math.floor(product + 0.5),
                 "Yours rounds halves up (int(x + 0.5)); Python's round() rounds them to even "
                 "(round(2.5) == 2, round(3.5) == 4).",
@@ -223,14 +228,16 @@ def _check_partition(value, n, val_fraction, seed, strict=True):
                 "（round(2.5) == 2，round(3.5) == 4）。",
             ),
         ]
-        fitting = [(en, zh) for size, en, zh in explanations if size == len(val)]
-        how_en, how_zh = fitting[0] if len(fitting) == 1 else ("", "")
+        story = sole_story((en, zh) for size, en, zh in explanations if size == len(val))
+        how_en, how_zh = story if story is not None else ("", "")
         fail(
             f"{call}: the validation part should hold round({n} * {val_fraction}) = round({product:g}) = "
             f"{n_val} of the indices, but yours holds {len(val)}. {how_en}".rstrip(),
             f"{call} 的验证部分应包含 round({n} * {val_fraction}) = round({product:g}) = {n_val} 个下标，"
             f"但你的结果有 {len(val)} 个。{how_zh}",
-            evidence=["values_differ", "wrong_split_size"],
+            # the way of rounding is named only where one way alone gives the learner's size
+            evidence=["values_differ", "wrong_split_size"]
+            + (["split_size_rounded_otherwise"] if story is not None else []),
         )
     both = torch.cat([train, val])
     if len(both) != n or not torch.equal(torch.sort(both).values, torch.arange(n)):

@@ -724,6 +724,82 @@ def _last_decides_story(source):
     )
 
 
+class _WrongCheck:
+    """A has_bad_grad written wrong, replayed on the trusted side as the reference is."""
+
+    def __init__(self, has_bad_grad):
+        self.has_bad_grad = has_bad_grad
+
+
+# has_bad_grad with its `not` missing: around every answer (the answer to "are all the
+# gradients fine?"), or inside any() ("is some gradient fine?"); (story in English, Chinese)
+_NOT_MISSING = {
+    "all": (
+        _WrongCheck(
+            lambda model: all(
+                p.grad is None or bool(torch.isfinite(p.grad).all()) for p in model.parameters()
+            )
+        ),
+        "it answers whether every gradient is fine (True when all are finite, False when one "
+        "holds a NaN or an inf): the opposite of the question",
+        "它回答的是“是否所有梯度都正常”（全是有限数时为 True，有 NaN 或 inf 时为 False）：与题目的问题恰好相反",
+    ),
+    "any": (
+        _WrongCheck(
+            lambda model: any(
+                p.grad is not None and bool(torch.isfinite(p.grad).all())
+                for p in model.parameters()
+            )
+        ),
+        "it answers whether some gradient is fine (True as soon as one parameter's gradient is "
+        "all finite, NaN or not elsewhere): the `not` is missing inside any()",
+        "它回答的是“是否有某个梯度正常”（只要有一个参数的梯度全是有限数就为 True，不管别处有没有 "
+        "NaN）：any() 里面少了 `not`",
+    ),
+}
+_NOT_MISSING_CASES = tuple(CASE_TEXT)
+
+
+def _not_missing_story(learner, device, seed):
+    """(English, Chinese) where the learner's check gives, in every case, the answers of
+    has_bad_grad with its `not` missing in one way alone (:data:`_NOT_MISSING`), else None."""
+    got = [learner.run(bad_grad_run, case, device, seed)["result"] for case in _NOT_MISSING_CASES]
+    if not all(
+        isinstance(g, bool) or (isinstance(g, torch.Tensor) and g.numel() == 1) for g in got
+    ):
+        return None
+    answers = [_is_true(g) for g in got]
+    fits = [
+        (en, zh)
+        for mistake, en, zh in _NOT_MISSING.values()
+        if answers
+        == [bad_grad_run(mistake, case, device, seed)["result"] for case in _NOT_MISSING_CASES]
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _only_first_decides(learner, value, device, seed):
+    """The learner's check finds ``value`` in the first parameter's gradient and in no other
+    (the same value placed at the start of each): it looks at the first parameter only."""
+    if not _finds(learner, 0, 0, value, device, seed):
+        return False
+    return not any(_finds(learner, i, 0, value, device, seed) for i in range(1, len(PARAMETERS)))
+
+
+def _only_first_story():
+    return (
+        " Your check finds the same value in the first parameter's gradient (body.0.weight) "
+        "and in no other: it looks at one parameter only (next(model.parameters()), "
+        "list(model.parameters())[0]). A bad value can be in any of them: check every "
+        "parameter, any(not torch.isfinite(p.grad).all() for p in model.parameters() if p.grad "
+        "is not None).",
+        "你的检查能在第一个参数（body.0.weight）的梯度中找到同样的值，在其他参数中却找不到：它只看了"
+        "一个参数（next(model.parameters())、list(model.parameters())[0]）。坏值可能出现在任何"
+        "参数中：请检查每一个参数，any(not torch.isfinite(p.grad).all() for p in "
+        "model.parameters() if p.grad is not None)。",
+    )
+
+
 def _check_cases(learner, reference, device, seed, cases, source=""):
     for i, case in enumerate(cases):
         en, zh = CASE_TEXT[case]
@@ -734,7 +810,21 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
             evidence = ["values_differ"]
             extra_en = extra_zh = ""
             early = None if result else _stops_at_first(learner, source, case, device, seed + i)
-            if early is not None:
+            inverted = _not_missing_story(learner, device, seed) if result else None
+            if inverted is not None:
+                evidence.append("bad_grad_inverted")
+                extra_en = (
+                    f" In every case your check gives the answers of one whose `not` is missing: "
+                    f"{inverted[0]}. torch.isfinite(g).all() is True when a gradient is fine; it "
+                    "is bad when that is not so: any(not torch.isfinite(p.grad).all() for p in "
+                    "model.parameters() if p.grad is not None)."
+                )
+                extra_zh = (
+                    f"在所有情况下，你的检查给出的答案都和少了 `not` 的检查一样：{inverted[1]}。梯度正常时 "
+                    "torch.isfinite(g).all() 为 True；它不成立时梯度才是坏的：any(not "
+                    "torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)。"
+                )
+            elif early is not None:
                 line, code = early
                 evidence.append("returned_inside_loop")
                 extra_en = (
@@ -750,6 +840,11 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
                     "`continue` 跳过参数（.grad 为 None 时），并且只在循环结束、所有参数都检查过之后"
                     "再返回 False。"
                 )
+            elif not result and _only_first_decides(
+                learner, "nan" if "nan" in case else case, device, seed + i
+            ):
+                evidence.append("first_parameter_only")
+                extra_en, extra_zh = _only_first_story()
             elif not result and _only_last_decides(
                 learner, "nan" if "nan" in case else case, device, seed + i
             ):
@@ -914,12 +1009,36 @@ def _norm_returned(got, before, norms, what):
     )
 
 
+def _loss_limited(got, before, max_norm, what):
+    """Fails where every call whose loss was above max_norm returned max_norm, and the others
+    their loss: the loss itself was limited to max_norm (scaled or clamped), not the gradients."""
+    close = lambda a, b: math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-6)
+    if not got or len(got) != len(before) or all(w <= max_norm for w in before):
+        return
+    if not all(close(g, max_norm if w > max_norm else w) for g, w in zip(got, before)):
+        return
+    i = next(i for i, w in enumerate(before) if w > max_norm)
+    fail(
+        f"{what}: call {i + 1} returned {got[i]:.6g}, max_norm itself, but the loss of the model "
+        f"it received was {before[i]:.6g}: your train_step limits the loss to max_norm (it "
+        "scales or clamps the loss). max_norm bounds the norm of the gradients: after "
+        "loss.backward(), torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm), then "
+        "optimizer.step(); the loss is left as it is and returned as loss.item().",
+        f"{what}：第 {i + 1} 次调用返回了 {got[i]:.6g}，正是 max_norm，但它收到的模型的损失是 "
+        f"{before[i]:.6g}：你的 train_step 把损失限制在了 max_norm（对损失做了缩放或截断）。max_norm "
+        "限制的是梯度的范数：在 loss.backward() 之后调用 torch.nn.utils.clip_grad_norm_("
+        "model.parameters(), max_norm)，再 optimizer.step()；损失保持原样，用 loss.item() 返回。",
+        evidence=["values_differ", "loss_limited_not_gradients"],
+    )
+
+
 def test_returns_loss(learner, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 12, 2, scale=2.0))
     what = _what("linear", 0.05, 1.0, 3)
     run = learner.run(step_run, "linear", X, y, 0.05, 1.0, 3, False, seed)
     got, before = as_floats(run["losses"], what).tolist(), run["before"]
     _norm_returned(got, before, run["norms"], what)
+    _loss_limited(got, before, 1.0, what)
     for i, (g, w) in enumerate(zip(got, before)):
         if not math.isclose(g, w, rel_tol=1e-4, abs_tol=1e-6):
             after = i + 1 < len(before) and math.isclose(
@@ -1027,7 +1146,10 @@ def test_has_bad_grad_anywhere(learner, seed, which, index, value, learner_sourc
         # It finds this kind of value in its usual place, so it does not miss the kind: the
         # place is what it misses.
         evidence, extra_en, extra_zh = ["values_differ"], "", ""
-        if _only_last_decides(learner, value, "cpu", seed):
+        if _only_first_decides(learner, value, "cpu", seed):
+            evidence.append("first_parameter_only")
+            extra_en, extra_zh = _only_first_story()
+        elif _only_last_decides(learner, value, "cpu", seed):
             evidence.append("last_parameter_decides")
             extra_en, extra_zh = _last_decides_story(learner_source)
         fail(
