@@ -68,3 +68,26 @@ def test_a_way_of_rounding_is_named_only_where_it_alone_gives_the_size(n, eighth
 def test_each_evidence_has_its_diagnosis(tag, entry):
     found = match(DiagnosisCatalog.load(), ("values_differ", tag), None)
     assert found is not None and found.id == entry
+
+
+@settings(max_examples=50, deadline=None)
+@given(n=st.integers(2, 300))
+def test_nothing_due_for_validation_is_never_told_swapped(n):
+    # (perm[:-0], perm[-0:]) and (perm[:0], perm[0:]) both give (empty, everything) at k = 0
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(n))
+    with pytest.raises(CheckFailed) as failed:
+        EX19._check_partition((order[:0], order), n, 0.0, 0)
+    assert "split_swapped" not in failed.value.evidence
+    assert "other way round" not in failed.value.message.en
+
+
+@settings(max_examples=50, deadline=None)
+@given(n=st.integers(4, 300), eighths=st.integers(1, 3))
+def test_swapped_parts_are_told_swapped(n, eighths):
+    k = round(n * eighths / 8)
+    if k <= 0 or abs(n - 2 * k) <= 1:
+        return
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(n))
+    with pytest.raises(CheckFailed) as failed:
+        EX19._check_partition((order[:k], order[k:]), n, eighths / 8, 0)
+    assert "split_swapped" in failed.value.evidence

@@ -123,6 +123,27 @@ def _check_scaled(theirs, ours, what):
         )
 
 
+def _summed(theirs, ours, images, what):
+    """Name a sum of the pixels where a mean was due: every value is the expected one times
+    the number of pixels of an image (H * W)."""
+    we, wz = names(what)
+    pixels = images.shape[1] * images.shape[2] if images.dim() == 3 else 0
+    nonzero = ours.abs() > 1e-9
+    if pixels < 2 or not bool(nonzero.any()):
+        return
+    if torch.allclose(theirs, ours * pixels, rtol=1e-5, atol=1e-4):
+        yours, expected = paired_heads(theirs, ours)
+        fail(
+            f"{we}: your values ({yours}) are {pixels} times the expected ones ({expected}), "
+            f"{pixels} being the number of pixels in an image (H * W): the pixels were summed, "
+            "not averaged. Take the mean: images.float().mean(dim=(1, 2)) / 255.",
+            f"{wz}：你的结果（{yours}）是期望值（{expected}）的 {pixels} 倍，{pixels} 正是一张图像"
+            "的像素个数（H * W）：像素被求和了，而不是求平均。请求平均值：images.float().mean("
+            "dim=(1, 2)) / 255。",
+            evidence=["values_differ", "summed_not_averaged"],
+        )
+
+
 def _pixel_scale(theirs, ours, what):
     """Name a division by another number than 255 (most often 256, the number of levels): every
     value is the expected one times 255/k, for one whole k."""
@@ -288,9 +309,15 @@ def _compare_brightness(got, want, what, images):
     ours, theirs = want.detach().cpu().double(), got.detach().cpu().double()
     if theirs.numel() and not torch.allclose(theirs, ours, rtol=1e-5, atol=1e-6):
         _check_scaled(theirs, ours, what)
+        _summed(theirs, ours, images, what)
         levels = theirs * 255
         whole = bool(((levels - levels.round()).abs() < 1e-3).all())
-        if whole and not bool((((ours * 255) - (ours * 255).round()).abs() < 1e-3).all()):
+        # a mean that lost its fraction is within one level of the true mean, and a mean // 255
+        # is the brightness floored (a sum of the pixels is whole levels too, far from both)
+        near = bool(((levels - ours * 255).abs() < 1 + 1e-3).all()) or bool(
+            ((theirs - torch.floor(ours + 1e-9)).abs() < 1e-6).all()
+        )
+        if whole and near and not bool((((ours * 255) - (ours * 255).round()).abs() < 1e-3).all()):
             yours, expected = paired_heads(theirs, ours)
             fail(
                 f"{we}: your brightness values are whole pixel levels divided by 255 ({yours}), "

@@ -191,7 +191,9 @@ def _check_partition(value, n, val_fraction, seed, strict=True):
     train, val = _split(value, call, strict)
     n_val = round(n * val_fraction)
     if len(val) != n_val:
-        if len(train) == n_val and len(val) == n - n_val and abs(n - 2 * n_val) > 1:
+        # with no validation index due, (perm[:0], perm[0:]) swapped and (perm[:-0], perm[-0:])
+        # give the same sizes: the other way round is told only where something was due
+        if 0 < n_val and len(train) == n_val and len(val) == n - n_val and abs(n - 2 * n_val) > 1:
             fail(
                 f"{call} returned {len(train)} training and {len(val)} validation indices: the other way "
                 f"round. Return (train_idx, val_idx), with round({n} * {val_fraction}) = {n_val} validation indices.",
@@ -297,10 +299,10 @@ def test_split_partition_property(learner, n, eighths, seed):
 
 
 def split_under_global_seeds(module, n, val_fraction, seed):
-    """The same split requested after two different global seeds, with the global state read
-    just before and just after each call."""
+    """The same split requested after two different global seeds, then after the first again,
+    with the global state read just before and just after each call."""
     runs = []
-    for global_seed in (0, 1):
+    for global_seed in (0, 1, 0):
         torch.manual_seed(global_seed)
         before = torch.get_rng_state()
         value = module.split_indices(n, val_fraction, seed)
@@ -318,6 +320,19 @@ def test_split_reproducible(learner):
     splits = [_split(run["value"], call, strict=False) for run in runs]
     splits.append(_split(learner.split_indices(n, val_fraction, seed), call, strict=False))
     first = splits[0]
+    if len(splits) > 2 and not all(torch.equal(a, b) for a, b in zip(first, splits[2])):
+        fail(
+            f"{call} gave different splits when called again with the same seed, even after the "
+            "same torch.manual_seed(0) both times: the split changes from call to call whatever "
+            "the random states, so its generator is seeded at random (g.seed() draws a fresh "
+            "seed from the system each time), not with seed. Seed it with the argument: "
+            "g = torch.Generator().manual_seed(seed).",
+            f"用相同的 seed 再次调用 {call}，即使两次之前都执行了同样的 torch.manual_seed(0)，"
+            "得到的划分也不同：不管随机状态如何，划分每次调用都会变，所以它的生成器是随机设置种子的"
+            "（g.seed() 每次都从系统取一个新的种子），而不是用 seed。请用参数设置种子："
+            "g = torch.Generator().manual_seed(seed)。",
+            evidence=["values_differ", "rng_seeded_at_random"],
+        )
     for other in splits[1:]:
         if not all(torch.equal(a, b) for a, b in zip(first, other)):
             fail(
@@ -360,12 +375,13 @@ _SEEDING_CALLS = (
 
 
 def split_under_other_libraries(module, n, val_fraction, seed):
-    """The split drawn three times: as is; after Python's and NumPy's global generators were
-    seeded otherwise; and with every way to seed Python's or NumPy's generators (random.seed,
-    random.Random, np.random.seed, np.random.default_rng, np.random.RandomState) seeding with
-    another value than the one given. A split drawn from a torch.Generator is the same all three
-    times; one that moves was drawn from those libraries. Returns the three values and the names
-    of the seeding calls the learner's code made."""
+    """The split drawn four times: as is, twice alike; after Python's and NumPy's global
+    generators were seeded otherwise; and with every way to seed Python's or NumPy's
+    generators (random.seed, random.Random, np.random.seed, np.random.default_rng,
+    np.random.RandomState) seeding with another value than the one given. A split drawn from a
+    torch.Generator is the same all four times; one that is the same twice alike and then moves
+    was drawn from those libraries. Returns the four values and the names of the seeding calls
+    the learner's code made."""
     offset = 1_000_003
     called = []
 
@@ -408,7 +424,7 @@ def split_under_other_libraries(module, n, val_fraction, seed):
         if id(value) in originals:
             swaps.append((module, name, originals[id(value)]))
     values = []
-    for global_seed in (0, 1):
+    for global_seed in (0, 0, 1):  # twice alike: a split that moves then is random anyway
         random.seed(global_seed)
         np.random.seed(global_seed)
         torch.manual_seed(0)  # torch's global state alike each time: its own tests judge it
@@ -430,14 +446,16 @@ def test_split_from_torch_generator(learner):
     call = f"split_indices({n}, {val_fraction}, seed={seed})"
     runs = learner.run(split_under_other_libraries, n, val_fraction, seed)
     values = runs.get("values") if isinstance(runs, dict) else None
-    if not isinstance(values, list) or len(values) != 3:
+    if not isinstance(values, list) or len(values) != 4:
         fail(
-            f"{call} could not be drawn three times in a row.",
-            f"无法连续三次调用 {call}。",
+            f"{call} could not be drawn four times in a row.",
+            f"无法连续四次调用 {call}。",
             evidence=["values_differ"],
         )
     # The splits as indices (the partition is judged by the partition tests).
-    first, *others = [_split(value, call, strict=False) for value in values]
+    first, again, *others = [_split(value, call, strict=False) for value in values]
+    if not all(torch.equal(a, b) for a, b in zip(first, again)):
+        return  # another split under the same states: random, judged by the reproducibility tests
     after_globals, seeded_otherwise = (
         not all(torch.equal(a, b) for a, b in zip(first, other)) for other in others
     )
