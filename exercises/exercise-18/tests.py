@@ -827,3 +827,18 @@ def test_leaves_inputs_alone(learner, rng):
             assert_unchanged(
                 before, now, Text(f"{arg} after {name}(...)", f"{name}(...) 之后的 {arg}")
             )
+
+
+def test_min_max_on_device(learner, device, rng):
+    # As test_bmi_and_healthy_on_device: a constant x too, whose zeros are often made apart
+    # from x (torch.zeros(len(x)) lands on the CPU whatever x's device).
+    for x, en, zh in (
+        (torch.randn(6, generator=rng), "6 random values", "6 个随机值"),
+        (torch.full((4,), 3.0), "a constant x = [3, 3, 3, 3]", "常数 x = [3, 3, 3, 3]"),
+    ):
+        on_cpu = learner.run(call_safely, "min_max", [x])
+        if "error" in on_cpu:
+            continue  # it fails on the CPU as well: the values tests report that
+        what = Text(f'min_max(x) for {en} on "{device}"', f'min_max(x)（{zh}，位于 "{device}"）')
+        got = expect_tensor(on_meta(learner, "min_max", [x.to(device)], what), what)
+        assert_device(got, device, what)
