@@ -462,11 +462,18 @@ def _compare_tree(got, sent, device, path, what, strict=True):
         else:
             items_en = f"{len(sent)} items, in a list or a tuple"
             items_zh = f"{len(sent)} 个元素，放在 list 或 tuple 中"
+        # the same kind of container with other contents: say what it holds
+        if kind is dict and isinstance(got, dict):
+            yours_en, yours_zh = f"yours has the keys {list(got)}", f"你的结果的键是 {list(got)}"
+        elif kind in sequences and isinstance(got, sequences):
+            yours_en = f"yours holds {len(got)} items"
+            yours_zh = f"你的结果包含 {len(got)} 个元素"
+        else:
+            yours_en, yours_zh = f"yours is {_kind(got)}", f"你的结果是 {_kind_zh(got)}"
         fail(
             f"{what}: {where_en} should hold the same items as the batch ({items_en}), but "
-            f"yours is {_kind(got)}.",
-            f"{what}：{where_zh} 应包含与 batch 相同的元素（{items_zh}），但你的结果是 "
-            f"{_kind_zh(got)}。",
+            f"{yours_en}.",
+            f"{what}：{where_zh} 应包含与 batch 相同的元素（{items_zh}），但{yours_zh}。",
             evidence=["container_changed"],
         )
     if not strict:

@@ -110,6 +110,23 @@ def test_bmi_values(learner, reference, device, rng):
                 f"（{_head(want.cpu())}）。height * 2 是把身高乘以 2；height ** 2 才是平方。",
                 evidence=["values_differ", "doubled_not_squared"],
             )
+        if (
+            theirs.numel()
+            and not torch.allclose(h, torch.ones_like(h))
+            and torch.allclose(theirs, w, rtol=1e-5)
+        ):
+            fail(
+                f"{what.en}: yours is the weights themselves ({_head(theirs)}), expected weight / "
+                f"height² ({_head(want.cpu())}): weights_kg / heights_m * heights_m divides by the "
+                "height and multiplies by it again, since / and * are worked out from left to "
+                "right. Square the height first: weights_kg / heights_m ** 2, or weights_kg / "
+                "(heights_m * heights_m).",
+                f"{what.zh}：你的结果就是体重本身（{_head(theirs)}），期望 体重 / 身高²"
+                f"（{_head(want.cpu())}）：weights_kg / heights_m * heights_m 先除以身高又乘回身高，"
+                "因为 / 和 * 是从左到右计算的。请先求身高的平方：weights_kg / heights_m ** 2，"
+                "或 weights_kg / (heights_m * heights_m)。",
+                evidence=["values_differ", "divided_then_multiplied"],
+            )
         story = bmi_order_story(theirs, h, w)
         if story is not None:
             evidence, en, zh = story
