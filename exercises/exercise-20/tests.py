@@ -224,6 +224,14 @@ class _Mistake:
         elif self.kind == "per_parameter":
             for p in params:
                 torch.nn.utils.clip_grad_norm_([p], max_norm)
+        elif self.kind in ("l1_norm", "inf_norm"):
+            norm_type = 1.0 if self.kind == "l1_norm" else float("inf")
+            torch.nn.utils.clip_grad_norm_(params, max_norm, norm_type=norm_type)
+        elif self.kind == "sum_of_norms":
+            total = sum(p.grad.norm() for p in params)
+            if total > max_norm:
+                for p in params:
+                    p.grad.mul_(max_norm / total)
         elif self.kind == "normalize":
             total = torch.sqrt(sum((p.grad.double() ** 2).sum() for p in params))
             for p in params:
@@ -259,6 +267,31 @@ STORIES = {
         "clip_grad_norm_ call)",
         "每个参数的梯度被单独裁剪到了 max_norm；要求的是所有梯度合在一起的总范数不超过 max_norm"
         "（把所有参数传给同一次 clip_grad_norm_ 调用）",
+    ),
+    "l1_norm": (
+        "clipped_other_norm",
+        "the gradients were clipped by their L1 norm, the sum of the absolute values "
+        "(norm_type=1), not by the usual Euclidean norm, the square root of the sum of squares: "
+        "leave norm_type at its default, clip_grad_norm_(model.parameters(), max_norm)",
+        "梯度是按 L1 范数（绝对值之和，norm_type=1）裁剪的，而不是按通常的欧几里得范数（平方和的"
+        "平方根）：请保留 norm_type 的默认值，clip_grad_norm_(model.parameters(), max_norm)",
+    ),
+    "inf_norm": (
+        "clipped_other_norm",
+        "the gradients were clipped by their largest absolute value (norm_type=inf), not by the "
+        "usual Euclidean norm, the square root of the sum of squares: leave norm_type at its "
+        "default, clip_grad_norm_(model.parameters(), max_norm)",
+        "梯度是按最大绝对值（norm_type=inf）裁剪的，而不是按通常的欧几里得范数（平方和的平方根）："
+        "请保留 norm_type 的默认值，clip_grad_norm_(model.parameters(), max_norm)",
+    ),
+    "sum_of_norms": (
+        "clipped_other_norm",
+        "the gradients were scaled by max_norm over the sum of each parameter's norm; the total "
+        "norm is the square root of the sum of their squares, sqrt(sum(p.grad.norm() ** 2)), "
+        "which torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) computes",
+        "梯度是按 max_norm 除以各参数范数之和来缩放的；总范数是它们平方和的平方根 "
+        "sqrt(sum(p.grad.norm() ** 2))，torch.nn.utils.clip_grad_norm_(model.parameters(), "
+        "max_norm) 算的就是它",
     ),
     "normalize": (
         "clip_scales_up",
