@@ -884,7 +884,8 @@ def weights_overwritten(module, scenario, *args):
     runs_at_most, backward_at_most, nodes_at_most, elements_at_most = 8, 64, 10_000, 1_000_000
 
     def leaves(roots):
-        found, todo, seen = [], [t.grad_fn for t in roots if isinstance(t, torch.Tensor)], set()
+        found, todo = [], [t.grad_fn for t in roots if isinstance(t, torch.Tensor)]
+        seen: set = set()
         while todo and len(seen) < nodes_at_most:
             node = todo.pop()
             if node is None or id(node) in seen:
@@ -901,7 +902,8 @@ def weights_overwritten(module, scenario, *args):
 
     def observe(marked):
         """Per backward pass: [(parameter, its values)] of the leaves it reaches."""
-        passes, size = [], [0]
+        passes: list = []
+        size = [0]
         backward, grad = torch.autograd.backward, torch.autograd.grad
 
         def record(tensors):
