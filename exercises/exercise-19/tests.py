@@ -371,6 +371,7 @@ _SEEDING_CALLS = (
     "np.random.seed",
     "np.random.default_rng",
     "np.random.RandomState",
+    "np.random.Generator",
 )
 
 
@@ -378,7 +379,7 @@ def split_under_other_libraries(module, n, val_fraction, seed):
     """The split drawn four times: as is, twice alike; after Python's and NumPy's global
     generators were seeded otherwise; and with every way to seed Python's or NumPy's
     generators (random.seed, random.Random, np.random.seed, np.random.default_rng,
-    np.random.RandomState) seeding with another value than the one given. A split drawn from a
+    np.random.RandomState, NumPy's bit generators such as np.random.PCG64) seeding with another value than the one given. A split drawn from a
     torch.Generator is the same all four times; one that is the same twice alike and then moves
     was drawn from those libraries. Returns the four values and the names of the seeding calls
     the learner's code made."""
@@ -411,7 +412,21 @@ def split_under_other_libraries(module, n, val_fraction, seed):
             called.append("np.random.RandomState")
             super().seed(moved(seed))
 
+    def bit_generator(name):
+        original = getattr(np.random, name)
+
+        class Moved(original):
+            def __init__(self, seed=None, *args, **kwargs):
+                called.append("np.random.Generator")
+                super().__init__(moved(seed), *args, **kwargs)
+
+        return (np.random, name, Moved)
+
+    bits = [
+        n for n in ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64") if hasattr(np.random, n)
+    ]
     swaps = [
+        *(bit_generator(name) for name in bits),
         (random, "seed", seeding("random.seed", random.seed)),
         (random, "Random", MovedRandom),
         (np.random, "seed", seeding("np.random.seed", np.random.seed)),
