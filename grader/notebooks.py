@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import copy
 import functools
 import itertools
 import re
@@ -51,6 +50,10 @@ MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger t
 # Jupyter writes notebooks a few levels deep (cells, outputs, widget state): 64 is far beyond it,
 # and far below where validating or copying a nesting would exhaust the stack.
 MAX_NOTEBOOK_DEPTH = 64
+# Reading a notebook (the schema's check above all) is linear in its cells, about 15 us a
+# cell: a cap bounds it by construction, where the byte cap alone let 100,000 one-line cells in.
+# Course notebooks have tens of cells, the longest a few hundred.
+MAX_CELLS = 10_000
 MAX_NOTES = 20  # per notebook; the rest are counted
 MAP_VERSION = 1
 MAX_RUNS = 100_000  # runs of a cell map: one per cell at least, a notebook has far fewer
@@ -258,6 +261,11 @@ def extract(data: bytes) -> Extracted:
             else:
                 runs.append(Run(joined, number, cell_line, 1))
             lines.append(text)
+    if len(runs) > MAX_RUNS:  # a map the result could hold but no reader of it would take
+        raise NotebookError(
+            f"the notebook's code is broken into more than {MAX_RUNS:,} pieces by the magics "
+            "left out of it: hand in a notebook of the exercise's cells, or a .py file"
+        )
     if not runs:
         notes.append("the notebook has no code to grade (no code cells, or only magics)")
     if len(notes) > MAX_NOTES:
@@ -313,16 +321,12 @@ def _read(data: bytes) -> dict[str, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            nb = nbformat.from_dict(raw)
-            checked = copy.deepcopy(nb)
-            for cell in checked.get("cells", []):
-                if isinstance(cell, dict) and cell.get("cell_type") == "code":
-                    cell["outputs"] = []
-                if isinstance(cell, dict) and checked["nbformat_minor"] < 5:
-                    # cell ids came with nbformat 4.5; tools that mix versions (VS Code, an
-                    # older Jupyter saving a newer notebook) write them into 4.0-4.4 files,
-                    # which Jupyter opens as they are
-                    cell.pop("id", None)
+            # nbformat's check writes into the cells it checks (ids where 4.5 lacks them):
+            # it gets a copy of the notebook's first two levels, never a deep copy, which
+            # cost as much again as the check itself
+            checked = dict(
+                raw, cells=[_checked(cell, raw["nbformat_minor"]) for cell in raw["cells"]]
+            )
             nbformat.validate(checked)
     except nbformat.ValidationError as exc:
         raise NotebookError(
@@ -336,6 +340,19 @@ def _read(data: bytes) -> dict[str, Any]:
     return raw
 
 
+def _checked(cell: dict[str, Any], minor: int) -> dict[str, Any]:
+    """A cell as nbformat's schema is to check it: a code cell's outputs are never graded (a
+    learner cannot repair a broken plot), and cell ids came with nbformat 4.5, though tools
+    that mix versions (VS Code, an older Jupyter saving a newer notebook) write them into
+    4.0-4.4 files, which Jupyter opens as they are."""
+    checked = dict(cell)
+    if checked.get("cell_type") == "code":
+        checked["outputs"] = []
+    if minor < 5:
+        checked.pop("id", None)
+    return checked
+
+
 CELL_TYPES = ("code", "markdown", "raw")
 
 
@@ -346,6 +363,11 @@ def _check_cells(cells: Any) -> None:
         raise NotebookError(
             f"the notebook is damaged (its cells are {_shown(cells)}, not a list); open it in "
             "Jupyter and save it again"
+        )
+    if len(cells) > MAX_CELLS:
+        raise NotebookError(
+            f"the notebook has {len(cells):,} cells, more than the {MAX_CELLS:,} this grader "
+            "reads: hand in a notebook of the exercise's cells, or a .py file"
         )
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):

@@ -1,0 +1,92 @@
+"""Reading a notebook is bounded by construction: its bytes, its depth and its cells."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader import notebooks
+from grader.notebooks import MAX_CELLS, CellMap, NotebookError, extract
+
+
+def _notebook_of(cells: int) -> bytes:
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "id": f"c{i}",
+                    "metadata": {},
+                    "source": f"x{i} = {i}",
+                    "outputs": [],
+                    "execution_count": None,
+                }
+                for i in range(cells)
+            ],
+        }
+    ).encode()
+
+
+def test_a_notebook_of_more_cells_than_the_cap_is_refused_in_one_line():
+    """100,000 one-line cells (10 MiB, within the byte cap) took 5 s to read: the schema's
+    check and a deep copy, both linear in the cells. Past the cap nothing of it is checked."""
+    with pytest.raises(NotebookError) as caught:
+        extract(_notebook_of(MAX_CELLS + 1))
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"{MAX_CELLS + 1:,} cells" in message and f"{MAX_CELLS:,}" in message
+
+
+def test_a_notebook_at_the_cap_is_read_whole():
+    got = extract(_notebook_of(MAX_CELLS))
+    assert got.cells.runs[-1].cell == MAX_CELLS
+    assert got.source.endswith(f"x{MAX_CELLS - 1} = {MAX_CELLS - 1}\n")
+
+
+def test_the_check_leaves_the_notebook_it_read_as_it_was():
+    """nbformat's check writes ids into 4.5 cells that lack them, and outputs are left out of
+    it: the cells it checks are copies, and what is graded is what the file holds."""
+    data = json.loads(_notebook_of(2))
+    for cell in data["cells"]:
+        del cell["id"]
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "1"}]
+    got = extract(json.dumps(data).encode())
+    assert got.source == "# %% cell 1\nx0 = 0\n\n# %% cell 2\nx1 = 1\n"
+
+
+def _one_cell_of_runs(runs: int) -> bytes:
+    """A cell whose code a magic line breaks after every line: one run of the map a line."""
+    source = "".join(f"a{i} = 1\n%time\n" for i in range(runs - 1)) + "z = 1\n"
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 4,
+            "metadata": {},
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "metadata": {},
+                    "source": source,
+                    "outputs": [],
+                    "execution_count": None,
+                }
+            ],
+        }
+    ).encode()
+
+
+def test_a_cell_map_past_what_a_result_may_hold_is_refused_before_grading(monkeypatch):
+    """A cell broken by a magic every other line made a cell map of more runs than a stored
+    result may hold: `grade` wrote a result that `grade report` and the workspace refused.
+    (The cap is made small here, for the writer and the reader alike, to keep the test fast.)"""
+    cap = 1000
+    monkeypatch.setattr(notebooks, "MAX_RUNS", cap)
+    with pytest.raises(NotebookError, match=f"more than {cap:,} pieces"):
+        extract(_one_cell_of_runs(cap + 1))
+    got = extract(_one_cell_of_runs(cap))
+    assert len(got.cells.runs) == cap
+    assert CellMap.from_dict(json.loads(json.dumps(got.cells.to_dict()))) == got.cells
