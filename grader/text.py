@@ -90,6 +90,31 @@ def line_at(data: bytes, offset: int) -> int:
     return len(_PYTHON_NEWLINE_BYTES.findall(data, 0, offset)) + 1
 
 
+MAX_LINE_SHOWN = 200  # characters of a source line shown where Python quoted none
+
+
+def line_text(data: bytes, line: int) -> str:
+    """Line ``line`` of the source bytes ``data`` (numbered as :func:`line_at` numbers them),
+    fit to show as a traceback's code: for a line the grader placed itself, where Python
+    quoted none (a refused coding declaration, a null byte). Stripped, on one line with its
+    control codes (a null byte too) written out, cut at ``MAX_LINE_SHOWN`` characters; empty
+    past the last line."""
+    if line < 1:
+        return ""
+    pieces = _PYTHON_NEWLINE_BYTES.split(data, maxsplit=line)
+    if len(pieces) < line:
+        return ""
+    raw = pieces[line - 1]
+    if line == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    # cut before decoding: a line may be megabytes long
+    text = raw[: 4 * MAX_LINE_SHOWN].decode("utf-8", errors="replace").strip()
+    shown_text = inert_line(text)
+    if len(shown_text) > MAX_LINE_SHOWN or len(raw) > 4 * MAX_LINE_SHOWN:
+        return shown_text[:MAX_LINE_SHOWN] + "..."
+    return shown_text
+
+
 # Python's errors for a declaration it refuses: an unknown codec, one against a UTF-8 BOM, one
 # that is no text encoding (rot13, hex), one that cannot decode the file (utf-16 on ASCII text)
 _REFUSED_DECLARATION = re.compile(

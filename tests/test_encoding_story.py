@@ -212,6 +212,24 @@ def test_an_encoding_declaration_python_refuses_names_its_line(codec, above, for
     assert f"第 {line} 行" in fault.message.zh
     assert "line ?" not in fault.message.en
     assert [frame.line for frame in fault.frames] == [line]
+    # the declaration's own text, where the frame showed an empty line of code
+    assert [frame.code for frame in fault.frames] == [declaration]
+
+
+@settings(max_examples=40, deadline=None)
+@given(at=st.integers(0, 40), newline=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_a_null_bytes_frame_shows_its_line(at, newline):
+    """Python quotes no code for a null byte: the frame the grader placed on its line showed
+    an empty line. It shows that line, the null byte written out."""
+    lines = SOLUTION.splitlines()
+    at = min(at, len(lines) - 1)
+    lines[at] = "\x00" + lines[at]
+    data = newline.join(lines).encode("utf-8")
+    error = child_error(data)
+    assert error is not None
+    fault = raised(error, "", during_import=True, source=data)
+    assert [frame.line for frame in fault.frames] == [at + 1]
+    assert fault.frames[0].code == "\\x00" + lines[at][1:].rstrip()
 
 
 line_parts = st.sampled_from(

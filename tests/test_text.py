@@ -10,9 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from grader.text import (
+    MAX_LINE_SHOWN,
     PythonSource,
     inert,
     inert_line,
+    line_text,
     path_text,
     shown,
     shown_name,
@@ -167,3 +169,27 @@ def test_a_declared_encoding_is_read_as_declared():
     hidden = b"# coding: utf-7\nx = 1  # +AAo-import os\n"
     assert "\nimport os" in source_text(hidden)  # what Python runs, not a comment
     assert "\ufffd" in source_text(b"x = '\xff'\n")  # no declaration: UTF-8, replaced
+
+
+@given(
+    data=st.binary(max_size=300)
+    | st.text(max_size=300).map(lambda t: t.encode("utf-8", errors="surrogatepass")),
+    line=st.integers(-2, 12),
+)
+def test_a_line_of_any_bytes_is_shown_on_one_inert_capped_line(data, line):
+    """The code of a frame the grader placed itself: whatever the bytes, one line of text
+    that encodes as UTF-8, with no control code left in it, and no longer than the cap."""
+    got = line_text(data, line)
+    got.encode("utf-8")
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in got)
+    assert len(got) <= MAX_LINE_SHOWN + 3
+    text = data.decode("utf-8", errors="replace")
+    plain = not any((ord(c) < 0x20 and c not in "\r\n") or 0x7F <= ord(c) < 0xA0 for c in text)
+    lines = source_lines(text.removeprefix("\ufeff"))
+    if plain and 1 <= line <= len(lines) and len(lines[line - 1]) <= MAX_LINE_SHOWN // 4:
+        assert got == lines[line - 1].strip()
+
+
+def test_a_long_line_is_cut_where_it_is_read():
+    assert line_text(b"x = 1\n" + b"y" * 10_000_000, 2) == "y" * MAX_LINE_SHOWN + "..."
+    assert line_text(b"x = 1\n", 2) == "" and line_text(b"", 1) == ""

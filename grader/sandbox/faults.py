@@ -15,7 +15,13 @@ import signal
 from grader.i18n import Text
 from grader.notebooks import line_en, line_zh, lines_named
 from grader.sandbox.messages import ErrorFrame, ErrorInfo
-from grader.text import another_encoding, declaration_line, line_at, refused_declaration
+from grader.text import (
+    another_encoding,
+    declaration_line,
+    line_at,
+    line_text,
+    refused_declaration,
+)
 
 _MISSING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]{0,99}) is not defined$")
 
@@ -131,9 +137,15 @@ def raised(
                 # the line shown"
                 line = _unnamed_line(text, source)
                 if line and error.frames:
+                    # and its code, which Python quoted none of: the frame showed an empty line
+                    first = error.frames[0]
+                    code = first.code or line_text(source, line)
                     error = dataclasses.replace(
                         error,
-                        frames=(dataclasses.replace(error.frames[0], line=line), *error.frames[1:]),
+                        frames=(
+                            dataclasses.replace(first, line=line, code=code),
+                            *error.frames[1:],
+                        ),
                     )
             text = lines_named(text)
             return LearnerUnavailable(
