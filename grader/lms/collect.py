@@ -721,7 +721,10 @@ class Collector:
                         # on past the end of the stream: a header giving 10**100 bytes (a pax
                         # size, a base-256 one) held intake there for ever
                         raise _StreamLimit
-                    name = member.name
+                    # a name ends at its first NUL, as tar reads a header's name and zipfile
+                    # an entry's: a pax record keeps the NULs after it, which read as a long
+                    # run of \x00 in every message naming the member
+                    name = member.name.split("\0", 1)[0]
                     if not self._member_ok(shown, name) or member.isdir():
                         continue
                     if member.issym() or member.islnk():
