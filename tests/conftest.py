@@ -11,8 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -196,14 +195,6 @@ def watching(
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=30)
-
-
-def wait_until(done: Callable[[], bool], shown: Callable[[], str], timeout: float = 120) -> None:
-    """Poll ``done`` until it holds; fail with ``shown()`` after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < end, shown()
-        time.sleep(0.1)
 
 
 def wait_ended(pids: Iterable[int]) -> None:

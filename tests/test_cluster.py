@@ -50,8 +50,8 @@ from tests.conftest import (
     ctrl_c_in_a_finaliser,
     run_cli,
     wait_ended,
-    wait_until,
 )
+from tests.events import Ended, processes, wait_until
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dask", path=str(Path(sys.executable).parent)) is None
@@ -183,14 +183,23 @@ class DaskCluster:
                 "scheduler",
             )
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                self.address = json.loads(self.file.read_text())["address"]
-                return
-            except (OSError, ValueError, KeyError):
-                time.sleep(0.1)
-        raise RuntimeError("the Dask scheduler did not start")
+        scheduler = self.procs[-1]
+
+        def written() -> bool:
+            # the file is written whole before the log's "Scheduler at:" line
+            if "Scheduler at:" not in self.log("scheduler"):
+                assert scheduler.poll() is None, (
+                    f"the Dask scheduler ended: {self.log('scheduler')}"
+                )
+                return False
+            self.address = json.loads(self.file.read_text())["address"]
+            return True
+
+        wait_until(
+            written,
+            lambda: f"the Dask scheduler did not start: {self.log('scheduler')}",
+            on=[self.base / "scheduler.log", Ended(scheduler.pid)],
+        )
 
     def start_worker(self, name: str, env: dict[str, str], *extra: str) -> None:
         local = self.base / f"{name}-local"
@@ -227,27 +236,24 @@ class DaskCluster:
     def worker_process(self, name: str) -> int:
         """The pid of the worker process that ``dask worker`` (its nanny) started."""
         nanny = self.workers[name].pid
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            for pid in _processes():
-                try:
-                    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(stat[1]) == nanny:
-                    return pid
-            time.sleep(0.1)
-        raise RuntimeError(f"no worker process under the nanny of {name}")
+        # the worker process logs "Registered to:" once it runs: a child of the nanny then
+        wait_until(
+            lambda: "Registered to:" in self.log(name),
+            lambda: f"no worker process under the nanny of {name}: {self.log(name)}",
+            on=[self.base / f"{name}.log", Ended(nanny)],
+        )
+        found = [pid for pid in _processes() if _parent(pid) == nanny]
+        assert found, f"no worker process under the nanny of {name}"
+        return found[0]
 
-    def wait_for_workers(self, count: int, timeout: float = 60) -> None:
-        """Until ``count`` workers have registered (their logs say so)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            log = (self.base / "scheduler.log").read_text(errors="replace")
-            if log.count("Register worker") >= count:
-                return
-            time.sleep(0.1)
-        raise RuntimeError("the workers did not register")
+    def wait_for_workers(self, count: int) -> None:
+        """Until ``count`` workers have registered (the scheduler's log says so, and is
+        looked at each time it grows)."""
+        wait_until(
+            lambda: self.log("scheduler").count("Register worker") >= count,
+            lambda: f"the workers did not register: {self.log('scheduler')}",
+            on=[self.base / "scheduler.log", *(Ended(p.pid) for p in self.procs)],
+        )
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -502,7 +508,9 @@ def test_a_grading_process_leaves_when_its_stdin_closes_even_mid_chunk():
         proc.stdin.write(grade_line(jobs, True))
         proc.stdin.flush()
         # the slot, its fork server, the trusted worker and a learner child: mid-chunk
-        wait_until(lambda: len(_tree(proc.pid)) >= 4, lambda: f"only {_tree(proc.pid)}")
+        wait_until(
+            lambda: len(_tree(proc.pid)) >= 4, lambda: f"only {_tree(proc.pid)}", on=[processes()]
+        )
         family = _tree(proc.pid)
         proc.stdin.close()
         proc.wait(timeout=60)  # a bound against a hang, not a measurement
@@ -511,7 +519,7 @@ def test_a_grading_process_leaves_when_its_stdin_closes_even_mid_chunk():
         while (line := slot._lines.readline(time.monotonic() + 60)) is not None:
             answered.append(json.loads(line)["type"])
         assert "done" not in answered and len(answered) < len(jobs), answered
-        wait_until(lambda: not family & set(_processes()), lambda: f"left: {family}")
+        wait_ended(family)
     finally:
         slot.close()
 
@@ -806,14 +814,19 @@ def same_as_one_machine(out: Path, reference: Path) -> None:
     assert len(reports) == GRADINGS
 
 
-def wait_for_keys(out: Path, count: int, proc: subprocess.Popen, timeout: float = 180) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
+def wait_for_keys(out: Path, count: int, proc: subprocess.Popen) -> int:
+    """Until the run has stored ``count`` keys: looked at whenever something under ``out``
+    changes; the run ending first is a failure."""
+    found = 0
+
+    def stored() -> bool:
+        nonlocal found
         found = len(list(out.glob("students/*/*.key"))) if out.exists() else 0
-        if found >= count:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("the run did not get that far")
+        assert found >= count or proc.poll() is None, "the run ended before it got that far"
+        return found >= count
+
+    wait_until(stored, lambda: "the run did not get that far", on=[out, Ended(proc.pid)])
+    return found
 
 
 def driver(

@@ -30,7 +30,8 @@ from grader.diagnose import _regex as diagnose_regex
 from grader.digests import exercise_fingerprint
 from grader.errors import SpecError, UsageError
 from grader.results import Result
-from tests.conftest import FIXTURES, cli_here, run_cli, wait_until, watching
+from tests.conftest import FIXTURES, cli_here, run_cli, watching
+from tests.events import Ended, wait_until
 
 PUZZLES = FIXTURES / "course-puzzles"
 
@@ -333,9 +334,9 @@ def test_watch_with_debug_shows_the_traceback_of_each_grading(puzzles, tmp_path)
                 and err.read_text().count("Traceback (most recent call last)") >= n
             )
 
-        wait_until(tracebacks(1), err.read_text)
+        wait_until(tracebacks(1), err.read_text, on=[err, Ended(proc.pid)])
         answer.write_text(answer.read_text() + "\n# saved again\n")
-        wait_until(tracebacks(2), err.read_text)
+        wait_until(tracebacks(2), err.read_text, on=[err, Ended(proc.pid)])
     shown = err.read_text()
     assert "exercises/exercise-22/tests.py" in shown and "NameError" in shown
     assert "Traceback" not in out.read_text() and "score" in out.read_text()

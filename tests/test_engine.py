@@ -24,8 +24,8 @@ from tests.conftest import (
     GradingService,
     descendants,
     live_parents,
-    wait_until,
 )
+from tests.events import processes, wait_until
 
 CUDA_NOTE = "CUDA is not available"
 
@@ -347,7 +347,7 @@ def test_a_killed_worker_leaves_no_learner_process_behind(patient_probe_service,
         return False
 
     try:
-        wait_until(fork_server, lambda: "no learner child held its heap", timeout=60)
+        wait_until(fork_server, lambda: "no learner child held its heap", on=[processes()])
         # the service's other children are its trusted workers, one grading this submission
         workers = [p for p, parent in live_parents().items() if parent == service and p != found[0]]
         assert workers

@@ -33,9 +33,9 @@ from tests.conftest import (
     run_cli,
     stable,
     wait_ended,
-    wait_until,
     watching,
 )
+from tests.events import processes, wait_until
 
 CORRECT = SUBMISSIONS / "correct.py"
 
@@ -66,9 +66,13 @@ class Learner:
         return self.folder / f"{self.key}.sock"
 
     @property
+    def log_path(self) -> Path:
+        return self.folder / f"{self.key}.log"
+
+    @property
     def log(self) -> str:
         try:
-            return (self.folder / f"{self.key}.log").read_text(encoding="utf-8")
+            return self.log_path.read_text(encoding="utf-8")
         except OSError:
             return ""
 
@@ -436,18 +440,28 @@ def test_ctrl_c_stops_the_client_and_that_grading_and_the_server_keeps_serving(l
         stderr=subprocess.PIPE,
         text=True,
     )
-    wait_until(lambda: "exercise-90: grading" in learner.log, lambda: learner.log)
+    wait_until(
+        lambda: "exercise-90: grading" in learner.log, lambda: learner.log, on=[learner.log_path]
+    )
     # the fork server, the worker and a learner child (asleep in double) are running
-    wait_until(lambda: len(descendants(int(pid))) >= 3, lambda: str(descendants(int(pid))))
+    wait_until(
+        lambda: len(descendants(int(pid))) >= 3,
+        lambda: str(descendants(int(pid))),
+        on=[processes()],
+    )
     client.send_signal(signal.SIGINT)
     out, err = client.communicate(timeout=30)
     assert client.returncode == 130, (out, err)
     assert err.strip() == "Interrupted."
-    wait_until(lambda: "grading stopped" in learner.log, lambda: learner.log)
+    wait_until(lambda: "grading stopped" in learner.log, lambda: learner.log, on=[learner.log_path])
     assert "the client went away; grading stopped" in learner.log
     assert learner.status() == {"pid": pid, "served": "0"}
     # nothing of the stopped grading is left: the server's only child is its fork server
-    wait_until(lambda: len(descendants(int(pid))) == 1, lambda: str(descendants(int(pid))))
+    wait_until(
+        lambda: len(descendants(int(pid))) == 1,
+        lambda: str(descendants(int(pid))),
+        on=[processes()],
+    )
     proc = learner.grade("90", "--file", str(CORRECT))
     assert proc.returncode == 0 and "score 4/4" in proc.stdout
     assert learner.status() == {"pid": pid, "served": "1"}
@@ -504,12 +518,14 @@ def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
         wait_until(
             lambda: "exercise-90: timeout" in learner.log or "exercise-90: failed" in learner.log,
             lambda: learner.log,
+            on=[learner.log_path],
         )
         shutil.copyfile(CORRECT, submission)
         # the server logs a grading before its answer reaches the command: wait for both
         wait_until(
             lambda: "exercise-90: passed" in learner.log and "score 4/4" in out.read_text(),
             lambda: learner.log + out.read_text(),
+            on=[learner.log_path, out],
         )
     assert proc.returncode == 0, err.read_text()
     assert err.read_text() == ""
