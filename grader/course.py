@@ -28,6 +28,7 @@ from pathlib import Path
 
 from grader.errors import UsageError
 from grader.resources import PACKAGE, builtin_course
+from grader.text import inert_line, shown_name
 
 ENV = "GRADER_COURSE"
 LEGACY_ENV = "GRADER_HOME"  # the name tests and older setups use
@@ -72,10 +73,10 @@ def current() -> Course:
     for name in (ENV, LEGACY_ENV):
         value = os.environ.get(name)
         if value:
-            path = Path(value).expanduser().resolve()
-            if not path.is_dir():
+            path = _folder(value)
+            if path is None:
                 raise UsageError(
-                    f"{name}={value}: no such folder",
+                    f"{name}={_shown(value)}: no such folder",
                     hint="Point it at a course folder (one holding exercises/ and solutions/), "
                     f"or unset {name} for the built-in course.",
                 )
@@ -85,14 +86,32 @@ def current() -> Course:
 
 def select(folder: Path | str, chosen_by: str = "--course") -> Course:
     """Make ``folder`` the course of this process and of everything it starts."""
-    path = Path(folder).expanduser().resolve()
-    if not path.is_dir():
+    path = _folder(folder)
+    if path is None:
         raise UsageError(
-            f"{chosen_by} {folder}: no such folder",
+            f"{chosen_by} {_shown(str(folder))}: no such folder",
             hint="A course is a folder holding exercises/ and solutions/ (exercises/README.md).",
         )
     os.environ[ENV] = str(path)
     return Course(path, chosen_by)
+
+
+def _folder(value: Path | str) -> Path | None:
+    """The folder a path given by the user names, resolved; None where it names none. Any
+    failure to look counts as none: a name too long for the file system, a symbolic link
+    loop, a file on the way, a folder one may not enter (``is_dir`` raises for some)."""
+    try:
+        path = Path(value).expanduser().resolve()
+        return path if path.is_dir() else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _shown(value: str) -> str:
+    """A path from the user, in a one-line message: inert, its undecodable bytes as ``\\xNN``,
+    cut where it is long."""
+    text = inert_line(shown_name(value))
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def looks_like_course(folder: Path) -> bool:
