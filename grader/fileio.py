@@ -43,6 +43,33 @@ def write_atomic(path: Path, text: str) -> None:
             os.unlink(tmp)
 
 
+def mode_of(path: Path) -> int | None:
+    """What a user-given path names (``stat``'s mode, links followed); None where it names
+    nothing the file system can look at: nothing there, a name longer than it allows, a link
+    loop, a file on the way, a folder that may not be entered. ``Path.is_dir`` and its kin
+    raise for some of these (ENAMETOOLONG): a traceback for a typing mistake."""
+    try:
+        return path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+
+
+def is_folder(path: Path) -> bool:
+    mode = mode_of(path)
+    return mode is not None and stat.S_ISDIR(mode)
+
+
+def is_regular_file(path: Path) -> bool:
+    mode = mode_of(path)
+    return mode is not None and stat.S_ISREG(mode)
+
+
+def exists(path: Path) -> bool:
+    """Whether something is there to look at (a dangling link or a path that cannot be
+    looked at is nothing)."""
+    return mode_of(path) is not None
+
+
 # What an output never replaces: the learner's own code (``--report exercise-07.py`` wrote HTML
 # over it, with no backup)
 SOURCE_SUFFIXES = (".py", ".ipynb")
@@ -82,13 +109,22 @@ def check_replaceable(path: Path) -> None:
 def check_writable(path: Path) -> None:
     """Fail early when ``path`` cannot become an output file: a folder, what
     :func:`check_replaceable` refuses, a place that cannot be written."""
-    if path.is_dir():
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        pass  # a new file: its folder is looked at below
+    except (OSError, ValueError) as exc:  # a name too long, a link loop, a file on the way
+        why = getattr(exc, "strerror", None) or "the path cannot be looked at"
+        raise UsageError(
+            f"cannot write {path}: {why}", hint="Choose a file in a folder you can write to."
+        ) from None
+    if is_folder(path):
         raise UsageError(f"{path} is a folder", hint="Give a file name for this output.")
     check_replaceable(path)
     folder = path.parent
-    while not folder.exists() and folder != folder.parent:
+    while not exists(folder) and folder != folder.parent:
         folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+    if not is_folder(folder) or not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(
             f"cannot write {path}: {folder} is not a folder you can write to",
             hint="Choose a file in a folder you can write to.",

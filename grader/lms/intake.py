@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
+from grader.fileio import is_folder, is_regular_file
 from grader.lms.collect import (
     MAX_DEPTH,
     MAX_WALK_ENTRIES,
@@ -239,12 +240,12 @@ def _may_be_work(name: str) -> bool:
 
 
 def _check_root(root: Path) -> Path:
-    if root.is_file() and archive_kind(root.name):
+    if is_regular_file(root) and archive_kind(root.name):
         raise UsageError(
             f"{root} is an archive, not a folder",
             hint=f"Extract it first (e.g. `unzip {root.name} -d submissions`) and pass the folder.",
         )
-    if not root.is_dir():
+    if not is_folder(root):
         raise UsageError(
             f"{root} is not a folder",
             hint="Pass the folder that holds the download: one folder or archive per student, "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.engine.api import DEFAULT_SEED, MAX_SOURCE_BYTES, GradeRequest
 from grader.errors import UsageError
-from grader.fileio import check_writable, write_atomic
+from grader.fileio import check_writable, exists, is_regular_file, write_atomic
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, extract
 from grader.results import Result
 from grader.spec import ExerciseSpec
@@ -68,9 +68,9 @@ class Submission:
 def read_file(path: Path) -> bytes:
     """A user-given submission: an existing, readable, regular file (else a UsageError)."""
     limit = MAX_NOTEBOOK_BYTES if is_notebook(path) else MAX_SOURCE_BYTES
-    if not path.exists():
+    if not exists(path):
         raise UsageError(f"{path} does not exist")
-    if not path.is_file():
+    if not is_regular_file(path):
         raise UsageError(f"{path} is not a file")
     try:
         with open(path, "rb") as handle:
