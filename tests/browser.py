@@ -54,6 +54,12 @@ AXE_RUN = """
 """
 
 
+SETTLED = """
+document.fonts.ready.then(() => new Promise(
+  done => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))
+"""
+
+
 def axe_source() -> str:
     data = AXE.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
@@ -197,7 +203,6 @@ def render(
     path: Path,
     *,
     width: int = 1100,
-    settle_s: float = 0.3,
     pdf: bool = False,
     evaluate: tuple[str, ...] = (),
     axe: bool = False,
@@ -222,9 +227,13 @@ def render(
         url = path.resolve().as_uri()
         browser.send("Page.navigate", {"url": url}, session=session)
         browser.wait_for("Page.loadEventFired")
-        deadline = time.monotonic() + settle_s
-        while time.monotonic() < deadline:
-            browser.events += browser._read(deadline - time.monotonic())
+        # settled: its fonts loaded and two frames drawn since the load, as the page's own
+        # promise says; the events sent before the answer are gathered on the way to it
+        browser.send(
+            "Runtime.evaluate",
+            {"expression": SETTLED, "awaitPromise": True, "returnByValue": True},
+            session=session,
+        )
         page = Page(url=url)
         text = browser.send(
             "Runtime.evaluate",
