@@ -186,19 +186,18 @@ class DaskCluster:
         scheduler = self.procs[-1]
 
         def written() -> bool:
-            # the file is written whole before the log's "Scheduler at:" line
-            if "Scheduler at:" not in self.log("scheduler"):
-                assert scheduler.poll() is None, (
-                    f"the Dask scheduler ended: {self.log('scheduler')}"
-                )
+            # the scheduler writes its file after it listens: whole once closed
+            try:
+                self.address = json.loads(self.file.read_text())["address"]
+                return True
+            except (OSError, ValueError, KeyError):
+                assert scheduler.poll() is None, f"the scheduler ended: {self.log('scheduler')}"
                 return False
-            self.address = json.loads(self.file.read_text())["address"]
-            return True
 
         wait_until(
             written,
             lambda: f"the Dask scheduler did not start: {self.log('scheduler')}",
-            on=[self.base / "scheduler.log", Ended(scheduler.pid)],
+            on=[self.file, Ended(scheduler.pid)],
         )
 
     def start_worker(self, name: str, env: dict[str, str], *extra: str) -> None:
