@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tests.events import Ended, Output, wait_until
+from tests.events import Ended, Output, processes, wait_until
 
 
 def test_a_file_made_in_folders_made_later_wakes_the_wait(tmp_path):
@@ -61,3 +61,25 @@ def test_a_childs_output_is_gathered_as_it_comes_and_its_end_is_seen():
     wait_until(lambda: out.closed, lambda: out.text, on=[out])
     proc.wait()
     proc.stdout.close()
+
+
+def test_a_process_starting_wakes_the_wait(tmp_path):
+    """Without CAP_NET_ADMIN the kernel tells no one of a process starting: the condition is
+    looked at again every ``UNPRIVILEGED_RECHECK_S`` there, and the wait still ends."""
+    started: list[subprocess.Popen] = []
+    ready = threading.Event()
+
+    def start() -> None:
+        ready.wait()
+        started.append(subprocess.Popen([sys.executable, "-c", "pass"]))
+
+    starter = threading.Thread(target=start)
+    starter.start()
+
+    def running() -> bool:
+        ready.set()
+        return bool(started)
+
+    wait_until(running, lambda: "no process started", on=[processes()])
+    starter.join()
+    started[0].wait()
