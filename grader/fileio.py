@@ -111,9 +111,9 @@ def check_writable(path: Path) -> None:
     :func:`check_replaceable` refuses, a place that cannot be written."""
     try:
         path.lstat()
-    except FileNotFoundError:
-        pass  # a new file: its folder is looked at below
-    except (OSError, ValueError) as exc:  # a name too long, a link loop, a file on the way
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # a new file, or a file on the way: its folder is looked at below
+    except (OSError, ValueError) as exc:  # a name too long, a link loop
         why = getattr(exc, "strerror", None) or "the path cannot be looked at"
         raise UsageError(
             f"cannot write {path}: {why}", hint="Choose a file in a folder you can write to."
