@@ -126,8 +126,12 @@ _REFUSED_DECLARATION = re.compile(
 def declaration_line(data: bytes) -> int | None:
     """The line of source bytes ``data`` holding its coding declaration (1 or 2, as Python
     looks for one: on the second line only after a blank or comment line), None where it
-    has none. For an error Python names no line for: an encoding it refuses to read by."""
-    first, *rest = data.split(b"\n", 2)[:2]
+    has none. For an error Python names no line for: an encoding it refuses to read by.
+
+    Lines end as Python's compiler ends them (``\r\n``, ``\r`` or ``\n``, as
+    :func:`line_at` counts them): a file saved with bare ``\r`` line ends (classic Mac OS)
+    had its declaration on line 2 named line 1."""
+    first, *rest = _PYTHON_NEWLINE_BYTES.split(data, 2)[:2]
     if first.startswith(b"\xef\xbb\xbf"):
         first = first[3:]
     if _declares(first):
