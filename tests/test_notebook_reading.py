@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader import notebooks
 from grader.notebooks import MAX_CELLS, CellMap, NotebookError, extract
@@ -89,4 +91,97 @@ def test_a_cell_map_past_what_a_result_may_hold_is_refused_before_grading(monkey
         extract(_one_cell_of_runs(cap + 1))
     got = extract(_one_cell_of_runs(cap))
     assert len(got.cells.runs) == cap
+    assert CellMap.from_dict(json.loads(json.dumps(got.cells.to_dict()))) == got.cells
+
+
+_BASE = {
+    "nbformat": 4,
+    "nbformat_minor": 5,
+    "metadata": {"kernelspec": {"language": "python"}, "language_info": {"name": "python"}},
+    "cells": [
+        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "# t"},
+        {
+            "cell_type": "code",
+            "id": "c",
+            "metadata": {},
+            "execution_count": 3,
+            "outputs": [],
+            "source": "%%grade 7\ndef f(x):\n    %time x\n    return x\n",
+        },
+        {
+            "cell_type": "code",
+            "id": "d",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": ["a = 1\n", "!ls\n", "b = 2"],
+        },
+    ],
+}
+_ODD = st.one_of(
+    st.sampled_from(
+        [
+            None,
+            True,
+            1e308,
+            float("nan"),
+            float("inf"),
+            2**70,
+            -1,
+            "",
+            "\ud800",
+            "\x00",
+            "\r",
+            "\u2028",
+            "\ufeff",
+            [],
+            {},
+            [[[]]],
+            ["a", 1],
+            ["\ud800"],
+            "%%time\n",
+            "R",
+            "x" * 300,
+        ]
+    ),
+    st.text(max_size=12),
+    st.lists(st.text(max_size=6), max_size=3),
+)
+
+
+def _places(value, at=()):
+    yield at
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _places(inner, (*at, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _places(inner, (*at, index))
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), value=_ODD, drop=st.booleans(), surrogates=st.booleans())
+def test_a_notebook_with_any_field_changed_is_read_or_refused_in_one_line(
+    data, value, drop, surrogates
+):
+    """Any field of a real notebook set to an odd value (wrong type, NaN, a lone surrogate,
+    a NUL, deep lists) or removed: extracted, its map stored and read back, or refused with
+    one line; never another exception."""
+    notebook = json.loads(json.dumps(_BASE))
+    place = data.draw(st.sampled_from(list(_places(notebook))[1:]))
+    holder = notebook
+    for step in place[:-1]:
+        holder = holder[step]
+    if drop and isinstance(holder, dict):
+        del holder[place[-1]]
+    else:
+        holder[place[-1]] = value
+    text = json.dumps(notebook, allow_nan=True, ensure_ascii=not surrogates)
+    try:
+        got = extract(text.encode("utf-8", "surrogatepass"))
+    except NotebookError as exc:
+        assert "\n" not in str(exc)
+        str(exc).encode("utf-8")
+        return
+    got.source.encode("utf-8")
     assert CellMap.from_dict(json.loads(json.dumps(got.cells.to_dict()))) == got.cells
