@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from grader.testing.checks import CheckFailed
@@ -57,21 +57,30 @@ def test_get_device_is_named_and_str_device_is_right():
     assert "device_index_only" not in _key_evidence("cuda", "device", t)
 
 
-@given(shape=SHAPES, dtype=st.sampled_from([torch.float32, torch.int8, torch.float64]))
-def test_bits_and_the_python_object_are_named_and_only_they(shape, dtype):
+SLIPS = {
+    "assumed_element_size": lambda t: 4 * t.numel(),
+    "bits_not_bytes": lambda t: 8 * t.numel() * t.element_size(),
+    "python_object_size": sys.getsizeof,
+}
+DTYPES = st.sampled_from([torch.float32, torch.int8, torch.float64, torch.float16, torch.bool])
+
+
+@given(shape=SHAPES, dtype=DTYPES, slip=st.sampled_from(sorted(SLIPS)))
+@example(shape=[4, 5], dtype=torch.int8, slip="python_object_size")
+@example(shape=[2, 5], dtype=torch.bool, slip="bits_not_bytes")
+def test_each_slip_is_named_and_only_it(shape, dtype, slip):
+    # 80, sys.getsizeof of every tensor, is also 4 bytes for each of 20 int8 or bool elements
+    # and the bits of 10 bytes: the learner's nbytes of another tensor tells them apart
     t = torch.zeros(shape, dtype=dtype)
     want = t.numel() * t.element_size()
     assert _nbytes_evidence(lambda t: t.numel() * t.element_size(), t) == []
-    # 8 * nbytes can be sys.getsizeof(t) too (80 for ten bytes): then neither story is told
-    ambiguous = sys.getsizeof(t) == 8 * want
-    bits = _nbytes_evidence(lambda t: 8 * t.numel() * t.element_size(), t)
-    assert ("bits_not_bytes" in bits) == (want > 0 and not ambiguous)
-    # 80 is also 4 bytes for each of 20 int8 elements: the older story of a fixed 4 comes first
-    four = sys.getsizeof(t) == 4 * t.numel() and t.element_size() != 4
-    if sys.getsizeof(t) != want and not four:
-        evidence = _nbytes_evidence(sys.getsizeof, t)
-        assert ("python_object_size" in evidence) == (not ambiguous)
-        assert "bits_not_bytes" not in evidence
+    got = SLIPS[slip](t)
+    evidence = _nbytes_evidence(SLIPS[slip], t)
+    if got == want:
+        assert evidence == []
+        return
+    assert slip in evidence
+    assert not (set(SLIPS) - {slip}) & set(evidence)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -84,10 +93,17 @@ def test_the_getsizeof_story_names_it(lang):
     assert "sys.getsizeof(t)" in getattr(caught.value.message, lang)
 
 
-def test_eight_times_the_bytes_that_is_also_getsizeof_is_told_neither():
-    t = torch.zeros(2, 5, dtype=torch.int8)  # 10 bytes; sys.getsizeof(t) is 80 here
+@pytest.mark.parametrize(
+    ("shape", "dtype"), [((2, 5), torch.int8), ((4, 5), torch.int8), ((4, 5), torch.float16)]
+)
+def test_a_number_two_slips_give_is_told_by_another_tensor(shape, dtype):
+    t = torch.zeros(shape, dtype=dtype)  # 80 bytes is sys.getsizeof(t) here, and 4 or 8 times
     if sys.getsizeof(t) != 80:
         pytest.skip("this Python's tensor object has another size")
-    evidence = _nbytes_evidence(lambda t: 80, t)
-    assert "bits_not_bytes" not in evidence
-    assert "python_object_size" not in evidence
+    assert "python_object_size" in _nbytes_evidence(lambda t: 80, t)
+    four = _nbytes_evidence(lambda t: 4 * t.numel(), t)
+    assert "assumed_element_size" in four
+    assert "python_object_size" not in four
+    # the same 80 once, then a number no slip gives: no story at all
+    calls = iter([80, 7])
+    assert _nbytes_evidence(lambda t: next(calls), t) == ["values_differ"]

@@ -405,6 +405,76 @@ def _same_number(got, want):
         return False
 
 
+# The slips a wrong nbytes may be, each as the number it gives for a tensor: 4 bytes for every
+# element, the size in bits, and sys.getsizeof (the Python object, the same for every tensor).
+_SLIPS = {
+    "assumed_element_size": lambda t: 4 * t.numel() if t.element_size() != 4 else None,
+    "bits_not_bytes": lambda t: 8 * t.numel() * t.element_size() if t.numel() else None,
+    "python_object_size": sys.getsizeof,
+}
+
+
+def _slip_story(learner, t, got):
+    """(en, zh, tag) of the one slip ``got`` is, or None. A number that fits two of them (80:
+    sys.getsizeof of every tensor, and 4 bytes for each of 20 int8 elements, or the bits of
+    10 bytes) is told apart by the learner's nbytes of another tensor of t's dtype and device,
+    of a size where the slips give three different numbers; it is told neither where that
+    number fits no one of them alone."""
+    fits = [tag for tag, slip in _SLIPS.items() if _same_number(got, slip(t))]
+    probe = None
+    if len(fits) > 1:
+        probe = _probe_for(t)
+        try:
+            seen = learner.nbytes(probe)
+        except LearnerRaised:
+            return None
+        fits = [tag for tag in fits if _same_number(seen, _SLIPS[tag](probe))]
+    if len(fits) != 1:
+        return None
+    tag = fits[0]
+    also_en = also_zh = ""
+    if probe is not None:
+        also_en = f" (yours gives {seen} for a tensor of {probe.numel()} elements of that dtype)"
+        also_zh = f"（对同一 dtype、含 {probe.numel()} 个元素的张量，你的结果是 {seen}）"
+    dtype = str(t.dtype).removeprefix("torch.")
+    if tag == "assumed_element_size":
+        return (
+            f" That counts 4 bytes per element{also_en}, but a {dtype} element takes "
+            f"{t.element_size()}: ask the tensor (t.element_size()).",
+            f"这是按每个元素 4 字节计算的{also_zh}，但 {dtype} 的每个元素占 {t.element_size()} "
+            "字节：请向张量查询（t.element_size()）。",
+            tag,
+        )
+    if tag == "bits_not_bytes":
+        return (
+            f" That is the size in bits, 8 per byte{also_en}: t.element_size() already counts "
+            "bytes, so nothing multiplies by 8.",
+            f"这是以比特计的大小（每字节 8 比特）{also_zh}：t.element_size() 本身就以字节计，"
+            "不需要再乘以 8。",
+            tag,
+        )
+    return (
+        f" That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
+        f"the same for every tensor{also_en}; the data lies elsewhere: "
+        "t.numel() * t.element_size().",
+        f"这是 sys.getsizeof(t)，即包装张量的 Python 对象本身的大小，对每个张量都一样{also_zh}；"
+        "数据存放在别处：t.numel() * t.element_size()。",
+        tag,
+    )
+
+
+def _probe_for(t):
+    """A 1-D tensor of t's dtype and device whose size makes the slips' numbers, and its
+    true size in bytes, all different."""
+    n = t.numel() + 1
+    while True:
+        probe = torch.zeros(n, dtype=t.dtype, device=t.device)
+        numbers = [slip(probe) for slip in _SLIPS.values()] + [n * t.element_size()]
+        if len(set(numbers)) == len(numbers):
+            return probe
+        n += 1
+
+
 def _check_nbytes(learner, reference, t, code):
     got = learner.nbytes(t)
     want = reference.nbytes(t)
@@ -414,37 +484,11 @@ def _check_nbytes(learner, reference, t, code):
         return
     en = zh = ""
     evidence = ["values_differ"]
-    dtype = str(t.dtype).removeprefix("torch.")
-    if got == 4 * t.numel() and t.element_size() != 4:
-        en = (
-            f" That counts 4 bytes per element, but a {dtype} element takes "
-            f"{t.element_size()}: ask the tensor (t.element_size())."
-        )
-        zh = (
-            f"这是按每个元素 4 字节计算的，但 {dtype} 的每个元素占 {t.element_size()} 字节："
-            "请向张量查询（t.element_size()）。"
-        )
-        evidence.append("assumed_element_size")
-    elif isinstance(got, int) and want and got == 8 * want != sys.getsizeof(t):
-        en = (
-            " That is the size in bits, 8 per byte: t.element_size() already counts bytes, so "
-            "nothing multiplies by 8."
-        )
-        zh = (
-            "这是以比特计的大小（每字节 8 比特）：t.element_size() 本身就以字节计，不需要再乘以 8。"
-        )
-        evidence.append("bits_not_bytes")
-    elif isinstance(got, int) and got == sys.getsizeof(t) != 8 * want:
-        en = (
-            " That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
-            "the same for every tensor; the data lies elsewhere: t.numel() * t.element_size()."
-        )
-        zh = (
-            "这是 sys.getsizeof(t)，即包装张量的 Python 对象本身的大小，对每个张量都一样；"
-            "数据存放在别处：t.numel() * t.element_size()。"
-        )
-        evidence.append("python_object_size")
-    elif got == _storage_bytes_seen(t):
+    story = _slip_story(learner, t, got)
+    if story is not None:
+        en, zh, tag = story
+        evidence.append(tag)
+    elif _same_number(got, _storage_bytes_seen(t)):
         en = (
             f" That is the size of the whole storage t is a view of, but t itself has "
             f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
@@ -456,7 +500,9 @@ def _check_nbytes(learner, reference, t, code):
             "请统计 t 自己的元素。"
         )
         evidence.append("storage_bytes")
-    elif t.dim() > 1 and t.shape[0] != t.numel() and got == t.shape[0] * t.element_size():
+    elif (
+        t.dim() > 1 and t.shape[0] != t.numel() and _same_number(got, t.shape[0] * t.element_size())
+    ):
         en = (
             f" That is {t.shape[0]} element{'s' if t.shape[0] != 1 else ''} of "
             f"{t.element_size()} bytes: len(t) (or "
