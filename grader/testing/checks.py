@@ -334,6 +334,10 @@ def assert_shape(value: torch.Tensor, shape: Sequence[int], what: str | Text) ->
     more_en, more_zh = (f" {relation.en}", relation.zh) if relation is not None else ("", "")
     if relation is not None:
         evidence.append(relation.tag)
+    elif "size_one_dims" in evidence:
+        story = relations.size_one_story(got, want)
+        if story is not None:
+            more_en, more_zh = f" It has {story[0]}", f"你的结果{story[1]}"
     fail(
         f"{we} should have shape {_shape(want)}, but yours has shape {_shape(got)}.{more_en}",
         f"{wz} 的形状应为 {_shape(want)}，但你的结果形状为 {_shape(got)}。{more_zh}",
@@ -537,6 +541,11 @@ def _related(
             relation = relations.relate(got, expected, rtol=rtol or 0.0, atol=atol or 0.0)
         if relation is None or relation.en in exc.message.en:
             raise  # none, or already said (assert_shape names a reduction itself)
+        if relation.tag == "size_one_dims" and relation.tag in exc.evidence:
+            # assert_shape named the size-1 dim already: only the values are news
+            raise _extended(
+                exc, "Your values are right.", "你的数值是对的。", relation.tag
+            ) from None
         raise _extended(exc, relation.en, relation.zh, relation.tag) from None
 
 

@@ -210,16 +210,114 @@ def _size_one(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Rel
         return None
     if not _close(a.reshape(b.shape), b, rtol, atol):
         return None
-    extra = a.dim() > b.dim()
+    story = size_one_story(a.shape, b.shape)
+    if story is None:
+        return None
+    en, zh = story
     return Relation(
         "size_one_dims",
-        f"Your answer holds the expected values, but with {'an extra' if extra else 'a missing'} "
-        f"size-1 dimension: shape {_shape(a.shape)} instead of {_shape(b.shape)} "
-        f"({'keepdim=True, unsqueeze or [:, None] where none was due' if extra else 'keepdim=True or unsqueeze was due'}).",
-        f"你的结果数值正确，但{'多了' if extra else '少了'}一个长度为 1 的维度：形状为 "
-        f"{_shape(a.shape)}，而不是 {_shape(b.shape)}"
-        f"（{'多用了 keepdim=True、unsqueeze 或 [:, None]' if extra else '这里需要 keepdim=True 或 unsqueeze'}）。",
+        f"Your answer holds the expected values, but with {en}",
+        f"你的结果数值正确，但{zh}",
     )
+
+
+def size_one_story(got: Sequence[int], want: Sequence[int]) -> tuple[str, str] | None:
+    """What a shape that differs from the one asked for only by size-1 dims has, as a clause
+    ("an extra size-1 dimension, dim 1: shape (4, 1) instead of (4,) (...)."): which dim is
+    extra or missing, and the steps that make such a shape: the input's own shape, or a
+    squeeze() of every size-1 dim of the input, where that is the answer's shape alone; else
+    the steps that add (or drop) a dim, with a reduction's keepdim among them only where a
+    reduction of an input over that dim has the shape. Shapes alone never tell an integer
+    index from a squeeze(), or keepdim from an unsqueeze: no one of them is prescribed."""
+    a, b = tuple(int(d) for d in got), tuple(int(d) for d in want)
+    if a == b or [d for d in a if d != 1] != [d for d in b if d != 1]:
+        return None
+    yours, asked = _shape(a), _shape(b)
+    extra = len(a) > len(b)
+    longer, shorter = (a, b) if extra else (b, a)
+    at = _removed_dim(longer, shorter)
+    if at is None:
+        return (
+            f"its size-1 dimensions in other places: shape {yours} instead of {asked}.",
+            f"长度为 1 的维度位置不对：形状为 {yours}，而不是 {asked}。",
+        )
+    if extra:
+        head_en = f"an extra size-1 dimension, dim {at}: shape {yours} instead of {asked}"
+        head_zh = f"多了一个长度为 1 的维度（第 {at} 维）：形状为 {yours}，而不是 {asked}"
+        cause = _extra_cause(a, b, at)
+    else:
+        head_en = f"the size-1 dimension dim {at} missing: shape {yours} instead of {asked}"
+        head_zh = f"少了长度为 1 的第 {at} 维：形状为 {yours}，而不是 {asked}"
+        cause = _missing_cause(a, b, at)
+    en, zh = cause
+    return f"{head_en} ({en}).", f"{head_zh}（{zh}）。"
+
+
+def _removed_dim(longer: tuple[int, ...], shorter: tuple[int, ...]) -> int | None:
+    """The one size-1 dim of ``longer`` whose removal gives ``shorter`` (the first of a run of
+    size-1 dims, which are all alike), or None when it is not exactly one dim."""
+    if len(longer) != len(shorter) + 1:
+        return None
+    for p, size in enumerate(longer):
+        if size == 1 and longer[:p] + longer[p + 1 :] == shorter:
+            return p
+    return None
+
+
+def _extra_cause(a: tuple[int, ...], b: tuple[int, ...], at: int) -> tuple[str, str]:
+    for x in _shapes:
+        if x == a:
+            return (
+                f"that is the shape of the input itself: its size-1 dim {at} is still there, "
+                f"where the answer has none; squeeze({at}) removes exactly that one",
+                f"这正是输入本身的形状：输入的第 {at} 维（长度为 1）还在，而结果中不应有它；"
+                f"squeeze({at}) 只删除这一维",
+            )
+    en = (
+        f"find the step that adds dim {at}: an unsqueeze, a None index, a reshape or view with "
+        "an extra 1, a (d, 1) column in a matrix product or brackets around a value"
+    )
+    zh = (
+        f"找出添加第 {at} 维的那一步：unsqueeze、None 索引、多写了一个 1 的 reshape 或 view、"
+        "矩阵乘法中形状为 (d, 1) 的列，或者把值放进了方括号"
+    )
+    for x in _shapes:
+        if len(x) == len(a) and x[at] > 1 and x[:at] + x[at + 1 :] == b:
+            en += (
+                f", or a reduction over dim {at} of the input, shape {_shape(x)}, with keepdim=True"
+            )
+            zh += f"，或者对形状为 {_shape(x)} 的输入沿第 {at} 维做了 keepdim=True 的归约"
+            break
+    return en, zh
+
+
+def _missing_cause(a: tuple[int, ...], b: tuple[int, ...], at: int) -> tuple[str, str]:
+    for x in _shapes:
+        if 1 in x and len(x) > len(a) and tuple(d for d in x if d != 1) == a:
+            return (
+                f"that is the shape of the input, {_shape(x)}, with every size-1 dim removed, "
+                "as squeeze() with no dim gives it; squeeze(d) removes dim d only",
+                f"这正是形状为 {_shape(x)} 的输入去掉所有长度为 1 的维度后的形状，"
+                "不带 dim 的 squeeze() 得到的就是它；squeeze(d) 只删除第 d 维",
+            )
+    en = (
+        f"find the step that drops dim {at}: squeeze() with no dim removes every size-1 dim, "
+        "and an integer index (x[i]) drops the dim it indexes, where a slice (x[i:i + 1]) "
+        "keeps it"
+    )
+    zh = (
+        f"找出去掉第 {at} 维的那一步：不带 dim 的 squeeze() 会删除所有长度为 1 的维度，"
+        "整数索引（x[i]）会去掉被索引的那一维，而切片（x[i:i + 1]）会保留它"
+    )
+    for x in _shapes:
+        if len(x) == len(b) and x[at] > 1 and x[:at] + x[at + 1 :] == a:
+            en += (
+                f"; a reduction over dim {at} of the input, shape {_shape(x)}, drops it too "
+                "unless keepdim=True"
+            )
+            zh += f"；对形状为 {_shape(x)} 的输入沿第 {at} 维归约也会去掉它，除非设 keepdim=True"
+            break
+    return en, zh
 
 
 _REDUCTIONS: tuple[tuple[str, Callable[..., torch.Tensor]], ...] = (
