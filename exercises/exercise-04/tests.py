@@ -100,6 +100,7 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
     """Name the classic wrong answers before the generic comparison."""
     n = labels.shape[0]
     _whole_rows(got, scores, labels, what_en, what_zh)
+    _row_maxima(got, scores, want, what_en, what_zh)
     if tuple(got.shape) == (n, n) and n > 1 and _all_pairs_or_unknown(got, scores, labels):
         fail(
             f"{what_en} should have shape ({n},), one value per row, but yours has shape ({n}, {n}): "
@@ -190,6 +191,27 @@ def _explain_pick(got, scores, labels, want, what_en, what_zh):
                 "它应该是 scores[i, labels[i]]：请沿 dim 1（标签所索引的维度）使用 gather。",
                 evidence=["values_differ", "gather_wrong_dim"],
             )
+
+
+def _row_maxima(got, scores, want, what_en, what_zh):
+    """Name each row's largest score (scores.max(dim=1)) returned whatever the labels: only
+    where it is that, and the labels' scores are not (some label is not its row's argmax)."""
+    if got.device.type == "meta" or got.shape != want.shape or scores.shape[1] < 2:
+        return
+    yours, s = got.detach().cpu(), scores.detach().cpu()
+    if not len(s) or yours.dtype != s.dtype or torch.equal(yours, want.detach().cpu()):
+        return
+    if not torch.equal(yours, s.amax(dim=1)):
+        return
+    fail(
+        f"{what_en}: element i of yours is the largest score of row i (scores.max(dim=1)), "
+        "whatever labels[i]. pick reads the score of the labelled class, which is not always "
+        "the largest: scores[i, labels[i]], gather along dim 1 with the labels.",
+        f"{what_zh.rstrip()}：你的结果第 i 个元素是第 i 行最大的分数（scores.max(dim=1)），"
+        "与 labels[i] 无关。pick 要取的是标签所指类别的分数，它不一定是最大的："
+        "scores[i, labels[i]]，即用标签沿 dim 1 做 gather。",
+        evidence=["values_differ"],
+    )
 
 
 def _all_pairs_or_unknown(got, scores, labels):
