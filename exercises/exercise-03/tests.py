@@ -536,11 +536,39 @@ def _rows_only(got, x, k, what):
     )
 
 
+_CORNERS = (
+    ("x[:k, -k:]", "the top-right", "右上", lambda x, k: x[:k, -k:]),
+    ("x[-k:, :k]", "the bottom-left", "左下", lambda x, k: x[-k:, :k]),
+    ("x[-k:, -k:]", "the bottom-right", "右下", lambda x, k: x[-k:, -k:]),
+)
+
+
+def _other_corner(got, x, k, what):
+    """Name another corner of x taken for the top-left one: only where the answer is that
+    corner alone, and not the top-left block (which a constant x would also be)."""
+    if k == 0 or x.device.type == "meta" or not isinstance(got, torch.Tensor):
+        return
+    if _same(got, x[:k, :k]):
+        return
+    fits = [c for c in _CORNERS if _same(got, c[3](x, k))]
+    if len(fits) == 1:  # two corners are one block where k is x's height or width: say neither
+        code, en, zh, _ = fits[0]
+        we, wz = names(what)
+        fail(
+            f"{we}: yours is {code}, {en} corner of x. The corner asked for is the top-left "
+            "one, the first k rows and the first k columns: x[:k, :k].",
+            f"{wz}：你的结果是 {code}，即 x 的{zh}角。要求的是左上角，也就是前 k 行、前 k 列："
+            "x[:k, :k]。",
+            evidence=["values_differ"],
+        )
+
+
 def test_corner_copy_values(learner, reference, device, rng):
     for code, x, k in _corner_cases(rng, device):
         what = f"corner_copy(x, {k}) (x = {code})"
         got = learner.corner_copy(x, k)
         _rows_only(got, x, k, what)
+        _other_corner(got, x, k, what)
         _block_off_by_one(got, x, k, what)
         _equal_here(got, reference.corner_copy(x, k), what)
 

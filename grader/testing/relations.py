@@ -557,6 +557,27 @@ def _shift_explains(
     return bool((unexplained & nonzero).any())
 
 
+def _sorted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` is the expected 1-D answer sorted (a sort, or torch.unique, reordered it): only
+    where the expected answer is not in that order itself, and holds three distinct values at
+    least (two may be swapped for any reason)."""
+    if a.shape != b.shape or b.dim() != 1 or a.is_complex() or _distinct(b) < 3:
+        return None
+    for descending, how, how_zh in ((False, "ascending", "升序"), (True, "descending", "降序")):
+        order = b.sort(descending=descending).values
+        if _close(order, b, rtol, atol) or not _close(a, order, rtol, atol):
+            continue
+        return Relation(
+            "",
+            f"Your answer holds the expected values, but sorted ({how}): the order asked for "
+            "is the one they have in the input. A sort (or torch.unique, which sorts) changed "
+            "it.",
+            f"你的结果包含期望的数值，但经过了排序（{how_zh}）：要求的顺序是它们在输入中的顺序。"
+            "是排序（或会排序的 torch.unique）改变了它。",
+        )
+    return None
+
+
 _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | None], ...] = (
     _transposed,
     _diagonal,
@@ -565,6 +586,7 @@ _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | 
     _size_one,
     _shifted,
     _scaled,
+    _sorted,
 )
 
 

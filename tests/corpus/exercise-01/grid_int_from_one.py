@@ -1,0 +1,15 @@
+"""Exercise 01."""
+
+import torch
+
+
+def make_grid(rows, cols, device="cpu"):
+    return torch.arange(1, rows * cols + 1, device=device).reshape(rows, cols)
+
+
+def make_scalar(value):
+    return torch.tensor(value, dtype=torch.float32)
+
+
+def init_weights(fan_in, fan_out, generator):
+    return torch.randn(fan_in, fan_out, generator=generator) * 0.01

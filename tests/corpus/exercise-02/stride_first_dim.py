@@ -1,0 +1,19 @@
+"""Exercise 02."""
+
+import torch
+
+
+def describe(t):
+    return {
+        "shape": tuple(t.shape),
+        "ndim": t.dim(),
+        "numel": t.numel(),
+        "dtype": str(t.dtype),
+        "device": str(t.device),
+        "contiguous": t.is_contiguous(),
+        "stride": t.stride(0),
+    }
+
+
+def nbytes(t):
+    return t.numel() * t.element_size()

@@ -1,0 +1,16 @@
+"""Exercise 03."""
+
+import torch
+
+
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    keep = scores > threshold
+    return boxes[keep].squeeze()
+
+
+def corner_copy(x, k):
+    return x[:k, :k].clone()
