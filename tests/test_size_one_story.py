@@ -96,3 +96,16 @@ def test_the_values_are_said_once_with_the_dim():
     assert evidence.count("size_one_dims") == 1
     scalar, _, _ = _message(torch.tensor([5.0]), torch.tensor(5.0))  # (): no shape story alone
     assert scalar.count("extra size-1 dimension, dim 0") == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=st.lists(st.integers(2, 4), min_size=1, max_size=2), ones=st.integers(1, 2))
+def test_size_one_dims_moved_are_not_called_a_transpose(sizes, ones):
+    # exercise 06's drop_dim as x[0]: (3, 1, 4) for (1, 3, 4); the values in the same order
+    want = torch.arange(float(torch.Size(sizes).numel())).reshape([1] * ones + sizes)
+    got = want.reshape(sizes[:1] + [1] * ones + sizes[1:])
+    if got.shape == want.shape:
+        return
+    found = relations.relate(got, want)
+    assert found is not None and found.tag == "size_one_dims"
+    assert "other places" in found.en or "dim" in found.en

@@ -195,11 +195,21 @@ def _another_distance(mine, want, x, what, rtol, atol):
             "每个值都是欧氏距离除以 sqrt(d)：差的平方被取了平均（mean），而应该求和。"
             "请对坐标求和：((x[:, None] - x[None]) ** 2).sum(-1).sqrt()。",
         ),
+        (
+            (diff**2).sum(dim=-1),
+            "",
+            "every value is the squared Euclidean distance, the sum of the squared differences "
+            "without its square root (torch.cdist(x, x) ** 2 is that too). Take the square "
+            "root last: ((x[:, None] - x[None]) ** 2).sum(-1).sqrt().",
+            "每个值都是欧氏距离的平方，即差的平方和，但没有开平方（torch.cdist(x, x) ** 2 也是如此）。"
+            "最后要开平方：((x[:, None] - x[None]) ** 2).sum(-1).sqrt()。",
+        ),
     )
     for values, tag, en, zh in stories:
         values.diagonal().zero_()
         if bool(torch.isclose(yours, values, rtol=rtol, atol=atol, equal_nan=True).all()):
-            fail(f"{we}: {en}", f"{wz}：{zh}", evidence=["values_differ", tag])
+            evidence = ["values_differ", tag] if tag else ["values_differ"]
+            fail(f"{we}: {en}", f"{wz}：{zh}", evidence=evidence)
 
 
 def _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol):

@@ -60,8 +60,26 @@ def call_on_meta(module, name, args, catch_copies=True, catch_reads=False):
         value = getattr(module, name)(*args)
     except NotImplementedError as exc:
         said = str(exc)
-        if catch_copies and "Cannot copy out of meta tensor" in said:
-            return {"copied_out_of_meta": said}
+        if "Cannot copy out of meta tensor" in said:
+            # .tolist() (and .cpu() or .to("cpu") on the way to .numpy(), .tolist(), .item())
+            # copies to read values, which a GPU does as well: a read, not a tensor left on
+            # the CPU. Told by the learner's line that raised.
+            import re
+            import traceback
+
+            code = getattr(getattr(module, name, None), "__code__", None)
+            own = getattr(code, "co_filename", None)  # the name the learner's file ran under
+            frames = traceback.extract_tb(exc.__traceback__)
+            mine = [f.line or "" for f in frames if own and f.filename == own]
+            read = re.search(r"\.(tolist|numpy|item)\(", mine[-1]) if mine else None
+            if read is not None:
+                if catch_reads:
+                    return {"reads_values": said}
+                raise RuntimeError(
+                    f"Tensor.{read.group(1)}() cannot be called on meta tensors ({said})"
+                ) from None
+            if catch_copies:
+                return {"copied_out_of_meta": said}
         # an operation whose result's shape depends on the values (nonzero, x[mask], unique):
         # PyTorch has no meta kernel for it; it reads values, it copies nothing
         if catch_reads and ("meta" in said.lower()):

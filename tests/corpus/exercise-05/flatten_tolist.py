@@ -1,0 +1,12 @@
+"""Exercise 05."""
+
+import torch
+
+
+def flatten_transposed(x):
+    return x.t().reshape(-1).tolist()
+
+
+def to_sequence(images):
+    B, C, H, W = images.shape
+    return images.permute(0, 2, 3, 1).reshape(B, H * W, C)
