@@ -1,6 +1,3 @@
-import torch
-
-
 def describe(t):
     return {
         "shape": t.size(),

@@ -1,6 +1,3 @@
-import torch
-
-
 def add_batch_dim(img):
     return img.unflatten(0, (1, img.shape[0])) if img.dim() else img.reshape(1)
 
