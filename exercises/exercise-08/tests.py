@@ -41,7 +41,7 @@ from grader.testing import (
     on_meta,
     sole_story,
 )
-from grader.testing.analysis.slips import bare_calls
+from grader.testing.analysis.slips import bare_calls, keeps_dims
 from grader.testing.checks import assert_shape_of
 from grader.testing.properties import PROPERTY
 
@@ -49,16 +49,32 @@ from grader.testing.properties import PROPERTY
 # Shapes of reductions
 
 
-def _check_reduced_shape(got, x, dim, what, expected=None, squeezes=()):
+def _check_reduced_shape(got, x, dim, what, expected=None, squeezes=(), keeps=None):
     """``got`` has the shape of a reduction of x (n, d) along ``dim``; names the classic slips.
     ``expected``: the answer due, to say how a wrong shape relates to it; ``squeezes``: the
-    learner's lines with a .squeeze() that names no dim."""
+    learner's lines with a .squeeze() that names no dim; ``keeps``: the lines of the function
+    that may keep a reduced dim (keepdim, topk), None where the source cannot tell."""
     n, d = x.shape
     want = (d,) if dim == 0 else (n,)
     shape = tuple(got.shape)
     if shape == want:
         return
     kept = (1, d) if dim == 0 else (n, 1)
+    if shape == kept and keeps == ():
+        # the shape keepdim=True gives, from code that passes no keepdim (nor topk): a size-1
+        # dim added afterwards (unsqueeze, a None index, a reshape with a 1)
+        what_en, what_zh = names(what)
+        fail(
+            f"{what_en} should have shape {_fmt(want)}, but yours has shape {_fmt(shape)}: an "
+            f"extra size-1 dimension, dim {dim}, where the reduced one was. Your code passes no "
+            "keepdim=True: find the step that adds it back (an unsqueeze, a None index, a "
+            "reshape or view with a 1) and leave it out; the reduction's own result is the "
+            "answer.",
+            f"{what_zh} 的形状应为 {_fmt(want)}，但你的结果形状为 {_fmt(shape)}：在被归约的维度处"
+            f"多了一个长度为 1 的维度（第 {dim} 维）。你的代码并没有传 keepdim=True：请找出又把它加回来的"
+            "那一步（unsqueeze、None 索引、带 1 的 reshape 或 view）并去掉它；归约本身的结果就是答案。",
+            evidence=["wrong_shape", "size_one_dims"],
+        )
     if shape == kept:
         what_en, what_zh = names(what)
         fail(
@@ -187,6 +203,7 @@ COLUMN_SHAPES = [(3, 3), (4, 3), (2, 5), (1, 5), (6, 1)]
 
 def test_column_means_values(learner, reference, device, rng, learner_source):
     squeezes = bare_calls(learner_source, ["column_means"], "squeeze")
+    keeps = keeps_dims(learner_source, ["column_means"])
     cases = [(_offset_columns(rng, n, d).to(device), PLAIN) for n, d in COLUMN_SHAPES]
     cases += [(x, note) for note, x in _layouts(5, 4, rng, device)]
     cases.append((_offset_columns(rng, 4, 3, torch.float64).to(device), F64))
@@ -194,7 +211,7 @@ def test_column_means_values(learner, reference, device, rng, learner_source):
         what = _for_x("column_means(x)", x, note)
         want = reference.column_means(x)
         got = expect_tensor(learner.column_means(x), what)
-        _check_reduced_shape(got, x, 0, what, want, squeezes)
+        _check_reduced_shape(got, x, 0, what, want, squeezes, keeps)
         scale = float(x.abs().max())
         # At the precision of the coarser of x's and the result's dtype: whether the dtype is
         # kept is test_keeps_dtype's.
@@ -296,6 +313,17 @@ def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
     i_what = Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
     _check_reduced_shape(values, x, 1, v_what, want_values)
     _check_reduced_shape(indices, x, 1, i_what)
+    if index_dtype and indices.dtype == torch.float32 and not indices.numel():
+        # float32 only where there is nothing: the default dtype of torch.tensor([])
+        i_en, i_zh = names(i_what)
+        fail(
+            f"{i_en} should have dtype int64, but yours has dtype float32: "
+            "torch.tensor of an empty list has no numbers to infer the dtype from, and gets "
+            "PyTorch's default, float32.",
+            f"{i_zh}的 dtype 应为 int64，但你的结果是 float32：对空列表调用 "
+            "torch.tensor 时没有数字可用来推断 dtype，于是得到 PyTorch 的默认 dtype float32。",
+            evidence=["wrong_dtype", "empty_list_float32"],
+        )
     if index_dtype:
         assert_dtype(indices, torch.int64, i_what)
     if values.device.type != "meta" and x.shape[0] == x.shape[1] and x.numel():

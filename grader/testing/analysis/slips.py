@@ -230,6 +230,31 @@ def bare_calls(source: str, functions: Iterable[str], method: str) -> tuple[int,
     )
 
 
+def keeps_dims(source: str, functions: Iterable[str]) -> tuple[int, ...] | None:
+    """The lines where a reduction may keep its reduced dim, in ``functions`` and what they
+    call: a ``keepdim=`` that is not the constant False, or ``topk`` (which always keeps it).
+    None for a file that cannot be read (nothing can be said of it)."""
+    reached = _reached(source, functions)
+    if reached is None:
+        return None
+    defs, seen = reached
+    found: set[int] = set()
+    for name in seen:
+        for node in ast.walk(defs[name]):
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "topk":
+                found.add(node.lineno)
+            for keyword in node.keywords:
+                given = keyword.value
+                if keyword.arg is None or (
+                    keyword.arg == "keepdim"
+                    and not (isinstance(given, ast.Constant) and given.value is False)
+                ):
+                    found.add(node.lineno)  # **kwargs may hold a keepdim too
+    return tuple(sorted(found))
+
+
 def _reached(
     source: str, functions: Iterable[str]
 ) -> tuple[dict[str, ast.FunctionDef | ast.AsyncFunctionDef], list[str]] | None:
