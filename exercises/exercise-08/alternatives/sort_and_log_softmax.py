@@ -1,5 +1,3 @@
-
-
 def column_means(x):
     return x.sum(0) / x.shape[0]
 
