@@ -14,6 +14,7 @@ transpose, not before it); reshape(B, H*W, C) without a permute scrambles pixels
 
 import ast
 import functools
+import itertools
 
 import torch
 
@@ -289,6 +290,43 @@ def _explain_sequence(got, images, want, what):
             "(k % H, k // H)，而不是 (k // W, k % W)。请使用 permute(0, 2, 3, 1)：(B, H, W, C)，H 在 W 之前。",
             evidence=["values_differ", "sequence_pixels_column_major"],
         )
+    _another_permute(mine, xs, what)
+
+
+# the orders the stories above name already, and the right one
+_NAMED_ORDERS = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 2, 1))
+
+
+def _another_permute(mine, xs, what):
+    """Name images.permute(order).reshape(B, H*W, C) for another order of the dims, where one
+    gives the learner's values (several do only by moving size-1 dims, and then each says the
+    same). (0, 3, 1, 2), the move channels-last to channels-first, is permute's arguments read
+    the other way round."""
+    b, c, h, w = xs.shape
+    fits = [
+        order
+        for order in itertools.permutations(range(4))
+        if order not in _NAMED_ORDERS
+        and xs.permute(order).numel() == mine.numel()
+        and torch.equal(mine, xs.permute(order).reshape(b, h * w, c))
+    ]
+    if not fits:
+        return
+    # orders that move a size-1 dim give the same values: each describes them; the reverse
+    # move is named where it is one of them
+    # told only where C, H and W differ (C > 1): else another slip gives these values too
+    inverse = (0, 3, 1, 2) in fits and c > 1 and len({c, h, w}) == 3
+    order = ", ".join(map(str, (0, 3, 1, 2) if inverse else fits[0]))
+    fail(
+        f"{what.en}: your values are images.permute({order}).reshape(B, H*W, C). permute lists, "
+        "for each dim of the result in turn, the input dim that goes there: (B, C, H, W) to "
+        "(B, H, W, C) takes dims 0, 2, 3, 1, so permute(0, 2, 3, 1)"
+        + (", and permute(0, 3, 1, 2) is the reverse move." if inverse else "."),
+        f"{what.zh}：你的数值是 images.permute({order}).reshape(B, H*W, C)。permute 依次列出结果的每一维"
+        "来自输入的哪一维：(B, C, H, W) 变成 (B, H, W, C) 要依次取第 0、2、3、1 维，即 permute(0, 2, 3, 1)"
+        + ("；permute(0, 3, 1, 2) 是相反的变换。" if inverse else "。"),
+        evidence=["values_differ", "permute_order"] if inverse else ["values_differ"],
+    )
 
 
 def _check_sequence(got, images, want, what):
