@@ -109,3 +109,12 @@ def test_size_one_dims_moved_are_not_called_a_transpose(sizes, ones):
     found = relations.relate(got, want)
     assert found is not None and found.tag == "size_one_dims"
     assert "other places" in found.en or "dim" in found.en
+
+
+def test_a_kept_reduced_dim_names_the_unsqueeze_too():
+    # x.mean(0).unsqueeze(0) is x.mean(0, keepdim=True) to the last bit: keepdim is one way
+    x = torch.rand(4, 3, dtype=torch.float64)
+    relations.remember((x,))
+    found = relations.relate(x.mean(0).unsqueeze(0), x.mean(0))
+    assert found is not None and found.tag == "keepdim_kept"
+    assert "or an unsqueeze after the reduction" in found.en and "unsqueeze" in found.zh

@@ -400,12 +400,17 @@ def _reduction_relation(name: str, d: int, k: bool, wd: int, wk: bool) -> Relati
 
     yours, wanted = call(d, k), call(wd, wk)
     if d == wd:
+        # the values say the reduced dim is there (or not), never how: an unsqueeze after the
+        # reduction gives keepdim's answer too
+        how_en = " (keepdim=True, or an unsqueeze after the reduction)" if k else ""
+        how_zh = "（keepdim=True，或者在归约之后 unsqueeze）" if k else "（keepdim）"
         return Relation(
             "keepdim_kept" if k else "keepdim_dropped",
             f"Your answer is {yours} where {wanted} was expected (x: the input): the same "
-            f"reduction over the same dim, with keepdim {'kept' if k else 'dropped'}.",
+            f"reduction over the same dim, with the reduced dim {'kept' if k else 'dropped'}"
+            f"{how_en}.",
             f"你的结果是 {yours}，而期望的是 {wanted}（x 为输入）：沿同一维度做了同样的归约，"
-            f"但{'多保留了' if k else '丢掉了'}被归约的维度（keepdim）。",
+            f"但{'多保留了' if k else '丢掉了'}被归约的维度{how_zh}。",
         )
     return Relation(
         "reduced_wrong_dim",
