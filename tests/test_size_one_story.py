@@ -30,7 +30,7 @@ def _message(got: torch.Tensor, want: torch.Tensor) -> tuple[str, str, tuple[str
     return caught.value.message.en, caught.value.message.zh, caught.value.evidence
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(shape=shapes, where=st.integers(0, 3), sizes=st.lists(st.integers(2, 5), min_size=5))
 def test_an_extra_dim_no_input_explains_is_named_without_keepdim(shape, where, sizes):
     at = min(where, len(shape))
