@@ -44,18 +44,6 @@ def call_on_meta(module, name, args, catch_copies=True, catch_reads=False):
     data of a meta tensor to another device (with ``catch_copies``), ``{"reads_values": message}``
     when it read the values of a meta tensor (with ``catch_reads``).
     """
-    import torch
-
-    # .tolist() of a meta tensor raises what a copy to the CPU raises ("Cannot copy out of meta
-    # tensor"), yet it only reads values, which works on a GPU: say so, as .item() does.
-    tolist = torch.Tensor.tolist
-
-    def values(self):
-        if isinstance(self, torch.Tensor) and self.is_meta:
-            raise RuntimeError("Tensor.tolist() cannot be called on meta tensors (no values)")
-        return tolist(self)
-
-    setattr(torch.Tensor, "tolist", values)  # noqa: B010 - a method put back in finally
     try:
         value = getattr(module, name)(*args)
     except NotImplementedError as exc:
@@ -89,8 +77,6 @@ def call_on_meta(module, name, args, catch_copies=True, catch_reads=False):
         if not catch_reads or "cannot be called on meta tensors" not in str(exc):
             raise
         return {"reads_values": str(exc)}
-    finally:
-        setattr(torch.Tensor, "tolist", tolist)  # noqa: B010
     return {"value": tuple(value) if isinstance(value, tuple) else value}
 
 
