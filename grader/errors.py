@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import enum
 
+from grader.text import inert
+
 
 class ExitCode(enum.IntEnum):
     """The process exit codes of ``grade`` (the contract in DESIGN.md)."""
@@ -31,9 +33,13 @@ class GraderError(Exception):
         self.hint = hint
 
     def format(self) -> str:
-        text = f"Error: {self.message}"
+        """``Error: <message>`` and the hint, inert (:func:`grader.text.inert`): a message
+        quotes what the user gave (a magic's line, a path, a name), and a control code or a
+        lone surrogate in it must neither steer a terminal nor stop a notebook kernel from
+        sending its stderr."""
+        text = f"Error: {inert(self.message)}"
         if self.hint:
-            text += f"\n{self.hint}"
+            text += f"\n{inert(self.hint)}"
         return text
 
 
