@@ -66,3 +66,57 @@ def test_grade_batch_on_a_folder_that_cannot_be_looked_at_is_a_usage_error(here,
     proc = cli_here("batch", name, "--out", str(here / "out"), cwd=here)
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "\nError: " in "\n" + proc.stderr
+
+
+# every path argument of grade batch, and how to give it a path; the others stay sound
+BATCH_PATHS = {
+    "submissions": lambda here, bad: ["batch", bad, "--out", "out", "--exercises", "1"],
+    "--out": lambda here, bad: ["batch", "subs", "--out", bad, "--exercises", "1"],
+    "--assignment": lambda here, bad: ["batch", "subs", "--out", "out", "--assignment", bad],
+    "--course": lambda here, bad: [
+        "batch",
+        "subs",
+        "--out",
+        "out",
+        "--exercises",
+        "1",
+        "--course",
+        bad,
+    ],
+    "roster": lambda here, bad: [
+        "batch",
+        "subs",
+        "--out",
+        "out",
+        "--assignment",
+        _assignment(here, roster=bad),
+    ],
+}
+
+
+def _assignment(here: Path, roster: str) -> str:
+    (here / "week.yaml").write_text(
+        f"format_version: 1\nname: week\nexercises: {{exercise-01: 1}}\nroster: {roster}\n"
+    )
+    return "week.yaml"
+
+
+@pytest.mark.parametrize("argument", list(BATCH_PATHS))
+@pytest.mark.parametrize("bad", ["loop", "loop/x", "x" * 300, "subs/alice/exercise-01.py/x"])
+def test_a_bad_batch_path_is_blamed_on_its_own_argument(here, argument, bad):
+    """``grade batch loop/x`` said "cannot resolve --out graded: Symlink loop from 'loop/x'":
+    the submissions path was blamed on --out. Each path argument's error names that argument
+    (or the path it was given), never another argument."""
+    (here / "subs" / "alice").mkdir(parents=True)
+    (here / "subs" / "alice" / "exercise-01.py").write_text("x = 1\n")
+    proc = cli_here(*BATCH_PATHS[argument](here, bad), cwd=here)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, proc.stderr
+    line = errors[0]
+    assert "internal error" not in line, proc.stderr
+    assert bad[:80] in line or argument in line, line
+    for other in ("--out", "--assignment", "--course"):
+        if other != argument:
+            assert other not in line, line

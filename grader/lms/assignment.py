@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from grader.errors import SpecError
+from grader.fileio import is_regular_file
 from grader.i18n import number
 from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
@@ -240,7 +241,7 @@ def load_assignment(path: Path) -> Assignment:
     roster = None
     if top.has("roster"):
         roster = path.parent / top.get("roster", str)
-        if not roster.is_file():
+        if not is_regular_file(roster):  # a name too long or a link loop is none either
             raise SpecError(path, "roster", f"{roster} does not exist", "give the CSV's path")
     grace = _number(top, path, "grace_minutes", 0.0, most=MAX_GRACE_MINUTES)
     missing = _choice(top, path, "missing", ("zero", "blank"), "zero")

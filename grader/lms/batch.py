@@ -330,11 +330,8 @@ def check_out(submissions: Path, out: Path) -> None:
     or, naming a student's folder, would make that student's work look like an earlier output
     and drop it without a word. Both paths are compared resolved, so a link into the download
     is refused as well."""
-    try:
-        root = submissions.resolve()
-        target = out.resolve()
-    except (OSError, RuntimeError) as exc:  # a link loop
-        raise UsageError(f"cannot resolve --out {out}: {exc}") from None
+    root = _resolved(submissions, "the submissions path")
+    target = _resolved(out, "--out")
     if target == root or root in target.parents:
         where = "is the submissions folder" if target == root else "lies inside the submissions"
         raise UsageError(
@@ -342,6 +339,18 @@ def check_out(submissions: Path, out: Path) -> None:
             "work, or a student's work taken for an earlier output",
             hint=f"Choose a folder outside {submissions}, e.g. --out {root.name}-graded beside it.",
         )
+
+
+def _resolved(path: Path, argument: str) -> Path:
+    """``path`` resolved; where it cannot be (a link loop), a usage error that names the
+    argument it was given as: a loop in the submissions path was blamed on --out."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as exc:  # a link loop
+        raise UsageError(
+            f"cannot resolve {argument} {path}: {exc}",
+            hint="Choose a path without a symbolic link loop.",
+        ) from None
 
 
 def _make_folder(out: Path) -> None:
