@@ -18,7 +18,10 @@ can fail to encode it or be steered by it:
   newline and tab too, for one-line fields such as a name.
 
 After :func:`shown`, ``s.encode("utf-8")`` cannot raise; after :func:`inert`, no character
-of the text is a terminal control.
+of the text is a terminal control. Every file written for people (the gradebook, the upload
+files, the reports) holds its outside text inert too: :func:`inert_line` per CSV cell
+(:mod:`grader.lms.spreadsheet`), :func:`inert_data` over a report's view and an upload file's
+JSON.
 """
 
 from __future__ import annotations
@@ -212,6 +215,22 @@ def inert_line(value: str | bytes) -> str:
     if isinstance(value, bytes):
         value = value.decode("utf-8", errors="replace")
     return _CONTROL_LINE.sub(_escape, value)
+
+
+def inert_data(value: object) -> object:
+    """A JSON-like value (dicts, lists, tuples, strings, numbers) with every string in it,
+    keys too, made :func:`inert`: for a file written for people (a report's view, an upload
+    file's JSON) whose strings quote outside data (file names, archive members, learner
+    output). Anything else is returned as it is."""
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, dict):
+        return {inert_data(k): inert_data(v) for k, v in value.items()}
+    if type(value) is list:
+        return [inert_data(v) for v in value]
+    if type(value) is tuple:  # not a named tuple: it is made from its fields, not a sequence
+        return tuple(inert_data(v) for v in value)
+    return value
 
 
 class PythonSource(str):

@@ -21,6 +21,7 @@ from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.grades import NOT_GRADED, GradeRow, number
 from grader.results import Result, Status
+from grader.text import inert_data
 
 GRADEBOOK_VERSION = 2
 INCOMPLETE = "(INCOMPLETE)"
@@ -153,7 +154,7 @@ def gradebook_json(
         ],
         "students": students,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(inert_data(data), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------

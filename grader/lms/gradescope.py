@@ -66,6 +66,7 @@ from grader.lms.grades import (
 from grader.lms.handin import ExerciseInfo, Handin, safe_name
 from grader.lms.platform import Platform
 from grader.render.feedback import late_free_line
+from grader.text import inert_data
 
 LAYOUT = "gradescope"
 METADATA = "submission_metadata.yml"
@@ -502,7 +503,7 @@ def results_json(
         "stdout_visibility": settings.stdout_visibility,
         "tests": tests,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(inert_data(data), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def _not_graded(score: ExerciseScore, said: dict[str, str]) -> str:
@@ -655,7 +656,7 @@ def fault_json(
         "stdout_visibility": settings.stdout_visibility,
         "tests": [],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(inert_data(data), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def _round(value: float) -> float:

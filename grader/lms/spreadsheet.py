@@ -3,7 +3,8 @@
 Every CSV the grader writes (gradebook, Canvas, Moodle) goes through :func:`writer`. A cell a
 spreadsheet would evaluate (one starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
 return: a student named ``=HYPERLINK(...)``, a file called ``@SUM(A1)``) gets a leading ``'``,
-as OWASP recommends for CSV injection; plain numbers (``-1.5``) stay numbers.
+as OWASP recommends for CSV injection; plain numbers (``-1.5``) stay numbers. Every text cell
+is inert and on one line (:func:`grader.text.inert_line`): no control code, no lone surrogate.
 
 The identity columns of a file an LMS imports (Moodle's e-mail and ID number, its worksheet's
 participant, Canvas's ids) are the exception: the LMS matches them exactly, so a ``'`` before
@@ -19,6 +20,8 @@ import io
 import re
 from collections.abc import Collection, Iterable
 from typing import Any
+
+from grader.text import inert_line
 
 _RISKY = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
@@ -40,7 +43,11 @@ class SafeWriter:
         self._verbatim = frozenset(verbatim)
 
     def writerow(self, row: Iterable[Any]) -> None:
-        self._writer.writerow([v if n in self._verbatim else cell(v) for n, v in enumerate(row)])
+        """Every text cell inert, on one line (:func:`grader.text.inert_line`): a cell quotes
+        file and archive member names, where an ESC or a BEL reached the gradebook raw. The
+        ids an LMS matches contain no control code, so making them inert changes none."""
+        texts = [inert_line(v) if isinstance(v, str) else v for v in row]
+        self._writer.writerow([v if n in self._verbatim else cell(v) for n, v in enumerate(texts)])
 
 
 def writer(out: io.StringIO, verbatim: Collection[int] = ()) -> SafeWriter:

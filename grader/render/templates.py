@@ -13,6 +13,7 @@ from typing import Any
 
 from grader.i18n import REPORT, labels
 from grader.resources import templates_dir
+from grader.text import inert_data
 
 
 @functools.lru_cache(maxsize=1)
@@ -32,9 +33,12 @@ def environment() -> Any:
 
 
 def render(template: str, view: dict[str, Any], lang: str) -> str:
-    """``template`` with the view's plain values and the report labels in ``lang``."""
+    """``template`` with the view's plain values and the report labels in ``lang``. Every
+    text of the view is made inert (:func:`grader.text.inert_data`): it quotes file names,
+    archive members and learner output, whose control codes no report may hold."""
     lang = lang if lang in REPORT else "en"
+    values = inert_data(view)
     page: str = (
-        environment().get_template(template).render(v=view, t=labels(REPORT, lang), lang=lang)
+        environment().get_template(template).render(v=values, t=labels(REPORT, lang), lang=lang)
     )
     return page

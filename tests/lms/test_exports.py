@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -15,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import UsageError
@@ -611,3 +612,89 @@ def test_points_round_half_up_as_written(cents, maximum):
     assert points(percent, maximum) == float(exact)
     shown = (Decimal(cents) / 1000).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     assert number(percent) == (format(shown, "f").rstrip("0").rstrip(".") or "0")
+
+
+# -- every file written for people holds outside text inert ----------------------------------
+
+# what no such file may hold: C0 and C1 controls but newline and tab, DEL, lone surrogates,
+# the bidirectional overrides and isolates
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_RISKY = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
+outside_text = st.text(
+    st.characters(blacklist_categories=())  # surrogates too
+    | st.sampled_from(["\x1b", "\x07", "\r", "\n", "\t", "\x85", "\u202e", "\udcff", "=", "@"]),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _inert_text(text: str, where: str) -> None:
+    text.encode("utf-8")  # strict: no lone surrogate
+    assert not _CONTROL.search(text), (where, text)
+
+
+def _inert_strings(value: object, where: str) -> None:
+    if isinstance(value, str):
+        _inert_text(value, where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _inert_strings(key, where)
+            _inert_strings(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            _inert_strings(item, where)
+
+
+def _safe_csv(text: str, where: str) -> None:
+    _inert_text(text, where)
+    for line in csv.reader(io.StringIO(text)):
+        for value in line:
+            assert "\n" not in value and "\t" not in value, (where, value)
+            assert not value.startswith(_RISKY) or _NUMBER.match(value), (where, value)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=outside_text)
+def test_every_file_written_for_people_holds_outside_text_inert(week, text):
+    """An archive member named ``\\x1b[31mRED`` reached gradebook.csv's problems raw (ESC and
+    BEL bytes), though the terminal showed it escaped. Whatever a name, a member, a message or
+    learner output holds, the gradebook, the upload files, results.json, the class report and
+    the feedback pages hold it inert: no control code, no lone surrogate, and no CSV cell that
+    a spreadsheet would run."""
+    from grader.lms.feedback import feedback_html
+    from grader.lms.gradebook import class_stats, exercise_maxima, gradebook_csv, gradebook_json
+    from grader.lms.platforms import platforms
+    from grader.render.classreport import render_class
+
+    zed = Handin("zed", name=text, origin=text)
+    zed.problems.append(f"zed/w.tar:{text}: not a .py or .ipynb file; ignored")
+    zed.unreadable["exercise-05"] = f"zed/{text}.zip: not a readable zip archive"
+    graded = replace(
+        result("exercise-01", [("test_a", 1, 2, "failed")]),
+        tests=(
+            TestResult(
+                "test_a", "cpu", Status.FAILED, 1, 2, text, message=text, output=f"{text}\n"
+            ),
+        ),
+        submission=f"zed/{text}",
+    )
+    rows = build_rows(
+        [zed], {"zed": {"exercise-01": ExerciseScore.from_result(graded)}}, week, None
+    )
+    maxima = exercise_maxima(rows, week, {})
+    titles = {e: e for e in week.ids}
+    _safe_csv(gradebook_csv(rows, week, maxima, incomplete=text), "gradebook.csv")
+    _inert_strings(json.loads(gradebook_json(rows, week, maxima, titles)), "gradebook.json")
+    for platform in platforms():
+        for upload in platform.uploads(rows, week):
+            _safe_csv(upload.text, upload.name)
+    for row in rows:
+        _inert_strings(json.loads(gradescope.results_json(row, week)), "results.json")
+        _inert_text(
+            feedback_html(row, {"exercise-01": graded}, week, "en", titles), "feedback page"
+        )
+    stats = class_stats(rows, {("zed", "exercise-01"): graded}, week, maxima, titles)
+    _inert_text(render_class(rows, week, maxima, titles, stats, [text], "en"), "index.html")
