@@ -450,7 +450,8 @@ def test_a_file_path_of_any_bytes_is_a_usage_error_in_inert_text(parts, capsys) 
 def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
     """One batch: a folder named in Latin-1 bytes, one whose name clears the screen and forges
     a line, one whose file name has escape codes. Everyone is graded (the gradebook is
-    written), nothing printed controls the terminal; then a stored result that holds ``[]`` is
+    written), nothing printed controls the terminal and no file written for people holds a
+    control code (an ESC from a file name reached gradebook.csv raw); then a stored result that holds ``[]`` is
     graded again, said so, and the rerun still exits 0 or 1."""
     root = os.fsencode(tmp_path / "class")
     os.mkdir(root)
@@ -472,6 +473,12 @@ def test_a_class_with_hostile_names_and_stored_files_is_graded(tmp_path):
     gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
     # the Latin-1 byte shown as \xe9 (under U+FFFD, Jos\xe9 and Jos\xe8 were one student)
     assert "Jos\\xe9" in gradebook and "\ufffd" not in gradebook
+    # every file written for people holds the names inert, as the terminal showed them
+    for written in (out / "gradebook.csv", out / "gradebook.json", out / "index.html"):
+        text = written.read_text(encoding="utf-8")
+        assert not _controls_in(text), (written.name, ascii(text))
+    for page in [*out.glob("feedback/*.html"), *out.glob("students/*/results.json")]:
+        assert not _controls_in(page.read_text(encoding="utf-8")), page
     stored = next(out.glob("students/ada/exercise-90.json"))
     stored.write_text("[]")
     again = run_cli(*args, home=PROBE_HOME)
