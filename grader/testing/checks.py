@@ -296,11 +296,38 @@ def expect_array(value: Any, what: str | Text) -> np.ndarray:
     none_en, none_zh = _none_returned(value, evidence)
     if not none_en:
         none_en, none_zh = _method_returned(value, evidence)
+    if not none_en:
+        none_en, none_zh = _array_due(value)
     fail(
         f"{we} should be a NumPy array (numpy.ndarray), but yours is {describe(value)}.{none_en}",
         f"{wz} 应该是 NumPy 数组（numpy.ndarray），但你的结果是 {describe_zh(value)}。{none_zh}",
         evidence=evidence,
     )
+
+
+def _array_due(value: Any) -> tuple[str, str]:
+    """What turned a tensor into something other than the array due, where its type says so:
+    a tensor (``.numpy()`` never called), a list (``.tolist()``), a Python number
+    (``.item()``). Empty for anything else."""
+    if isinstance(value, torch.Tensor):
+        return (
+            " A tensor is not a NumPy array: .numpy() makes one (after .detach().cpu()).",
+            "张量不是 NumPy 数组：需要用 .numpy() 转换（在 .detach().cpu() 之后）。",
+        )
+    if isinstance(value, (list, tuple)):
+        return (
+            " .tolist() (or a list built by hand) gives Python lists, not an array: .numpy() "
+            "gives the array, with the tensor's dtype.",
+            ".tolist()（或手动构造的列表）得到的是 Python 列表，而不是数组：.numpy() 才会得到"
+            "数组，并且保持张量的 dtype。",
+        )
+    if isinstance(value, (bool, int, float)):
+        return (
+            " .item() gives one Python number, not an array: .numpy() gives the array, whatever "
+            "its shape.",
+            ".item() 得到的是一个 Python 数字，而不是数组：.numpy() 才会得到数组，无论形状如何。",
+        )
+    return "", ""
 
 
 def assert_type(value: Any, kind: type | tuple[type, ...], what: str | Text) -> None:
