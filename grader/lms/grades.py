@@ -419,7 +419,9 @@ def build_rows(
             held = (
                 f"the download names participant {h.participant} {h.name!r}, the roster "
                 f"(line {e.line}) {e.name!r}: the number may be another's (a team's group id, "
-                "another assignment's participant ids); no grade written until you look"
+                "another assignment's participant ids"
+                + (", or blind marking's word in another language" if h.shared_name else "")
+                + "); no grade written until you look"
                 if other
                 else ""
             )
@@ -432,12 +434,17 @@ def build_rows(
             """Why work matched to no one may be this absent student's ("" when none may)."""
             if grouped:
                 handin, other = grouped[0]
+                whose = (
+                    f"participant {handin.participant}: a Moodle team download numbers each team "
+                    "by its group id"
+                    if handin.key_kind == "participant"
+                    else f"user id {handin.lms_id}: a group assignment's download holds one "
+                    "member's files per group under the group's name"
+                )
                 return (
                     f"the download names {len(grouped)} student(s) by another name than the "
-                    f"roster's ({handin.name!r} for {other.name}, user id {handin.lms_id}): a "
-                    "group assignment's download, which holds one member's files per group "
-                    "under the group's name; this student may be in a group that handed in: "
-                    "no grade written until you look"
+                    f"roster's ({handin.name!r} for {other.name}, {whose}); this student may "
+                    "be in a group that handed in: no grade written until you look"
                 )
             # a roster whose participant ids the download vouches for tells each participant
             # off it from this student: their own id is another
@@ -483,8 +490,12 @@ def _named_otherwise(handin: Handin, entry: RosterEntry) -> bool:
     download, any name it may hold) that fits no form of its roster student's: Canvas names
     a group assignment's files by the group ("teamred_4711_..."), one member's files per
     group, so its other members have no work in the download but handed it in; Moodle's
-    team download numbers a team by its group id."""
-    if handin.key_kind not in ("lms_id", "participant") or handin.shared_name:
+    team download numbers a team by its group id, whatever the group's name: a name of one
+    word (``shared_name`` 1) may be blind marking's word in another language, or a team's,
+    so it is checked too. Only a name the download gives several participants is not: blind
+    marking's (a team download never names two groups alike: Moodle's group names are unique
+    in a course)."""
+    if handin.key_kind not in ("lms_id", "participant") or handin.shared_name > 1:
         return False
     names = [clean_name(n) for n in (handin.name, *handin.aliases) if clean_name(n)]
     if not names or not entry.name.strip():

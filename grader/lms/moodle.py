@@ -157,8 +157,9 @@ def read(
             handin.notes.append(
                 f"{name!r} is one word, where Moodle writes a full name as a first and a last "
                 'name: it may be blind marking\'s "Participant" in another language than '
-                f"English; off the roster, it identifies no one; graded as {HIDDEN_USER}"
-                f"{participant}"
+                "English, or a team's name (Moodle 4.1 and later number a team by its group "
+                "id, not a participant's); off the roster, it identifies no one; graded as "
+                f"{HIDDEN_USER}{participant}"
             )
         elif handin.shared_name:
             handin.notes.append(
