@@ -331,13 +331,18 @@ def read(
         if not people:
             handins.append(template)
             continue
+        listed: set[Submitter] = set()
         for index, person in enumerate(people):
+            # the same name, SID and e-mail listed twice is one member (no facts at all: may be two)
+            if person in listed and (person.name or person.sid or person.email):
+                continue
+            listed.add(person)
             handin = _copy(template)
             handin.name, handin.sid, handin.email = person.name, person.sid, person.email
             handin.key = safe_name(person.sid or person.email or f"{name}-{index + 1}")
             handin.key_kind = "sid" if person.sid else "email" if person.email else "folder"
-            if len(people) > 1:
-                others = [p.name or p.sid or p.email for p in people if p is not person]
+            if len(set(people)) > 1:
+                others = [p.name or p.sid or p.email for p in dict.fromkeys(people) if p != person]
                 handin.notes.append(f"{name}: a group submission, with {', '.join(others)}")
             handins.append(handin)
     return handins
@@ -391,6 +396,9 @@ PLATFORM = Platform(
 
 
 def _copy(handin: Handin) -> Handin:
+    """One member's own record of a group's submission: the same files, in records of their
+    own, so that what intake learns of one member (their other submission puts a file in
+    doubt) is said of that member only, never of the whole group."""
     return Handin(
         key=handin.key,
         name=handin.name,
@@ -401,7 +409,7 @@ def _copy(handin: Handin) -> Handin:
         submitted_at=handin.submitted_at,
         late=handin.late,
         origin=handin.origin,
-        files=dict(handin.files),
+        files={e: replace(s, notes=list(s.notes)) for e, s in handin.files.items()},
         unreadable=dict(handin.unreadable),
         unread_work=set(handin.unread_work),
         problems=list(handin.problems),

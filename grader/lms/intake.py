@@ -397,6 +397,10 @@ def _combine(group: list[Handin]) -> Handin:
     merged.submitted_at = max(times) if times else None
     flags = [h.late for h in counted if h.late is not None]
     merged.late = any(flags) if flags else None
+    # each line once: handins of one student may carry the same line (a group's, copied to
+    # each member; one archive's look-alike member, read once per handin)
+    merged.notes = list(dict.fromkeys(merged.notes))
+    merged.problems = list(dict.fromkeys(merged.problems))
     return merged
 
 
