@@ -429,9 +429,33 @@ def build_rows(
         anonymous = [h for h in matched.unmatched if id(h) not in why and not _identified(h)]
 
         grouped = [(h, e) for h, e, _ in matched.pairs if _named_otherwise(h, e)]
+        # Moodle (4.1 and later) downloads a team assignment one entry per team, named and
+        # numbered by its group: where no participant the download names is a roster student
+        # by that name, its names off the roster that hand in work may be teams', their
+        # numbers groups' ids
+        teams = [
+            h
+            for h in matched.unmatched
+            if id(h) not in why
+            and h.key_kind == "participant"
+            and _identified(h)
+            and (h.files or h.unreadable)
+        ]
+        if any(h.key_kind == "participant" and _named_as(h, e) for h, e, _ in matched.pairs):
+            teams = []
+        team_held = (
+            f"the download names no roster student as the roster does, and {len(teams)} "
+            f"participant(s) by names off the roster ({teams[0].name!r}, participant "
+            f"{teams[0].participant}): a Moodle team download (4.1 and later) names each team "
+            "by its group, numbered by the group's id; no grade written until you look"
+            if teams
+            else ""
+        )
 
         def unattributed(entry: RosterEntry) -> str:
             """Why work matched to no one may be this absent student's ("" when none may)."""
+            if team_held:
+                return f"{team_held}: this student may be in a team that handed in"
             if grouped:
                 handin, other = grouped[0]
                 whose = (
@@ -480,7 +504,12 @@ def build_rows(
                 rows.append(row(student(entry), None, extra, "absent", withheld=maybe))
         for handin in matched.unmatched:
             extra = [why[id(handin)] if id(handin) in why else _not_on_roster(handin, vouched)]
-            rows.append(row(Student.from_handin(handin), handin, extra, "unmatched"))
+            # its number may be a group's id, given in the worksheet to another student
+            held = team_held if any(handin is t for t in teams) else ""
+            rows.append(
+                row(Student.from_handin(handin), handin, [*extra, held] if held else extra,
+                    "unmatched", held)
+            )  # fmt: skip
     return sorted(rows, key=lambda r: (r.student.name.casefold(), r.student.key))
 
 
@@ -502,6 +531,14 @@ def _named_otherwise(handin: Handin, entry: RosterEntry) -> bool:
         return False
     forms = name_forms(entry.name)
     return not any(n in forms for n in names)
+
+
+def _named_as(handin: Handin, entry: RosterEntry) -> bool:
+    """Whether the download's name for this handin (or a name it may hold) is one of its
+    roster student's names: the download names students, not teams."""
+    names = [clean_name(n) for n in (handin.name, *handin.aliases) if clean_name(n)]
+    forms = name_forms(entry.name)
+    return any(n in forms for n in names)
 
 
 def points(percent: float | None, maximum: float) -> float | None:

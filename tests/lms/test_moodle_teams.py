@@ -150,3 +150,53 @@ def test_a_one_word_team_name_gives_the_roster_participant_no_grade(teams):
                 assert "group id" in row.withheld, row.withheld
     finally:
         shutil.rmtree(root)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    teams=st.lists(
+        st.one_of(
+            st.sampled_from(["Team A", "Red Team", "Gruppe 3", "Les Bleus"]),
+            st.lists(st.text(st.characters(categories=["L"]), min_size=1, max_size=6),
+                     min_size=2, max_size=3).map(" ".join),
+        ),
+        min_size=1, max_size=3, unique_by=str.casefold,
+    ),
+    first=st.integers(15, 90),
+    participants=st.booleans(),
+)  # fmt: skip
+def test_teams_off_the_roster_give_no_member_a_zero_and_no_participant_their_grade(
+    teams, first, participants
+):
+    """Every student in a group, so no "Default group" entry marks the download, and teams
+    named in two words or more ("Team A_40"): each read as a student off the roster, and every
+    roster student, whose team handed in, was uploaded as 0, while the worksheet gave each
+    team's grade to "Participant 40", whoever has that number. A download that names no
+    roster student may be a team download: no grade is written until the instructor looks."""
+    roster = ROSTER if participants else "id,name,email\n1,Jane Doe,j@x.edu\n2,Bob Roe,b@x.edu\n"
+    known = {"jane", "doe", "bob", "roe", "ann", "poe"}
+    assume(not any(w.casefold() in known for t in teams for w in t.split()))
+    root = Path(tempfile.mkdtemp())
+    try:
+        write(root / "roster.csv", roster)
+        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+              "roster: roster.csv\n")  # fmt: skip
+        for i, team in enumerate(teams):
+            write(root / "dl" / f"{team}_{first + i}_assignsubmission_file_" / "exercise-01.py",
+                  code(team))  # fmt: skip
+        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
+        assert intake.layout == "moodle" and len(intake.handins) == len(teams)
+        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
+        assignment = load_assignment(root / "w.yaml")
+        rows = build_rows(
+            intake.handins, {h.key: full for h in intake.handins}, assignment,
+            read_roster(root / "roster.csv"), lateness=moodle.lateness,
+        )  # fmt: skip
+        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
+        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
+        assert all(line[3] == "" for line in sheet), sheet
+        assert imported == [], imported  # no member uploaded as 0
+        for row in rows:
+            assert "team" in row.withheld, (row.roster, row.withheld)
+    finally:
+        shutil.rmtree(root)
