@@ -585,6 +585,8 @@ _SAID: dict[str, dict[str, str]] = {
         "own_due": "Lateness is judged against your own due date in Gradescope, {when}.",
         "group_dues": "The group's members have different due dates in Gradescope ({dates}): "
         "the earliest was used; your instructor will check it",
+        "group_extensions": "The group's members have different due dates in the "
+        "assignment's extensions ({dates}): the earliest was used; your instructor will check it",
         "list_gap": ", ",
         "none": "none",
         "total_points": "scored out of Gradescope's {total} points (the assignment file says "
@@ -624,6 +626,8 @@ _SAID: dict[str, dict[str, str]] = {
         "own_due": "按你在 Gradescope 中自己的截止日期 {when} 判断是否迟交。",
         "group_dues": "小组成员在 Gradescope 中的截止日期不同（{dates}）：按最早的一个判断；"
         "老师会核实",
+        "group_extensions": "小组成员在作业的延期设置中截止日期不同（{dates}）：按最早的一个"
+        "判断；老师会核实",
         "list_gap": "、",
         "none": "无",
         "total_points": "按 Gradescope 的总分 {total} 分计分（作业文件中 gradescope.points 为 "
@@ -807,6 +811,36 @@ def own_due_date(
     return replace(assignment, due=earliest), notes
 
 
+def members_due_date(
+    assignment: Assignment, metadata: RunMetadata, lang: str = "en"
+) -> tuple[Assignment, list[str]]:
+    """A group's one grade (Gradescope gives every member the same) under the assignment
+    file's ``extensions``: judged by the earliest of its members' own due dates, and told so,
+    where they differ; not by its first submitter's alone, which gave a member without an
+    extension another's. The lines are the student's, in ``lang``."""
+    if len(metadata.users) < 2 or not assignment.extensions:
+        return assignment, []
+    dues = []
+    for user in metadata.users:
+        ids = [
+            user.sid,
+            user.email,
+            safe_name(user.sid or user.email) if user.sid or user.email else "",
+        ]
+        dues.append(assignment.for_student(ids).due)
+    known = [d for d in dues if d is not None]
+    if len(set(dues)) < 2 or not known:
+        return assignment, []
+    said = labels(_SAID, lang)
+    shown = said["list_gap"].join(
+        _moment(d) if d is not None else said["none"]
+        for d in sorted(set(dues), key=lambda d: (d is None, d or known[0]))
+    )
+    # the earliest for every member: no extension of one member applies to the group's grade
+    judged = replace(assignment, due=min(known), extensions=())
+    return judged, [said["group_extensions"].format(dates=shown)]
+
+
 def _moment(when: datetime) -> str:
     return when.isoformat(sep=" ", timespec="minutes")
 
@@ -868,6 +902,8 @@ def finish_run(
     failed in some test (see ``results_json``)."""
     said = labels(_SAID, lang)
     assignment, dated = own_due_date(assignment, metadata, lang)
+    assignment, extended = members_due_date(assignment, metadata, lang)
+    dated = [*dated, *extended]
     problems = [*handin.problems, *dated]
     points = assignment.gradescope.points
     if metadata.total_points is not None and metadata.total_points != points:

@@ -7,6 +7,7 @@ any shape gives a result, and never a better grade than the evidence supports.""
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -184,3 +185,38 @@ def test_an_unreadable_due_date_of_gradescopes_is_said_not_silently_no_penalty(t
     handin = Handin("1001", name="Jane Doe", submitted_at=meta.created_at)
     data = json.loads(gradescope.finish_run(handin, meta, FULL, assignment))
     assert data["score"] == 100.0 and "due date could not be read" in data["output"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    extended=st.lists(st.booleans(), min_size=2, max_size=4),
+    handed=st.integers(min_value=1, max_value=5 * 24 * 60),
+    lang=st.sampled_from(["en", "zh"]),
+)
+def test_a_groups_one_grade_is_judged_by_its_least_extended_member(extended, handed, lang):
+    """The assignment file's ``extensions`` gave the group's first submitter 3 more days:
+    the group's one grade (Gradescope gives every member the same) was judged by that date
+    alone, and a member without an extension, late, lost nothing; an extension of another
+    member was not looked at. A group is judged by its members' earliest due date, and told."""
+    people = [f"{chr(97 + i)}@example.edu" for i in range(len(extended))]
+    lines = "".join(
+        f"  '{who}': 2026-12-04T23:59:00+00:00\n"
+        for who, e in zip(people, extended, strict=True)
+        if e
+    )
+    spec = SPEC + (f"extensions:\n{lines}" if lines else "")
+    created = DUE + timedelta(minutes=handed)
+    with tempfile.TemporaryDirectory() as tmp:
+        assignment = load_assignment(write(Path(tmp) / "week-3.yaml", spec))
+    meta = gradescope.RunMetadata(
+        created_at=created,
+        due_date=DUE,
+        users=tuple(gradescope.Submitter(f"P {i}", "", who) for i, who in enumerate(people)),
+        user_due_dates=(None,) * len(people),
+    )
+    handin = Handin(people[0], name="P 0", email=people[0], submitted_at=created)
+    data = json.loads(gradescope.finish_run(handin, meta, FULL, assignment, lang=lang))
+    own = DUE if not all(extended) else DUE + timedelta(days=3)
+    assert data["score"] == expected(created, own)
+    told = "different due dates" in data["output"] or "截止日期不同" in data["output"]
+    assert told == (len(set(extended)) > 1)
