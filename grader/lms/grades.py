@@ -459,8 +459,8 @@ def build_rows(
             if grouped:
                 handin, other = grouped[0]
                 whose = (
-                    f"participant {handin.participant}: a Moodle team download numbers each team "
-                    "by its group id"
+                    f"participant {handin.participant}: the number may be a group's id, as a "
+                    "Moodle team download numbers each team, or another assignment's"
                     if handin.key_kind == "participant"
                     else f"user id {handin.lms_id}: a group assignment's download holds one "
                     "member's files per group under the group's name"
