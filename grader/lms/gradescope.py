@@ -321,9 +321,13 @@ def read(
             collector.add_entry(folders[name], name=name, shown=name, submitted_at=created)
             template = collector.finish()
         else:
-            template.problems.append(
-                f"{name}/: listed in {METADATA} but its folder is not in the export"
-            )
+            missing = f"{name}/: listed in {METADATA} but its folder is not in the export"
+            template.problems.append(missing)
+            # its submitters handed in: what is not in the export is no 0 ("missing") but work
+            # intake could not read, and no grade is written until the instructor looks
+            for exercise in exercises:
+                template.unreadable[exercise] = f"{missing} (an unzip cut short?)"
+                template.unread_work.add(exercise)
         if name not in metadata:
             template.problems.append(
                 f"{name}/: not in {METADATA}, so no name, SID or e-mail is known"

@@ -102,7 +102,8 @@ EXPECTED = {
         "4716": (U, U, U, "0"),  # a hostile zip (its entries refused) and a FIFO
         "4717": (M, M, M, ""),
         "submission_1007": ("3", M, M, "25"),  # not in the metadata, so not on the roster
-        "1008": (M, M, M, ""),  # in the metadata, not on the roster, no folder
+        # in the metadata, not on the roster, no folder: work that could not be read
+        "1008": (U, U, U, "0"),
     },
     "canvas": {
         "4711": ("3", M, "3", "50"),  # the resubmission; LATE without a time: no penalty

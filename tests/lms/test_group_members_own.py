@@ -14,8 +14,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.lms.assignment import load_assignment
-from grader.lms.grades import ExerciseScore, build_rows
+from grader.lms.assignment import load_assignment, read_roster
+from grader.lms.grades import ExerciseScore, build_rows, grade_cell
 from grader.lms.handin import Handin
 from grader.lms.intake import _combine, read_submissions
 from tests.lms.builders import code, exercises, write, zip_bytes
@@ -129,3 +129,36 @@ def test_a_submitter_listed_twice_is_one_member_told_once(tmp_path):
     (ann,) = read_submissions(export, staging=tmp_path / "st", exercises=exercises()).handins
     assert len(ann.problems) == len(set(ann.problems)), ann.problems
     assert not any("group submission" in n or "handed in 2 times" in n for n in ann.notes)
+
+
+@settings(max_examples=10, deadline=None)
+@given(size=st.integers(2, 4))
+def test_a_submission_whose_folder_is_missing_gives_its_members_no_zero(size):
+    """Gradescope's metadata lists a (group) submission whose folder the export lacks (an
+    unzip cut short): its members, on the roster, were uploaded as 0, "missing", though they
+    handed in. Its exercises are now work intake could not read: no grade until you look."""
+    root = Path(tempfile.mkdtemp())
+    try:
+        group = "\n".join(
+            f"  - :name: {name}\n    :sid: '{sid}'\n    :email: {sid}@example.edu"
+            for name, sid in MEMBERS[:size]
+        )
+        export = root / "export"
+        write(export / "submission_metadata.yml", METADATA.format(group=group))
+        write(export / "submission_2" / "exercise-01.py", code("ann's"))  # submission_1 lacks
+        intake = read_submissions(export, staging=root / "st", exercises=exercises())
+        write(root / "roster.csv", "id,name,email\n" + "".join(
+            f"{sid},{name},{sid}@example.edu\n" for name, sid in MEMBERS[:size]))  # fmt: skip
+        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n")
+        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
+        rows = build_rows(
+            intake.handins, {h.key: full for h in intake.handins if h.files},
+            load_assignment(root / "w.yaml"), read_roster(root / "roster.csv"),
+        )  # fmt: skip
+        for row in rows:
+            if row.student.sid == "1001":
+                continue  # Ann's own later submission is graded
+            assert grade_cell(row, 100, "zero") == "", (row.roster, row.scores)
+            assert "not in the export" in row.withheld, row.withheld
+    finally:
+        shutil.rmtree(root)
