@@ -905,9 +905,15 @@ def read_roster(
     numbered = kept
     header = numbered[0][1]
     columns = [c.strip().lower() for c in header]
-    worksheet = _worksheet(header, [r for _, r in numbered[1:]])
-    gradebook = _canvas_gradebook(header) if worksheet is None else None
-    grades = _moodle_grades(header) if worksheet is None and gradebook is None else None
+    # the exports a header names first: a translated worksheet is known by its values alone
+    # (one word and a number in its first column), which a grade export's first names may be
+    gradebook = _canvas_gradebook(header)
+    grades = _moodle_grades(header) if gradebook is None else None
+    worksheet = (
+        _worksheet(header, [r for _, r in numbered[1:]])
+        if gradebook is None and grades is None
+        else None
+    )
     export = worksheet or gradebook or grades  # an LMS's own file: its columns, the rest left
     if export is not None:  # a worksheet is keyed by participant id, then the roster's id too
         columns = export

@@ -269,3 +269,18 @@ def test_moodle_grade_export_is_read_as_a_roster(class_, idnumber, last, encodin
         for i, name, _, _ in class_
     ]
     assert not any(e.platform_id for e in entries)  # Moodle's export gives no user id
+
+
+@pytest.mark.parametrize("first", ["::A0", "Participant 1", "Teilnehmer 7", "A0"])
+def test_a_grade_export_whose_first_names_look_like_participants_is_a_grade_export(first):
+    """A translated grading worksheet is known by its values alone (its first column one word
+    and a number on every line); a Moodle grade export whose one first name was "::A0" was
+    taken for one, and its student became participant 0 with no name. The exports that their
+    header names are known first."""
+    head = ["First name", "Last name", "ID number", "Institution", "Department", "Email address"]
+    rows = [head, [first, "X", "S1", "", "", "u1@x.edu"]]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grades.csv"
+        path.write_text(csv_text(rows, ",", "\r\n"), encoding="utf-8")
+        entries = read_roster(path)
+    assert [(e.id, e.name, e.sid) for e in entries] == [("S1", f"{first} X", "S1")]
