@@ -167,16 +167,14 @@ def read(
                 "marking in another language than English, or namesakes): off the roster, it "
                 f"identifies no one; graded as {HIDDEN_USER}{participant}"
             )
-        collector = Collector(handin, exercises, staging_for(staging, f"{name}_{participant}"))
-        for entry_name, plugin, rest, path in groups[participant]:
-            if plugin != "file":
-                collector.add_text_entry(
-                    entry_name,
-                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
-                )
-            else:
-                collector.add_entry(path, name=rest, shown=entry_name)
-        handins.append(collector.finish())
+        handins.append(
+            _collect(
+                handin,
+                groups[participant],
+                exercises,
+                staging_for(staging, f"{name}_{participant}"),
+            )
+        )
     return handins
 
 
@@ -218,17 +216,29 @@ def _read_teams(
             "once per team, named by the group): graded for the team; it names no student: "
             "give the grade to each member in Moodle"
         )
-        collector = Collector(handin, exercises, staging_for(staging, label))
-        for entry_name, plugin, rest, path in teams[label]:
-            if plugin != "file":
-                collector.add_text_entry(
-                    entry_name,
-                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
-                )
-            else:
-                collector.add_entry(path, name=rest, shown=entry_name)
-        handins.append(collector.finish())
+        handins.append(_collect(handin, teams[label], exercises, staging_for(staging, label)))
     return handins
+
+
+def _collect(
+    handin: Handin,
+    entries: list[tuple[str, str, str, Path]],
+    exercises: dict[str, ExerciseInfo],
+    staging: Path,
+) -> Handin:
+    """One participant's or team's entries of the download, (name, plugin, rest, path) each,
+    read into ``handin``: uploaded files as files, other plugins' entries (online text,
+    comments) as text that is not graded."""
+    collector = Collector(handin, exercises, staging)
+    for entry_name, plugin, rest, path in entries:
+        if plugin != "file":
+            collector.add_text_entry(
+                entry_name,
+                f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
+            )
+        else:
+            collector.add_entry(path, name=rest, shown=entry_name)
+    return collector.finish()
 
 
 def _shared_names(names: dict[str, set[str]], team: bool = False) -> dict[str, int]:
