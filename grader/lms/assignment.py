@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from grader.errors import SpecError
 from grader.fileio import is_regular_file
@@ -106,6 +107,9 @@ class MoodleSettings:
     # the assignment graded on a scale: (item, the lowest final percentage that earns it),
     # lowest item first, as Moodle's scale lists them; () where it is graded in points
     scale: tuple[tuple[str, float], ...] = ()
+    # the IANA time zone the grading worksheet's times are written in (its downloader's Moodle
+    # time zone, "Europe/Berlin"); "" where not given: its times are not read
+    timezone: str = ""
 
     def scale_item(self, percent: float) -> str:
         """The scale item a final percentage earns: the highest whose threshold it reaches
@@ -447,7 +451,10 @@ def _moodle(top: _Fields, path: Path, default_item: str) -> MoodleSettings | Non
     if not top.has("moodle"):
         return None
     fields = _Fields(
-        path, top.data["moodle"], "moodle", ("item", "points", "key", "feedback", "scale")
+        path,
+        top.data["moodle"],
+        "moodle",
+        ("item", "points", "key", "feedback", "scale", "timezone"),
     )
     scale = _scale(fields, path)
     if scale and fields.has("points"):
@@ -463,7 +470,28 @@ def _moodle(top: _Fields, path: Path, default_item: str) -> MoodleSettings | Non
         key=_choice(fields, path, "key", ("email", "idnumber"), "email"),
         feedback=fields.get("feedback", bool, True),
         scale=scale,
+        timezone=_timezone(fields, path),
     )
+
+
+def _timezone(fields: _Fields, path: Path) -> str:
+    """``moodle.timezone``: an IANA time zone name zoneinfo knows ("Europe/Berlin"), or ""."""
+    name = fields.get("timezone", str, "")
+    if not fields.has("timezone"):
+        return ""
+    hint = (
+        "give the IANA name of the time zone the grading worksheet was downloaded in (its "
+        'downloader\'s Moodle time zone): "Europe/Berlin", "America/New_York", "UTC"'
+    )
+    try:
+        if not name.strip() or name.strip() != name:
+            raise ValueError(name)
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise SpecError(
+            path, "moodle.timezone", f"{name!r} is no time zone zoneinfo knows", hint
+        ) from None
+    return name
 
 
 def _scale(fields: _Fields, path: Path) -> tuple[tuple[str, float], ...]:
@@ -656,6 +684,7 @@ WORKSHEET_COLUMNS = {
     "full name": "name",
     "email address": "email",
     "id number": "sid",
+    "last modified (submission)": "submitted",  # Moodle's time, in its downloader's zone
 }
 
 
@@ -779,6 +808,9 @@ class RosterEntry:
     # whether ``id`` is the platform's user id; a Moodle grading worksheet has none, and its
     # participant id stands in as the roster's key
     platform_id: bool = True
+    # the grading worksheet's "Last modified (submission)", as Moodle wrote it ("-": none);
+    # None where the roster has no such column
+    submitted: str | None = None
 
 
 def _header_width(line: str, delimiter: str) -> int:
@@ -1028,6 +1060,7 @@ def read_roster(
                 line=line,
                 participant=values.get("participant", ""),
                 platform_id=worksheet is None and grades is None,
+                submitted=values.get("submitted") if "submitted" in columns else None,
             )
         )
     return tuple(entries)

@@ -33,6 +33,7 @@ from grader.engine import DEFAULT_SEED, Engine, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
+from grader.lms import moodle, moodletimes
 from grader.lms.assignment import (
     Assignment,
     RosterEntry,
@@ -183,6 +184,12 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
     check_extensions(assignment, roster, intake.handins)
     if roster is not None:
         _key_by_roster(intake.handins, roster)
+    # a Moodle download's submission times, from the grading worksheet given as the roster
+    timed = (
+        moodletimes.apply(intake.handins, roster, assignment)
+        if intake.layout == moodle.LAYOUT
+        else None
+    )
     chosen = _choose_student(intake, roster, options.student) if options.student else None
 
     grader_key = engine_fingerprint()
@@ -312,7 +319,12 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         notes=[*roster_notes, *intake.notes],
         attention=attention(rows, intake.handins),
         stray=list(intake.stray),
-        advice=[] if incomplete else advice(rows, assignment, intake.layout),
+        advice=[]
+        if incomplete
+        else [
+            *advice(rows, assignment, intake.layout),
+            *(moodletimes.summary(rows, timed, assignment) if timed is not None else []),
+        ],
     )
 
 

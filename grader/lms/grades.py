@@ -353,6 +353,9 @@ def build_rows(
             if doubted and not withheld:  # a later file may be the student's final version
                 withheld = f"{doubted[0].doubt[:300]}: no grade written until you look"
                 extra = [*extra, withheld]
+            if handin.doubt and not withheld:  # the late rule cannot be decided
+                withheld = f"{handin.doubt[:400]}: no grade written until you look"
+                extra = [*extra, withheld]
             unread = sorted(e for e in handin.unread_work if e in assignment.ids)
             if unread and not withheld:  # work the grader's limits kept it from reading
                 withheld = (

@@ -90,6 +90,9 @@ class Handin:
     # more than one (a translated blind-marking "Participant", or namesakes), or 1 for a name
     # of one word (Moodle writes a first and a last name). Off the roster it names no one.
     shared_name: int = 0
+    # Why no grade may be written until the instructor looks, beyond the files' own doubts
+    # (a submission time the grading worksheet gives that cannot decide the late rule)
+    doubt: str = ""
 
     def __post_init__(self) -> None:
         # Names from the download (folders, archives, entries) with undecodable bytes keep

@@ -307,7 +307,11 @@ def _after_team(name: str) -> tuple[str, ...]:
 
 def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     """Moodle's download carries no submission times, only each file's date: files dated
-    after the deadline are named for the instructor (no penalty is applied on a file date)."""
+    after the deadline are named for the instructor (no penalty is applied on a file date).
+    Where the grading worksheet gave the submission time (``moodle.timezone``), the late rule
+    rests on it, and the file dates say nothing more."""
+    if handin.submitted_at is not None:
+        return Lateness()
     return dated_files(handin, assignment)
 
 
@@ -350,8 +354,13 @@ def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str
             "uploads: upload it with Moodle's language set to English (user menu, "
             '"Language"), or Moodle refuses the file'
         )
-    if read:
-        lines += no_times("Moodle", rows, assignment, "by hand in Moodle")
+    if read and not assignment.moodle_settings().timezone:  # else the run says (moodletimes)
+        lines += [
+            f"{line}; moodle.timezone (the Moodle time zone of whoever downloads the grading "
+            "worksheet, given as the roster) lets the grader apply it from the worksheet's "
+            '"Last modified (submission)" times'
+            for line in no_times("Moodle", rows, assignment, "by hand in Moodle")
+        ]
     return lines
 
 
