@@ -329,7 +329,9 @@ def test_the_runs_summary_ends_with_what_to_do_on_each_platform(tmp_path):
     assert todo[1] == (
         "Moodle: the late rule was not applied: this download has no submission times; 2 "
         "student(s) have files dated after the due date (listed above): apply the late rule by "
-        "hand in Moodle where it is due"
+        "hand in Moodle where it is due; moodle.timezone (the Moodle time zone of whoever "
+        "downloads the grading worksheet, given as the roster) lets the grader apply it from "
+        'the worksheet\'s "Last modified (submission)" times'
     )
     rows, assignment = rows_of("gradescope", tmp_path / "g")
     assert advice(rows, assignment, "gradescope") == [

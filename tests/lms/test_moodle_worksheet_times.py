@@ -1,0 +1,299 @@
+"""The late rule for a Moodle download from the grading worksheet's "Last modified
+(submission)" times, read in ``moodle.timezone``: every instant a time to the minute may
+stand for (and, at a DST change, either offset) gets the verdict the true time gets, or the
+grade is withheld; never a penalty the time does not support."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.errors import SpecError
+from grader.lms import moodle, moodletimes
+from grader.lms.assignment import Assignment, late_penalty, load_assignment, read_roster
+from grader.lms.grades import ExerciseScore, build_rows
+from grader.lms.handin import Handin, Submitted
+from tests.lms.builders import write
+
+ZONES = [
+    "Europe/Berlin",
+    "America/New_York",
+    "Australia/Lord_Howe",  # a DST change of 30 minutes
+    "America/Sao_Paulo",
+    "Asia/Kolkata",
+    "UTC",
+]
+MONTHS = "January February March April May June July August September October November December"
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+ASSIGNMENT = """\
+format_version: 1
+name: week-1
+exercises: {exercise-01: 1}
+roster: worksheet.csv
+due: 2026-12-01T11:15:00+00:00
+late: {per_day_percent: 10, max_days: 3}
+moodle: {item: Week 1, points: 100%s}
+"""
+HEADER = (
+    "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,"
+    "Last modified (submission),Last modified (grade),Feedback comments\n"
+)
+
+
+def assignment(tmp: Path, zone: str = "Europe/Berlin") -> Assignment:
+    extra = f", timezone: {zone}" if zone else ""
+    if not (tmp / "worksheet.csv").exists():
+        roster(tmp, "-")
+    return load_assignment(write(tmp / "assignment.yaml", ASSIGNMENT % extra))
+
+
+def moodle_text(local: datetime, hours24: bool = False, padded: bool = False) -> str:
+    """A local time as Moodle's English ``strftimedatetime`` writes it (its leading zeros
+    dropped, unless ``padded``), or the 24-hour form."""
+    day = f"{local.day:02d}" if padded else str(local.day)
+    if hours24:
+        clock = f"{local.hour:02d}:{local.minute:02d}"
+    else:
+        hour = local.hour % 12 or 12
+        clock = f"{hour:02d}" if padded else str(hour)
+        clock += f":{local.minute:02d} {'AM' if local.hour < 12 else 'PM'}"
+    month = MONTHS.split()[local.month - 1]
+    return f"{WEEKDAYS[local.weekday()]}, {day} {month} {local.year}, {clock}"
+
+
+def written(instant: datetime, zone: str, hours24: bool = False) -> str:
+    """What Moodle writes for a submission at ``instant``, in ``zone``: to the minute."""
+    local = instant.astimezone(ZoneInfo(zone)).replace(tzinfo=None, second=0, microsecond=0)
+    return moodle_text(local, hours24)
+
+
+def handin(tmp: Path) -> Handin:
+    path = write(tmp / "exercise-01.py", "x = 1\n")
+    return Handin(
+        key="101",
+        key_kind="participant",
+        name="Alice Smith",
+        participant="101",
+        files={"exercise-01": Submitted("exercise-01", path, "exercise-01.py")},
+    )
+
+
+def roster(tmp: Path, cell: str):
+    quoted = cell.replace('"', '""')
+    text = (
+        HEADER + "Participant 101,Alice Smith,alice@example.edu,Submitted for grading,,"
+        f'100.00,Yes,"{quoted}",-,\n'
+    )
+    return read_roster(write(tmp / "worksheet.csv", text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    local=st.datetimes(datetime(1971, 1, 1), datetime(2100, 12, 31)).map(
+        lambda d: d.replace(second=0, microsecond=0)
+    ),
+    hours24=st.booleans(),
+    padded=st.booleans(),
+)
+def test_every_time_moodle_writes_in_english_is_read_back(local, hours24, padded):
+    assert moodletimes.local_time(moodle_text(local, hours24, padded)) == local
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dienstag, 1. Dezember 2026, 13:00",  # German
+        "mardi 1 décembre 2026, 13:00",  # French
+        "2026年12月1日 星期二 13:00",  # Chinese
+        "Tuesday, 1 Dezember 2026, 1:00 PM",  # a month in another language
+        "Tuesday, 1 December 2026, 13:00 PM",
+        "Tuesday, 1 December 2026, 0:30 AM",
+        "Tuesday, 31 November 2026, 1:00 PM",
+        "Tuesday, 1 December 2026, 24:00",
+        "2026-12-01 13:00",
+        "",
+    ],
+)
+def test_a_time_not_as_moodle_writes_it_in_english_is_no_time(text):
+    assert moodletimes.local_time(text) is None
+
+
+def test_a_weekday_that_is_not_the_dates_is_refused():
+    with pytest.raises(ValueError, match="Monday is not the weekday"):
+        moodletimes.local_time("Monday, 1 December 2026, 1:00 PM")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    zone=st.sampled_from(ZONES),
+    instant=st.datetimes(
+        datetime(2000, 1, 1), datetime(2040, 1, 1), timezones=st.just(timezone.utc)
+    ),
+)
+def test_the_instants_a_written_time_stands_for_hold_the_true_one(zone, instant):
+    """Around every DST change: the true instant is never outside what the text may mean."""
+    local = moodletimes.local_time(written(instant, zone))
+    assert local is not None
+    first, last, why = moodletimes.instants(local, ZoneInfo(zone))
+    assert first <= instant.replace(microsecond=0) <= last
+    assert why != "skipped"  # Moodle never writes a time the zone skips
+
+
+def dst_edges(zone: str) -> list[datetime]:
+    """The instants (UTC) ``zone`` changes its offset at, 2025 to 2028."""
+    tz = ZoneInfo(zone)
+    edges = []
+    t = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    while t.year < 2028:
+        nxt = t + timedelta(minutes=30)
+        if t.astimezone(tz).utcoffset() != nxt.astimezone(tz).utcoffset():
+            edges.append(nxt)
+        t = nxt
+    return edges
+
+
+EDGES = [(z, e) for z in ZONES for e in dst_edges(z)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.data(),
+    near_edge=st.booleans(),
+    hours24=st.booleans(),
+    grace=st.sampled_from([0, 10]),
+)
+def test_the_late_rule_from_a_worksheet_time_is_the_true_times_or_withheld(
+    data, near_edge, hours24, grace
+):
+    """A submission at a generated instant, around the due date and DST edges, written as
+    Moodle writes it: the grade's late verdict is the true time's, or the grade is withheld
+    because the text cannot decide it (to the minute, or a repeated hour)."""
+    if near_edge and EDGES:
+        zone, edge = data.draw(st.sampled_from(EDGES))
+        due = edge + timedelta(seconds=data.draw(st.integers(-5400, 5400)))
+    else:
+        zone = data.draw(st.sampled_from(ZONES))
+        due = datetime(2026, 12, 1, 11, 15, tzinfo=timezone.utc)
+    due = due.replace(second=data.draw(st.sampled_from([0, 0, 30])))
+    instant = due + timedelta(seconds=data.draw(st.integers(-3 * 86400, 5 * 86400)))
+    if data.draw(st.booleans()):
+        instant = due + timedelta(seconds=data.draw(st.integers(-120, 120)))
+    work = dict(WORK)
+    base = replace(BASE, due=due, grace_minutes=grace)
+    own = replace(base, moodle=replace(base.moodle_settings(), timezone=zone))
+    entries = (replace(ENTRY, submitted=written(instant, zone, hours24)),)
+    student = Handin(key="101", key_kind="participant", participant="101", files=work)
+    outcome = moodletimes.apply([student], entries, own)
+    assert outcome.applied
+    if student.doubt:
+        assert outcome.withheld == 1
+        assert student.submitted_at is None
+        # withheld only where the text's instants part in their verdict
+        local = moodletimes.local_time(entries[0].submitted or "")
+        assert local is not None
+        first, last, _ = moodletimes.instants(local, ZoneInfo(zone))
+        assert late_penalty(first, own) != late_penalty(last, own)
+    else:
+        assert student.submitted_at is not None
+        assert late_penalty(student.submitted_at, own) == late_penalty(instant, own)
+
+
+_TMP = Path(tempfile.mkdtemp())
+BASE = assignment(_TMP)
+WORK = handin(_TMP).files
+ENTRY = roster(_TMP, "Tuesday, 1 December 2026, 1:00 PM")[0]
+
+
+def test_the_worksheets_submission_column_is_read_with_the_roster(tmp_path):
+    assert ENTRY.submitted == "Tuesday, 1 December 2026, 1:00 PM"
+    plain = read_roster(write(tmp_path / "r.csv", "id,name,email\n1,A B,a@x.edu\n"))
+    assert plain[0].submitted is None
+
+
+def test_a_late_worksheet_time_costs_the_rules_points(tmp_path):
+    """13:00 in Berlin is 12:00 UTC, 45 minutes after the due date: one day late."""
+    student = handin(tmp_path)
+    own = assignment(tmp_path)
+    outcome = moodletimes.apply([student], roster(tmp_path, ENTRY.submitted or ""), own)
+    assert outcome == moodletimes.Outcome(True)
+    assert student.submitted_at == datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+    scores = {"101": {"exercise-01": ExerciseScore("exercise-01", "passed", 1.0, 1.0)}}
+    rows = build_rows([student], scores, own, roster(tmp_path, ENTRY.submitted or ""))
+    assert (rows[0].days_late, rows[0].late_percent, rows[0].final_percent) == (1, 10.0, 90.0)
+    assert not rows[0].withheld
+    assert moodle.lateness(student, own) == moodle.Lateness()  # no file-date lines
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ("Dienstag, 1. Dezember 2026, 13:00", "not a time as Moodle writes it in English"),
+        ("Monday, 1 December 2026, 1:00 PM", "Monday is not the weekday"),
+        ("-", "says no submission, but the download holds work"),
+        ("", "not a time as Moodle writes it in English"),
+        # 12:15 UTC is the due date: the minute holds on-time and late seconds
+        ("Tuesday, 1 December 2026, 12:15 PM", "is to the minute"),
+    ],
+)
+def test_a_worksheet_time_that_cannot_decide_the_rule_withholds_the_grade(tmp_path, cell, why):
+    student = handin(tmp_path)
+    own = assignment(tmp_path)
+    entries = roster(tmp_path, cell)
+    outcome = moodletimes.apply([student], entries, own)
+    assert outcome == moodletimes.Outcome(True, withheld=1)
+    assert why in student.doubt and student.submitted_at is None
+    scores = {"101": {"exercise-01": ExerciseScore("exercise-01", "passed", 1.0, 1.0)}}
+    rows = build_rows([student], scores, own, entries)
+    assert rows[0].withheld.startswith("the grading worksheet's")
+    assert "no grade written until you look" in rows[0].withheld
+
+
+def test_a_repeated_hour_that_parts_the_verdict_withholds_the_grade(tmp_path):
+    """Berlin repeats 02:00-03:00 on 2026-10-25; due at 01:00 UTC (02:00 the second time):
+    "2:40 AM" is on time read with the first offset, late with the second."""
+    student = handin(tmp_path)
+    own = replace(assignment(tmp_path), due=datetime(2026, 10, 25, 1, 0, tzinfo=timezone.utc))
+    entries = roster(tmp_path, "Sunday, 25 October 2026, 2:40 AM")
+    moodletimes.apply([student], entries, own)
+    assert "repeats at a DST change" in student.doubt
+
+
+def test_without_a_time_zone_the_worksheet_times_are_not_read_and_the_run_says_how(tmp_path):
+    student = handin(tmp_path)
+    own = assignment(tmp_path, zone="")
+    assert moodletimes.apply([student], roster(tmp_path, "-"), own) == moodletimes.Outcome(False)
+    assert not student.doubt and student.submitted_at is None
+    rows = build_rows([student], {}, own, roster(tmp_path, "-"))
+    (line,) = moodle.advice(rows, own, True)[-1:]
+    assert "the late rule was not applied" in line
+    assert "moodle.timezone" in line
+
+
+def test_a_time_zone_with_a_roster_that_is_no_worksheet_says_so(tmp_path):
+    student = handin(tmp_path)
+    own = assignment(tmp_path)
+    plain = read_roster(write(tmp_path / "r.csv", "id,name,email\n101,Alice Smith,a@x.edu\n"))
+    outcome = moodletimes.apply([student], plain, own)
+    assert not outcome.applied and "not Moodle's grading worksheet" in outcome.reason
+    (line,) = moodletimes.summary(build_rows([student], {}, own, plain), outcome, own)
+    assert "the late rule was not applied" in line and "not Moodle's grading worksheet" in line
+
+
+@pytest.mark.parametrize("zone", ["Europe/Berlln", "'../etc/passwd'", "' UTC'", "3", "''"])
+def test_an_unknown_time_zone_is_refused(tmp_path, zone):
+    with pytest.raises(SpecError, match=r"moodle\.timezone"):
+        assignment(tmp_path, zone)
+
+
+def test_a_known_time_zone_is_kept(tmp_path):
+    assert assignment(tmp_path, "America/New_York").moodle_settings().timezone == (
+        "America/New_York"
+    )
