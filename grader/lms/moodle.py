@@ -540,7 +540,10 @@ PLATFORM = Platform(
     name=LAYOUT,
     detect=detect,
     read=read,
-    times="none: each file's date only (never used as a submission time)",
+    times=(
+        "none: each file's date only (never used as a submission time); with "
+        'moodle.timezone, the grading worksheet\'s "Last modified (submission)"'
+    ),
     uploads=uploads,
     lateness=lateness,
     advice=advice,
