@@ -5,6 +5,7 @@ grade is withheld; never a penalty the time does not support."""
 
 from __future__ import annotations
 
+import io
 import tempfile
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -18,9 +19,12 @@ from hypothesis import strategies as st
 from grader.errors import SpecError
 from grader.lms import moodle, moodletimes
 from grader.lms.assignment import Assignment, late_penalty, load_assignment, read_roster
+from grader.lms.batch import BatchOptions, run_batch
 from grader.lms.grades import ExerciseScore, build_rows
 from grader.lms.handin import Handin, Submitted
+from tests.conftest import PROBE_HOME
 from tests.lms.builders import write
+from tests.lms.test_run_batch import PASS_MARK, FakeEngine
 
 ZONES = [
     "Europe/Berlin",
@@ -297,3 +301,55 @@ def test_a_known_time_zone_is_kept(tmp_path):
     assert assignment(tmp_path, "America/New_York").moodle_settings().timezone == (
         "America/New_York"
     )
+
+
+@pytest.fixture
+def course(monkeypatch):
+    monkeypatch.delenv("GRADER_COURSE", raising=False)
+    monkeypatch.setenv("GRADER_HOME", str(PROBE_HOME))
+
+
+@pytest.mark.slow  # a whole batch run (about 3 s)
+@pytest.mark.parametrize(
+    ("cell", "final", "withheld"),
+    [
+        ("Tuesday, 1 December 2026, 1:00 PM", 90.0, False),  # 12:00 UTC: a day late
+        ("Tuesday, 1 December 2026, 12:00", 100.0, False),  # 11:00 UTC: on time
+        ("Dienstag, 1. Dezember 2026, 13:00", None, True),
+    ],
+)
+def test_a_moodle_batch_takes_the_late_rule_from_the_worksheet(
+    course, tmp_path, cell, final, withheld
+):
+    """The whole run: the Moodle download, the worksheet as the roster, moodle.timezone."""
+    entries = roster(tmp_path, cell)
+    assert entries[0].submitted == cell
+    spec = write(
+        tmp_path / "w.yaml",
+        (ASSIGNMENT % ", timezone: Europe/Berlin").replace("exercise-01", "exercise-90"),
+    )
+    folder = tmp_path / "dl" / "Alice Smith_101_assignsubmission_file_"
+    folder.mkdir(parents=True)
+    (folder / "exercise-90.py").write_bytes(b"def f():\n    return 1\n" + PASS_MARK + b"\n")
+    out = tmp_path / "out"
+    summary = run_batch(
+        BatchOptions(submissions=tmp_path / "dl", out=out, assignment=spec),
+        io.StringIO(),
+        FakeEngine,
+    )
+    (row,) = summary.rows
+    assert bool(row.withheld) == withheld, row.problems
+    if not withheld:
+        assert row.final_percent == final
+        assert not any("a file date" in p for p in row.problems)  # the worksheet's time rules
+    said = [line for line in summary.advice if "late rule" in line]
+    assert said == [
+        "Moodle: the late rule was applied from the grading worksheet's \"Last modified "
+        '(submission)" times, read in Europe/Berlin (moodle.timezone)'
+        + (
+            "; 1 student(s) have a time that does not decide it (listed above): their grades "
+            "are withheld until you look"
+            if withheld
+            else ""
+        )
+    ]
