@@ -123,12 +123,20 @@ def apply(
         )
     zone = ZoneInfo(name)
     withheld = 0
-    for handin, entry, _ in match_roster(handins, roster).pairs:
+    matched = match_roster(handins, roster)
+    for handin, entry, _ in matched.pairs:
         if not handin.files:
             continue
         doubt = _doubt(handin, entry, assignment, zone, name)
         if doubt:
             handin.doubt = doubt
+            withheld += 1
+    for handin in matched.unmatched:  # no worksheet line: no time, and none guessed
+        if handin.files:
+            handin.doubt = (
+                f"no line of the grading worksheet is this student's, so no {COLUMN} time: "
+                "no late penalty guessed; download the worksheet again with the submissions"
+            )
             withheld += 1
     return Outcome(True, withheld=withheld)
 

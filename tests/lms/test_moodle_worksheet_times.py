@@ -353,3 +353,19 @@ def test_a_moodle_batch_takes_the_late_rule_from_the_worksheet(
             else ""
         )
     ]
+
+
+def test_work_from_no_one_on_the_worksheet_gets_no_time_and_no_grade(tmp_path):
+    """A participant enrolled after the worksheet was downloaded: no time to apply the rule
+    from, so no grade is written rather than one without the penalty."""
+    alice = handin(tmp_path)
+    student = replace(alice, key="202", participant="202", name="Bob Roe")
+    own = assignment(tmp_path)
+    entries = roster(tmp_path, "Tuesday, 1 December 2026, 1:00 PM")
+    outcome = moodletimes.apply([alice, student], entries, own)
+    assert outcome == moodletimes.Outcome(True, withheld=1)
+    assert "no line of the grading worksheet is this student's" in student.doubt
+    assert not alice.doubt and alice.submitted_at is not None
+    rows = build_rows([alice, student], {}, own, entries)
+    (off,) = [r for r in rows if r.student.participant == "202"]
+    assert off.withheld and any("no line of the grading worksheet" in p for p in off.problems)
