@@ -32,6 +32,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from datetime import timedelta, timezone
 from pathlib import Path
 
 from grader.lms import spreadsheet
@@ -309,10 +310,22 @@ def lateness(handin: Handin, assignment: Assignment) -> Lateness:
     """Moodle's download carries no submission times, only each file's date: files dated
     after the deadline are named for the instructor (no penalty is applied on a file date).
     Where the grading worksheet gave the submission time (``moodle.timezone``), the late rule
-    rests on it, and the file dates say nothing more."""
-    if handin.submitted_at is not None:
-        return Lateness()
-    return dated_files(handin, assignment)
+    rests on it; a file dated after that time's minute is named for the instructor (the
+    worksheet may be older than the download: a resubmission it does not show), never used."""
+    if handin.submitted_at is None:
+        return dated_files(handin, assignment)
+    # the worksheet's minute, and file dates' 2 s
+    after = handin.submitted_at + timedelta(seconds=61)
+    lines = [
+        f"{exercise}: {submitted.shown} is dated "
+        f"{submitted.submitted_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC, after the "
+        f"grading worksheet's submission time ({handin.submitted_at:%Y-%m-%d %H:%M} UTC), "
+        "which the late rule used: if the worksheet is older than the download, download both "
+        "again (a file date is no submission time)"
+        for exercise, submitted in sorted(handin.files.items())
+        if submitted.submitted_at is not None and submitted.submitted_at > after
+    ]
+    return Lateness(instructor=tuple(lines))
 
 
 def advice(rows: list[GradeRow], assignment: Assignment, read: bool) -> list[str]:

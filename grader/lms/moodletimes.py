@@ -200,7 +200,7 @@ def summary(rows: list[GradeRow], outcome: Outcome, assignment: Assignment) -> l
     )
     if outcome.withheld:
         line += (
-            f"; {outcome.withheld} student(s) have a time that does not decide it (listed "
-            "above): their grades are withheld until you look"
+            f"; {outcome.withheld} student(s) have no time there or one that does not decide "
+            "it (listed above): their grades are withheld until you look"
         )
     return [line]

@@ -341,14 +341,17 @@ def test_a_moodle_batch_takes_the_late_rule_from_the_worksheet(
     assert bool(row.withheld) == withheld, row.problems
     if not withheld:
         assert row.final_percent == final
-        assert not any("a file date" in p for p in row.problems)  # the worksheet's time rules
+        # the file (dated today) is named, never used: the worksheet's time rules
+        assert not any("no late penalty applied" in p for p in row.problems)
+        (dated,) = [p for p in row.problems if "after the grading worksheet's" in p]
+        assert "which the late rule used: if the worksheet is older than the download" in dated
     said = [line for line in summary.advice if "late rule" in line]
     assert said == [
         "Moodle: the late rule was applied from the grading worksheet's \"Last modified "
         '(submission)" times, read in Europe/Berlin (moodle.timezone)'
         + (
-            "; 1 student(s) have a time that does not decide it (listed above): their grades "
-            "are withheld until you look"
+            "; 1 student(s) have no time there or one that does not decide it (listed above): "
+            "their grades are withheld until you look"
             if withheld
             else ""
         )
@@ -369,3 +372,18 @@ def test_work_from_no_one_on_the_worksheet_gets_no_time_and_no_grade(tmp_path):
     rows = build_rows([alice, student], {}, own, entries)
     (off,) = [r for r in rows if r.student.participant == "202"]
     assert off.withheld and any("no line of the grading worksheet" in p for p in off.problems)
+
+
+def test_a_file_dated_after_the_worksheets_minute_is_named_never_used(tmp_path):
+    """The worksheet may be older than the download (a resubmission it does not show): a file
+    dated after its time's minute is named for the instructor; the time stays the worksheet's."""
+    student = handin(tmp_path)
+    own = assignment(tmp_path)
+    moodletimes.apply([student], roster(tmp_path, ENTRY.submitted or ""), own)
+    at = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+    assert student.submitted_at == at
+    for seconds, named in [(61, False), (62, True), (-3600, False)]:
+        student.files["exercise-01"].submitted_at = at + timedelta(seconds=seconds)
+        lines = moodle.lateness(student, own).instructor
+        assert bool(lines) == named, (seconds, lines)
+    assert lines == () and student.submitted_at == at
