@@ -164,7 +164,8 @@ def _doubt(
             "set to English"
         )
     own = assignment.for_student(
-        [entry.id, entry.sid, entry.email, entry.participant, handin.key, handin.participant]
+        [entry.id, entry.sid, entry.email, entry.login, entry.participant, handin.key]
+        + [handin.lms_id, handin.sid, handin.email, handin.participant]
     )
     first, last, why = instants(local, zone)
     verdict = late_penalty(first, own)
