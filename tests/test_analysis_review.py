@@ -150,6 +150,11 @@ def test_findings_have_lines_and_both_languages():
         ("import torch\ndel torch.isclose\n", "monkeypatch"),
         ("from torch import Tensor\nTensor.__eq__ = None\n", "monkeypatch"),
         ("import torch\nfor torch.x in [1]:\n    pass\n", "monkeypatch"),
+        # near the documented reproducibility switches, but not one of them
+        ("import torch\ntorch.backends.cudnn.is_available = None\n", "monkeypatch"),
+        ("import torch\ndel torch.backends.cudnn.deterministic\n", "monkeypatch"),
+        ("import torch\ntorch.backends.deterministic = True\n", "monkeypatch"),
+        ("import torch\ntorch.deterministic = True\n", "monkeypatch"),
         ("import ctypes\n", "ctypes"),
         ("from cffi import FFI\n", "ctypes"),
         ("import os\nos.fork()\n", "process"),
@@ -187,6 +192,13 @@ def test_each_kind(source, kind):
         "def f(x, y):\n    print(list(locals().values()))\n    return x + y\n",
         "def f(x):\n    print(vars())\n    return x\n",
         "d = {}\nd['a'] = 1\n",
+        # the reproducibility recipe's documented switches, however the module is named
+        "import torch\ntorch.backends.cudnn.deterministic = True\n"
+        "torch.backends.cudnn.benchmark = False\n",
+        "import torch.backends.cudnn as cudnn\ncudnn.deterministic = True\n",
+        "from torch.backends import cudnn\ndef set_seed(s):\n    cudnn.benchmark = False\n",
+        "import torch as T\nT.backends.cuda.matmul.allow_tf32 = False\n"
+        "T.backends.cudnn.allow_tf32 = False\nT.backends.cudnn.enabled = True\n",
     ],
 )
 def test_ordinary_code_has_no_findings(source):

@@ -325,10 +325,34 @@ def _module_changes(model: Model, nodes: list[ast.AST], scope: Scope) -> list[Us
                 isinstance(value, str)
                 and value not in (UNKNOWN, COMPUTED, UNDEFINED)
                 and not value.startswith(UNKNOWN)
+                and not _is_setting(node, value)
             ):
                 found.append(_use(node, spelling(node), scope, computed=True))
                 break
     return found
+
+
+# Documented switches that reproducibility recipes set (``torch.backends.cudnn.deterministic =
+# True``): they choose among kernels, they rename nothing, so setting one is not a change of what
+# a name means.
+_SETTINGS = frozenset(
+    {
+        "torch.backends.cudnn.deterministic",
+        "torch.backends.cudnn.benchmark",
+        "torch.backends.cudnn.enabled",
+        "torch.backends.cudnn.allow_tf32",
+        "torch.backends.cuda.matmul.allow_tf32",
+    }
+)
+
+
+def _is_setting(node: ast.AST, value: str) -> bool:
+    """``node`` assigns (never deletes) one of the documented switches in :data:`_SETTINGS`."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and f"{value}.{node.attr}" in _SETTINGS
+    )
 
 
 def _module_path(value: object) -> bool:
