@@ -116,3 +116,37 @@ def test_a_handler_the_graded_code_never_reaches_is_not_a_slip():
         "        return x\n"
     )
     assert device_slips(source, "corner_copy") == []
+
+
+# Handlers that raise again what they caught: the error propagates as without the ``try``
+_RERAISES = ["raise", "pass\nraise", "'propagate as is'\nraise", "raise exc"]
+_CAUGHT = ["", "Exception", "BaseException", "RuntimeError", "(TypeError, IndexError)"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    caught=st.sampled_from(_CAUGHT),
+    reraise=st.sampled_from(_RERAISES),
+    star=st.booleans(),
+    where=st.sampled_from(["function", "helper", "method", "nested"]),
+)
+def test_a_handler_that_only_raises_again_is_not_a_slip(caught, reraise, star, where):
+    named = reraise.endswith("raise exc")
+    if not caught and (named or star):
+        caught = "Exception"  # ``except as exc`` and a bare ``except*`` are not Python
+    clause = ("except* " if star else "except ") + caught + (" as exc" if named else "")
+    block = "try:\n    {body}\n" + clause.rstrip() + ":\n" + _indent(reraise, 4)
+    source = _program("", block, where)
+    assert device_slips(source, "corner_copy") == [], source
+
+
+@pytest.mark.parametrize(
+    "fallback",
+    ["raise ValueError('no')", "raise exc from None", "print('x')\nraise", "raise other"],
+)
+def test_a_handler_that_raises_something_else_or_does_more_is_still_a_slip(fallback):
+    block = "other = ValueError()\ntry:\n    {body}\nexcept RuntimeError as exc:\n" + _indent(
+        fallback, 4
+    )
+    source = _program("", block, "function")
+    assert CATCHES in {why for _, why in device_slips(source, "corner_copy")}, source

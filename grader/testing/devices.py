@@ -278,6 +278,25 @@ def _catches(model: Any, handler_type: ast.expr | None, scope: Any) -> bool:
     return not values or not all(v in _HARMLESS_EXCEPTIONS for v in values)
 
 
+def _only_reraises(handler: ast.ExceptHandler) -> bool:
+    """Whether an ``except`` clause does nothing but raise again what it caught (a bare
+    ``raise``, or ``raise exc`` of its own ``as exc``, after nothing but ``pass`` or a string):
+    the error propagates exactly as without the ``try``, so no other path is taken."""
+    *before, last = handler.body
+    if not all(
+        isinstance(stmt, ast.Pass)
+        or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in before
+    ):
+        return False
+    if not isinstance(last, ast.Raise) or last.cause is not None:
+        return False
+    exc = last.exc
+    return exc is None or (
+        handler.name is not None and isinstance(exc, ast.Name) and exc.id == handler.name
+    )
+
+
 def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
     """Where the code of ``scope`` takes another path when an operation raises: a ``try``
     with a handler that may catch a tensor operation's error, ``contextlib.suppress`` of one,
@@ -287,7 +306,7 @@ def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
         if isinstance(node, _TRIES):
             handlers: list[ast.ExceptHandler] = getattr(node, "handlers", [])
             for handler in handlers:
-                if _catches(model, handler.type, scope):
+                if not _only_reraises(handler) and _catches(model, handler.type, scope):
                     found.append((handler.lineno, CATCHES))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
