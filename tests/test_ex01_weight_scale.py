@@ -63,3 +63,27 @@ def test_constant_weights_are_named(value):
 
 def test_the_right_weights_pass():
     assert _evidence(torch.randn(512, 512, generator=torch.Generator().manual_seed(1)) * 0.01) == []
+
+
+def _failure(values: torch.Tensor) -> CheckFailed:
+    with pytest.raises(CheckFailed) as caught:
+        EX01._check_centre_and_spread(values.double(), WHAT)
+    return caught.value
+
+
+def test_the_scale_given_as_the_mean_is_told_so():
+    # normal_(0.01) draws mean 0.01, std 1: the grader's own sample (seed 1)
+    w = torch.empty(512, 512).normal_(0.01, generator=torch.Generator().manual_seed(1))
+    failure = _failure(w)
+    assert "scale_as_mean" in failure.evidence
+    assert "went in as the mean" in failure.message.en
+    assert "被当成了均值" in failure.message.zh
+    assert "left out" not in failure.message.en
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_unscaled_randn_is_never_told_the_mean(seed):
+    w = torch.randn(512, 512, generator=torch.Generator().manual_seed(seed))
+    failure = _failure(w)
+    assert "scale_as_mean" not in failure.evidence
+    assert "went in as the mean" not in failure.message.en

@@ -241,25 +241,53 @@ def _check_centre_and_spread(values, what):
             evidence=["uniform_instead_of_normal"],
         )
     if not 0.009 < std < 0.011:
+        as_mean = _scale_as_mean(mean, std, values.numel())
+        centred = abs(mean) <= 4 * std / max(values.numel(), 1) ** 0.5
         fail(
             f"init_weights should have a standard deviation of 0.01, but yours is {std:.4g}"
-            f"{_scale_story(std)}.",
-            f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4g}{_scale_story_zh(std)}。",
-            evidence=["values_differ", "wrong_scale"],
+            f"{_scale_story(std, mean, as_mean, centred)}.",
+            f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4g}"
+            f"{_scale_story_zh(std, mean, as_mean, centred)}。",
+            evidence=["values_differ", "wrong_scale", *(["scale_as_mean"] if as_mean else [])],
         )
     return mean, std
 
 
-def _scale_story(std):
-    if 0.9 < std < 1.1:
+def _scale_as_mean(mean, std, n):
+    """Whether the weights are standard normal shifted by 0.01: 0.01 given as the mean
+    (normal_(0.01), torch.normal(0.01, 1.0, ...)), not as the spread. Judged against the
+    standard error of the mean: within 3 of 0.01 and more than 4 away from 0 (for 512 x 512
+    weights, 0.01 is about 5 standard errors from 0), so an unscaled randn is not told this."""
+    if not (0.9 < std < 1.1 and n > 1):
+        return False
+    se = std / n**0.5
+    return abs(mean - 0.01) < 3 * se and abs(mean) > 4 * se
+
+
+def _scale_story(std, mean=0.0, as_mean=False, centred=True):
+    if as_mean:
+        return (
+            f": your weights are centred on {mean:.4f}, so 0.01 went in as the mean and the "
+            "spread stayed 1. torch.normal(mean, std, ...) and normal_(mean, std) take the mean "
+            "first: torch.normal(0.0, 0.01, size=(fan_in, fan_out), generator=generator), or "
+            "torch.randn(..., generator=generator) * 0.01"
+        )
+    if 0.9 < std < 1.1 and centred:
         return ": the standard normal itself, the * 0.01 left out"
     if 90 < std < 110:
         return ": divided by 0.01 (times 100) where it should be multiplied by 0.01"
     return ""
 
 
-def _scale_story_zh(std):
-    if 0.9 < std < 1.1:
+def _scale_story_zh(std, mean=0.0, as_mean=False, centred=True):
+    if as_mean:
+        return (
+            f"：你的权重以 {mean:.4f} 为中心，说明 0.01 被当成了均值，而离散程度仍是 1。"
+            "torch.normal(mean, std, ...) 和 normal_(mean, std) 的第一个参数是均值："
+            "torch.normal(0.0, 0.01, size=(fan_in, fan_out), generator=generator)，"
+            "或 torch.randn(..., generator=generator) * 0.01"
+        )
+    if 0.9 < std < 1.1 and centred:
         return "：这就是标准正态分布本身，漏乘了 0.01"
     if 90 < std < 110:
         return "：除以了 0.01（即乘以 100），而应该乘以 0.01"
