@@ -411,6 +411,11 @@ _SLIPS = {
     "assumed_element_size": lambda t: 4 * t.numel() if t.element_size() != 4 else None,
     "bits_not_bytes": lambda t: 8 * t.numel() * t.element_size() if t.numel() else None,
     "python_object_size": sys.getsizeof,
+    # an eighth: bytes divided by 8 as if element_size() (or dtype.itemsize) counted bits; only
+    # where that is a whole number of bytes, so / 8 and // 8 give the same number
+    "bytes_as_bits": lambda t: (
+        t.numel() * t.element_size() // 8 if t.numel() * t.element_size() % 8 == 0 else None
+    ),
 }
 
 
@@ -453,6 +458,15 @@ def _slip_story(learner, t, got):
             "不需要再乘以 8。",
             tag,
         )
+    if tag == "bytes_as_bits":
+        return (
+            f" That is an eighth of it{also_en}: t.element_size() and t.dtype.itemsize already "
+            "count bytes, so nothing divides by 8 (only a size in bits, such as "
+            "torch.finfo(t.dtype).bits, is divided by 8).",
+            f"这只是正确结果的八分之一{also_zh}：t.element_size() 和 t.dtype.itemsize 本身就以"
+            "字节计，不需要再除以 8（只有以比特计的大小，例如 torch.finfo(t.dtype).bits，才要除以 8）。",
+            tag,
+        )
     return (
         f" That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
         f"the same for every tensor{also_en}; the data lies elsewhere: "
@@ -470,7 +484,7 @@ def _probe_for(t):
     while True:
         probe = torch.zeros(n, dtype=t.dtype, device=t.device)
         numbers = [slip(probe) for slip in _SLIPS.values()] + [n * t.element_size()]
-        if len(set(numbers)) == len(numbers):
+        if len(set(numbers)) == len(numbers) and _SLIPS["bytes_as_bits"](probe) is not None:
             return probe
         n += 1
 
