@@ -1,0 +1,13 @@
+import torch
+
+
+def positives(x):
+    return x[x > 0]
+
+
+def filter_boxes(boxes, scores, threshold):
+    return boxes[torch.argwhere(scores > threshold)]
+
+
+def corner_copy(x, k):
+    return x[:k, :k].clone()

@@ -1,0 +1,18 @@
+"""Exercise 10 - reference solution."""
+
+import numpy as np
+import torch
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    # detach(): NumPy cannot carry gradients. cpu(): NumPy only lives in CPU memory (a no-op for
+    # a CPU tensor). numpy() keeps the dtype: float32 stays float32.
+    return t.detach().cpu().numpy()
+
+
+def from_numpy_safe(a: np.ndarray) -> torch.Tensor:
+    # np.array(..., dtype=np.float32) always makes a new array (copy=True is its default), with
+    # positive strides, so the tensor shares memory with that copy and never with `a`.
+    # torch.from_numpy(a).float() would share `a` whenever it is already float32, and
+    # torch.from_numpy / torch.as_tensor / torch.tensor all refuse negative strides (a[::-1]).
+    return torch.from_numpy(np.float32(a))
