@@ -405,6 +405,16 @@ _CENTER_MISTAKES = (
         "subtracted the mean of the whole tensor instead of each column's",
         "减去的是整个张量的均值，而不是每一列的均值",
     ),
+    (
+        "mean_over_wrong_count",
+        lambda x: (
+            x - x.sum(dim=0, keepdim=True) / x.shape[1] if x.shape[0] != x.shape[1] else None
+        ),  # square x: the same as the right answer
+        "subtracted each column's sum divided by the number of columns, x.shape[1]; a column "
+        "holds x.shape[0] values (one per row), so its mean divides its sum by x.shape[0]",
+        "减去的是每一列的和除以列数 x.shape[1]；一列有 x.shape[0] 个值（每行一个），"
+        "所以它的均值是这一列的和除以 x.shape[0]",
+    ),
 )
 
 
