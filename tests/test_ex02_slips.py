@@ -124,3 +124,25 @@ def test_a_number_two_slips_give_is_told_by_another_tensor(shape, dtype):
     # the same 80 once, then a number no slip gives: no story at all
     calls = iter([80, 7])
     assert _nbytes_evidence(lambda t: next(calls), t) == ["values_differ"]
+
+
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=4), transpose=st.booleans())
+def test_the_shape_given_for_the_strides_is_named_and_only_it(shape, transpose):
+    t = torch.zeros(shape)
+    if transpose and t.dim() > 1:
+        t = t.transpose(0, -1)
+    want = {"shape": tuple(t.shape), "stride": t.stride()}
+
+    def evidence(key, value):
+        try:
+            EX02._check_key({key: value}, key, t, want, "t")
+        except CheckFailed as caught:
+            return list(caught.evidence)
+        return []
+
+    assert evidence("stride", t.stride()) == []
+    assert evidence("shape", tuple(t.shape)) == []
+    swapped = tuple(t.shape) != t.stride()
+    assert ("shape_stride_swapped" in evidence("stride", tuple(t.shape))) == swapped
+    assert ("shape_stride_swapped" in evidence("shape", t.stride())) == swapped
+    assert "shape_stride_swapped" not in evidence("stride", tuple(s + 7 for s in t.stride()))

@@ -261,6 +261,15 @@ def _check_key(got, key, t, want, code):
             "只改变步长：请直接从张量本身读取（t.stride()、t.is_contiguous()）。"
         )
         evidence.append("layout_from_shape")
+    elif key in ("shape", "stride") and value == _comparable(
+        tuple(t.stride()) if key == "shape" else tuple(t.shape), key
+    ):
+        other = "stride" if key == "shape" else "shape"
+        call = "t.stride()" if key == "shape" else "t.shape"
+        right = "tuple(t.shape)" if key == "shape" else "t.stride()"
+        en = f" That is t's {other} ({call}); the {key} is {right}."
+        zh = f"这是 t 的 {other}（{call}）；{key} 应该是 {right}。"
+        evidence.append("shape_stride_swapped")
     fail(
         f"{what_en} should be {expected!r}, but yours is {describe_value(got[key])}.{en}",
         f"{what_zh}应为 {expected!r}，但你的结果是 {describe_value_zh(got[key])}。{zh}",
