@@ -570,7 +570,30 @@ def test_corner_copy_values(learner, reference, device, rng):
         _rows_only(got, x, k, what)
         _other_corner(got, x, k, what)
         _block_off_by_one(got, x, k, what)
+        _first_values(got, x, k, what)
         _equal_here(got, reference.corner_copy(x, k), what)
+
+
+def _first_values(got, x, k, what):
+    """Name a block of the first k * k values of x in row-major order, regrouped as (k, k)
+    (x.clone().resize_(k, k), x.flatten()[:k * k].reshape(k, k)): only where that is the
+    answer and the top-left block is not."""
+    if k == 0 or x.device.type == "meta" or not isinstance(got, torch.Tensor):
+        return
+    first = x.flatten()[: k * k].reshape(k, k)
+    if not _same(got, first) or _same(got, x[:k, :k]):
+        return
+    fail(
+        f"{what}: yours holds the first {k * k} values of x in row-major order, regrouped as "
+        f"({k}, {k}) (what x.flatten()[:k * k].reshape(k, k) or x.clone().resize_(k, k) give). "
+        f"Reshaping and resize_ regroup values in order; they never cut a block out of the "
+        "rows: take the first k values of each of the first k rows, x[:k, :k].clone().",
+        f"{what}：你的结果是 x 按行优先顺序的前 {k * k} 个值，重新分组成 ({k}, {k})"
+        "（x.flatten()[:k * k].reshape(k, k) 或 x.clone().resize_(k, k) 就会得到它）。"
+        "reshape 和 resize_ 只是按顺序重新分组，不会从各行中切出一块：请取前 k 行中每行的前 k 个值，"
+        "x[:k, :k].clone()。",
+        evidence=["values_differ", "first_values_regrouped"],
+    )
 
 
 def _contiguous_note(x, k):
