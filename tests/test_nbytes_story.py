@@ -54,9 +54,30 @@ def test_len_times_element_size_is_named_exactly_when_it_is_that_and_wrong(shape
     # the same number can also be 4 bytes per element (a (1, 2) float64: 8): that older story
     # is told then, and only one of the two
     four_bytes = answer == 4 * t.numel() and t.element_size() != 4
+    # ... or an eighth of the bytes (a (1, 2, 2, 2) float32: 4): a learner's nbytes of another
+    # tensor tells them apart, and this one answers the same number for every tensor, which is
+    # neither (the test below: each real slip is told)
+    eighth = right % 8 == 0 and answer == right // 8
     named = "len_instead_of_numel" in evidence
-    assert named == (fits and not four_bytes), (shape, dtype, answer, evidence)
+    assert named == (fits and not four_bytes and not eighth), (shape, dtype, answer, evidence)
     assert not (named and "assumed_element_size" in evidence)
+
+
+@pytest.mark.parametrize(
+    ("nbytes", "tag"),
+    [
+        (lambda t: len(t) * t.element_size(), "len_instead_of_numel"),
+        (lambda t: t.numel() * t.element_size() // 8, "bytes_as_bits"),
+        (lambda t: 4, None),
+    ],
+)
+def test_a_number_both_the_len_product_and_an_eighth_is_told_by_another_tensor(nbytes, tag):
+    t = torch.zeros(1, 2, 2, 2)  # its len product is 4 bytes, and so is an eighth of its 32
+    learner = types.SimpleNamespace(nbytes=nbytes)
+    with pytest.raises(CheckFailed) as caught:
+        HIDDEN._check_nbytes(learner, REFERENCE, t, "t")
+    told = {"len_instead_of_numel", "bytes_as_bits"} & set(caught.value.evidence)
+    assert told == ({tag} if tag else set())
 
 
 @pytest.mark.slow
