@@ -280,6 +280,10 @@ def _other_scaling(got, x, want):
     got, x, want = (t.detach().cpu().double() for t in (got, x, want))
     if x.numel() == 0 or got.shape != x.shape:
         return None
+    if bool((x == x.flatten()[0]).all()):
+        # a constant x tells no formula apart: x / max is all ones there, as a standardised
+        # x is where float32's rounding leaves x - mean a hair above 0
+        return None
     # the formula itself, unguarded: on x = [0.0] it gives NaN as each of the others does, and
     # such an x cannot tell them apart
     plain = (x - x.min()) / (x.max() - x.min())
