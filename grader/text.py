@@ -209,6 +209,70 @@ def inert(value: str | bytes) -> str:
     return _CONTROL.sub(_escape, value)
 
 
+# What a terminal does with a program's output rather than print it: a carriage return, a
+# backspace, a CSI sequence (ESC [ or U+009B, parameters, one final character: colours, cursor
+# moves, erasing), an OSC sequence (ESC ], up to BEL or ESC \: a window title, a hyperlink), a
+# two-character escape (ESC and one more).
+_TERMINAL_ACT = re.compile(
+    r"(?P<cr>\r)|(?P<bs>\x08)"
+    r"|(?:\x1b\[|\x9b)(?P<csi>[0-?]*)[ -/]*(?P<final>[@-~]?)"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -~]?"
+)
+_TERMINAL_ACTS = re.compile("[\r\x08\x1b\x9b]")
+
+
+def as_a_terminal_shows(output: str) -> str:
+    """A program's output as a terminal would leave it on the screen, not byte by byte: a
+    progress bar (tqdm, or ``print(..., end="\\r")``) that redraws its line a hundred times is
+    its last drawing, not a hundred drawings joined by ``\\r``; colours and other escape
+    sequences are gone rather than written out as ``\\x1b[32m``.
+
+    Within a line, ``\\r`` goes back to its start and what follows overwrites it; a backspace
+    goes back a column; ``ESC [ K`` erases to the line's end (``ESC [ 1 K`` to its start,
+    ``ESC [ 2 K`` all of it); every other sequence is dropped, since a moved cursor cannot be
+    shown in a report. Every other control character stays, for :func:`inert` to write out
+    visibly. Text with none of these is returned as it is; the stored result keeps the output
+    as it was written."""
+    if not _TERMINAL_ACTS.search(output):
+        return output
+    return "\n".join(_line_as_shown(line) for line in output.replace("\r\n", "\n").split("\n"))
+
+
+def _line_as_shown(line: str) -> str:
+    if not _TERMINAL_ACTS.search(line):
+        return line
+    screen: list[str] = []
+    column = 0
+    position = 0
+    for act in _TERMINAL_ACT.finditer(line):
+        column = _overwrite(screen, column, line[position : act.start()])
+        position = act.end()
+        if act["cr"]:
+            column = 0
+        elif act["bs"]:
+            column = max(0, column - 1)
+        elif act["final"] == "K":
+            erase = act["csi"] or "0"
+            if erase == "0":
+                del screen[column:]
+            elif erase == "1":
+                screen[: column + 1] = " " * min(column + 1, len(screen))
+            elif erase == "2":
+                screen.clear()
+    _overwrite(screen, column, line[position:])
+    return "".join(screen).rstrip(" ")
+
+
+def _overwrite(screen: list[str], column: int, text: str) -> int:
+    """Write ``text`` over ``screen`` from ``column`` (spaces fill a gap); the column after it."""
+    if text:
+        if column > len(screen):
+            screen.extend(" " * (column - len(screen)))
+        screen[column : column + len(text)] = text
+    return column + len(text)
+
+
 def inert_line(value: str | bytes) -> str:
     """:func:`inert`, and newline and tab escaped too: for a field that must stay on one line
     (a name, a path), so that it cannot start a line of its own."""

@@ -18,6 +18,7 @@ from grader.i18n import REPORT, labels, number, sentence
 from grader.render.html import citations
 from grader.render.templates import render
 from grader.results import Result, Status, TestResult, failure_groups, group_devices, group_names
+from grader.text import as_a_terminal_shows
 
 MAX_TEXT_CHARS = 4000  # of one output or message: a page holds many exercises
 
@@ -162,7 +163,7 @@ def _failure(result: Result, group: list[TestResult], lang: str) -> dict[str, An
     frame = first.frames[-1] if first.frames else None
     cell = result.where(frame.line) if frame and frame.line else None
     d = first.diagnosis
-    output, cut = _cap(first.output)
+    output, cut = _cap(as_a_terminal_shows(first.output))
     return {
         "name": group_names(group),
         "devices": group_devices(group),

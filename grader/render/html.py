@@ -26,7 +26,7 @@ from grader.results import (
     group_names,
 )
 from grader.sections import describe
-from grader.text import source_lines
+from grader.text import as_a_terminal_shows, source_lines
 
 
 def render_result(result: Result, *, advisory: bool = False, hints_shown: int = 0) -> str:
@@ -202,7 +202,7 @@ def _failures(result: Result) -> list[dict[str, Any]]:
                 **_where(result, frame.line if frame else None),
                 "function": frame.function if frame else "",
                 "code": frame.code if frame else "",
-                "output": first.output,
+                "output": as_a_terminal_shows(first.output),
                 "output_truncated": first.output_truncated,
                 "points": f"{sum(t.max_points for t in tests):g}",
             }

@@ -23,7 +23,7 @@ from grader.results import (
     group_names,
     number,
 )
-from grader.text import inert, inert_line
+from grader.text import as_a_terminal_shows, inert, inert_line
 
 _MARK = {
     Status.PASSED: ("✓", "32"),
@@ -192,8 +192,9 @@ def _failure_block(
         lines.append(
             style(f"    {_at(result, w, frame.line, frame.function)}{w['colon']} {frame.code}", "2")
         )
-    if first.output.strip():
-        body, cut = _output_excerpt(first.output, width - 10)
+    output = as_a_terminal_shows(first.output)
+    if output.strip():
+        body, cut = _output_excerpt(output, width - 10)
         cut = cut or first.output_truncated
         lines.append(
             style(f"    {w['output']}{' ' + w['cut'] if cut else ''}{w['colon'].rstrip()}", "2")
