@@ -27,6 +27,7 @@ import io
 import math
 import re
 import stat
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -687,6 +688,25 @@ WORKSHEET_COLUMNS = {
     "last modified (submission)": "submitted",  # Moodle's time, in its downloader's zone
 }
 
+# The column's name in the language packs (``lastmodifiedsubmission`` of mod/assign), as
+# the roster reads header cells (NFKC: the full-width brackets of Chinese and Japanese;
+# spaces joined, lower case), and the language pack it is of
+SUBMITTED_COLUMNS = {
+    "last modified (submission)": "en",
+    "zuletzt geändert (abgabe)": "de",
+    "dernière modification (travail remis)": "fr",
+    "dernière modification (envoi)": "fr",  # older packs
+    "dernière modification (présentation)": "fr_ca",
+    "última modificación (entrega)": "es",
+    "最后修改(学生)": "zh_cn",
+    "最後修改(學生)": "zh_tw",
+    "最後修改的(作業)": "zh_tw",  # older packs
+    "ultima modifica (consegna)": "it",
+    "última modificação (submissão)": "pt",
+    "última modificação (envio)": "pt_br",
+    "最終更新日時 (提出)": "ja",
+}
+
 
 # Moodle's grade export (Grades, "Export", "Plain text file" or a spreadsheet saved as CSV):
 # "First name", "Last name" (or "Surname"), "ID number", "Institution", "Department", "Email
@@ -764,6 +784,11 @@ def _canvas_gradebook(header: list[str]) -> list[str] | None:
     return [CANVAS_COLUMNS.get(c, "") for c in columns]
 
 
+def _header_key(cell: str) -> str:
+    """A header cell as :data:`SUBMITTED_COLUMNS` names it."""
+    return unicodedata.normalize("NFKC", " ".join(cell.split()).lower())
+
+
 def _worksheet(header: list[str], rows: list[list[str]]) -> list[str] | None:
     """The roster column each column of Moodle's grading worksheet holds ("" for one a roster
     does not use), or None where the CSV is not one. It is one where its first column is
@@ -790,7 +815,10 @@ def _worksheet(header: list[str], rows: list[list[str]]) -> list[str] | None:
             words.add(word.strip().casefold())
         if len(words) != 1:
             return None
-    mapped = [WORKSHEET_COLUMNS.get(c, "") for c in columns]
+    mapped = [
+        "submitted" if _header_key(c) in SUBMITTED_COLUMNS else WORKSHEET_COLUMNS.get(c, "")
+        for c in columns
+    ]
     mapped[0] = "participant"
     return mapped
 
@@ -811,6 +839,8 @@ class RosterEntry:
     # the grading worksheet's "Last modified (submission)", as Moodle wrote it ("-": none);
     # None where the roster has no such column
     submitted: str | None = None
+    # the language pack that column's name is of ("en", "de", ...: SUBMITTED_COLUMNS)
+    submitted_language: str = ""
 
 
 def _header_width(line: str, delimiter: str) -> int:
@@ -966,6 +996,14 @@ def read_roster(
     named_columns = [c for c in columns if c]
     if len(set(named_columns)) != len(named_columns):
         raise SpecError(path, "header", "names a column twice", "name each column once")
+    language = next(
+        (
+            SUBMITTED_COLUMNS.get(_header_key(cell), "")
+            for cell, column in zip(header, columns, strict=True)
+            if column == "submitted"
+        ),
+        "",
+    )
     entries: list[RosterEntry] = []
     seen: dict[tuple[str, str], int] = {}
     for line, row in numbered[1:]:
@@ -1061,6 +1099,7 @@ def read_roster(
                 participant=values.get("participant", ""),
                 platform_id=worksheet is None and grades is None,
                 submitted=values.get("submitted") if "submitted" in columns else None,
+                submitted_language=language,
             )
         )
     return tuple(entries)

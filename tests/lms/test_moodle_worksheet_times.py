@@ -114,10 +114,15 @@ def test_every_time_moodle_writes_in_english_is_read_back(local, hours24, padded
 @pytest.mark.parametrize(
     "text",
     [
-        "Dienstag, 1. Dezember 2026, 13:00",  # German
-        "mardi 1 décembre 2026, 13:00",  # French
-        "2026年12月1日 星期二 13:00",  # Chinese
+        "Martedì, 1 dicembre 2026, 13:00",  # Italian: not read
+        "terça-feira, 1 dezembro 2026, 13:00",  # Portuguese: not read
+        "2026年12月1日(火) 13:00",  # Japanese: not read
         "Tuesday, 1 Dezember 2026, 1:00 PM",  # a month in another language
+        "Dienstag, 1. December 2026, 13:00",  # German with an English month
+        "martes, 1 de décembre de 2026, 13:00",  # Spanish with a French month
+        "mardi, 1 décembre 2026, 13:00",  # French with German punctuation
+        "Dienstag, 1. Dezember 2026, 1:00 PM",  # German has no AM/PM
+        "2026年13月1日 星期二 13:00",
         "Tuesday, 1 December 2026, 13:00 PM",
         "Tuesday, 1 December 2026, 0:30 AM",
         "Tuesday, 31 November 2026, 1:00 PM",
@@ -126,7 +131,7 @@ def test_every_time_moodle_writes_in_english_is_read_back(local, hours24, padded
         "",
     ],
 )
-def test_a_time_not_as_moodle_writes_it_in_english_is_no_time(text):
+def test_a_time_not_as_moodle_writes_it_is_no_time(text):
     assert moodletimes.local_time(text) is None
 
 
@@ -239,10 +244,11 @@ def test_a_late_worksheet_time_costs_the_rules_points(tmp_path):
 @pytest.mark.parametrize(
     ("cell", "why"),
     [
-        ("Dienstag, 1. Dezember 2026, 13:00", "not a time as Moodle writes it in English"),
+        ("Dienstag, 1. Dezember 2026, 13:00 Uhr", "not a time as Moodle writes it"),
+        ("Montag, 1. Dezember 2026, 13:00", "Montag is not the weekday"),
         ("Monday, 1 December 2026, 1:00 PM", "Monday is not the weekday"),
         ("-", "says no submission, but the download holds work"),
-        ("", "not a time as Moodle writes it in English"),
+        ("", "not a time as Moodle writes it"),
         # 12:15 UTC is the due date: the minute holds on-time and late seconds
         ("Tuesday, 1 December 2026, 12:15 PM", "is to the minute"),
     ],
@@ -315,7 +321,8 @@ def course(monkeypatch):
     [
         ("Tuesday, 1 December 2026, 1:00 PM", 90.0, False),  # 12:00 UTC: a day late
         ("Tuesday, 1 December 2026, 12:00", 100.0, False),  # 11:00 UTC: on time
-        ("Dienstag, 1. Dezember 2026, 13:00", None, True),
+        ("Dienstag, 1. Dezember 2026, 13:00", 90.0, False),  # German: 12:00 UTC
+        ("Dienstag, 1. Dezember 2026, 13:00 Uhr", None, True),
     ],
 )
 def test_a_moodle_batch_takes_the_late_rule_from_the_worksheet(
@@ -387,3 +394,150 @@ def test_a_file_dated_after_the_worksheets_minute_is_named_never_used(tmp_path):
         lines = moodle.lateness(student, own).instructor
         assert bool(lines) == named, (seconds, lines)
     assert lines == () and student.submitted_at == at
+
+
+# The language packs read (their langconfig's strftimedaydatetime, the locale's names): a
+# worksheet downloaded with Moodle in that language, its header and its times
+TRANSLATED = {
+    "de": (
+        "Kennung,Vollständiger Name,E-Mail-Adresse,Status,Bewertung,Bestwertung,Bewertung kann "
+        "geändert werden,Zuletzt geändert (Abgabe),Zuletzt geändert (Bewertung),Feedback als "
+        "Kommentar\n",
+        "Teilnehmer/in{id}",
+        "{weekday}, {day}. {month} {year}, {clock}",
+        "Januar Februar März April Mai Juni Juli August September Oktober November Dezember",
+        "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag",
+    ),
+    "fr": (
+        "Identifiant,Nom complet,Adresse de courriel,Statut,Note,Note maximale,La note peut "
+        "être modifiée,Dernière modification (travail remis),Dernière modification (note),"
+        "Feedback par commentaires\n",
+        "Participant {id}",
+        "{weekday} {day} {month} {year}, {clock}",
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+        "lundi mardi mercredi jeudi vendredi samedi dimanche",
+    ),
+    "es": (
+        "Identificador,Nombre completo,Dirección de correo,Estado,Calificación,Calificación "
+        "máxima,La calificación puede ser cambiada,Última modificación (entrega),Última "
+        "modificación (calificación),Comentarios de retroalimentación\n",
+        "Participante{id}",
+        "{weekday}, {day} de {month} de {year}, {clock}",
+        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+        "lunes martes miércoles jueves viernes sábado domingo",
+    ),
+    "zh_cn": (
+        "标识符,姓名,Email地址,状态,成绩,最高分,成绩可以被修改,最后修改（学生）,最后修改（教师）,"
+        "反馈评语\n",
+        "参与者{id}",
+        "{year}年{month}月{day}日 {weekday} {clock}",
+        " ".join(str(m) for m in range(1, 13)),
+        "星期一 星期二 星期三 星期四 星期五 星期六 星期日",
+    ),
+}
+
+
+def translated_text(language: str, local: datetime, padded: bool) -> str:
+    _, _, form, months, weekdays = TRANSLATED[language]
+    month = months.split()[local.month - 1]
+    if language == "zh_cn" and padded:
+        month = f"{local.month:02d}"
+    return form.format(
+        weekday=weekdays.split()[local.weekday()],
+        day=f"{local.day:02d}" if padded else str(local.day),
+        month=month,
+        year=local.year,
+        clock=f"{local.hour:02d}:{local.minute:02d}",
+    )
+
+
+def translated_roster(tmp: Path, language: str, cells: list[str]):
+    header, participant, *_ = TRANSLATED[language]
+    lines = [
+        f'{participant.format(id=101 + i)},Student {i},s{i}@example.edu,x,,100.00,x,"{cell}",-,'
+        for i, cell in enumerate(cells)
+    ]
+    return read_roster(write(tmp / "worksheet.csv", header + "\n".join(lines) + "\n"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    language=st.sampled_from(sorted(TRANSLATED)),
+    local=st.datetimes(datetime(1971, 1, 1), datetime(2100, 12, 31)).map(
+        lambda d: d.replace(second=0, microsecond=0)
+    ),
+    padded=st.booleans(),
+    case=st.sampled_from([str, str.lower, str.upper]),
+)
+def test_every_time_moodle_writes_in_a_language_read_is_read_back(language, local, padded, case):
+    assert moodletimes.local_time(case(translated_text(language, local, padded))) == local
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    language=st.sampled_from(sorted(TRANSLATED)),
+    local=st.datetimes(datetime(2000, 1, 1), datetime(2040, 12, 31)),
+    shift=st.integers(1, 6),
+)
+def test_a_translated_weekday_that_is_not_the_dates_is_refused(language, local, shift):
+    wrong = translated_text(language, local, False).replace(
+        TRANSLATED[language][4].split()[local.weekday()],
+        TRANSLATED[language][4].split()[(local.weekday() + shift) % 7],
+        1,
+    )
+    with pytest.raises(ValueError, match="is not the weekday"):
+        moodletimes.local_time(wrong)
+
+
+@pytest.mark.parametrize("language", sorted(TRANSLATED))
+def test_a_worksheet_downloaded_in_a_language_read_gives_the_late_rule(tmp_path, language):
+    """A late and an on-time submission, the worksheet as Moodle writes it in that language:
+    each gets the true time's verdict (13:00 in Berlin is 45 minutes late; 12:00 is on time)."""
+    late = translated_text(language, datetime(2026, 12, 1, 13, 0), False)
+    early = translated_text(language, datetime(2026, 12, 1, 12, 0), True)
+    entries = translated_roster(tmp_path, language, [late, early])
+    assert [e.submitted for e in entries] == [late, early]
+    assert {e.submitted_language for e in entries} == {language}
+    own = assignment(tmp_path)
+    alice, bob = handin(tmp_path), replace(handin(tmp_path), key="102", participant="102")
+    assert moodletimes.apply([alice, bob], entries, own) == moodletimes.Outcome(True)
+    assert alice.submitted_at == datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+    assert bob.submitted_at == datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
+    assert late_penalty(alice.submitted_at, own)[0] == 1
+    assert late_penalty(bob.submitted_at, own)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("header", "participant", "cell"),
+    [
+        (  # Italian: the column is known, its times are not read
+            "Identificativo,Nome completo,Indirizzo email,Stato,Valutazione,Punteggio massimo,"
+            "La valutazione può essere modificata,Ultima modifica (consegna),Ultima modifica "
+            "(valutazione),Commenti\n",
+            "Partecipante {id}",
+            "martedì, 1 dicembre 2026, 13:00",
+        ),
+        (  # a language whose column is not known either
+            "Tunniste,Koko nimi,Sähköpostiosoite,Tila,Arvosana,Maksimiarvosana,Arvosanaa voi "
+            "muuttaa,Viimeksi muokattu (palautus),Viimeksi muokattu (arvosana),Palaute\n",
+            "Osallistuja {id}",
+            "tiistai, 1. joulukuuta 2026, 13.00",
+        ),
+    ],
+)
+def test_a_worksheet_in_a_language_not_read_says_so_once(tmp_path, header, participant, cell):
+    """No guess, and one line for the class: not a line per student."""
+    lines = [
+        f'{participant.format(id=101 + i)},S {i},s{i}@example.edu,x,,100.00,x,"{cell}",-,'
+        for i in range(3)
+    ]
+    entries = read_roster(write(tmp_path / "worksheet.csv", header + "\n".join(lines) + "\n"))
+    own = assignment(tmp_path)
+    students = [replace(handin(tmp_path), key=str(101 + i), participant=str(101 + i)) for i in
+                range(3)]  # fmt: skip
+    outcome = moodletimes.apply(students, entries, own)
+    assert not outcome.applied and "language" in outcome.reason
+    assert "download it with Moodle's language set to one of English, Deutsch" in outcome.reason
+    assert all(not s.doubt and s.submitted_at is None for s in students)
+    (line,) = moodletimes.summary(build_rows(students, {}, own, entries), outcome, own)
+    assert "the late rule was not applied" in line and "language" in line
