@@ -33,7 +33,7 @@ from grader.engine import DEFAULT_SEED, Engine, GradeRequest
 from grader.engine.scoring import cacheable, grader_faulted
 from grader.errors import UsageError
 from grader.fileio import write_atomic
-from grader.lms import moodle, moodletimes
+from grader.lms import folders, moodle, moodletimes
 from grader.lms.assignment import (
     Assignment,
     RosterEntry,
@@ -46,6 +46,7 @@ from grader.lms.grades import ExerciseScore, GradeRow, build_rows
 from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
 from grader.lms.outputs import Outputs, write_outputs
+from grader.lms.platform import NONE_DATED, forget_dates
 from grader.lms.platforms import by_name, platforms
 from grader.lms.progress import Progress
 from grader.lms.selection import choose
@@ -190,6 +191,13 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         if intake.layout == moodle.LAYOUT
         else None
     )
+    # a download whose only dates are its files': where the class's are evidently not the
+    # platform's (unzipped without them), none is named or used, and the run says so once
+    undated = (
+        forget_dates(intake.handins, assignment, _DATED_BY_FILES[intake.layout])
+        if intake.layout in _DATED_BY_FILES
+        else ""
+    )
     chosen = _choose_student(intake, roster, options.student) if options.student else None
 
     grader_key = engine_fingerprint()
@@ -321,11 +329,26 @@ def run_batch(options: BatchOptions, stream: TextIO, make_engine: MakeEngine) ->
         stray=list(intake.stray),
         advice=[]
         if incomplete
-        else [
-            *advice(rows, assignment, intake.layout),
-            *(moodletimes.summary(rows, timed, assignment) if timed is not None else []),
-        ],
+        else _with_dates(
+            [
+                *advice(rows, assignment, intake.layout),
+                *(moodletimes.summary(rows, timed, assignment) if timed is not None else []),
+            ],
+            undated,
+        ),
     )
+
+
+# the layouts whose files' dates are their only dates, by the name the run's lines give them
+_DATED_BY_FILES = {moodle.LAYOUT: "Moodle", folders.LAYOUT: "Plain folders"}
+
+
+def _with_dates(lines: list[str], undated: str) -> list[str]:
+    """The run's closing lines, with the one line on file dates that are not the platform's:
+    the lines that would count files dated after the due date say nothing of them."""
+    if not undated:
+        return lines
+    return [line.replace(f"; {NONE_DATED}", "") for line in lines] + [undated]
 
 
 def advice(rows: list[GradeRow], assignment: Assignment, layout: str) -> list[str]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -132,6 +132,58 @@ def _only_folder(root: Path) -> Path | None:
 
 NO_TIMES = "the late rule was not applied: this download has no submission times"
 DATED = "day(s) after the due date (a file date"
+NONE_DATED = "no file is dated after the due date"
+# What makes a whole download's file dates evidently not the platform's (an archive unzipped
+# by a tool that does not keep them: every file dated when it was written): every file of two
+# students or more within one zip time step (2 s) of the others; of five or more, within the
+# two minutes an unzip may take; of three or more, every one after the due date
+SAME_TIME = timedelta(seconds=2)
+UNZIP_TIME = timedelta(minutes=2)
+
+
+def unkept_dates(handins: list[Handin], assignment: Assignment) -> str:
+    """Why the file dates of a download without submission times are evidently not the
+    platform's, or "": a student's own dates are never judged alone, only the class's."""
+    dated = [
+        (index, s.submitted_at)
+        for index, handin in enumerate(handins)
+        for s in handin.files.values()
+        if s.submitted_at is not None
+    ]
+    students = len({index for index, _ in dated})
+    if students < 2:
+        return ""
+    first, last = min(t for _, t in dated), max(t for _, t in dated)
+    when = f"{first.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    if last - first <= SAME_TIME:
+        return f"every file of the {students} students is dated {when}"
+    if students >= 5 and last - first <= UNZIP_TIME:
+        return (
+            f"every file of the {students} students is dated within "
+            f"{int((last - first).total_seconds())} s of {when}, as an unzip writes them"
+        )
+    due = assignment.due
+    if students >= 3 and due is not None and first > due:
+        return f"every file of the {students} students is dated after the due date"
+    return ""
+
+
+def forget_dates(handins: list[Handin], assignment: Assignment, label: str) -> str:
+    """For a download whose file dates are its only dates (Moodle, plain folders): where they
+    are evidently not the platform's (:func:`unkept_dates`), every file's date is dropped, so
+    that none is named for a student or used, and the one line for the class says why; else
+    "" and nothing changes."""
+    why = unkept_dates(handins, assignment)
+    if not why:
+        return ""
+    for handin in handins:
+        for submitted in handin.files.values():
+            submitted.submitted_at = None
+    return (
+        f"{label}: the files' dates are not the platform's ({why}: the download was unzipped "
+        "without its file dates?): no file date is named for a student or used; unzip it "
+        "with a tool that keeps them to see them"
+    )
 
 
 def dated_files(handin: Handin, assignment: Assignment) -> Lateness:
@@ -166,7 +218,7 @@ def no_times(label: str, rows: list[GradeRow], assignment: Assignment, where: st
         return []
     dated = sum(1 for r in rows if any(DATED in p for p in r.problems))
     if not dated:
-        return [f"{label}: {NO_TIMES}; no file is dated after the due date"]
+        return [f"{label}: {NO_TIMES}; {NONE_DATED}"]
     return [
         f"{label}: {NO_TIMES}; {dated} student(s) have files dated after the due date (listed "
         f"above): apply the late rule {where} where it is due"

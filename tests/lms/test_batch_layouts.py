@@ -293,12 +293,17 @@ def test_the_run_ends_with_what_to_do_on_each_platform(graded):
     lines = [line.removeprefix("  - ") for line in tail[1].splitlines()]
     expected = {
         "canvas": ["Canvas: turn on Canvas's Late Policy"],
+        # the files were written by the test, after the due date: no platform's dates
         "moodle": [
             "Moodle: upload moodle-worksheet.csv",
             "Moodle: the late rule was not applied: this download has no submission times",
+            "Moodle: the files' dates are not the platform's (every file of the",
         ],
         "gradescope": ["Canvas: canvas.csv already holds the late penalty of 2 student(s)"],
-        "folders": ["Plain folders: the late rule was not applied: this download has no"],
+        "folders": [
+            "Plain folders: the late rule was not applied: this download has no",
+            "Plain folders: the files' dates are not the platform's (every file of the",
+        ],
     }[layout]
     assert len(lines) == len(expected), lines
     for line, start in zip(lines, expected, strict=True):
