@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import itertools
 import math
 import re
 import stat
@@ -857,11 +858,13 @@ _MARKED = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
            (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"))  # fmt: skip
 
 
-def _roster_text(path: Path) -> str:
-    """The roster file's text: UTF-8, or the UTF-16 or UTF-32 its byte order mark names (what
-    Excel's "Unicode Text" saves). A workbook (.xlsx, .xls) or text in another encoding is a
-    SpecError that says which, and the line of the first byte that is not UTF-8: "cannot read
-    the file ('utf-8' codec can't decode byte 0xff in position 0)" said neither."""
+def _roster_text(path: Path, notes: list[str] | None = None) -> str:
+    """The roster file's text: UTF-8, or the UTF-16 or
+    UTF-32 its byte order mark names (what Excel's "Unicode Text" saves), or a legacy code
+    page where every one a spreadsheet saves in agrees on its names (:func:`_legacy_text`,
+    said in ``notes``). A workbook (.xlsx, .xls) or text in another encoding is a SpecError
+    that says which, and the line of the first byte that is not UTF-8: "cannot read the file
+    ('utf-8' codec can't decode byte 0xff in position 0)" said neither."""
     try:
         info = path.stat()  # a link is followed: the instructor's link to a shared roster
         if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run for ever
@@ -893,10 +896,94 @@ def _roster_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = line_at(data, exc.start)  # lines as the roster is read: \r\n, \r or \n
         what = "UTF-8 text" if encoding == "utf-8" else f"{encoding.upper()} text, as its mark says"
-        raise SpecError(
-            path, f"line {line}", f"is not {what} (the byte 0x{data[exc.start]:02x})", _CSV_SAVE
-        ) from None
+        why = f"is not {what} (the byte 0x{data[exc.start]:02x})"
+        if encoding != "utf-8":
+            raise SpecError(path, f"line {line}", why, _CSV_SAVE) from None
+        text, said = _legacy_text(data)
+        if not text:
+            raise SpecError(path, f"line {line}", f"{why}: {said}", _CSV_SAVE) from None
+        if notes is not None:
+            notes.append(f"{path.name} is not UTF-8 text: {said}; to be sure, {_CSV_SAVE}")
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+
+
+# The code pages a spreadsheet saves "CSV" in where it is not UTF-8: Windows' (Excel's "CSV
+# (Comma delimited)" saves in the system's), DOS's ("CSV (MS-DOS)") and the Mac's ("CSV
+# (Macintosh)")
+LEGACY_CODE_PAGES = {
+    "cp1252": "Windows-1252",
+    "cp1250": "Windows-1250",
+    "cp1251": "Windows-1251",
+    "cp1253": "Windows-1253",
+    "cp1254": "Windows-1254",
+    "cp1255": "Windows-1255",
+    "cp1256": "Windows-1256",
+    "cp1257": "Windows-1257",
+    "cp1258": "Windows-1258",
+    "cp437": "DOS 437",
+    "cp850": "DOS 850",
+    "mac_roman": "Mac Roman",
+}
+# what a name may hold beside letters: apostrophes, dashes, quotes, a no-break space
+_NAME_MARKS = frozenset("\u2019\u2018\u201c\u201d\u2013\u2014\u00ab\u00bb\u00a0\u00b7")
+
+
+def _script(char: str) -> str:
+    return unicodedata.name(char, "?").split(" ")[0]
+
+
+def _names_like(text: str) -> bool:
+    """Whether every character a code page made of the bytes that are not ASCII is one a
+    name holds: a letter (no modifier letter, no mark, no symbol) or one of the marks names
+    use; each word of one script ("Mьller" mixes Latin and Cyrillic); and no capital letter
+    after a small one within a word ("JosÚ")."""
+    for char in {c for c in text if ord(c) > 127}:
+        if char not in _NAME_MARKS and unicodedata.category(char) not in ("Lu", "Ll", "Lt", "Lo"):
+            return False
+    for word in re.findall(r"[^\W\d_]+", text):
+        if word.isascii():
+            continue
+        if len({_script(c) for c in word}) > 1:
+            return False
+        if any(
+            b.isupper() and not b.isascii() and a.islower() for a, b in itertools.pairwise(word)
+        ):
+            return False
+    return True
+
+
+def _legacy_text(data: bytes) -> tuple[str, str]:
+    """A roster that is not UTF-8, read by evidence: the text where every code page a
+    spreadsheet saves in that makes names of its bytes makes the same names, and what was
+    read; else "" and why not (each reading of the first word they part on). Never a guess
+    between two readings ("Dvoøák" in Windows-1252, "Dvořák" in Windows-1250)."""
+    readings: dict[str, list[str]] = {}
+    for codec, name in LEGACY_CODE_PAGES.items():
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if _names_like(text):
+            readings.setdefault(text, []).append(name)
+    if not readings:
+        return "", "no code page a spreadsheet saves in reads it as names"
+    # the fields (a byte that is not ASCII is never a separator in these code pages, so
+    # every reading parts the text into the same fields)
+    fields = [re.split(r'[,;\t\r\n"]', text) for text in readings]
+    if len(readings) > 1:
+        parted = next(i for i, fs in enumerate(zip(*fields, strict=True)) if len(set(fs)) > 1)
+        ways = ", ".join(
+            f"{fs[parted].strip()!r} in {names[0]}"
+            for fs, names in zip(fields, readings.values(), strict=True)
+        )
+        return "", f"its names read differently in the code pages it may be in ({ways})"
+    ((text, names),) = readings.items()
+    named = dict.fromkeys(f.strip() for f in fields[0] if not f.isascii())
+    shown = ", ".join(repr(f) for f in list(named)[:3])
+    return text, (
+        f"read as {names[0]}, which every code page a spreadsheet saves in that fits it "
+        f"agrees with ({shown})"
+    )
 
 
 def read_roster(
@@ -909,7 +996,7 @@ def read_roster(
     SpecError naming the line. Canvas's test student in its gradebook export is no student
     (:func:`canvas_test_student`): left out, and ``notes`` says so once; its user id goes
     into ``test_students``, so that its work in the download is left out too."""
-    text = _roster_text(path)
+    text = _roster_text(path, notes)
     # What spreadsheets write: Excel's "sep=;" hint as the first line, a semicolon or a tab
     # where the locale's decimal mark is a comma, empty trailing columns
     # the first line ends where any line ends: Excel for Mac's "CSV (Macintosh)" ends them
