@@ -29,11 +29,11 @@ import math
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from grader.errors import SpecError
@@ -216,56 +216,135 @@ class Assignment:
 
 
 def load_assignment(path: Path) -> Assignment:
-    """Read and check an assignment file; every problem is a SpecError naming the field."""
-    top = _Fields(path, read_yaml(path), "", _TOP)
-    top.check_version(FORMAT_VERSION)
+    """Read and check an assignment file; every problem is a SpecError naming the field. The
+    fields are checked each on its own, and every problem found is reported at once (one
+    line each), not one per run: a file that another version of the grader wrote
+    (``format_version``) or that is no mapping stops at that."""
+    data = read_yaml(path)
+    problems: list[SpecError] = []
+    if isinstance(data, dict):  # every unknown key, then the rest as if they were not there
+        for key in [k for k in data if k not in _TOP]:
+            try:
+                _Fields(path, {key: None}, "", _TOP)
+            except SpecError as exc:
+                problems.append(exc)
+        data = {k: v for k, v in data.items() if k in _TOP}
+    top = _Fields(path, data, "", _TOP)
+    if "format_version" in top.data:
+        top.check_version(FORMAT_VERSION)  # another version's file: nothing else is known
+    else:
+        _attempt(problems, lambda: top.check_version(FORMAT_VERSION), None)
+    name = _attempt(problems, lambda: _name(top, path), "")
+    exercises = _attempt(problems, lambda: _exercises(top, path, problems), ())
+    roster = _attempt(problems, lambda: _roster(top, path), None)
+    grace = _attempt(
+        problems, lambda: _number(top, path, "grace_minutes", 0.0, most=MAX_GRACE_MINUTES), 0.0
+    )
+    missing = _attempt(
+        problems, lambda: _choice(top, path, "missing", ("zero", "blank"), "zero"), "zero"
+    )
+    title = _attempt(problems, lambda: top.get("title", str, ""), "")
+    due = _attempt(problems, lambda: _due(top, path), None)
+    late = _attempt(problems, lambda: _late(top, path), None)
+    canvas = _attempt(problems, lambda: _canvas(top, path, title or name), None)
+    moodle = _attempt(problems, lambda: _moodle(top, path, title or name), None)
+    gradescope = _attempt(problems, lambda: _gradescope(top, path), GradescopeSettings())
+    extensions = _attempt(problems, lambda: _extensions(top, path), ())
+    # a misspelt key ("nmae": did you mean 'name'?) is one slip, not that and a missing key
+    meant = {p.fix.split("'")[1] for p in problems if (p.fix or "").startswith("did you mean '")}
+    problems = [p for p in problems if not (p.problem == "missing" and p.field in meant)]
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise SpecError(
+            path,
+            None,
+            f"{len(problems)} problems:\n"
+            + "\n".join(
+                f"  - {f'field {p.field!r}: ' if p.field else ''}{p.problem}"
+                + (f" (fix: {p.fix})" if p.fix else "")
+                for p in problems
+            ),
+            "each of them, then run again",
+        )
+    return Assignment(
+        name=name,
+        exercises=exercises,
+        path=path,
+        title=title,
+        roster=roster,
+        due=due,
+        grace_minutes=grace,
+        late=late,
+        missing=missing,
+        canvas=canvas,
+        moodle=moodle,
+        gradescope=gradescope,
+        extensions=extensions,
+    )
+
+
+_T = TypeVar("_T")
+
+
+def _attempt(problems: list[SpecError], check: Callable[[], _T], default: _T) -> _T:
+    """``check()``, or ``default`` with its SpecError kept in ``problems``."""
+    try:
+        return check()
+    except SpecError as exc:
+        problems.append(exc)
+        return default
+
+
+def _name(top: _Fields, path: Path) -> str:
     name = top.get("name", str)
     if not _NAME.match(name):
         raise SpecError(path, "name", f"'{name}' is not a plain name", "e.g. week-3")
+    return name
+
+
+def _exercises(
+    top: _Fields, path: Path, problems: list[SpecError]
+) -> tuple[tuple[str, float], ...]:
+    """``exercises``: each exercise's id and weight; each bad one kept in ``problems``."""
     raw = top.get("exercises", dict, fix="e.g. `exercises: {exercise-01: 1, exercise-05: 2}`")
     if not raw:
         raise SpecError(path, "exercises", "is empty", "list at least one exercise: weight")
     exercises = []
     for ident, weight in raw.items():
         if not isinstance(ident, str) or not ID_RE.match(ident):
-            raise SpecError(
-                path, f"exercises.{ident}", "is not an exercise id", "write ids as exercise-NN"
+            problems.append(
+                SpecError(
+                    path, f"exercises.{ident}", "is not an exercise id", "write ids as exercise-NN"
+                )
             )
+            continue
         if (
             isinstance(weight, bool)
             or not isinstance(weight, (int, float))
             or not math.isfinite(weight)
             or not 0 < weight <= MAX_WEIGHT
         ):
-            raise SpecError(
-                path,
-                f"exercises.{ident}",
-                f"the weight must be a number above 0, at most {MAX_WEIGHT:g}",
-                "e.g. 1",
+            problems.append(
+                SpecError(
+                    path,
+                    f"exercises.{ident}",
+                    f"the weight must be a number above 0, at most {MAX_WEIGHT:g}",
+                    "e.g. 1",
+                )
             )
+            continue
         exercises.append((ident, float(weight)))
-    roster = None
-    if top.has("roster"):
-        roster = path.parent / top.get("roster", str)
-        if not is_regular_file(roster):  # a name too long or a link loop is none either
-            raise SpecError(path, "roster", f"{roster} does not exist", "give the CSV's path")
-    grace = _number(top, path, "grace_minutes", 0.0, most=MAX_GRACE_MINUTES)
-    missing = _choice(top, path, "missing", ("zero", "blank"), "zero")
-    return Assignment(
-        name=name,
-        exercises=tuple(exercises),
-        path=path,
-        title=top.get("title", str, ""),
-        roster=roster,
-        due=_due(top, path),
-        grace_minutes=grace,
-        late=_late(top, path),
-        missing=missing,
-        canvas=_canvas(top, path, top.get("title", str, "") or name),
-        moodle=_moodle(top, path, top.get("title", str, "") or name),
-        gradescope=_gradescope(top, path),
-        extensions=_extensions(top, path),
-    )
+    return tuple(exercises)
+
+
+def _roster(top: _Fields, path: Path) -> Path | None:
+    if not top.has("roster"):
+        return None
+    roster = path.parent / top.get("roster", str)
+    if not is_regular_file(roster):  # a name too long or a link loop is none either
+        raise SpecError(path, "roster", f"{roster} does not exist", "give the CSV's path")
+    return roster
 
 
 # The largest value each number of the file may take: beyond them a value is a slip, and

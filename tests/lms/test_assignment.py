@@ -431,3 +431,46 @@ def test_an_id_with_letters_and_digits_is_not_taken_for_excels_notation(tmp_path
     roster = "id,name,email,sid\n4711,Jane Doe,jane@example.edu,E12345\n"
     (entry,) = read_roster(write(tmp_path / "roster.csv", roster))
     assert entry.sid == "E12345"
+
+
+# Faults of the assignment file, each in a field of its own: (the line that replaces the good
+# one, or a new line; the field its error names)
+FAULTS = {
+    "name": ("name: week 3!", "name"),
+    "exercises": ("exercises: {exercise-01: 0}", "exercises.exercise-01"),
+    "roster": ("roster: nowhere.csv", "roster"),
+    "due": ("due: tomorrow", "due"),
+    "grace_minutes": ("grace_minutes: -5", "grace_minutes"),
+    "late": ("late: {per_day_percent: 200}", "late.per_day_percent"),
+    "missing": ("missing: never", "missing"),
+    "canvas": ("canvas: {points: -1}", "canvas.points"),
+    "moodle": ("moodle: {key: phone}", "moodle.key"),
+    "gradescope": ("gradescope: {points: x}", "gradescope.points"),
+    "typo": ("dew: 2026-12-01T23:59:00+00:00", "dew"),
+    "format_version": ("", "format_version"),
+}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(faults=st.sets(st.sampled_from(sorted(FAULTS)), min_size=2, max_size=len(FAULTS)))
+def test_every_fault_of_the_assignment_file_is_reported_at_once(tmp_path, faults):
+    """Several missing or invalid fields: one error naming each, not one per run."""
+    write(tmp_path / "roster.csv", ROSTER)
+    lines = GOOD.splitlines()
+    for fault in faults:
+        line, _ = FAULTS[fault]
+        key = "format_version" if fault == "format_version" else fault
+        kept = [i for i, old in enumerate(lines) if old.startswith(f"{key}:")]
+        if kept:
+            lines[kept[0]] = line
+        else:
+            lines.append(line)
+    with pytest.raises(SpecError) as caught:
+        load_assignment(write(tmp_path / "week.yaml", "\n".join(lines) + "\n"))
+    text = caught.value.message
+    assert text.startswith(f"{tmp_path / 'week.yaml'}: {len(faults)} problems:"), text
+    for fault in faults:
+        assert f"field '{FAULTS[fault][1]}'" in text, (fault, text)
+    assert len(text.splitlines()) == len(faults) + 1  # a line each
