@@ -222,6 +222,16 @@ class Submitter:
     email: str
 
 
+def who(person: Submitter) -> str:
+    """A group member as a note names them: the name, else the e-mail, else "SID 1002" (a
+    member Gradescope gives only a SID was named by nothing: "with , Bob"), else that
+    Gradescope names them by nothing."""
+    name, email, sid = (" ".join(v.split()) for v in (person.name, person.email, person.sid))
+    if name or email:
+        return name or email
+    return f"SID {sid}" if sid else "a member with no name or SID"
+
+
 def read_metadata(path: Path) -> dict[str, tuple[list[Submitter], datetime | None]]:
     """Each submission folder's submitters and time, from ``submission_metadata.yml``, read
     strictly (``_load_metadata``, then every field by its type). The file is the instructor's
@@ -346,7 +356,7 @@ def read(
             handin.key = safe_name(person.sid or person.email or f"{name}-{index + 1}")
             handin.key_kind = "sid" if person.sid else "email" if person.email else "folder"
             if len(set(people)) > 1:
-                others = [p.name or p.sid or p.email for p in dict.fromkeys(people) if p != person]
+                others = [who(p) for p in dict.fromkeys(people) if p != person]
                 handin.notes.append(f"{name}: a group submission, with {', '.join(others)}")
             handins.append(handin)
     return handins
@@ -882,7 +892,7 @@ def prepare_run(
         handin.name, handin.email, handin.sid = first.name, first.email, first.sid
         handin.key = safe_name(first.sid or first.email or "submission")
         if len(metadata.users) > 1:
-            names = ", ".join(u.name or u.email for u in metadata.users[1:])
+            names = ", ".join(who(u) for u in metadata.users[1:])
             handin.notes.append(f"a group submission, with {names}")
     handin.submitted_at = metadata.created_at
     return handin

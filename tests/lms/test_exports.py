@@ -698,3 +698,37 @@ def test_every_file_written_for_people_holds_outside_text_inert(week, text):
         )
     stats = class_stats(rows, {("zed", "exercise-01"): graded}, week, maxima, titles)
     _inert_text(render_class(rows, week, maxima, titles, stats, [text], "en"), "index.html")
+
+
+member = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["", "Pat Roe", "  "]),
+        "email": st.sampled_from(["", "pat@example.edu"]),
+        "sid": st.sampled_from(["", "1002"]),
+    }
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(others=st.lists(member, min_size=1, max_size=3))
+def test_a_group_run_names_every_member_by_what_gradescope_gives(tmp_path, infos, others):
+    """A member Gradescope gives only a SID (or nothing) was named by an empty string: "a
+    group submission, with , Bob". Each is named by its name, else e-mail, else SID."""
+    users = [{"email": "jane@example.edu", "id": 1, "name": "Jane Doe", "sid": "1001"}] + others
+    metadata = write(
+        tmp_path / "submission_metadata.json",
+        json.dumps({"created_at": "2026-11-30T10:00:00+00:00", "users": users}),
+    )
+    write(tmp_path / "submission" / "ex1.py", "def add(a, b):\n    return a + b\n")
+    meta = gradescope.read_run_metadata(metadata)
+    handin = gradescope.prepare_run(
+        tmp_path / "submission", meta, staging=tmp_path / "staging", exercises=infos
+    )
+    (note,) = [n for n in handin.notes if n.startswith("a group submission, with ")]
+    named = note.removeprefix("a group submission, with ").split(", ")
+    assert len(named) == len(others) and all(n.strip() for n in named), note
+    for who, user in zip(named, others, strict=True):
+        expected = user["name"].strip() or user["email"] or (user["sid"] and f"SID {user['sid']}")
+        assert who == (expected or "a member with no name or SID"), note
