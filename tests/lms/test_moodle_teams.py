@@ -14,19 +14,61 @@ import io
 import shutil
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
-from hypothesis import assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from grader.lms import moodle
 from grader.lms.assignment import load_assignment, read_roster
-from grader.lms.grades import ExerciseScore, build_rows
-from grader.lms.intake import read_submissions
+from grader.lms.grades import ExerciseScore, GradeRow, build_rows
+from grader.lms.intake import Intake, read_submissions
 from tests.lms.builders import code, exercises, write
 
 ROSTER = (
     "id,name,email,participant\n1,Jane Doe,j@x.edu,12\n2,Bob Roe,b@x.edu,13\n3,Ann Poe,a@x.edu,14\n"
 )
+
+
+class TeamRun(NamedTuple):
+    intake: Intake
+    rows: list[GradeRow]
+    sheet: list[list[str]]  # the grading worksheet's lines, header aside
+    imported: list[list[str]]  # the grade import's lines, header aside
+
+
+@pytest.fixture
+def team_download():
+    """A team download graded with a roster: each of ``teams`` hands in as
+    "{team}_{first + i}_assignsubmission_file_/exercise-01.py", every file passes, and the
+    run's rows and Moodle files come back. A fresh folder each call (hypothesis calls it once
+    an example), all removed at the end."""
+    made: list[Path] = []
+
+    def run(teams: list[str], first: int = 12, roster: str = ROSTER) -> TeamRun:
+        root = Path(tempfile.mkdtemp())
+        made.append(root)
+        write(root / "roster.csv", roster)
+        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
+              "roster: roster.csv\n")  # fmt: skip
+        for i, team in enumerate(teams):
+            write(root / "dl" / f"{team}_{first + i}_assignsubmission_file_" / "exercise-01.py",
+                  code(team))  # fmt: skip
+        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
+        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
+        assignment = load_assignment(root / "w.yaml")
+        rows = build_rows(
+            intake.handins, {h.key: full for h in intake.handins}, assignment,
+            read_roster(root / "roster.csv"), lateness=moodle.lateness,
+        )  # fmt: skip
+        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
+        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
+        return TeamRun(intake, rows, sheet, imported)
+
+    yield run
+    for root in made:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @settings(max_examples=20, deadline=None)
@@ -68,39 +110,25 @@ def test_a_team_download_grades_teams_and_uploads_no_one_a_wrong_grade(teams, de
         shutil.rmtree(root)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(teams=st.lists(st.sampled_from(["Team A", "Red Team", "Gruppe 3"]), min_size=1, max_size=3,
                       unique=True))  # fmt: skip
-def test_a_group_id_that_is_a_roster_participant_s_gives_them_no_grade(teams):
+def test_a_group_id_that_is_a_roster_participant_s_gives_them_no_grade(team_download, teams):
     """Every student in a group, so no "Default group" entry marks the download: "Team A_12"
     reads as participant 12, and a roster that gives Jane Doe participant id 12 matched her
     to the team: the team's grade went to her alone. A participant whose name in the
     download is not the roster's gets no grade until the instructor looks. (A one-word team
     name is read as blind marking's word in another language may be: not covered here.)"""
-    root = Path(tempfile.mkdtemp())
-    try:
-        write(root / "roster.csv", ROSTER)
-        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
-              "roster: roster.csv\n")  # fmt: skip
-        for i, team in enumerate(teams):
-            write(root / "dl" / f"{team}_{12 + i}_assignsubmission_file_" / "exercise-01.py",
-                  code(team))  # fmt: skip
-        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
-        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
-        assignment = load_assignment(root / "w.yaml")
-        rows = build_rows(
-            intake.handins, {h.key: full for h in intake.handins}, assignment,
-            read_roster(root / "roster.csv"), lateness=moodle.lateness,
-        )  # fmt: skip
-        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
-        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
-        assert all(line[3] == "" for line in sheet), sheet
-        assert all(line[3] == "" for line in imported) or imported == [], imported
-    finally:
-        shutil.rmtree(root)
+    _, _, sheet, imported = team_download(teams)
+    assert all(line[3] == "" for line in sheet), sheet
+    assert all(line[3] == "" for line in imported) or imported == [], imported
 
 
-@settings(max_examples=25, deadline=None)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     teams=st.lists(
         st.one_of(
@@ -112,7 +140,7 @@ def test_a_group_id_that_is_a_roster_participant_s_gives_them_no_grade(teams):
         unique_by=str.casefold,
     )
 )
-def test_a_one_word_team_name_gives_the_roster_participant_no_grade(teams):
+def test_a_one_word_team_name_gives_the_roster_participant_no_grade(team_download, teams):
     """Every student in a group, so no "Default group" entry marks the download, and a team
     of one word ("Red_12_assignsubmission_file_"): the word was read as blind marking's in
     another language, whose name says nothing, so the check that the download's name is the
@@ -125,34 +153,18 @@ def test_a_one_word_team_name_gives_the_roster_participant_no_grade(teams):
             w in t.casefold() for t in teams for w in ("jane", "bob", "ann", "doe", "roe", "poe")
         )
     )
-    root = Path(tempfile.mkdtemp())
-    try:
-        write(root / "roster.csv", ROSTER)
-        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
-              "roster: roster.csv\n")  # fmt: skip
-        for i, team in enumerate(teams):
-            write(root / "dl" / f"{team}_{12 + i}_assignsubmission_file_" / "exercise-01.py",
-                  code(team))  # fmt: skip
-        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
-        assert intake.layout == "moodle" and len(intake.handins) == len(teams)
-        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
-        assignment = load_assignment(root / "w.yaml")
-        rows = build_rows(
-            intake.handins, {h.key: full for h in intake.handins}, assignment,
-            read_roster(root / "roster.csv"), lateness=moodle.lateness,
-        )  # fmt: skip
-        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
-        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
-        assert all(line[3] == "" for line in sheet), sheet
-        assert all(line[3] == "" for line in imported) or imported == [], imported
-        for row in rows:
-            if row.roster == "matched":  # held back, saying why: the number may be a group's
-                assert "group id" in row.withheld, row.withheld
-    finally:
-        shutil.rmtree(root)
+    intake, rows, sheet, imported = team_download(teams)
+    assert intake.layout == "moodle" and len(intake.handins) == len(teams)
+    assert all(line[3] == "" for line in sheet), sheet
+    assert all(line[3] == "" for line in imported) or imported == [], imported
+    for row in rows:
+        if row.roster == "matched":  # held back, saying why: the number may be a group's
+            assert "group id" in row.withheld, row.withheld
 
 
-@settings(max_examples=25, deadline=None)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     teams=st.lists(
         st.one_of(
@@ -166,7 +178,7 @@ def test_a_one_word_team_name_gives_the_roster_participant_no_grade(teams):
     participants=st.booleans(),
 )  # fmt: skip
 def test_teams_off_the_roster_give_no_member_a_zero_and_no_participant_their_grade(
-    teams, first, participants
+    team_download, teams, first, participants
 ):
     """Every student in a group, so no "Default group" entry marks the download, and teams
     named in two words or more ("Team A_40"): each read as a student off the roster, and every
@@ -176,27 +188,9 @@ def test_teams_off_the_roster_give_no_member_a_zero_and_no_participant_their_gra
     roster = ROSTER if participants else "id,name,email\n1,Jane Doe,j@x.edu\n2,Bob Roe,b@x.edu\n"
     known = {"jane", "doe", "bob", "roe", "ann", "poe"}
     assume(not any(w.casefold() in known for t in teams for w in t.split()))
-    root = Path(tempfile.mkdtemp())
-    try:
-        write(root / "roster.csv", roster)
-        write(root / "w.yaml", "format_version: 1\nname: w\nexercises: {exercise-01: 1}\n"
-              "roster: roster.csv\n")  # fmt: skip
-        for i, team in enumerate(teams):
-            write(root / "dl" / f"{team}_{first + i}_assignsubmission_file_" / "exercise-01.py",
-                  code(team))  # fmt: skip
-        intake = read_submissions(root / "dl", staging=root / "st", exercises=exercises())
-        assert intake.layout == "moodle" and len(intake.handins) == len(teams)
-        full = {"exercise-01": ExerciseScore("exercise-01", "passed", 4, 4)}
-        assignment = load_assignment(root / "w.yaml")
-        rows = build_rows(
-            intake.handins, {h.key: full for h in intake.handins}, assignment,
-            read_roster(root / "roster.csv"), lateness=moodle.lateness,
-        )  # fmt: skip
-        sheet = list(csv.reader(io.StringIO(moodle.worksheet_csv(rows, assignment))))[1:]
-        imported = list(csv.reader(io.StringIO(moodle.grades_csv(rows, assignment))))[1:]
-        assert all(line[3] == "" for line in sheet), sheet
-        assert imported == [], imported  # no member uploaded as 0
-        for row in rows:
-            assert "team" in row.withheld, (row.roster, row.withheld)
-    finally:
-        shutil.rmtree(root)
+    intake, rows, sheet, imported = team_download(teams, first=first, roster=roster)
+    assert intake.layout == "moodle" and len(intake.handins) == len(teams)
+    assert all(line[3] == "" for line in sheet), sheet
+    assert imported == [], imported  # no member uploaded as 0
+    for row in rows:
+        assert "team" in row.withheld, (row.roster, row.withheld)
