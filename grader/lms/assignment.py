@@ -235,7 +235,9 @@ def load_assignment(path: Path) -> Assignment:
     else:
         _attempt(problems, lambda: top.check_version(FORMAT_VERSION), None)
     name = _attempt(problems, lambda: _name(top, path), "")
-    exercises = _attempt(problems, lambda: _exercises(top, path, problems), ())
+    exercises: tuple[tuple[str, float], ...] = _attempt(
+        problems, lambda: _exercises(top, path, problems), ()
+    )
     roster = _attempt(problems, lambda: _roster(top, path), None)
     grace = _attempt(
         problems, lambda: _number(top, path, "grace_minutes", 0.0, most=MAX_GRACE_MINUTES), 0.0
@@ -249,9 +251,13 @@ def load_assignment(path: Path) -> Assignment:
     canvas = _attempt(problems, lambda: _canvas(top, path, title or name), None)
     moodle = _attempt(problems, lambda: _moodle(top, path, title or name), None)
     gradescope = _attempt(problems, lambda: _gradescope(top, path), GradescopeSettings())
-    extensions = _attempt(problems, lambda: _extensions(top, path), ())
+    extensions: tuple[tuple[str, datetime], ...] = _attempt(
+        problems, lambda: _extensions(top, path), ()
+    )
     # a misspelt key ("nmae": did you mean 'name'?) is one slip, not that and a missing key
-    meant = {p.fix.split("'")[1] for p in problems if (p.fix or "").startswith("did you mean '")}
+    meant = {
+        (p.fix or "").split("'")[1] for p in problems if (p.fix or "").startswith("did you mean '")
+    }
     problems = [p for p in problems if not (p.problem == "missing" and p.field in meant)]
     if len(problems) == 1:
         raise problems[0]
