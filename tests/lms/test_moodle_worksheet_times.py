@@ -22,8 +22,9 @@ from grader.lms.assignment import Assignment, late_penalty, load_assignment, rea
 from grader.lms.batch import BatchOptions, run_batch
 from grader.lms.grades import ExerciseScore, build_rows
 from grader.lms.handin import Handin, Submitted
+from grader.lms.intake import read_submissions
 from tests.conftest import PROBE_HOME
-from tests.lms.builders import write
+from tests.lms.builders import code, exercises, write
 from tests.lms.test_run_batch import PASS_MARK, FakeEngine
 
 ZONES = [
@@ -541,3 +542,24 @@ def test_a_worksheet_in_a_language_not_read_says_so_once(tmp_path, header, parti
     assert all(not s.doubt and s.submitted_at is None for s in students)
     (line,) = moodletimes.summary(build_rows(students, {}, own, entries), outcome, own)
     assert "the late rule was not applied" in line and "language" in line
+
+
+@pytest.mark.parametrize("language", sorted(TRANSLATED))
+def test_a_team_download_takes_each_members_time_from_a_translated_worksheet(tmp_path, language):
+    """Moodle's team download that names each member ("{team}-{name}_{participant}"), with
+    the worksheet in another language: each member's line gives their time, as in English."""
+    late = translated_text(language, datetime(2026, 12, 1, 13, 0), False)
+    early = translated_text(language, datetime(2026, 12, 1, 12, 0), False)
+    entries = translated_roster(tmp_path, language, [late, early])
+    for i in range(2):
+        folder = tmp_path / "dl" / f"Gruppe 3-Student {i}_{101 + i}_assignsubmission_file_"
+        write(folder / "exercise-01.py", code(f"member {i}"))
+    intake = read_submissions(tmp_path / "dl", staging=tmp_path / "st", exercises=exercises())
+    assert intake.layout == "moodle" and len(intake.handins) == 2
+    outcome = moodletimes.apply(intake.handins, entries, assignment(tmp_path))
+    assert outcome == moodletimes.Outcome(True)
+    times = {h.participant: h.submitted_at for h in intake.handins}
+    assert times == {
+        "101": datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc),
+        "102": datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc),
+    }
