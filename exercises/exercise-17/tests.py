@@ -116,6 +116,39 @@ def parameters_made(module, X, y, lr, seed):
     return counts
 
 
+def devices_drawn_on(module, X, y, lr, seed):
+    """The devices whose random generators train_regressor draws from, with epochs=0, when X
+    and y live on the ``meta`` device (which has a generator of its own that gives no numbers):
+    a sorted list of device types, or None where the call raises. The seeded model created
+    on the CPU and moved draws on "cpu" only; one created directly on X's device
+    (``nn.Linear(d, 1, device=X.device)``, ``torch.device(X.device)`` as a context) draws on
+    "meta": on a GPU it would draw from the GPU's generator, other numbers than the CPU's."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = set()
+
+    class Draws(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if torch.Tag.nondeterministic_seeded in func.tags:
+                for value in (*args, *kwargs.values()):
+                    if isinstance(value, torch.Tensor):
+                        seen.add(value.device.type)
+                        break
+                else:
+                    device = kwargs.get("device")
+                    seen.add(torch.device(device).type if device is not None else "cpu")
+            return func(*args, **kwargs)
+
+    X_meta, y_meta = X.to("meta"), y.to("meta")
+    try:
+        with Draws():
+            module.train_regressor(X_meta, y_meta, 0, lr, seed)
+    except Exception:  # noqa: BLE001 - no evidence: the other tests judge the run
+        return None
+    return sorted(seen)
+
+
 CASES = [  # (n, d, epochs, lr)
     (32, 3, 40, 0.1),
     (20, 1, 30, 0.05),  # one feature: the tutorial's straight line
@@ -697,6 +730,34 @@ def test_first_loss_before_training(learner, reference, device, rng, seed):
         n,
         lambda: _start_of(learner, X, y, lr, seed, replays),
         lambda: _in_loop(learner, X, y, lr, seed),
+    )
+    _created_on_cpu(learner, X.cpu(), y.cpu(), lr, seed)
+
+
+def _created_on_cpu(learner, X, y, lr, seed):
+    """Fail where train_regressor, given X and y on the ``meta`` device, draws its random
+    numbers there and none on the CPU (:func:`devices_drawn_on`): the model is created on X's
+    device, which on the CPU draws the very weights expected, but on a GPU draws them from the
+    GPU's generator. No verdict where the call cannot run on meta."""
+    try:
+        drawn = learner.run(devices_drawn_on, X, y, lr, seed)
+    except LearnerFault:
+        return
+    if not (isinstance(drawn, list) and "meta" in drawn and "cpu" not in drawn):
+        return
+    call = "train_regressor(X, y, epochs=0, lr, seed)"
+    fail(
+        f"{call} [X and y on the meta device]: your model draws its initial weights from the random generator of X's device, "
+        "not from the CPU's that torch.manual_seed(seed) seeded: it is created directly on X's "
+        "device (nn.Linear(d, 1, device=X.device), or inside with torch.device(...)). On the CPU "
+        "this happens to give the expected weights; on a GPU it draws other numbers, so the "
+        "same seed gives another model there. Create nn.Linear(d, 1) on the CPU and move it "
+        "with .to(X.device).",
+        f"{call} [X 和 y 在 meta 设备上]：你的模型从 X 所在设备的随机数生成器中抽取初始权重，而不是从 torch.manual_seed(seed) "
+        "设定的 CPU 生成器中抽取：模型是直接在 X 的设备上创建的（nn.Linear(d, 1, device=X.device)，"
+        "或者在 with torch.device(...) 之内）。在 CPU 上这恰好得到期望的权重；在 GPU 上抽出的是别的数，"
+        "同一个种子在那里得到另一个模型。请在 CPU 上创建 nn.Linear(d, 1)，再用 .to(X.device) 移过去。",
+        evidence=["drawn_on_device"],
     )
 
 
