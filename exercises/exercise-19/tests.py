@@ -33,8 +33,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
-from grader.testing import describe, expect_tensor, fail
+from grader.testing import CheckFailed, describe, expect_tensor, fail
 from grader.testing.checks import describe_zh, sole_story
 from grader.testing.properties import PROPERTY
 
@@ -456,6 +457,32 @@ def split_under_other_libraries(module, n, val_fraction, seed):
     return {"values": values, "called": sorted(set(called))}
 
 
+def torch_draws_in_split(module, n, val_fraction, seeds):
+    """split_indices(n, val_fraction, seed) for each seed, and how many random draws torch made
+    during those calls (any operation tagged ``nondeterministic_seeded``: randperm, rand,
+    multinomial, randint, ..., from any generator, the global one included): a split that
+    moves with the seed while torch drew nothing was shuffled by other means. None where a
+    call raises (judged by the other tests)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    draws = [0]
+
+    class Draws(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if torch.Tag.nondeterministic_seeded in func.tags:
+                draws[0] += 1
+            return func(*args, **(kwargs or {}))
+
+    values = []
+    try:
+        with Draws():
+            for seed in seeds:
+                values.append(module.split_indices(n, val_fraction, seed))
+    except Exception:  # noqa: BLE001 - no evidence: the other tests judge the call
+        return None
+    return {"values": values, "draws": draws[0]}
+
+
 def test_split_from_torch_generator(learner):
     n, val_fraction, seed = 50, 0.2, 3
     call = f"split_indices({n}, {val_fraction}, seed={seed})"
@@ -475,6 +502,7 @@ def test_split_from_torch_generator(learner):
         not all(torch.equal(a, b) for a, b in zip(first, other)) for other in others
     )
     if not (after_globals or seeded_otherwise):
+        _drawn_by_torch(learner, n, val_fraction, seed, call)  # not from those libraries
         return
     called = runs.get("called")
     said = {name for name in called if isinstance(name, str)} if isinstance(called, list) else set()
@@ -511,6 +539,42 @@ def test_split_from_torch_generator(learner):
         "题目要求使用它自己的、用 seed 设置种子的 torch.Generator："
         "g = torch.Generator().manual_seed(seed)，然后 torch.randperm(n, generator=g)。",
         evidence=["values_differ", "other_library_rng"],
+    )
+
+
+def _drawn_by_torch(learner, n, val_fraction, seed, call):
+    """Fail where the split moves with the seed although torch drew no random number during the
+    calls (:func:`torch_draws_in_split`): a shuffle written by hand (an own linear congruential
+    generator, a hash of the seed) does not come from a torch.Generator."""
+    seeds = (seed, seed + 1, seed + 2)
+    try:
+        runs = learner.run(torch_draws_in_split, n, val_fraction, seeds)
+    except LearnerFault:
+        return
+    if not isinstance(runs, dict) or runs.get("draws") != 0:
+        return
+    values = runs.get("values")
+    if not isinstance(values, list) or len(values) != len(seeds):
+        return
+    try:
+        splits = [_split(value, call, strict=False) for value in values]
+    except CheckFailed:
+        return
+    if all(torch.equal(splits[0][0], other[0]) for other in splits[1:]):
+        return  # the same split whatever the seed: no shuffle, judged by test_split_different_seeds
+    fail(
+        f"{call} shuffles without drawing a single random number from torch (no torch.randperm, "
+        "torch.rand, torch.multinomial or other random operation ran while it was called three "
+        "times with different seeds), although the split moves with the seed: the shuffle is "
+        "computed by hand, not drawn from a torch.Generator. The exercise asks for a "
+        "torch.Generator of its own, seeded with seed: g = torch.Generator().manual_seed(seed), "
+        "then torch.randperm(n, generator=g).",
+        f"{call} 在打乱时没有从 torch 抽取任何随机数（用三个不同的 seed 调用它时，没有运行 "
+        "torch.randperm、torch.rand、torch.multinomial 或其他随机运算），而划分却随 seed 变化："
+        "打乱是手工计算出来的，而不是从 torch.Generator 抽取的。题目要求使用它自己的、用 seed "
+        "设置种子的 torch.Generator：g = torch.Generator().manual_seed(seed)，然后 "
+        "torch.randperm(n, generator=g)。",
+        evidence=["values_differ", "shuffled_without_torch"],
     )
 
 
