@@ -35,6 +35,7 @@ RESETS = [
     "hand_step_reset",
     "hand_step_weight_data",
     "functional_forward_init",
+    "constant_in_loop",  # nn.init.constant_(weight, 0.1): all alike, as at one clamp bound
 ]
 # right, or wrong in another way: no weights overwritten between a step and a forward pass
 OTHERS = [
@@ -184,6 +185,10 @@ def _loop(stepper: str, forward: str, change: str, bound: float):
                     model.reset_parameters()
                 elif change == "zeros":
                     torch.nn.init.zeros_(model.weight)
+                elif change == "constant":  # a constant other than 0: as all at one clamp bound
+                    torch.nn.init.constant_(model.weight, bound)
+                elif change == "fill_negative":
+                    model.weight.fill_(-bound)
                 elif change == "clamp":
                     model.weight.clamp_(-bound, bound)
         return model, losses
@@ -195,7 +200,9 @@ def _loop(stepper: str, forward: str, change: str, bound: float):
 @given(
     stepper=st.sampled_from(["optimizer", "hand"]),
     forward=st.sampled_from(["module", "formula"]),
-    change=st.sampled_from(["none", "reset_parameters", "zeros", "clamp"]),
+    change=st.sampled_from(
+        ["none", "reset_parameters", "zeros", "constant", "fill_negative", "clamp"]
+    ),
     bound=st.floats(0.01, 2.0),
     d=st.integers(1, 4),
     epochs=st.integers(2, 5),
@@ -208,5 +215,5 @@ def test_the_weights_tell_a_reset_whatever_the_loop_looks_like(
     counts = weights_overwritten(
         _loop(stepper, forward, change, bound), EX17.train_safely, X, y, epochs, 0.1, seed
     )
-    resets = change in ("reset_parameters", "zeros")
+    resets = change in ("reset_parameters", "zeros", "constant", "fill_negative")
     assert counts == [epochs - 1 if resets else 0, epochs - 1]

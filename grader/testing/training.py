@@ -874,8 +874,9 @@ def weights_overwritten(module, scenario, *args):
     step's backward pass. An update, however it is made (SGD, momentum, Adam, a second update
     of the learner's own, weight decay), carries the mark on to the next backward pass; a
     reset loses it in every element of the parameters it resets. A clamp keeps it where it
-    clamps nothing (parameters that lost it all at one bound, +-c, are not counted: a reset to
-    a constant cannot be told from a clamp; a reset to zeros is counted). Runs
+    clamps nothing (parameters that lost it all at one bound, +-c, are counted only where two
+    probes, moving them far up and far down, come back at the same values: a clamp sends them
+    to opposite bounds, a reset to a constant does not; a reset to zeros is counted). Runs
     that draw otherwise before the mark (an unseeded start) are not counted. An exception of
     the learner's ends a run early: what was seen until then counts. Sent as source: it uses
     nothing but ``torch``."""
@@ -900,8 +901,9 @@ def weights_overwritten(module, scenario, *args):
     def mark(value):
         return (value.abs() + 1) * 2**-10
 
-    def observe(marked):
-        """Per backward pass: [(parameter, its values)] of the leaves it reaches."""
+    def observe(marked, shift=None):
+        """Per backward pass: [(parameter, its values)] of the leaves it reaches. ``shift``:
+        the mark is ``shift * (|value| + 1)`` instead of the small one (a probe far off)."""
         passes: list = []
         size = [0]
         backward, grad = torch.autograd.backward, torch.autograd.grad
@@ -920,7 +922,8 @@ def weights_overwritten(module, scenario, *args):
             if len(passes) == marked:
                 with torch.no_grad():
                     for p, value in passes[-1]:
-                        p.data.add_(mark(value))  # .data: the graph's version counter untouched
+                        moved = mark(value) if shift is None else (value.abs() + 1) * shift
+                        p.data.add_(moved)  # .data: the graph's version counter untouched
 
         def observed(original):
             def call(tensors, *rest, **kwargs):
@@ -948,6 +951,20 @@ def weights_overwritten(module, scenario, *args):
             for (_, a), (_, b) in zip(one, other, strict=True)
         )
 
+    def constant(k, plain, which):
+        """Whether pass k's parameters ``which`` (positions) are the plain run's again after
+        probes that moved every parameter far up and far down (1000 times its size): a clamp
+        sends them to opposite bounds, a reset to a constant gives the same values both times."""
+        for shift in (1000.0, -1000.0):
+            run = observe(k, shift)
+            if len(run) <= k or len(run[k]) != len(plain):
+                return False
+            for i in which:
+                (_, a), (_, b) = run[k][i], plain[i]
+                if not (a.shape == b.shape and a.dtype == b.dtype and torch.equal(a, b)):
+                    return False
+        return True
+
     counts = [0, 0]
     base = observe(0)
     for k in range(1, min(len(base), runs_at_most + 1)):
@@ -960,13 +977,18 @@ def weights_overwritten(module, scenario, *args):
         if any(a.shape != b.shape for (_, a), (_, b) in zip(base[k], run[k], strict=True)):
             continue
         counts[1] += 1
-        lost = []  # the parameters that lost the mark in every element
-        for (_, marked_from), (_, plain), (_, now) in zip(run[k - 1], base[k], run[k], strict=True):
+        lost, which = [], []  # the parameters that lost the mark in every element
+        for i, ((_, marked_from), (_, plain), (_, now)) in enumerate(
+            zip(run[k - 1], base[k], run[k], strict=True)
+        ):
             moved = (now.double() - plain.double()).abs()
             if now.numel() and bool((moved <= mark(marked_from).double() * 1e-3).all()):
                 lost.append(now.double().abs().reshape(-1))
+                which.append(i)
         size = torch.cat(lost) if lost else torch.zeros(0)
         one_bound = bool(size.numel() and size[0] > 0 and (size == size[0]).all())
+        if one_bound and constant(k, base[k], which):
+            one_bound = False  # a constant whatever the values: a reset, not a clamp
         if lost and not one_bound:
             counts[0] += 1
     return counts
