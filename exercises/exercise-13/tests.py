@@ -28,6 +28,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing import (
     CheckFailed,
@@ -69,6 +70,26 @@ def derivative_run(module, cases, safe=False):
 def quadratic_run(module, a, b, c, x):
     """derivative(f, x) for f(x) = a*x**2 + b*x + c."""
     return module.derivative(lambda t: a * t**2 + b * t + c, x)
+
+
+def derivative_points(module, x):
+    """Where derivative(f, x) evaluates f(t) = t**2 + 2*t + 1, and whether its argument required
+    grad each time: {"points": [floats], "grad": [bools]} (arguments that are not one-element
+    tensors left out), or None where the call raises. A finite-difference quotient evaluates f
+    near x, on tensors that do not require grad; autograd evaluates it at x on a leaf that does."""
+    points, grad = [], []
+
+    def f(t):
+        if isinstance(t, torch.Tensor) and t.numel() == 1:
+            points.append(float(t.detach().reshape(())))
+            grad.append(bool(t.requires_grad))
+        return t**2 + 2 * t + 1
+
+    try:
+        module.derivative(f, x)
+    except Exception:  # noqa: BLE001 - the tests of values judge the call
+        return None
+    return {"points": points, "grad": grad}
 
 
 def gradients_run(module, name, xs, calls, safe=False):
@@ -465,9 +486,47 @@ DERIVATIVE_CASES = [
 ]
 
 
+def _finite_difference_named(learner, x=3.0):
+    """Fail where derivative(f, x) evaluates f at points other than x and never on a tensor that
+    requires grad (:func:`derivative_points`): a difference quotient, (f(x + h) - f(x - h)) / 2h,
+    not autograd. Nothing is said where the run cannot be observed."""
+    try:
+        seen = learner.run(derivative_points, x)
+    except LearnerFault:
+        return
+    if not isinstance(seen, dict):
+        return
+    points, grad = seen.get("points"), seen.get("grad")
+    if not (
+        isinstance(points, list)
+        and isinstance(grad, list)
+        and len(points) == len(grad)
+        and all(type(p) is float for p in points)
+        and all(type(g) is bool for g in grad)
+    ):
+        return
+    near = [p for p in points if p != x and math.isfinite(p) and abs(p - x) <= 0.5]
+    if not near or any(grad):
+        return
+    shown = ", ".join(f"{p:.9g}" for p in points[:4])
+    fail(
+        f"derivative(f, {x!r}) evaluates f at {shown}, on tensors that do not require grad, "
+        "and never asks autograd: it approximates the slope by a difference quotient "
+        "(f(x + h) - f(x - h)) / 2h, whose error (h**2 times the third derivative, and rounding "
+        "divided by h) the exercise does not allow. Let autograd compute the exact derivative: "
+        "t = torch.tensor(float(x), requires_grad=True); f(t).backward(); return t.grad.item().",
+        f"derivative(f, {x!r}) 在 {shown} 处计算 f，所用的张量都不需要梯度，而且从未使用自动求导："
+        "它用差商 (f(x + h) - f(x - h)) / 2h 近似斜率，其误差（h**2 乘以三阶导数，以及舍入误差除以 h）"
+        "是题目不允许的。请让自动求导计算精确的导数：t = torch.tensor(float(x), requires_grad=True)；"
+        "f(t).backward()；return t.grad.item()。",
+        evidence=["values_differ", "finite_difference"],
+    )
+
+
 def test_derivative_values(learner, reference, learner_source):
     with _none_grad_named(learner_source):
         got = learner.run(derivative_run, DERIVATIVE_CASES)
+        _finite_difference_named(learner)
         _check_derivatives(DERIVATIVE_CASES, got, derivative_run(reference, DERIVATIVE_CASES))
 
 
@@ -486,6 +545,7 @@ def test_derivative_of_quadratics(learner, reference, learner_source, a, b, c, x
     if not math.isclose(value, want, rel_tol=1e-5, abs_tol=1e-5):
         if _is_function_value(value, quadratic_run(_FunctionValue, a, b, c, x), want):
             _function_value_story(what, value, want)
+        _finite_difference_named(learner, float(x))
         fail(
             f"{what} should be 2*{a!r}*{x!r} + {b!r} = {want:.7g}, but yours is {value:.7g}.",
             f"{what} 应为 2*{a!r}*{x!r} + {b!r} = {want:.7g}，但你的结果是 {value:.7g}。",
