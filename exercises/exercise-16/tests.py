@@ -594,6 +594,42 @@ def _ratio(got, want):
     return r if torch.allclose(got, r * want, rtol=1e-4, atol=1e-7) else None
 
 
+def frozen_story(loss, want_loss, steps):
+    """(evidence, English, Chinese) where, from the learner's own steps=1 run, the first loss is
+    right and one parameter is still exactly zero after the first step while gradient descent
+    moves it, the other one's step being right: that parameter is never updated (a Python
+    number such as b = 0.0, a tensor made without requires_grad, or an update that leaves it
+    out). None otherwise."""
+    if not (math.isfinite(loss) and math.isclose(loss, want_loss, rel_tol=1e-5, abs_tol=1e-7)):
+        return None
+    frozen, right = [], []
+    for name, (got, want) in steps.items():
+        got, want = got.detach().cpu().double(), want.detach().cpu().double()
+        if bool((got == 0).all()) and bool((want != 0).any()):
+            frozen.append(name)
+        elif _ratio(got, want) is not None and math.isclose(_ratio(got, want), 1.0, rel_tol=1e-4):
+            right.append(name)
+    if len(frozen) != 1 or len(right) != len(steps) - 1:
+        return None
+    (name,) = frozen
+    (other,) = right
+    shape = "()" if name == "b" else "(X.shape[1],)"
+    return (
+        "parameter_never_updated",
+        f"your first loss is right and {other}'s first step is gradient descent's, but {name} is "
+        f"still 0 after it: {name} is never updated. A Python number ({name} = 0.0) or a tensor "
+        f"made without requires_grad=True gets no gradient from backward(), and an update that "
+        f"leaves {name} out changes nothing. Create it as {other} is, "
+        f"{name} = torch.zeros({shape}, dtype=X.dtype, device=X.device, requires_grad=True), and "
+        f"update it the same way: {name} -= lr * {name}.grad (then zero {name}.grad)",
+        f"你的第一个损失是对的，{other} 的第一步也与梯度下降一致，但 {name} 在这一步之后仍然是 0："
+        f"{name} 从未被更新。Python 数（{name} = 0.0）或没有设置 requires_grad=True 的张量不会从 "
+        f"backward() 得到梯度，而漏掉 {name} 的更新也不会改变它。请像 {other} 一样创建它："
+        f"{name} = torch.zeros({shape}, dtype=X.dtype, device=X.device, requires_grad=True)，"
+        f"并用同样的方式更新：{name} -= lr * {name}.grad（然后把 {name}.grad 清零）",
+    )
+
+
 def step_scale_story(loss, want_loss, steps, n):
     """(evidence, English, Chinese) for the first step of gradient descent from the learner's
     own steps=1 run: ``loss`` its first loss, ``steps`` {"w": (yours, expected), "b": ...}
@@ -702,9 +738,10 @@ def _first_step(learner, reference, X, y, lr, what):
     want_w, want_b, want_losses = reference.fit_linear(X, y, lr, 1)
     if losses.numel() != 1 or len(want_losses) != 1:
         return
-    story = step_scale_story(
-        float(losses[0]), float(want_losses[0]), {"w": (w, want_w), "b": (b, want_b)}, n
-    )
+    steps = {"w": (w, want_w), "b": (b, want_b)}
+    story = frozen_story(float(losses[0]), float(want_losses[0]), steps)
+    if story is None:
+        story = step_scale_story(float(losses[0]), float(want_losses[0]), steps, n)
     if story is not None:
         evidence, en, zh = story
         fail(f"{what}: {en}.", f"{what}：{zh}。", evidence=["values_differ", evidence])
