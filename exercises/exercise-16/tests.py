@@ -111,6 +111,14 @@ def _unpack(got, what):
             f"{what} 应该返回元组 (w, b, losses)，但你的结果是 {describe_zh(got)}。",
             evidence=["wrong_type"],
         )
+    if isinstance(got[0], (list, tuple)) and not isinstance(got[2], (list, tuple)):
+        fail(
+            f"{what} returned the losses first ({describe(got[0])}): the function returns "
+            "(w, b, losses), in that order: return w.detach(), b.detach(), losses.",
+            f"{what} 把损失放在了最前面（{describe_zh(got[0])}）：函数应按 (w, b, losses) 的顺序"
+            "返回：return w.detach(), b.detach(), losses。",
+            evidence=["wrong_type", "return_order_swapped"],
+        )
     return got
 
 

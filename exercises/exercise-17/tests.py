@@ -175,6 +175,16 @@ def _unpack(got, what):
             f"{what} 应该返回元组 (model, losses)，但你的结果是 {describe_zh(got)}。",
             evidence=["wrong_type"],
         )
+    if isinstance(got[1], ModuleValue) and isinstance(got[0], (list, tuple)):
+        fail(
+            f"{what} returned (losses, model): the model should come first. It returned "
+            f"{describe(got[0])} first and the {got[1].class_name.rsplit('.', 1)[-1]} module "
+            "second; the function returns (model, losses), in that order: return model, losses.",
+            f"{what} 返回的是 (losses, model)：模型应该在前。它先返回了 {describe_zh(got[0])}，"
+            f"然后才是 {got[1].class_name.rsplit('.', 1)[-1]} 模块；函数应按 (model, losses) 的顺序"
+            "返回：return model, losses。",
+            evidence=["wrong_type", "return_order_swapped"],
+        )
     return got
 
 
