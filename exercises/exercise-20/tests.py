@@ -218,8 +218,12 @@ class _Mistake:
         if self.kind not in ("never_zero", "zero_after_step"):
             optimizer.zero_grad()
         loss = nn.functional.mse_loss(model(X), y)
+        if self.kind == "loss_scaled" and loss.detach() > max_norm:
+            loss = loss * (max_norm / loss.detach())  # the loss brought down to max_norm
         loss.backward()
-        if self.kind == "value":
+        if self.kind == "loss_scaled":
+            pass  # the loss limited in place of the gradients: no clipping
+        elif self.kind == "value":
             torch.nn.utils.clip_grad_value_(params, max_norm)
         elif self.kind == "per_parameter":
             for p in params:
@@ -313,6 +317,18 @@ STORIES = {
         "them at the start of the step, before backward() (zero_grad, backward, clip, step)",
         "调用之前留在 .grad 中的梯度被加到了第一步的梯度上：请在每一步开始、backward() 之前清零"
         "（zero_grad、backward、裁剪、step）",
+    ),
+    # the loss scaled down to max_norm (by a factor detached from the graph) before backward(),
+    # and no clipping: every gradient is scaled by max_norm / loss, not to a total norm
+    "loss_scaled": (
+        "loss_limited_not_gradients",
+        "the parameters moved exactly as when the loss itself is scaled down to max_norm "
+        "before backward() and the gradients are not clipped: max_norm bounds the total norm "
+        "of the gradients, not the loss. Leave the loss as it is; after loss.backward(), call "
+        "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm), then optimizer.step()",
+        "参数的变化与“在 backward() 之前把损失本身缩小到 max_norm、且不裁剪梯度”时一模一样："
+        "max_norm 限制的是梯度的总范数，而不是损失。请让损失保持原样；在 loss.backward() 之后调用 "
+        "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)，再 optimizer.step()",
     ),
 }
 
@@ -910,6 +926,24 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
                 )
                 extra_zh = (
                     "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
+                )
+            elif (
+                case == "nan"
+                and _finds(learner, *PLACES[case], "inf", device, seed + i)
+                and _finds(learner, *PLACES[case], "-inf", device, seed + i)
+            ):
+                # it finds inf and -inf in the very place where it misses the NaN
+                evidence.append("nan_not_detected")
+                extra_en = (
+                    " Your check finds an inf and a -inf in the very place where it misses the "
+                    "NaN: torch.isinf does not see NaN (NaN is not infinite, and a comparison "
+                    "such as g.abs() > 1e38 or g == float('inf') is False for it). "
+                    "torch.isfinite(g).all() is False for both NaN and ±inf."
+                )
+                extra_zh = (
+                    "你的检查能在漏掉 NaN 的同一位置找到 inf 和 -inf：torch.isinf 看不到 NaN（NaN 不是"
+                    "无穷大，g.abs() > 1e38 或 g == float('inf') 这样的比较对它也都是 False）。"
+                    "对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
                 )
             elif case == "near_max" and _sum_overflows(learner, device, seed + i):
                 evidence.append("finite_sum_overflows")
