@@ -217,7 +217,8 @@ class _Mistake:
         params = [p for p in model.parameters()]
         if self.kind not in ("never_zero", "zero_after_step"):
             optimizer.zero_grad()
-        loss = nn.functional.mse_loss(model(X), y)
+        reduction = "sum" if self.kind == "sum_loss" else "mean"
+        loss = nn.functional.mse_loss(model(X), y, reduction=reduction)
         if self.kind == "loss_scaled" and loss.detach() > max_norm:
             loss = loss * (max_norm / loss.detach())  # the loss brought down to max_norm
         loss.backward()
@@ -317,6 +318,17 @@ STORIES = {
         "them at the start of the step, before backward() (zero_grad, backward, clip, step)",
         "调用之前留在 .grad 中的梯度被加到了第一步的梯度上：请在每一步开始、backward() 之前清零"
         "（zero_grad、backward、裁剪、step）",
+    ),
+    # the sum of the squared errors: gradients n times the mean's, clipped correctly (with
+    # small gradients, the same steps as "normalize": told apart by the clipping calls seen)
+    "sum_loss": (
+        "scaled_by_size",
+        "the loss is the sum of the squared errors, not their mean (nn.MSELoss(reduction='sum'), "
+        "or .sum()): every gradient is n times larger, so clip_grad_norm_ cuts gradients whose "
+        "norm, for the mean squared error, is below max_norm. Use nn.MSELoss(), the mean",
+        "损失是平方误差之和，而不是它们的均值（nn.MSELoss(reduction='sum') 或 .sum()）：每个梯度都"
+        "大了 n 倍，于是 clip_grad_norm_ 会裁剪那些按均方误差计算时范数低于 max_norm 的梯度。请使用 "
+        "nn.MSELoss()，即均值",
     ),
     # the loss scaled down to max_norm (by a factor detached from the graph) before backward(),
     # and no clipping: every gradient is scaled by max_norm / loss, not to a total norm
@@ -522,6 +534,19 @@ def _clip_story(events):
     return None
 
 
+def _library_clip_between(events):
+    """Whether the learner's steps (:func:`clip_watch`'s events) called clip_grad_norm_ with
+    parameters that have gradients, between backward() and step(): clipping that never scales
+    gradients up, whatever the result looks like."""
+    last = None
+    for event in events or ():
+        if event[0] in ("backward", "step"):
+            last = event[0]
+        elif last == "backward" and event[2] > 0 and event[4] is not None:
+            return True
+    return False
+
+
 def _limit_story(events, max_norm):
     """(evidence, English, Chinese) where every clip_grad_norm_ call between backward() and
     step() clipped the parameters to another max_norm than the argument (a number of the
@@ -574,6 +599,8 @@ def _compare_steps(learner, reference, args, what, attach=None, source=""):
                     if story is None:
                         continue
                     evidence, en, zh = story
+                if kind == "normalize" and _library_clip_between(_clips_seen(learner, args)):
+                    continue  # clip_grad_norm_ never scales up: the gradients came in too large
                 fail(
                     f"{what}: {en}.",
                     f"{what}：{zh}。",
@@ -1099,6 +1126,26 @@ def _loss_limited(got, before, max_norm, what):
     )
 
 
+def _loss_summed(got, before, n, what):
+    """Fails where every call returned n times the mean squared error of the model it received
+    (n: the number of values in y): the loss is the sum of the squared errors."""
+    close = lambda a, b: math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-6)
+    if n < 2 or not got or len(got) != len(before) or not all(w > 0 for w in before):
+        return
+    if not all(close(g, n * w) for g, w in zip(got, before)):
+        return
+    fail(
+        f"{what}: call 1 returned {got[0]:.6g}, {n} times the mean squared error of the model it "
+        f"received ({before[0]:.6g}), one factor per value of y: your loss is the sum of the "
+        "squared errors (nn.MSELoss(reduction='sum'), or .sum()), not their mean; its gradients "
+        "are n times larger too. Use nn.MSELoss(), the mean.",
+        f"{what}：第 1 次调用返回了 {got[0]:.6g}，是它收到的模型的均方误差（{before[0]:.6g}）的 {n} "
+        "倍，y 的每个值贡献一倍：你的损失是平方误差之和（nn.MSELoss(reduction='sum') 或 .sum()），"
+        "而不是它们的均值；它的梯度也大了 n 倍。请使用 nn.MSELoss()，即均值。",
+        evidence=["values_differ", "scaled_by_size"],
+    )
+
+
 def test_returns_loss(learner, device, rng, seed):
     X, y = (t.to(device) for t in _data(rng, 12, 2, scale=2.0))
     what = _what("linear", 0.05, 1.0, 3)
@@ -1106,6 +1153,7 @@ def test_returns_loss(learner, device, rng, seed):
     got, before = as_floats(run["losses"], what).tolist(), run["before"]
     _norm_returned(got, before, run["norms"], what)
     _loss_limited(got, before, 1.0, what)
+    _loss_summed(got, before, y.numel(), what)
     for i, (g, w) in enumerate(zip(got, before)):
         if not math.isclose(g, w, rel_tol=1e-4, abs_tol=1e-6):
             after = i + 1 < len(before) and math.isclose(
