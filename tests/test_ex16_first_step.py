@@ -44,12 +44,13 @@ def test_the_rmse_is_named_exactly_where_the_first_loss_is_the_square_root(loss,
     n=st.integers(3, 200),
     w=st.lists(st.floats(-5, 5).filter(lambda v: abs(v) > 1e-3), min_size=1, max_size=6),
     b=st.floats(-5, 5).filter(lambda v: abs(v) > 1e-3),
-    r_w=st.sampled_from(["1", "half", "n", "half_n", "other"]),
-    r_b=st.sampled_from(["1", "half", "n", "half_n", "other"]),
+    r_w=st.sampled_from(["1", "half", "n", "half_n", "inv_n", "other"]),
+    r_b=st.sampled_from(["1", "half", "n", "half_n", "inv_n", "other"]),
     other=st.floats(0.05, 300.0),
 )
 def test_a_scaled_step_is_named_only_where_one_known_factor_explains_it(n, w, b, r_w, r_b, other):
-    factors = {"1": 1.0, "half": 0.5, "n": float(n), "half_n": n / 2, "other": other}
+    factors = {"1": 1.0, "half": 0.5, "n": float(n), "half_n": n / 2, "inv_n": 1 / n}
+    factors["other"] = other
     f_w, f_b = factors[r_w], factors[r_b]
     known = {0.5, float(n), n / 2}
     assume(
@@ -57,7 +58,7 @@ def test_a_scaled_step_is_named_only_where_one_known_factor_explains_it(n, w, b,
             not math.isclose(f, k, rel_tol=1e-3)
             for f in (f_w, f_b)
             if f == other
-            for k in (*known, 1.0)
+            for k in (*known, 1.0, 1 / n)
         )
     )
     want_w, want_b = _vec(w), _vec(b)
@@ -69,7 +70,10 @@ def test_a_scaled_step_is_named_only_where_one_known_factor_explains_it(n, w, b,
         and all(f in known for f in scaled.values())
         and len({f for f in scaled.values()}) == 1
     )
-    if told:
+    if f_w == f_b == 1 / n:  # every step divided by n: the update, whatever the gradient
+        assert story is not None and story[0] == "step_divided_by_n", (n, f_w, f_b)
+        assert "1/n" in story[1]
+    elif told:
         assert story is not None and story[0] == "hand_gradient_scaled", (n, f_w, f_b)
         assert f"first step of {' and '.join(scaled)}" in story[1]
         assert ("learning rate is off" in story[1]) == (len(scaled) == 2)

@@ -680,6 +680,15 @@ def step_scale_story(loss, want_loss, steps, n):
             "the loss averages them (divide by n, or use .mean())",
             "缺少了均值带来的 1/n：损失对样本求平均，梯度却对样本求了和（请除以 n，或者用 .mean()）",
         ),
+        1 / n: (
+            f"exactly 1/n = 1/{n} of",
+            f"恰好是梯度下降一步的 1/n = 1/{n}",
+            "the gradient is divided by n once more: the mean squared error already divides by "
+            "n, and the w.grad and b.grad that backward() computes include it, so step with "
+            "lr * w.grad as it is (no / n, no / len(X))",
+            "梯度又被多除了一次 n：均方误差本身已经除以了 n，backward() 算出的 w.grad 和 b.grad "
+            "已经包含了它，所以请直接用 lr * w.grad 更新（不要再 / n 或 / len(X)）",
+        ),
         n / 2: (
             f"exactly n / 2 = {n / 2:g} times",
             f"恰好是梯度下降一步的 n / 2 = {n / 2:g} 倍",
@@ -704,6 +713,16 @@ def step_scale_story(loss, want_loss, steps, n):
         return None
     ((kind, params),) = found.items()
     how_en, how_zh, why_en, why_zh = kinds[kind]
+    if kind == 1 / n and len(params) == len(steps):
+        # every step 1/n of descent's: the update divided by n, whatever the gradient's source
+        return (
+            "step_divided_by_n",
+            f"your first loss is right, but the first step of w and b is {how_en} gradient "
+            f"descent's: {why_en}",
+            f"你的第一个损失是对的，但 w 和 b 的第一步{how_zh}：{why_zh}",
+        )
+    if kind == 1 / n:
+        return None  # one parameter's step divided by n: no one formula tells it
     who, who_zh = " and ".join(params), " 和 ".join(params)
     rest = [p for p in steps if p not in params]
     right_en = f" ({rest[0]}'s step is right)" if rest else ""
@@ -1045,10 +1064,11 @@ def test_starts_at_zero(learner, reference, device, rng):
             fail(
                 f"With no steps at all, {what} should return the starting point, w and b all "
                 f"zeros; yours returned {name} = {got.detach().cpu().reshape(-1)[:4].tolist()}. "
-                "Start from torch.zeros(...), not from random values.",
+                "Start from torch.zeros(...), not from torch.ones(...), random values "
+                "(torch.randn) or uninitialised memory (torch.empty).",
                 f"一步都不走时，{what} 应该返回起点，即全为零的 w 和 b；你返回的 {name} = "
                 f"{got.detach().cpu().reshape(-1)[:4].tolist()}。请从 torch.zeros(...) 开始，"
-                "而不是随机值。",
+                "而不是 torch.ones(...)、随机值（torch.randn）或未初始化的内存（torch.empty）。",
                 evidence=["values_differ", "not_zero_init"],
             )
         assert_close(
