@@ -74,22 +74,24 @@ def quadratic_run(module, a, b, c, x):
 
 def derivative_points(module, x):
     """Where derivative(f, x) evaluates f(t) = t**2 + 2*t + 1, and whether its argument required
-    grad each time: {"points": [floats], "grad": [bools]} (arguments that are not one-element
+    grad each time, and its dtype: {"points": [floats], "grad": [bools], "dtypes": [names]}
+    (arguments that are not one-element
     tensors left out), or None where the call raises. A finite-difference quotient evaluates f
     near x, on tensors that do not require grad; autograd evaluates it at x on a leaf that does."""
-    points, grad = [], []
+    points, grad, dtypes = [], [], []
 
     def f(t):
         if isinstance(t, torch.Tensor) and t.numel() == 1:
             points.append(float(t.detach().reshape(())))
             grad.append(bool(t.requires_grad))
+            dtypes.append(str(t.dtype).replace("torch.", ""))
         return t**2 + 2 * t + 1
 
     try:
         module.derivative(f, x)
     except Exception:  # noqa: BLE001 - the tests of values judge the call
         return None
-    return {"points": points, "grad": grad}
+    return {"points": points, "grad": grad, "dtypes": dtypes}
 
 
 def gradients_run(module, name, xs, calls, safe=False):
@@ -523,11 +525,43 @@ def _finite_difference_named(learner, x=3.0):
     )
 
 
+def _half_leaf_named(learner, x=3.0):
+    """Fail where derivative(f, x) differentiates f at a leaf of float16 or bfloat16 (every
+    argument f receives is one, and requires grad): the derivative carries that dtype's
+    rounding. Called only where a derivative already differs; nothing is said where the run
+    cannot be observed."""
+    try:
+        seen = learner.run(derivative_points, x)
+    except LearnerFault:
+        return
+    dtypes = seen.get("dtypes") if isinstance(seen, dict) else None
+    grad = seen.get("grad") if isinstance(seen, dict) else None
+    if not (isinstance(dtypes, list) and isinstance(grad, list) and dtypes and any(grad)):
+        return
+    if not all(d in ("float16", "bfloat16") for d in dtypes):
+        return
+    fail(
+        f"derivative(f, {x!r}) differentiates f at a leaf of dtype {dtypes[0]}: its derivatives "
+        "carry that dtype's rounding (about 3 significant digits for float16, 2 for bfloat16), "
+        "where a float32 or float64 leaf is exact to the digits checked. Create the leaf as a "
+        "float: t = torch.tensor(float(x), requires_grad=True) (float32), with no .half().",
+        f"derivative(f, {x!r}) 在 dtype 为 {dtypes[0]} 的叶子张量上对 f 求导：导数带有该 dtype 的舍入"
+        "误差（float16 约 3 位有效数字，bfloat16 约 2 位），而 float32 或 float64 的叶子在所检查的位数"
+        "内是精确的。请把叶子创建为浮点数：t = torch.tensor(float(x), requires_grad=True)（float32），"
+        "不要 .half()。",
+        evidence=["values_differ", "low_precision_float"],
+    )
+
+
 def test_derivative_values(learner, reference, learner_source):
     with _none_grad_named(learner_source):
         got = learner.run(derivative_run, DERIVATIVE_CASES)
         _finite_difference_named(learner)
-        _check_derivatives(DERIVATIVE_CASES, got, derivative_run(reference, DERIVATIVE_CASES))
+        try:
+            _check_derivatives(DERIVATIVE_CASES, got, derivative_run(reference, DERIVATIVE_CASES))
+        except CheckFailed:
+            _half_leaf_named(learner)
+            raise
 
 
 @PROPERTY
@@ -546,6 +580,7 @@ def test_derivative_of_quadratics(learner, reference, learner_source, a, b, c, x
         if _is_function_value(value, quadratic_run(_FunctionValue, a, b, c, x), want):
             _function_value_story(what, value, want)
         _finite_difference_named(learner, float(x))
+        _half_leaf_named(learner, float(x))
         fail(
             f"{what} should be 2*{a!r}*{x!r} + {b!r} = {want:.7g}, but yours is {value:.7g}.",
             f"{what} 应为 2*{a!r}*{x!r} + {b!r} = {want:.7g}，但你的结果是 {value:.7g}。",
