@@ -31,6 +31,8 @@ class _Learner:
     """A proxy whose derivative returns None in every case."""
 
     def run(self, scenario, cases, *rest):
+        if scenario is EX13.derivative_points:  # where f is evaluated: not observed here
+            return None
         return [None for _ in cases]
 
 
