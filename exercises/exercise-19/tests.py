@@ -115,11 +115,23 @@ def test_set_seed_numpy(learner, reference):
 def test_set_seed_returns_none(learner):
     value = learner.set_seed(3)
     if value is not None:
+        # torch.manual_seed(seed) returns a generator: named only where one came back
+        generator = "generator" in describe(value).lower()
+        why_en = (
+            "torch.manual_seed(seed) returns a generator; do not return it"
+            if generator
+            else "drop the return statement"
+        )
+        why_zh = (
+            "torch.manual_seed(seed) 会返回一个生成器；不要把它返回"
+            if generator
+            else "去掉 return 语句"
+        )
         fail(
             f"set_seed(3) should return None, but yours returned {describe(value)}: it only seeds "
-            "the generators (torch.manual_seed(seed) returns a generator; do not return it).",
+            f"the generators ({why_en}).",
             f"set_seed(3) 应返回 None，但你的结果是 {describe_zh(value)}：它只负责设置种子"
-            "（torch.manual_seed(seed) 会返回一个生成器；不要把它返回）。",
+            f"（{why_zh}）。",
             evidence=["wrong_type"],
         )
 
