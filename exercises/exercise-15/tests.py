@@ -17,6 +17,7 @@ values (and shapes), the dtype tests the dtype and the device tests the device o
 test_snapshot_leaves_t_alone judges what snapshot did to t (input_check is off elsewhere).
 """
 
+import ast
 from contextlib import contextmanager
 
 import torch
@@ -436,7 +437,39 @@ def test_snapshot_on_device(learner, device, rng):
             assert_device(expect_tensor(got, what), device, what)
 
 
-def test_snapshot_out_of_graph(learner, device, rng):
+def _flag_set_again(source):
+    """The line of snapshot's body that turns requires_grad back on (``.requires_grad_(...)``,
+    a ``requires_grad=`` keyword other than False, ``x.requires_grad = ...``), or None; a
+    source that does not parse has none."""
+    try:
+        tree = ast.parse(source or "")
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.FunctionDef) and node.name == "snapshot"):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call):
+                func = inner.func
+                if isinstance(func, ast.Attribute) and func.attr == "requires_grad_":
+                    args = [*inner.args, *(k.value for k in inner.keywords)]
+                    if not any(isinstance(a, ast.Constant) and a.value is False for a in args):
+                        return inner.lineno
+                for keyword in inner.keywords:
+                    value = keyword.value
+                    if keyword.arg == "requires_grad" and not (
+                        isinstance(value, ast.Constant) and value.value is False
+                    ):
+                        return inner.lineno
+            if isinstance(inner, ast.Assign) and any(
+                isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in inner.targets
+            ):
+                if not (isinstance(inner.value, ast.Constant) and inner.value.value is False):
+                    return inner.lineno
+    return None
+
+
+def test_snapshot_out_of_graph(learner, device, rng, learner_source):
     with _flag_on_a_copy():
         for text, t in [case for case in _snapshot_inputs(rng) if case[1].requires_grad]:
             x = t.detach().to(device).requires_grad_()
@@ -454,6 +487,18 @@ def test_snapshot_out_of_graph(learner, device, rng):
                     evidence=["requires_grad_output", "clone_keeps_graph"],
                 )
             if info is not None and info.requires_grad and info.is_leaf and not shares(got):
+                line = _flag_set_again(learner_source)
+                if line is not None:
+                    fail(
+                        f"{what} is a new leaf that requires grad: line {line} of your snapshot "
+                        "turns requires_grad back on for the copy. A snapshot is kept out of the "
+                        "graph: return t.detach().clone() as it is, with no requires_grad_() and "
+                        "no requires_grad=... after it.",
+                        f"{what} 是一个需要梯度的新叶子张量：你的 snapshot 第 {line} 行又把副本的 "
+                        "requires_grad 打开了。快照要留在计算图之外：直接返回 t.detach().clone()，"
+                        "之后不要再 requires_grad_()，也不要 requires_grad=...。",
+                        evidence=["requires_grad_output", "copy_flag_set_again"],
+                    )
                 fail(
                     f"{what} is a new leaf that still requires grad: the data was copied together "
                     "with requires_grad=True, as copy.deepcopy(t) does. Nothing was recorded, so "
