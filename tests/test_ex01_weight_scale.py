@@ -87,3 +87,46 @@ def test_an_unscaled_randn_is_never_told_the_mean(seed):
     failure = _failure(w)
     assert "scale_as_mean" not in failure.evidence
     assert "went in as the mean" not in failure.message.en
+
+
+# A standard normal times a wrong constant (* math.sqrt(0.01), * 0.1, * 0.01 ** 2, / 0.01, the
+# factor left out, a fan_in scale) is named: centred, of the normal's shape, and the wrong std.
+@settings(max_examples=20, deadline=None)
+@given(
+    scale=st.floats(1e-4, 1e4).filter(lambda s: not 0.0085 < s < 0.0115),
+    seed=st.integers(0, 2**16),
+)
+def test_normal_weights_times_a_wrong_constant_are_named(scale, seed):
+    g = torch.Generator().manual_seed(seed)
+    evidence = _evidence(torch.randn(256, 256, generator=g) * scale)
+    assert "normal_wrong_scale" in evidence
+
+
+@settings(max_examples=20, deadline=None)
+@given(scale=st.floats(1e-3, 1e3), seed=st.integers(0, 2**16))
+def test_uniform_weights_of_a_wrong_scale_are_not_told_a_constant(scale, seed):
+    g = torch.Generator().manual_seed(seed)
+    centred_uniform = (torch.rand(256, 256, generator=g) - 0.5) * scale
+    assert "normal_wrong_scale" not in _evidence(centred_uniform)
+
+
+def test_the_mean_given_for_the_scale_is_not_told_a_constant():
+    w = torch.empty(512, 512).normal_(0.01, generator=torch.Generator().manual_seed(1))
+    assert "normal_wrong_scale" not in _failure(w).evidence
+
+
+@pytest.mark.parametrize(
+    ("factor", "en", "zh"),
+    [
+        (0.01**0.5, "square root of 0.01", "平方根"),
+        (0.01**2, "0.01 squared", "平方"),
+        (512**-0.5, "1 / sqrt(fan_in)", "fan_in"),
+        (0.03, "scaled by about 0.03", "缩放了约 0.03"),
+    ],
+)
+def test_the_wrong_constant_is_told_in_the_message(factor, en, zh):
+    w = torch.randn(512, 512, generator=torch.Generator().manual_seed(1)) * factor
+    failure = _failure(w)
+    assert "normal_wrong_scale" in failure.evidence
+    assert en in failure.message.en
+    assert zh in failure.message.zh

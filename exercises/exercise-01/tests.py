@@ -243,14 +243,28 @@ def _check_centre_and_spread(values, what):
     if not 0.009 < std < 0.011:
         as_mean = _scale_as_mean(mean, std, values.numel())
         centred = abs(mean) <= 4 * std / max(values.numel(), 1) ** 0.5
+        # a standard normal times a constant: centred, and of the normal's shape (judged on the
+        # standardised weights, so the scale itself does not count)
+        scaled = centred and not as_mean and not normal_shape(values).departures()
         fail(
             f"init_weights should have a standard deviation of 0.01, but yours is {std:.4g}"
             f"{_scale_story(std, mean, as_mean, centred)}.",
             f"init_weights 的标准差应为 0.01，但你的结果是 {std:.4g}"
             f"{_scale_story_zh(std, mean, as_mean, centred)}。",
-            evidence=["values_differ", "wrong_scale", *(["scale_as_mean"] if as_mean else [])],
+            evidence=[
+                "values_differ",
+                "wrong_scale",
+                *(["scale_as_mean"] if as_mean else []),
+                *(["normal_wrong_scale"] if scaled else []),
+            ],
         )
     return mean, std
+
+
+def _near(std, scale):
+    """Whether a sample standard deviation is ``scale``, within 5% (512 x 512 normal draws
+    give their std within 0.5%, so 0.1 and 0.0442 are never taken for each other)."""
+    return abs(std - scale) < 0.05 * scale
 
 
 def _scale_as_mean(mean, std, n):
@@ -276,7 +290,26 @@ def _scale_story(std, mean=0.0, as_mean=False, centred=True):
         return ": the standard normal itself, the * 0.01 left out"
     if 90 < std < 110:
         return ": divided by 0.01 (times 100) where it should be multiplied by 0.01"
-    return ""
+    if not centred:
+        return ""
+    if _near(std, 0.1):
+        return (
+            ": ten times 0.01. 0.1 is the square root of 0.01 (a * math.sqrt(0.01), or a * 0.1): "
+            "0.01 is the standard deviation itself, not a variance to take the root of, so "
+            "multiply by 0.01 as it is"
+        )
+    if _near(std, 1e-4):
+        return ": 0.01 squared (0.01 ** 2). The standard deviation is 0.01 itself: multiply by 0.01 once"
+    if _near(std, SAMPLE[0] ** -0.5) or _near(std, (2 / SAMPLE[0]) ** 0.5):
+        return (
+            ": a scale from fan_in (1 / sqrt(fan_in), or sqrt(2 / fan_in)), as in Xavier or He "
+            "initialisation. This exercise asks for the fixed scale 0.01, whatever the shape"
+        )
+    return (
+        f": your weights are normal and centred, but scaled by about {std:.3g} where 0.01 was "
+        "asked. torch.randn has standard deviation 1, and multiplying by c makes it c: multiply "
+        "by 0.01"
+    )
 
 
 def _scale_story_zh(std, mean=0.0, as_mean=False, centred=True):
@@ -291,7 +324,24 @@ def _scale_story_zh(std, mean=0.0, as_mean=False, centred=True):
         return "：这就是标准正态分布本身，漏乘了 0.01"
     if 90 < std < 110:
         return "：除以了 0.01（即乘以 100），而应该乘以 0.01"
-    return ""
+    if not centred:
+        return ""
+    if _near(std, 0.1):
+        return (
+            "：是 0.01 的十倍。0.1 是 0.01 的平方根（* math.sqrt(0.01) 或 * 0.1）："
+            "0.01 本身就是标准差，而不是要开方的方差，所以直接乘以 0.01"
+        )
+    if _near(std, 1e-4):
+        return "：是 0.01 的平方（0.01 ** 2）。标准差就是 0.01 本身：只乘一次 0.01"
+    if _near(std, SAMPLE[0] ** -0.5) or _near(std, (2 / SAMPLE[0]) ** 0.5):
+        return (
+            "：这是由 fan_in 算出的尺度（1 / sqrt(fan_in) 或 sqrt(2 / fan_in)），如 Xavier 或 He "
+            "初始化。本练习要求固定的尺度 0.01，与形状无关"
+        )
+    return (
+        f"：你的权重是以 0 为中心的正态分布，但缩放了约 {std:.3g} 倍，而要求的是 0.01。"
+        "torch.randn 的标准差为 1，乘以 c 后标准差就是 c：请乘以 0.01"
+    )
 
 
 def test_init_weights_distribution(learner):
