@@ -664,6 +664,25 @@ def _side_sum_areas_iou(a, b):
     return _iou_of(w.clamp(min=0) * h.clamp(min=0), area_a, area_b)
 
 
+def _smaller_area_iou(a, b):
+    """The overlap over the smaller box's area (intersection over minimum, a containment
+    score), not over the union."""
+    w, h, area_a, area_b = _iou_sides(a, b)
+    return w.clamp(min=0) * h.clamp(min=0) / torch.minimum(area_a, area_b)
+
+
+def _first_area_iou(a, b):
+    """The overlap over the area of a's box alone."""
+    w, h, area_a, _ = _iou_sides(a, b)
+    return w.clamp(min=0) * h.clamp(min=0) / area_a
+
+
+def _second_area_iou(a, b):
+    """The overlap over the area of b's box alone."""
+    w, h, _, area_b = _iou_sides(a, b)
+    return w.clamp(min=0) * h.clamp(min=0) / area_b
+
+
 _IOU_MISTAKES = (
     (
         _corner_product_areas_iou,
@@ -714,6 +733,47 @@ _IOU_MISTAKES = (
         "你的结果是 交集 / (area_a + area_b)：这个和把公共部分算了两次，所以两个相同的框得到 0.5 而不是 1。"
         "并集应为 area_a + area_b - 交集。",
     ),
+    (
+        _smaller_area_iou,
+        "iou_over_smaller_area",
+        "your values are intersection / min(area_a, area_b), the overlap over the smaller "
+        "box's area: a box inside a larger one gets 1, as if the two were the same box. IoU "
+        "divides by the union, area_a + area_b - intersection.",
+        "你的结果是 交集 / min(area_a, area_b)，即重叠面积除以较小框的面积：一个框被更大的框包住时"
+        "得到 1，好像两个框完全相同。IoU 要除以并集：area_a + area_b - 交集。",
+    ),
+    (
+        _first_area_iou,
+        "iou_over_one_area",
+        "your values are intersection / area_a, the overlap over the area of a's box alone: "
+        "the part of b's box outside a's never counts. IoU divides by the union, "
+        "area_a + area_b - intersection.",
+        "你的结果是 交集 / area_a，即重叠面积只除以 a 中框的面积：b 的框在 a 之外的部分完全没有算进去。"
+        "IoU 要除以并集：area_a + area_b - 交集。",
+    ),
+    (
+        _second_area_iou,
+        "iou_over_one_area",
+        "your values are intersection / area_b, the overlap over the area of b's box alone: "
+        "the part of a's box outside b's never counts. IoU divides by the union, "
+        "area_a + area_b - intersection.",
+        "你的结果是 交集 / area_b，即重叠面积只除以 b 中框的面积：a 的框在 b 之外的部分完全没有算进去。"
+        "IoU 要除以并集：area_a + area_b - 交集。",
+    ),
+)
+
+
+_OVER_AREA = {"iou_over_smaller_area", "iou_over_one_area"}
+_OVER_AREA_EN = (
+    "your overlaps are right, but you divided them by one box's area (the smaller box's, or "
+    "the box of a or of b: on these boxes they give the same values), not by the union: a box "
+    "inside a larger one gets 1, as if the two were the same box. IoU divides by the union, "
+    "area_a + area_b - intersection."
+)
+_OVER_AREA_ZH = (
+    "你的重叠面积是对的，但除以的是一个框的面积（较小框的面积，或 a 或 b 中框的面积：在这些框上它们"
+    "结果相同），而不是并集：一个框被更大的框包住时得到 1，好像两个框完全相同。IoU 要除以并集："
+    "area_a + area_b - 交集。"
 )
 
 
@@ -728,9 +788,15 @@ def _name_iou_mistake(mine, expected, a, b, what):
     classic wrong formulas computed from a and b."""
     if _same(mine, expected):
         return
-    story = sole_story(
+    fitting = [
         (tag, en, zh) for formula, tag, en, zh in _IOU_MISTAKES if _same(mine, formula(a, b))
-    )
+    ]
+    story = sole_story(fitting)
+    if story is None and fitting and all(tag in _OVER_AREA for tag, _, _ in fitting):
+        # the smaller box's area and one box's area give the same values where the smaller
+        # box is always on one side: which of them was used is not known, but in each the
+        # overlap is right and the union is not the denominator
+        story = ("iou_over_smaller_area", _OVER_AREA_EN, _OVER_AREA_ZH)
     if story is not None:
         tag, en, zh = story
         we, wz = names(what)
