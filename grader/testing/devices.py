@@ -278,23 +278,68 @@ def _catches(model: Any, handler_type: ast.expr | None, scope: Any) -> bool:
     return not values or not all(v in _HARMLESS_EXCEPTIONS for v in values)
 
 
-def _only_reraises(handler: ast.ExceptHandler) -> bool:
+def _only_reraises(model: Any, handler: ast.ExceptHandler, scope: Any) -> bool:
     """Whether an ``except`` clause does nothing but raise again what it caught (a bare
-    ``raise``, or ``raise exc`` of its own ``as exc``, after nothing but ``pass`` or a string):
-    the error propagates exactly as without the ``try``, so no other path is taken."""
+    ``raise``, ``raise exc`` of its own ``as exc``, or ``raise exc from None``, which only
+    hides the context), after nothing but ``pass``, a string, or a ``print`` of constants and
+    the caught error: the error propagates exactly as without the ``try``, so no other path is
+    taken."""
     *before, last = handler.body
     if not all(
         isinstance(stmt, ast.Pass)
         or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        or _prints_error(model, stmt, handler.name, scope)
         for stmt in before
     ):
         return False
-    if not isinstance(last, ast.Raise) or last.cause is not None:
+    if not isinstance(last, ast.Raise):
+        return False
+    if last.cause is not None and not (
+        isinstance(last.cause, ast.Constant) and last.cause.value is None
+    ):
         return False
     exc = last.exc
     return exc is None or (
         handler.name is not None and isinstance(exc, ast.Name) and exc.id == handler.name
     )
+
+
+def _prints_error(model: Any, stmt: ast.stmt, name: str | None, scope: Any) -> bool:
+    """Whether ``stmt`` is a call of the built-in ``print`` on constants, the caught error
+    ``name``, f-strings, ``str`` and ``repr`` of those, to the standard streams: nothing in it
+    runs a tensor operation or changes what happens next. Fail closed: anything else counts."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    call = stmt.value
+    if model.values(call.func, scope) != {"builtins.print"}:
+        return False
+
+    def inert(expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Constant):
+            return True
+        if isinstance(expr, ast.Name):
+            return name is not None and expr.id == name
+        if isinstance(expr, ast.JoinedStr):
+            return all(inert(part) for part in expr.values)
+        if isinstance(expr, ast.FormattedValue):
+            return inert(expr.value) and (expr.format_spec is None or inert(expr.format_spec))
+        if isinstance(expr, ast.Call) and not expr.keywords and len(expr.args) == 1:
+            return model.values(expr.func, scope) in (
+                {"builtins.str"},
+                {"builtins.repr"},
+            ) and inert(expr.args[0])
+        return False
+
+    for keyword in call.keywords:
+        if keyword.arg in ("sep", "end", "flush") and isinstance(keyword.value, ast.Constant):
+            continue
+        if keyword.arg == "file" and model.values(keyword.value, scope) in (
+            {"sys.stderr"},
+            {"sys.stdout"},
+        ):
+            continue
+        return False
+    return all(not isinstance(arg, ast.Starred) and inert(arg) for arg in call.args)
 
 
 def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
@@ -306,7 +351,7 @@ def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
         if isinstance(node, _TRIES):
             handlers: list[ast.ExceptHandler] = getattr(node, "handlers", [])
             for handler in handlers:
-                if not _only_reraises(handler) and _catches(model, handler.type, scope):
+                if not _only_reraises(model, handler, scope) and _catches(model, handler.type, scope):
                     found.append((handler.lineno, CATCHES))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
