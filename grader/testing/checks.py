@@ -1120,13 +1120,48 @@ def expect_raises(type_name: str, what: str | Text) -> Iterator[None]:
     except LearnerRaised as exc:
         if type_name in exc.mro:
             return
+        en, zh, tag = _own_raise_story(exc, type_name)
         fail(
-            f"{we} should raise {type_name}, but it raised {exc.type_name}: {exc.text}",
-            f"{wz} 应该抛出 {type_name}，但它抛出了 {exc.type_name}：{exc.text}",
-            evidence=["wrong_exception"],
+            f"{we} should raise {type_name}, but it raised {exc.type_name}: {exc.text}{en}",
+            f"{wz} 应该抛出 {type_name}，但它抛出了 {exc.type_name}：{exc.text}{zh}",
+            evidence=["wrong_exception", *([tag] if tag else [])],
         )
     fail(
         f"{we} should raise {type_name}, but it returned normally.",
         f"{wz} 应该抛出 {type_name}，但它正常返回了。",
         evidence=["no_exception"],
+    )
+
+
+_RAISE_LINE = re.compile(r"raise\s+(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:\(|$|\s+from\b)")
+
+
+def _own_raise_story(exc: Any, type_name: str) -> tuple[str, str, str]:
+    """What the learner's own line tells of an exception of another type than ``type_name``:
+    a ``raise Exception(...)`` (or RuntimeError, TypeError, ...) of the learner's that names the
+    very type raised, or an ``assert`` that raised AssertionError. Where the error came from an
+    operation (PyTorch's IndexError, a NameError of a misspelt class), nothing: ("", "", "")."""
+    frames = exc.frames
+    code = frames[-1].code.strip() if frames else ""
+    raised = exc.type_name
+    if raised == "AssertionError" and re.match(r"assert\b", code):
+        return (
+            f". Your line `{code}` is an assert: it raises AssertionError, never {type_name} "
+            "(and python -O removes asserts altogether). Test the condition with if and raise "
+            f"{type_name}(...) yourself.",
+            f"。你的这一行 `{code}` 是 assert：它抛出的是 AssertionError，而不是 {type_name}"
+            f"（python -O 还会把 assert 整个去掉）。请用 if 判断条件，并自己 raise {type_name}(...)。",
+            "assert_not_raise",
+        )
+    match = _RAISE_LINE.match(code)
+    if match is None or match.group(1) != raised:
+        return "", "", ""
+    return (
+        f". Your line `{code}` raises {raised} itself, where {type_name} was asked: a caller "
+        f"catches by type (except {type_name}:), and an exception of type {raised} goes past it. "
+        f"Raise "
+        f"{type_name}(...) there.",
+        f"。你的这一行 `{code}` 自己抛出了 {raised}，而要求的是 {type_name}：调用者按类型捕获异常"
+        f"（except {type_name}:），{raised} 会从它旁边漏过去。请在那里 raise {type_name}(...)。",
+        "raised_other_type",
     )
