@@ -203,12 +203,21 @@ def _check_concat(got, a, b, want, what):
         )
     if shape != expected and p == q and shape == (2 * n, p):
         we, wz = names(what)
+        # which rows went on top is read from the values (torch.cat([b, a]) puts b's first);
+        # where the values cannot tell (meta, or a and b equal), a's are said to be on top
+        first, second = ("a", "b")
+        if got.device.type != "meta" and n and p:
+            mine = got.detach().cpu()
+            if not torch.equal(mine, torch.cat([a.cpu(), b.cpu()])) and torch.equal(
+                mine, torch.cat([b.cpu(), a.cpu()])
+            ):
+                first, second = ("b", "a")
         fail(
-            f"{we} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: b's "
-            "rows were put under a's (dim=0). The features lie along dim=1: "
+            f"{we} should have shape {_fmt(expected)}, but yours has shape {_fmt(shape)}: "
+            f"{second}'s rows were put under {first}'s (dim=0). The features lie along dim=1: "
             "torch.cat([a, b], dim=1).",
-            f"{wz} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：b 的各行被接在了 a 的下面"
-            "（dim=0）。特征在 dim=1 上：torch.cat([a, b], dim=1)。",
+            f"{wz} 的形状应为 {_fmt(expected)}，但你的结果形状为 {_fmt(shape)}：{second} 的各行被接在了 "
+            f"{first} 的下面（dim=0）。特征在 dim=1 上：torch.cat([a, b], dim=1)。",
             evidence=["wrong_shape", "wrong_join_dim"],
         )
     if (
@@ -236,9 +245,11 @@ def _check_concat(got, a, b, want, what):
         ):
             we, wz = names(what)
             fail(
-                f"{we}: your result puts b's features first; a's come first, then b's.",
-                f"{wz}：你的结果把 b 的特征放在了前面；应当先放 a 的特征，再放 b 的。",
-                evidence=["values_differ"],
+                f"{we}: your result puts b's features first; a's come first, then b's. "
+                "torch.cat lays its pieces out in the order of the list: torch.cat([a, b], dim=1).",
+                f"{wz}：你的结果把 b 的特征放在了前面；应当先放 a 的特征，再放 b 的。"
+                "torch.cat 按列表中的顺序排列各部分：torch.cat([a, b], dim=1)。",
+                evidence=["values_differ", "join_order_swapped"],
             )
     if got.device.type == "meta" or want.device.type == "meta":
         assert_shape(got, want.shape, what)
