@@ -395,6 +395,7 @@ def test_one_hot_values(learner, reference, device, rng):
                 evidence=["wrong_shape", "num_classes_inferred"],
             )
         _scattered_down_rows(got, labels, classes, want, what)
+        _scattered_into_row_zero(got, labels, classes, want, what)
         _whole_columns(got, labels, classes, want, what)
         # Values and shape on the CPU: the dtype and the device have their own tests.
         assert_equal(got.detach().cpu(), want.detach().cpu(), what, check_dtype=False)
@@ -446,6 +447,30 @@ def _scattered_down_rows(got, labels, classes, want, what):
         "用 (N, 1) 的索引沿 dim 0 做 scatter_ 会顺着行方向写入。第 i 行的 1 应该在第 labels[i] 列："
         "请沿 dim 1 做 scatter：out.scatter_(1, labels.unsqueeze(1), 1.0)。",
         evidence=["values_differ", "scatter_wrong_dim"],
+    )
+
+
+def _scattered_into_row_zero(got, labels, classes, want, what):
+    """Name an index of shape (1, N) (labels.unsqueeze(0)): scatter_ along dim 1 then writes
+    every 1 into row 0, out[0, labels[j]] = 1, and the other rows stay 0."""
+    n = labels.shape[0]
+    if got.device.type == "meta" or tuple(got.shape) != (n, classes) or n < 2:
+        return
+    row_zero = torch.zeros(n, classes).scatter_(1, labels.cpu().unsqueeze(0), 1)
+    yours = got.detach().cpu().double()
+    if torch.equal(yours, want.detach().cpu().double()) or not torch.equal(
+        yours, row_zero.double()
+    ):
+        return
+    fail(
+        f"{what}: yours has its 1s only in row 0, in the columns the labels name, and every "
+        "other row is 0: an index of shape (1, N), such as labels.unsqueeze(0), is one row of N "
+        "column numbers, so scatter_ writes them all into the first row. Each row needs its own "
+        "label, an index of shape (N, 1): out.scatter_(1, labels.unsqueeze(1), 1.0).",
+        f"{what}：你的结果只在第 0 行、标签所指的那些列上有 1，其他各行都是 0：形状为 (1, N) 的索引"
+        "（例如 labels.unsqueeze(0)）是一行 N 个列号，所以 scatter_ 把它们都写进了第一行。"
+        "每一行都需要它自己的标签，即形状为 (N, 1) 的索引：out.scatter_(1, labels.unsqueeze(1), 1.0)。",
+        evidence=["values_differ", "scatter_index_one_row"],
     )
 
 
