@@ -170,7 +170,45 @@ def _check_drop(learner, reference, x, dim, code):
             "x.squeeze() 会删除所有长度为 1 的维度；请指明要删除的那一个：x.squeeze(dim)。",
             evidence=["wrong_shape", "size_one_dims", "squeezed_too_much"],
         )
+    _other_dim_indexed(got, x, dim, wanted, what)
     _equal_here(got, want, what)
+
+
+def _other_dim_indexed(got, x, dim, wanted, what):
+    """Name a result that is the first slice of another dimension than dim (x[0], x[:, 0],
+    x[..., 0] written out where dim was to choose): its shape and values are those of
+    x.select(k, 0) for exactly one k other than dim. Not on meta, where no values tell it from
+    another answer of that shape."""
+    shape, n = tuple(got.shape), x.dim()
+    if shape == wanted or n == 0 or got.device.type == "meta" or x.device.type == "meta":
+        return
+    own = dim % n
+    fitting = [
+        k
+        for k in range(n)
+        if k != own
+        and _drop(tuple(x.shape), k) == shape
+        and torch.equal(got.detach().cpu(), x.detach().cpu().select(k, 0))
+    ]
+    if len(fitting) != 1:
+        return
+    k = fitting[0]
+    spelt = [{0: "x[0]", 1: "x[:, 0]"}.get(k, ""), "x[..., 0]" if k == n - 1 and k else ""]
+    index = " or ".join(i for i in spelt if i) or f"x.select({k}, 0)"
+    counted = f" (dim {dim} counts from the end: dimension {own})" if dim < 0 else ""
+    counted_zh = f"（dim {dim} 从末尾数起：第 {own} 维）" if dim < 0 else ""
+    fail(
+        f"{what} should have shape {wanted}, but yours has shape {shape}: yours is {index}, the "
+        f"first slice of dimension {k}, where dimension {dim} was asked{counted}. An index "
+        "written out takes the same dimension whatever dim says (x[0] dimension 0, x[:, 0] "
+        "dimension 1, x[..., 0] the last): x.squeeze(dim), after checking x.shape[dim] == 1, "
+        "removes the dimension dim names.",
+        f"{what} 的形状应为 {wanted}，但你的结果形状为 {shape}：你的结果是 {index}，即第 {k} 维的"
+        f"第一个切片，而要求删除的是第 {dim} 维{counted_zh}。写死的索引不管 dim 是多少都取同一维"
+        "（x[0] 是第 0 维，x[:, 0] 是第 1 维，x[..., 0] 是最后一维）：先检查 x.shape[dim] == 1，"
+        "再用 x.squeeze(dim) 删除 dim 所指的那一维。",
+        evidence=["wrong_shape", "other_dim_indexed"],
+    )
 
 
 def test_drop_dim_removes_only_that_dim(learner, reference, device, rng):
