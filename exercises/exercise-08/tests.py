@@ -312,6 +312,7 @@ def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
     v_what = Text(f"the values returned by {what_en}", f"{what_zh} 返回的最大值")
     i_what = Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
     _check_reduced_shape(values, x, 1, v_what, want_values)
+    _every_maximum_listed(indices, x, i_what)
     _check_reduced_shape(indices, x, 1, i_what)
     if index_dtype and indices.dtype == torch.float32 and not indices.numel():
         # float32 only where there is nothing: the default dtype of torch.tensor([])
@@ -364,6 +365,61 @@ def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
             f"但这一行的最大值是 {want_values[i].item():.6g}。每个下标都必须指向该行的一个最大元素。",
             evidence=["values_differ", "index_not_at_max"],
         )
+
+
+def _every_maximum_listed(indices, x, what):
+    """Name indices read off the positions of every maximal element,
+    (x == values[:, None]).nonzero()[:, 1]: one index per maximal element, so a row whose
+    maximum appears twice gives two, and the result has more than n of them; cut to the first
+    n, the indices after a tie belong to other rows. Only where the indices are those
+    positions (all of them, or the first n), and they are not a right answer."""
+    if indices.device.type == "meta" or x.device.type == "meta" or not x.numel():
+        return
+    if indices.dim() != 1 or indices.dtype.is_floating_point or indices.dtype == torch.bool:
+        return
+    xs, idx, n = x.detach().cpu(), indices.detach().cpu().long(), x.shape[0]
+    maxima = xs == xs.amax(dim=1, keepdim=True)
+    if int(maxima.sum()) == n:
+        return  # no ties: these positions are the right indices
+    listed = maxima.nonzero()[:, 1]
+    we, wz = names(what)
+    if torch.equal(idx, listed):
+        lead_en, lead_zh = (
+            f"{we} should be one index per row, shape ({n},), but ",
+            f"{wz}应当每行一个下标，形状为 ({n},)，但",
+        )
+        told_en = (
+            f"yours has {len(idx)} indices for {n} rows: one for every position where a row's "
+            "maximum appears, as (x == values[:, None]).nonzero() lists them, so a row whose "
+            "maximum appears more than once gives more than one"
+        )
+        told_zh = (
+            f"你的结果对 {n} 行给出了 {len(idx)} 个下标：每个出现行最大值的位置都有一个，"
+            "就像 (x == values[:, None]).nonzero() 列出的那样，所以最大值出现不止一次的行会给出不止一个下标"
+        )
+    elif (
+        len(idx) == n
+        and torch.equal(idx, listed[:n])
+        and not bool(maxima.gather(1, idx[:, None].clamp(0, xs.shape[1] - 1)).all())
+    ):
+        lead_en, lead_zh = f"{we}: ", f"{wz}："
+        told_en = (
+            "yours are the first n positions that (x == values[:, None]).nonzero() lists: after a "
+            "row whose maximum appears more than once, the indices belong to other rows"
+        )
+        told_zh = (
+            "你的结果是 (x == values[:, None]).nonzero() 列出的前 n 个位置：在某一行的最大值出现"
+            "不止一次之后，后面的下标就属于别的行了"
+        )
+    else:
+        return
+    fail(
+        f"{lead_en}{told_en}. x.max(dim=1) gives one index per row, picking one of the maximal "
+        "positions: values, indices = x.max(dim=1), or x.argmax(dim=1).",
+        f"{lead_zh}{told_zh}。x.max(dim=1) 每行只给出一个下标，"
+        "从最大值的位置中选一个：values, indices = x.max(dim=1)，或 x.argmax(dim=1)。",
+        evidence=["values_differ", "nonzero_every_maximum"],
+    )
 
 
 ROW_SHAPES = [(3, 3), (4, 5), (5, 2), (1, 6), (6, 1), (0, 4)]

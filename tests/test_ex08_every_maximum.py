@@ -1,0 +1,57 @@
+"""Exercise 8: row_max's indices read off (x == values[:, None]).nonzero()[:, 1] got "should
+have shape (6,), but yours has shape (15,)" (every maximal position listed) or "row 1 got index
+1, where x holds 0" (the first n of them) and no diagnosis. Where the indices are those
+positions, all of them or the first n, and rows tie, they are now named
+`nonzero-every-maximum`; a right answer, and any other wrong one, is not told it."""
+
+from __future__ import annotations
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing.checks import CheckFailed
+from tests.hidden import hidden_tests
+
+EX08 = hidden_tests("exercise-08")
+
+
+@st.composite
+def matrices(draw):
+    n, d = draw(st.integers(1, 6)), draw(st.integers(1, 5))
+    values = draw(st.lists(st.integers(0, 2), min_size=n * d, max_size=n * d))
+    return torch.tensor(values, dtype=torch.float32).reshape(n, d)
+
+
+def _tag(indices, x):
+    try:
+        EX08._every_maximum_listed(indices, x, "the indices returned by row_max(x)")
+    except CheckFailed as caught:
+        assert "nonzero_every_maximum" in caught.evidence
+        return True
+    return False
+
+
+def _ties(x):
+    return int((x == x.amax(dim=1, keepdim=True)).sum()) > x.shape[0]
+
+
+@given(x=matrices())
+def test_every_maximal_position_is_named_where_rows_tie(x):
+    listed = (x == x.amax(dim=1, keepdim=True)).nonzero()[:, 1]
+    assert _tag(listed, x) == _ties(x)
+
+
+@given(x=matrices())
+def test_the_first_n_positions_are_named_where_they_point_off_a_maximum(x):
+    maxima = x == x.amax(dim=1, keepdim=True)
+    cut = maxima.nonzero()[:, 1][: x.shape[0]]
+    right = bool(maxima.gather(1, cut[:, None]).all())
+    assert _tag(cut, x) == (_ties(x) and not right)
+
+
+@given(x=matrices())
+def test_right_indices_and_other_mistakes_are_not_named(x):
+    assert not _tag(x.argmax(dim=1), x)
+    assert not _tag(x.max(dim=1).indices, x)
+    assert not _tag(torch.zeros(0, dtype=torch.long), x)
