@@ -90,3 +90,42 @@ def test_the_corpus_file_gets_the_len_diagnosis_on_both_nbytes_tests():
     }, graded
     assert {t["diagnosis"]["id"] for t in graded if t["diagnosis"]} == {"len-not-numel"}, graded
     assert all(t["diagnosis"] is not None for t in graded), graded
+
+
+@pytest.mark.parametrize(
+    ("nbytes", "tag"),
+    [
+        (lambda t: len(t) * t.element_size(), "len_instead_of_numel"),
+        (lambda t: t.untyped_storage().nbytes(), "storage_bytes"),
+        (lambda t: 16, None),
+    ],
+)
+def test_a_number_both_the_len_product_and_the_storage_is_told_by_another_tensor(nbytes, tag):
+    # an expanded (4, 1) float32: its storage holds 16 bytes, and its len product is 16 too;
+    # which of the two the learner counted is read from their nbytes of another tensor, not
+    # from the order of the checks
+    t = torch.zeros(4, 1).expand(4, 3)
+    learner = types.SimpleNamespace(nbytes=nbytes)
+    with pytest.raises(CheckFailed) as caught:
+        HIDDEN._check_nbytes(learner, REFERENCE, t, "t")
+    told = {"len_instead_of_numel", "storage_bytes"} & set(caught.value.evidence)
+    assert told == ({tag} if tag else set())
+
+
+@given(
+    rows=st.integers(1, 6),
+    extra=st.integers(1, 6),
+    dtype=st.sampled_from(HIDDEN.DTYPES),
+    counts=st.sampled_from(["len", "storage"]),
+)
+def test_the_storage_of_a_view_and_the_len_product_are_each_named(rows, extra, dtype, counts):
+    t = torch.zeros(rows + extra, 3, dtype=dtype)[:rows]
+    nbytes = {
+        "len": lambda t: len(t) * t.element_size(),
+        "storage": lambda t: t.untyped_storage().nbytes(),
+    }[counts]
+    learner = types.SimpleNamespace(nbytes=nbytes)
+    with pytest.raises(CheckFailed) as caught:
+        HIDDEN._check_nbytes(learner, REFERENCE, t, "t")
+    tag = {"len": "len_instead_of_numel", "storage": "storage_bytes"}[counts]
+    assert tag in caught.value.evidence

@@ -414,8 +414,10 @@ def _same_number(got, want):
         return False
 
 
-# The slips a wrong nbytes may be, each as the number it gives for a tensor: 4 bytes for every
-# element, the size in bits, and sys.getsizeof (the Python object, the same for every tensor).
+# The slips a wrong nbytes may be, each as the number it gives for a tensor (None where it
+# gives nothing apart from the right size): 4 bytes for every element, the size in bits,
+# sys.getsizeof (the Python object, the same for every tensor), len(t) elements (the first
+# dimension only), and the storage a view lies in.
 _SLIPS = {
     "assumed_element_size": lambda t: 4 * t.numel() if t.element_size() != 4 else None,
     "bits_not_bytes": lambda t: 8 * t.numel() * t.element_size() if t.numel() else None,
@@ -425,46 +427,45 @@ _SLIPS = {
     "bytes_as_bits": lambda t: (
         t.numel() * t.element_size() // 8 if t.numel() * t.element_size() % 8 == 0 else None
     ),
+    # len(t) * t.element_size(): len() is the first dimension's size, the element count only
+    # of a tensor of one dimension (or of one whose other sizes are all 1)
+    "len_instead_of_numel": lambda t: (
+        t.shape[0] * t.element_size() if t.dim() > 1 and t.shape[0] != t.numel() else None
+    ),
+    "storage_bytes": lambda t: (
+        _storage_bytes_seen(t)
+        if _storage_bytes_seen(t) != t.numel() * t.element_size()
+        else None
+    ),
 }
 
 
 def _slip_story(learner, t, got):
     """(en, zh, tag) of the one slip ``got`` is, or None. A number that fits two of them (80:
     sys.getsizeof of every tensor, and 4 bytes for each of 20 int8 elements, or the bits of
-    10 bytes) is told apart by the learner's nbytes of another tensor of t's dtype and device,
-    of a size where the slips give three different numbers; it is told neither where that
-    number fits no one of them alone."""
+    10 bytes; 4: a (1, 2, 2, 2) float32's len product, and an eighth of its 32 bytes) is told
+    apart by the learner's nbytes of another tensor of t's dtype and device, of a shape where
+    the slips give different numbers; it is told neither where that number fits no one of
+    them alone."""
     fits = [tag for tag, slip in _SLIPS.items() if _same_number(got, slip(t))]
-    # len(t) * t.element_size() is told by the caller (after the storage's size), but it is a
-    # rival here: a (1, 2, 2, 2) float32's len product, 4, is also an eighth of its 32 bytes
-    first = t.shape[0] * t.element_size() if t.dim() > 1 and t.shape[0] != t.numel() else None
-    rivals = fits + (["len"] if _same_number(got, first) else [])
     probe = None
-    if len(rivals) > 1:
-        probe = _probe_for(t)
+    if len(fits) > 1:
+        probe = _probe_for(t, fits)
+        if probe is None:
+            return None
         try:
             seen = learner.nbytes(probe)
         except LearnerRaised:
             return None
-        # on the 1-D probe the len product is its true size
-        told = {
-            **{tag: _SLIPS[tag](probe) for tag in fits},
-            "len": probe.numel() * probe.element_size(),
-        }
-        rivals = [tag for tag in rivals if _same_number(seen, told[tag])]
-        if _same_number(got, first):
-            if rivals == ["len"]:
-                return None  # the caller tells the len story
-            if len(rivals) != 1:
-                return "", "", ""  # fits two stories, or none alone: neither is told
-        fits = rivals
+        fits = [tag for tag in fits if _same_number(seen, _SLIPS[tag](probe))]
     if len(fits) != 1:
         return None
     tag = fits[0]
     also_en = also_zh = ""
     if probe is not None:
-        also_en = f" (yours gives {seen} for a tensor of {probe.numel()} elements of that dtype)"
-        also_zh = f"（对同一 dtype、含 {probe.numel()} 个元素的张量，你的结果是 {seen}）"
+        shape = "(" + ", ".join(map(str, probe.shape)) + ")"
+        also_en = f" (yours gives {seen} for a tensor of shape {shape} of that dtype)"
+        also_zh = f"（对同一 dtype、形状为 {shape} 的张量，你的结果是 {seen}）"
     dtype = str(t.dtype).removeprefix("torch.")
     if tag == "assumed_element_size":
         return (
@@ -491,6 +492,27 @@ def _slip_story(learner, t, got):
             "字节计，不需要再除以 8（只有以比特计的大小，例如 torch.finfo(t.dtype).bits，才要除以 8）。",
             tag,
         )
+    if tag == "len_instead_of_numel":
+        count = t.shape[0]
+        return (
+            f" That is {count} element{'s' if count != 1 else ''} of "
+            f"{t.element_size()} bytes{also_en}: len(t) (or "
+            f"t.shape[0]) is the size of the first dimension only, but t has {t.numel()} "
+            "elements. Count them all with t.numel().",
+            f"这是 {count} 个各占 {t.element_size()} 字节的元素{also_zh}：len(t)（或 t.shape[0]）只是"
+            f"第一个维度的大小，而 t 共有 {t.numel()} 个元素。请用 t.numel() 统计全部元素。",
+            tag,
+        )
+    if tag == "storage_bytes":
+        return (
+            f" That is the size of the whole storage t is a view of{also_en}, but t itself has "
+            f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
+            "(or fewer) elements than it shows. Count t's own elements.",
+            f"这是 t 所在的整块存储（storage）的大小{also_zh}，但 t 本身只有 {t.numel()} 个元素："
+            "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
+            "请统计 t 自己的元素。",
+            tag,
+        )
     return (
         f" That is sys.getsizeof(t), the size of the Python object that wraps the tensor, "
         f"the same for every tensor{also_en}; the data lies elsewhere: "
@@ -501,16 +523,21 @@ def _slip_story(learner, t, got):
     )
 
 
-def _probe_for(t):
-    """A 1-D tensor of t's dtype and device whose size makes the slips' numbers, and its
-    true size in bytes, all different."""
-    n = t.numel() + 1
-    while True:
-        probe = torch.zeros(n, dtype=t.dtype, device=t.device)
-        numbers = [slip(probe) for slip in _SLIPS.values()] + [n * t.element_size()]
-        if len(set(numbers)) == len(numbers) and _SLIPS["bytes_as_bits"](probe) is not None:
+def _probe_for(t, tags):
+    """A 2-D view of t's dtype and device (rows sliced off a larger tensor, so that its storage
+    is larger than it) whose shape makes the numbers of the slips ``tags``, and its true size
+    in bytes, all different; None where no such tensor tells them (the storage on meta, where
+    a view travels without its storage)."""
+    if "storage_bytes" in tags and t.device.type == "meta":
+        return None
+    # three columns: with two, 4 bytes per element and len(t) elements of 8 bytes give the
+    # same number for every row count
+    for m in range(t.numel() + 2, t.numel() + 258):
+        probe = torch.zeros(m + 1, 3, dtype=t.dtype, device=t.device)[:m]
+        numbers = [_SLIPS[tag](probe) for tag in tags] + [probe.numel() * probe.element_size()]
+        if None not in numbers and len(set(numbers)) == len(numbers):
             return probe
-        n += 1
+    return None  # no shape tells these slips apart: neither is told
 
 
 def _check_nbytes(learner, reference, t, code):
@@ -525,34 +552,7 @@ def _check_nbytes(learner, reference, t, code):
     story = _slip_story(learner, t, got)
     if story is not None:
         en, zh, tag = story
-        if tag:
-            evidence.append(tag)
-    elif _same_number(got, _storage_bytes_seen(t)):
-        en = (
-            f" That is the size of the whole storage t is a view of, but t itself has "
-            f"{t.numel()} elements: a slice or an expanded tensor shares a storage holding more "
-            "(or fewer) elements than it shows. Count t's own elements."
-        )
-        zh = (
-            f"这是 t 所在的整块存储（storage）的大小，但 t 本身只有 {t.numel()} 个元素："
-            "切片或 expand 得到的张量与别的张量共享存储，存储中的元素可能比它呈现的更多（或更少）。"
-            "请统计 t 自己的元素。"
-        )
-        evidence.append("storage_bytes")
-    elif (
-        t.dim() > 1 and t.shape[0] != t.numel() and _same_number(got, t.shape[0] * t.element_size())
-    ):
-        en = (
-            f" That is {t.shape[0]} element{'s' if t.shape[0] != 1 else ''} of "
-            f"{t.element_size()} bytes: len(t) (or "
-            f"t.shape[0]) is the size of the first dimension only, but t has {t.numel()} "
-            "elements. Count them all with t.numel()."
-        )
-        zh = (
-            f"这是 {t.shape[0]} 个各占 {t.element_size()} 字节的元素：len(t)（或 t.shape[0]）只是"
-            f"第一个维度的大小，而 t 共有 {t.numel()} 个元素。请用 t.numel() 统计全部元素。"
-        )
-        evidence.append("len_instead_of_numel")
+        evidence.append(tag)
     fail(
         f"{what_en} should be {want}, but yours is {got}.{en}",
         f"{what_zh}应为 {want}，但你的结果是 {got}。{zh}",
