@@ -268,58 +268,81 @@ def _removed_dim(longer: tuple[int, ...], shorter: tuple[int, ...]) -> int | Non
 
 
 def _extra_cause(a: tuple[int, ...], b: tuple[int, ...], at: int) -> tuple[str, str]:
-    for x in _shapes:
-        if x == a:
-            return (
+    return _size_one_cause(
+        whole=lambda x: (
+            (
                 f"that is the shape of the input itself: its size-1 dim {at} is still there, "
                 f"where the answer has none; squeeze({at}) removes exactly that one",
                 f"这正是输入本身的形状：输入的第 {at} 维（长度为 1）还在，而结果中不应有它；"
                 f"squeeze({at}) 只删除这一维",
             )
-    en = (
-        f"find the step that adds dim {at}: an unsqueeze, a None index, a reshape or view with "
-        "an extra 1, a (d, 1) column in a matrix product or brackets around a value"
+            if x == a
+            else None
+        ),
+        step=(
+            f"find the step that adds dim {at}: an unsqueeze, a None index, a reshape or view "
+            "with an extra 1, a (d, 1) column in a matrix product or brackets around a value",
+            f"找出添加第 {at} 维的那一步：unsqueeze、None 索引、多写了一个 1 的 reshape 或 view、"
+            "矩阵乘法中形状为 (d, 1) 的列，或者把值放进了方括号",
+        ),
+        reduced=(len(a), at, b),
+        reduction=lambda x: (
+            f", or a reduction over dim {at} of the input, shape {_shape(x)}, with keepdim=True",
+            f"，或者对形状为 {_shape(x)} 的输入沿第 {at} 维做了 keepdim=True 的归约",
+        ),
     )
-    zh = (
-        f"找出添加第 {at} 维的那一步：unsqueeze、None 索引、多写了一个 1 的 reshape 或 view、"
-        "矩阵乘法中形状为 (d, 1) 的列，或者把值放进了方括号"
-    )
-    for x in _shapes:
-        if len(x) == len(a) and x[at] > 1 and x[:at] + x[at + 1 :] == b:
-            en += (
-                f", or a reduction over dim {at} of the input, shape {_shape(x)}, with keepdim=True"
-            )
-            zh += f"，或者对形状为 {_shape(x)} 的输入沿第 {at} 维做了 keepdim=True 的归约"
-            break
-    return en, zh
 
 
 def _missing_cause(a: tuple[int, ...], b: tuple[int, ...], at: int) -> tuple[str, str]:
-    for x in _shapes:
-        if 1 in x and len(x) > len(a) and tuple(d for d in x if d != 1) == a:
-            return (
+    return _size_one_cause(
+        whole=lambda x: (
+            (
                 f"that is the shape of the input, {_shape(x)}, with every size-1 dim removed, "
                 "as squeeze() with no dim gives it; squeeze(d) removes dim d only",
                 f"这正是形状为 {_shape(x)} 的输入去掉所有长度为 1 的维度后的形状，"
                 "不带 dim 的 squeeze() 得到的就是它；squeeze(d) 只删除第 d 维",
             )
-    en = (
-        f"find the step that drops dim {at}: squeeze() with no dim removes every size-1 dim, "
-        "and an integer index (x[i]) drops the dim it indexes, where a slice (x[i:i + 1]) "
-        "keeps it"
+            if 1 in x and len(x) > len(a) and tuple(d for d in x if d != 1) == a
+            else None
+        ),
+        step=(
+            f"find the step that drops dim {at}: squeeze() with no dim removes every size-1 "
+            "dim, and an integer index (x[i]) drops the dim it indexes, where a slice "
+            "(x[i:i + 1]) keeps it",
+            f"找出去掉第 {at} 维的那一步：不带 dim 的 squeeze() 会删除所有长度为 1 的维度，"
+            "整数索引（x[i]）会去掉被索引的那一维，而切片（x[i:i + 1]）会保留它",
+        ),
+        reduced=(len(b), at, a),
+        reduction=lambda x: (
+            f"; a reduction over dim {at} of the input, shape {_shape(x)}, drops it too "
+            "unless keepdim=True",
+            f"；对形状为 {_shape(x)} 的输入沿第 {at} 维归约也会去掉它，除非设 keepdim=True",
+        ),
     )
-    zh = (
-        f"找出去掉第 {at} 维的那一步：不带 dim 的 squeeze() 会删除所有长度为 1 的维度，"
-        "整数索引（x[i]）会去掉被索引的那一维，而切片（x[i:i + 1]）会保留它"
-    )
+
+
+def _size_one_cause(
+    *,
+    whole: Callable[[tuple[int, ...]], tuple[str, str] | None],
+    step: tuple[str, str],
+    reduced: tuple[int, int, tuple[int, ...]],
+    reduction: Callable[[tuple[int, ...]], tuple[str, str]],
+) -> tuple[str, str]:
+    """Why a size-1 dim is extra or missing, read from the inputs' shapes: ``whole`` tells the
+    input shape that is the answer's as it stands (the input itself, or the input squeezed),
+    if one is; else the ``step`` to look for, and, where an input of ``reduced`` = (rank,
+    dim, rest) has that dim larger than 1 and is ``rest`` without it, the ``reduction`` of it
+    that would give the answer's shape too."""
     for x in _shapes:
-        if len(x) == len(b) and x[at] > 1 and x[:at] + x[at + 1 :] == a:
-            en += (
-                f"; a reduction over dim {at} of the input, shape {_shape(x)}, drops it too "
-                "unless keepdim=True"
-            )
-            zh += f"；对形状为 {_shape(x)} 的输入沿第 {at} 维归约也会去掉它，除非设 keepdim=True"
-            break
+        told = whole(x)
+        if told is not None:
+            return told
+    en, zh = step
+    rank, at, rest = reduced
+    for x in _shapes:
+        if len(x) == rank and x[at] > 1 and x[:at] + x[at + 1 :] == rest:
+            more_en, more_zh = reduction(x)
+            return en + more_en, zh + more_zh
     return en, zh
 
 
