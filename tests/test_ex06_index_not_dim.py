@@ -6,7 +6,6 @@ tell, are not."""
 
 from __future__ import annotations
 
-import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st

@@ -24,6 +24,6 @@ def _two_ways_wrong(n):
 
 
 def test_two_distinct_failures_come_out_as_one():
-    with pytest.raises((CheckFailed, AssertionError)) as caught:
+    # a group of failures (hypothesis' ExceptionGroup) is neither of these
+    with pytest.raises((CheckFailed, AssertionError)):
         _two_ways_wrong()
-    assert not isinstance(caught.value, BaseExceptionGroup)

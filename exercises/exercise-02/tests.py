@@ -433,9 +433,7 @@ _SLIPS = {
         t.shape[0] * t.element_size() if t.dim() > 1 and t.shape[0] != t.numel() else None
     ),
     "storage_bytes": lambda t: (
-        _storage_bytes_seen(t)
-        if _storage_bytes_seen(t) != t.numel() * t.element_size()
-        else None
+        _storage_bytes_seen(t) if _storage_bytes_seen(t) != t.numel() * t.element_size() else None
     ),
 }
 

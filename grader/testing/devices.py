@@ -351,7 +351,9 @@ def _error_paths(model: Any, scope: Any) -> list[tuple[int, str]]:
         if isinstance(node, _TRIES):
             handlers: list[ast.ExceptHandler] = getattr(node, "handlers", [])
             for handler in handlers:
-                if not _only_reraises(model, handler, scope) and _catches(model, handler.type, scope):
+                if not _only_reraises(model, handler, scope) and _catches(
+                    model, handler.type, scope
+                ):
                     found.append((handler.lineno, CATCHES))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
