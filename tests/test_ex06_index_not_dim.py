@@ -41,7 +41,17 @@ def test_another_dims_first_slice_is_named(case):
     got = x.select(k, 0)
     if tuple(got.shape) == tuple(x.squeeze(dim).shape):
         return  # the same shape as the right answer: the values test judges it
+    same = [
+        j
+        for j in range(x.dim())
+        if j != dim % x.dim()
+        and x.select(j, 0).shape == got.shape
+        and torch.equal(x.select(j, 0), got)
+    ]
     caught = _run(got, x, dim)
+    if len(same) > 1:  # x[:, :, 0] and x[..., 0] of a (1, 2, 1, 1): which index is not known
+        assert caught is None
+        return
     assert caught is not None and "other_dim_indexed" in caught.evidence
     assert f"dimension {k}" in caught.message.en
 
