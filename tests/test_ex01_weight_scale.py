@@ -130,3 +130,27 @@ def test_the_wrong_constant_is_told_in_the_message(factor, en, zh):
     assert "normal_wrong_scale" in failure.evidence
     assert en in failure.message.en
     assert zh in failure.message.zh
+
+
+def test_a_dropped_scaling_is_told_as_dropped_not_as_a_wrong_constant():
+    # `w * 0.01` as a statement: the weights keep the standard normal's scale, and the dropped
+    # result is why (grader.engine.slipped); the wrong-scale tag does not stand against it
+    from grader.diagnose import DiagnosisCatalog
+    from grader.engine.slipped import refine
+    from grader.i18n import Text
+
+    source = (
+        "import torch\n\n\ndef init_weights(fan_in, fan_out, generator):\n"
+        "    w = torch.randn(fan_in, fan_out, generator=generator)\n"
+        "    w * 0.01\n    return w\n"
+    )
+    refined = refine(
+        Text("std 1", "std 1"),
+        ("values_differ", "wrong_scale", "normal_wrong_scale"),
+        None,
+        "",
+        source,
+        ("init_weights",),
+        DiagnosisCatalog.load().named_evidence(),
+    )
+    assert refined is not None and refined.line == 6

@@ -153,7 +153,10 @@ _DTYPE = frozenset(
     }
 )
 _DEVICE = frozenset({"created_on_cpu", "device_branch"})
-_EXPLAINED = _CLONE | _DETACH | _LAYOUT | _DTYPE | _DEVICE
+# Values the checks name as off by a factor: a dropped `w * 0.01` is why the weights keep the
+# standard normal's scale.
+_VALUES = frozenset({"normal_wrong_scale"})
+_EXPLAINED = _CLONE | _DETACH | _LAYOUT | _DTYPE | _DEVICE | _VALUES
 
 
 def _explains(slip: Slip) -> frozenset[str]:
@@ -163,9 +166,13 @@ def _explains(slip: Slip) -> frozenset[str]:
         return _CLONE
     if slip.method == "detach":
         return _DETACH
-    return {"layout": _LAYOUT, "dtype": _DTYPE, "device": _DEVICE, "to": _DTYPE | _DEVICE}.get(
-        slip.group, frozenset()
-    )
+    return {
+        "layout": _LAYOUT,
+        "dtype": _DTYPE,
+        "device": _DEVICE,
+        "to": _DTYPE | _DEVICE,
+        "values": _VALUES,
+    }.get(slip.group, frozenset())
 
 
 def _told_of_another_input(slip: Slip, functions: Iterable[str]) -> bool:
