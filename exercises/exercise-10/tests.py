@@ -187,12 +187,13 @@ def test_to_numpy_other_device(learner, reference, device, rng):
     if not got["moved"]:
         fail(
             "to_numpy(t) for a t that is not in CPU memory (a meta tensor, which stands in for a "
-            "GPU tensor here) called .numpy() on it directly, and PyTorch refused: a NumPy array "
+            "GPU tensor here) made an array of it directly (.numpy(), or np.asarray / np.array "
+            "of the tensor, which call it), and PyTorch refused: a NumPy array "
             "lives in CPU memory, so a tensor on a GPU must be copied to the CPU first. Use "
             "t.detach().cpu().numpy(); .cpu() costs nothing for a tensor already on the CPU, so "
             "no `if t.is_cuda` is needed.",
-            "to_numpy(t) 对一个不在 CPU 内存中的 t（meta 张量，在这里代替 GPU 张量）直接调用了 "
-            ".numpy()，PyTorch 拒绝执行：NumPy 数组存放在 CPU 内存中，所以 GPU 上的张量必须先复制到 "
+            "to_numpy(t) 对一个不在 CPU 内存中的 t（meta 张量，在这里代替 GPU 张量）直接转换成了数组"
+            "（.numpy()，或者对张量调用 np.asarray / np.array，它们内部也会调用 .numpy()），PyTorch 拒绝执行：NumPy 数组存放在 CPU 内存中，所以 GPU 上的张量必须先复制到 "
             "CPU。请使用 t.detach().cpu().numpy()；对已经在 CPU 上的张量，.cpu() 不需要任何代价，"
             "所以也不需要写 `if t.is_cuda`。",
             evidence=["numpy_of_device_tensor"],
