@@ -1,4 +1,4 @@
-"""Exercise 06 - reference solution."""
+"""drop_dim: raise RuntimeError where ValueError was asked."""
 
 import torch
 

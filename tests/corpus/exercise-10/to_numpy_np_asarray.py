@@ -1,6 +1,5 @@
 """to_numpy: np.asarray of the detached tensor (no .cpu())."""
 import math
-"""Exercise 10 - reference solution."""
 
 import numpy as np
 import torch
