@@ -367,6 +367,7 @@ def test_preview_renders_the_learners_view_without_a_workspace(puzzles, tmp_path
     assert not (tmp_path / ".grade").exists() and not (puzzles / ".grade").exists()
 
 
+@pytest.mark.slow  # two previews; the fast tier keeps test_preview_renders_the_learners_view...
 def test_preview_of_a_notebook_and_device_cuda_without_cuda(puzzles, tmp_path):
     """Preview reads a file as `grade ID --file` does (a notebook too), and `--device cuda`
     without CUDA is a usage error, not a preview of nothing."""

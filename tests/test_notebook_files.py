@@ -65,10 +65,11 @@ def test_grading_a_notebook_names_cells_and_lines(tmp_path):
         ),
         ("return x *", "syntax error at cell 3, line 6", "你的文件第 3 个单元格第 6 行有语法错误"),
         # Python's own message names a second line: said as the notebook has it too
-        (
+        pytest.param(
             "return (x *\n        2]",
             "does not match opening parenthesis '(' on cell 3, line 6",
             "does not match opening parenthesis '(' on cell 3, line 6",
+            marks=pytest.mark.slow,  # a grading like the one above; the fast tier keeps that one
         ),
     ],
     ids=["timeout", "syntax-error", "syntax-error-naming-a-line"],

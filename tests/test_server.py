@@ -196,6 +196,7 @@ def test_an_idle_server_exits(tmp_path):
         who.stop()
 
 
+@pytest.mark.slow  # starts two servers (the fast tier keeps one start and one reuse)
 def test_a_changed_exercise_retires_the_server_and_the_next_call_starts_a_new_one(tmp_path):
     home = tmp_path / "home"
     shutil.copytree(PROBE_HOME, home)
@@ -306,10 +307,13 @@ def _bad_result(conn):
 @pytest.mark.parametrize(
     ("answer", "says"),
     [
-        (_wrong_protocol, "speaks protocol 99"),
+        # each grades here after the bad answer: the fast tier keeps one of them
+        pytest.param(_wrong_protocol, "speaks protocol 99", marks=pytest.mark.slow),
         (_garbage, "not valid JSON"),
-        (_dies_mid_grading, "stopped in the middle of the grading"),
-        (_bad_result, "malformed result"),
+        pytest.param(
+            _dies_mid_grading, "stopped in the middle of the grading", marks=pytest.mark.slow
+        ),
+        pytest.param(_bad_result, "malformed result", marks=pytest.mark.slow),
     ],
 )
 def test_a_server_that_answers_badly_is_one_line_and_a_grading_here(learner, answer, says):
@@ -499,6 +503,7 @@ def test_results_are_identical_with_and_without_the_server(tmp_path):
         who.stop()
 
 
+@pytest.mark.slow  # waits on a changed file and grades twice
 def test_watch_starts_a_server_and_regrades_through_it(learner, tmp_path):
     submission = tmp_path / "exercise-90.py"
     shutil.copyfile(SUBMISSIONS / "infinite_loop_function.py", submission)
