@@ -238,12 +238,25 @@ def apply(
             withheld += 1
     for handin in matched.unmatched:  # no worksheet line: no time, and none guessed
         if handin.files:
-            handin.doubt = (
-                f"no line of the grading worksheet is this student's, so no {COLUMN} time: "
-                "no late penalty guessed; download the worksheet again with the submissions"
-            )
+            handin.doubt = _no_line(handin)
             withheld += 1
     return Outcome(True, withheld=withheld)
+
+
+def _no_line(handin: Handin) -> str:
+    """Why a handin that no worksheet line is has no time: a team's download (Moodle 4.1 and
+    later, one folder per team) names no student, and the worksheet has a line per student,
+    never per team; anyone else's line is missing from the worksheet."""
+    if handin.key_kind == "team":
+        return (
+            f"a team's submission names none of its members, and the grading worksheet has a "
+            f"line per student, so no {COLUMN} time is the team's: no late penalty guessed; "
+            "read the members' time in the worksheet and apply the late rule by hand"
+        )
+    return (
+        f"no line of the grading worksheet is this student's, so no {COLUMN} time: "
+        "no late penalty guessed; download the worksheet again with the submissions"
+    )
 
 
 def _doubt(

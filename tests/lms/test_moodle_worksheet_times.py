@@ -382,6 +382,28 @@ def test_work_from_no_one_on_the_worksheet_gets_no_time_and_no_grade(tmp_path):
     assert off.withheld and any("no line of the grading worksheet" in p for p in off.problems)
 
 
+def test_a_teams_download_is_told_that_it_names_no_member_not_that_the_student_is_missing(
+    tmp_path,
+):
+    """Moodle 4.1 and later download a team assignment once per team, named by the group: no
+    worksheet line (one per student) is the team's. Its grade is withheld, and the reason says
+    so, not that a student is missing from the worksheet (which would send the instructor to
+    download it again, for nothing)."""
+    for entry in ("Team Red_4711_assignsubmission_file_", "Default group_assignsubmission_file_"):
+        write(tmp_path / "dl" / entry / "exercise-01.py", code(entry))
+    intake = read_submissions(tmp_path / "dl", staging=tmp_path / "st", exercises=exercises())
+    assert intake.layout == "moodle" and [h.key_kind for h in intake.handins] == ["team"] * 2
+    entries = roster(tmp_path, "Tuesday, 1 December 2026, 1:00 PM")
+    outcome = moodletimes.apply(intake.handins, entries, assignment(tmp_path))
+    assert outcome == moodletimes.Outcome(True, withheld=2)
+    for team in intake.handins:
+        assert "a team's submission names none of its members" in team.doubt
+        assert (
+            "this student's" not in team.doubt and "download the worksheet again" not in team.doubt
+        )
+        assert team.submitted_at is None
+
+
 def test_a_file_dated_after_the_worksheets_minute_is_named_never_used(tmp_path):
     """The worksheet may be older than the download (a resubmission it does not show): a file
     dated after its time's minute is named for the instructor; the time stays the worksheet's."""
