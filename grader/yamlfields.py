@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,12 @@ def read_yaml(path: Path, *, aliases: bool = True) -> Any:
         raise SpecError(path, exc.field or None, exc.problem, exc.fix or None) from None
 
 
+def closest_key(key: object, allowed: Sequence[str]) -> str | None:
+    """The allowed key an unknown ``key`` is most likely a misspelling of, or None."""
+    close = difflib.get_close_matches(str(key), list(allowed), n=1)
+    return close[0] if close else None
+
+
 class YamlFields:
     """Reads one mapping of a spec, field by field, and rejects what is left over."""
 
@@ -56,8 +63,8 @@ class YamlFields:
         self.data = data
         unknown = [key for key in data if key not in allowed]
         for key in unknown:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            fix = f"did you mean '{close[0]}'?" if close else f"allowed keys: {', '.join(allowed)}"
+            close = closest_key(key, allowed)
+            fix = f"did you mean '{close}'?" if close else f"allowed keys: {', '.join(allowed)}"
             raise SpecError(path, self._name(str(key)), "unknown key", fix)
 
     def _name(self, key: str) -> str:

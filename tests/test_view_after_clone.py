@@ -1,7 +1,7 @@
 """`.clone().view(...)` on a transposed tensor raises PyTorch's "view size is not compatible",
 and the diagnosis said to "call .contiguous() right before .view(...)", which a learner who
-just cloned believed done. Where the line that raised views a clone, the message and the new
-diagnosis `clone-keeps-strides` say that clone() keeps the strides."""
+just cloned believed done. Where the line that raised views a clone, the diagnosis
+`clone-keeps-strides` says that clone() keeps the strides."""
 
 from __future__ import annotations
 
@@ -48,9 +48,10 @@ def _fault(code: str, message: str = MESSAGE):
 def test_a_view_of_a_clone_is_told_the_strides(source, args, shape, space):
     fault = _fault(f"return {source}.clone({args}){space}.view({shape})")
     assert "view_after_clone" in fault.evidence
-    assert "keeps the strides" in fault.message.en and "步长" in fault.message.zh
     entry = match(CATALOG, fault.evidence, {"type": "RuntimeError", "message": MESSAGE})
     assert entry is not None and entry.id == "clone-keeps-strides"
+    assert "keeps the strides" in entry.title.en and "步长" in entry.title.zh
+    assert ".contiguous()" in entry.fix.en
 
 
 @pytest.mark.parametrize(

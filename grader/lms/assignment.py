@@ -43,7 +43,7 @@ from grader.lms.handin import Handin, name_forms
 from grader.spec import ID_RE
 from grader.text import line_at, wide_text
 from grader.yamlfields import YamlFields as _Fields
-from grader.yamlfields import read_yaml
+from grader.yamlfields import closest_key, read_yaml
 
 FORMAT_VERSION = 1
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -222,12 +222,14 @@ def load_assignment(path: Path) -> Assignment:
     (``format_version``) or that is no mapping stops at that."""
     data = read_yaml(path)
     problems: list[SpecError] = []
+    meant: set[str] = set()  # the keys misspelt ones stand for
     if isinstance(data, dict):  # every unknown key, then the rest as if they were not there
         for key in [k for k in data if k not in _TOP]:
             try:
                 _Fields(path, {key: None}, "", _TOP)
             except SpecError as exc:
                 problems.append(exc)
+            meant.add(closest_key(key, _TOP) or "")
         data = {k: v for k, v in data.items() if k in _TOP}
     top = _Fields(path, data, "", _TOP)
     if "format_version" in top.data:
@@ -255,9 +257,6 @@ def load_assignment(path: Path) -> Assignment:
         problems, lambda: _extensions(top, path), ()
     )
     # a misspelt key ("nmae": did you mean 'name'?) is one slip, not that and a missing key
-    meant = {
-        (p.fix or "").split("'")[1] for p in problems if (p.fix or "").startswith("did you mean '")
-    }
     problems = [p for p in problems if not (p.problem == "missing" and p.field in meant)]
     if len(problems) == 1:
         raise problems[0]

@@ -221,26 +221,14 @@ def raised(
     if shapes and _SHAPE_ERROR.search(text):
         told = _shapes_named(error.frames[-1].line, shapes)
         en, zh = en.rstrip(".") + ". " + told.en, zh + told.zh
-    if (
+    # the diagnosis clone-keeps-strides says why and what to do; the message stays PyTorch's
+    clone_viewed = bool(
         _VIEW_REFUSED.search(text)
         and error.frames
         and _CLONE_THEN_VIEW.search(error.frames[-1].code)
-    ):
-        return LearnerRaised(
-            Text(
-                en.rstrip(".") + ". The line views a clone: clone() copies the values but keeps "
-                "the strides of a transposed or permuted tensor, so its copy is no more "
-                "contiguous than the original. Call .contiguous() in place of .clone() (or "
-                "use .reshape(...)).",
-                zh
-                + "这一行对 clone() 的结果调用了 view：clone() 复制了数值，却保留了转置或 permute 后"
-                "张量的步长（stride），所以复制出来的张量并不比原来的更连续。请把 .clone() 换成 "
-                ".contiguous()（或者改用 .reshape(...)）。",
-            ),
-            evidence=("view_after_clone",),
-            error=error,
-        )
-    return LearnerRaised(Text(en, zh), error=error)
+    )
+    evidence = ("view_after_clone",) if clone_viewed else ()
+    return LearnerRaised(Text(en, zh), evidence=evidence, error=error)
 
 
 # view() refused for the layout, on a tensor that is a clone in the same expression

@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import torch
@@ -25,6 +25,9 @@ from grader.notebooks import line_en, line_zh
 from grader.sandbox.codec import ModuleValue, Opaque, array_info, tensor_info
 from grader.spec import Text
 from grader.testing import measured, relations
+
+if TYPE_CHECKING:
+    from grader.sandbox.faults import LearnerRaised
 
 
 class CheckFailed(AssertionError):
@@ -1136,7 +1139,7 @@ def expect_raises(type_name: str, what: str | Text) -> Iterator[None]:
 _RAISE_LINE = re.compile(r"raise\s+(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:\(|$|\s+from\b)")
 
 
-def _own_raise_story(exc: Any, type_name: str) -> tuple[str, str, str]:
+def _own_raise_story(exc: LearnerRaised, type_name: str) -> tuple[str, str, str]:
     """What the learner's own line tells of an exception of another type than ``type_name``:
     a ``raise Exception(...)`` (or RuntimeError, TypeError, ...) of the learner's that names the
     very type raised, or an ``assert`` that raised AssertionError. Where the error came from an
@@ -1159,8 +1162,7 @@ def _own_raise_story(exc: Any, type_name: str) -> tuple[str, str, str]:
     return (
         f". Your line `{code}` raises {raised} itself, where {type_name} was asked: a caller "
         f"catches by type (except {type_name}:), and an exception of type {raised} goes past it. "
-        f"Raise "
-        f"{type_name}(...) there.",
+        f"Raise {type_name}(...) there.",
         f"。你的这一行 `{code}` 自己抛出了 {raised}，而要求的是 {type_name}：调用者按类型捕获异常"
         f"（except {type_name}:），{raised} 会从它旁边漏过去。请在那里 raise {type_name}(...)。",
         "raised_other_type",

@@ -8,8 +8,9 @@
     def test_center_columns_property(learner, reference, device, shape): ...
 
 ``PROPERTY`` fixes the examples (derandomized: the same submission always meets the same
-inputs), keeps no example database on disk, reports one failure (never a group of them), turns off hypothesis' deadline (the learner's child
-has its own) and allows the function-scoped grader fixtures. When a property fails, hypothesis
+inputs), keeps no example database on disk, reports one failure (never a group of them), turns
+off hypothesis' deadline (the learner's child has its own) and allows the function-scoped
+grader fixtures. When a property fails, hypothesis
 shrinks the input first, so the learner sees the smallest input that breaks their code.
 
 The examples depend on the hidden test, the seed and hypothesis itself, and on nothing else:
