@@ -407,6 +407,12 @@ def _storage_bytes_seen(t):
     return t.untyped_storage().nbytes()
 
 
+def _storage_bytes_apart(t):
+    """The size of the storage t is a view of, where it differs from t's own bytes."""
+    seen = _storage_bytes_seen(t)
+    return seen if seen != t.numel() * t.element_size() else None
+
+
 def _same_number(got, want):
     try:
         return not isinstance(got, bool) and bool(got == want)
@@ -432,9 +438,7 @@ _SLIPS = {
     "len_instead_of_numel": lambda t: (
         t.shape[0] * t.element_size() if t.dim() > 1 and t.shape[0] != t.numel() else None
     ),
-    "storage_bytes": lambda t: (
-        _storage_bytes_seen(t) if _storage_bytes_seen(t) != t.numel() * t.element_size() else None
-    ),
+    "storage_bytes": _storage_bytes_apart,
 }
 
 
