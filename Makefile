@@ -44,7 +44,6 @@ demo: setup
 	@# exit code 1 means "graded, some tests failed": that is the point of the demo
 	$(BIN)/grade exercise-14 --file examples/exercise-14.py --device all \
 		--report out/demo/exercise-14.html --json out/demo/exercise-14.json; test $$? -le 1
-	@echo "Report: out/demo/exercise-14.html   Result JSON: out/demo/exercise-14.json"
 
 test: setup
 	$(PYTEST) -m "$(FAST)" || { status=$$?; \
