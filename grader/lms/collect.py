@@ -284,6 +284,9 @@ class Collector:
     named_when: dict[str, list[tuple[datetime | None, int, str, str]]] = field(default_factory=dict)
     # code files whose names name no exercise at all ("hw5.py", "solution.ipynb")
     unnamed: list[str] = field(default_factory=list)
+    # folders named as an exercise's file ("exercise-01.py/", as some unzip tools and IDEs
+    # make them), as shown with their "/" -> that exercise: ``finish`` says what was in each
+    folders_named: dict[str, str] = field(default_factory=dict)
     budget: ClassBudget | None = field(default_factory=_CLASS.get)
 
     def _ignore(
@@ -385,6 +388,7 @@ class Collector:
                 elif entry.is_dir(follow_symlinks=False):
                     if self.exclude and path.resolve() in self.exclude:
                         continue
+                    self._folder_named(entry.name, f"{shown}{name}/")
                     if depth + 1 > MAX_DEPTH:
                         self.handin.problems.append(
                             f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored"
@@ -407,19 +411,37 @@ class Collector:
         shown: str,
         submitted_at: datetime | None = None,
         sequence: int = 0,
+        own_folder: bool = False,
     ) -> None:
         """One entry of a download that the platform filed under this student, whatever it
         is: a link or special file is refused (never followed or opened), a folder is walked,
         an archive opened, a file read. ``name`` is the name to match an exercise by (the part
         the student chose); ``shown`` is the entry as the download names it. Every platform's
-        reader goes through here, so each kind of entry is treated alike on every platform."""
+        reader goes through here, so each kind of entry is treated alike on every platform.
+        ``own_folder``: the entry is the student's folder itself (plain folders, Gradescope),
+        not one the student named; any other folder named as an exercise's file is said."""
         if path.is_symlink():
             self.refuse(name or shown, shown, "a symbolic link; not followed")
         elif path.is_dir():
+            if not own_folder:
+                self._folder_named(name, f"{shown}/")
             self.add_folder(path, shown=f"{shown}/", submitted_at=submitted_at)
         else:  # a FIFO or device too: add_file opens nothing but a regular file
             self.add_file(path, name=name, shown=shown, submitted_at=submitted_at,
                           sequence=sequence)  # fmt: skip
+
+    def _folder_named(self, name: str, shown: str) -> None:
+        """Note a folder (``shown`` ends with "/") whose ``name`` is an exercise's file name."""
+        match = match_name(name, self.exercises, shown) if name else None
+        if match is not None:
+            self.folders_named.setdefault(shown, match.exercise)
+
+    def _member_folders(self, archive: str, name: str, is_dir: bool) -> None:
+        """The folders of an archive member's path (all of its parts, for a folder entry)
+        that are named as an exercise's file."""
+        parts = PurePosixPath(name).parts
+        for i, part in enumerate(parts if is_dir else parts[:-1]):
+            self._folder_named(part, f"{archive}:{'/'.join(parts[: i + 1])}/")
 
     def refuse(
         self, name: str, shown: str, why: str, depth: int = 0, said: str | None = None
@@ -619,7 +641,10 @@ class Collector:
                     self._count_member()
                     name = raw_name.replace("\\", "/")
                     # (ZipInfo.is_dir() fails on an empty name: zipfile cuts a name at NUL)
-                    if not self._member_ok(shown, name) or name.endswith("/"):
+                    if not self._member_ok(shown, name):
+                        continue
+                    self._member_folders(shown, name, name.endswith("/"))
+                    if name.endswith("/"):
                         continue
                     mode = info.external_attr >> 16
                     if stat.S_ISLNK(mode):
@@ -725,7 +750,10 @@ class Collector:
                     # an entry's: a pax record keeps the NULs after it, which read as a long
                     # run of \x00 in every message naming the member
                     name = member.name.split("\0", 1)[0]
-                    if not self._member_ok(shown, name) or member.isdir():
+                    if not self._member_ok(shown, name):
+                        continue
+                    self._member_folders(shown, name, member.isdir())
+                    if member.isdir():
                         continue
                     if member.issym() or member.islnk():
                         self._refuse_member(shown, name, "is a link; rejected")
@@ -795,6 +823,7 @@ class Collector:
         by_exercise: dict[str, list[_Candidate]] = {}
         for candidate in self.candidates:
             by_exercise.setdefault(candidate.exercise, []).append(candidate)
+        winners: dict[str, _Candidate] = {}
         for exercise in sorted(by_exercise):
             ranked = sorted(by_exercise[exercise], key=_rank, reverse=True)
             failed: list[tuple[_Candidate, str]] = []
@@ -813,6 +842,7 @@ class Collector:
                 handin.unreadable[exercise] = f"{failed[0][0].shown}: {failed[0][1]}"
                 continue
             winner, data, cells, notes = chosen
+            winners[exercise] = winner
             tried = {id(c) for c, _ in failed} | {id(winner)}
             for other in ranked:
                 if id(other) in tried:
@@ -828,6 +858,7 @@ class Collector:
                 else:
                     notes.append(line + f"({_why_first(winner, other)})")
             self._stage(exercise, winner, data, cells, notes)
+        self._say_folders(winners)
         # Work intake could not read, or that may be inside what it did not grade: those
         # exercises get no grade until the instructor looks, never "missing" and 0
         if self.damaged or self.over:
@@ -857,6 +888,46 @@ class Collector:
             why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
             _may_be_in(handin, self.exercises, why)
         return handin
+
+    def _say_folders(self, winners: dict[str, _Candidate]) -> None:
+        """Say what each folder named as an exercise's file held, and what was graded. A
+        file of the exercise's own name, alone of that exercise in it, is what was meant:
+        graded, and said. Several are graded by the usual rule, but which one the student
+        meant is not known: no grade until the instructor looks. None: the exercise was
+        handed in as something intake could not grade, never "missing" and 0."""
+        handin = self.handin
+        for folder, exercise in sorted(self.folders_named.items()):
+            file = self.exercises[exercise].learner_file
+            inside = [c for c in self.candidates
+                      if c.exercise == exercise and c.shown.startswith(folder)]  # fmt: skip
+            what = f"{folder}: a folder named as a file of {exercise}, not a file"
+            winner = winners.get(exercise)
+            graded = handin.files.get(exercise)
+            if winner is None or graded is None:
+                if exercise in handin.unreadable:
+                    handin.problems.append(f"{what}; nothing of {exercise} could be graded")
+                else:
+                    holds = f"{len(inside)} entries" if inside else "no file"
+                    _may_be_in(handin, [exercise], f"{what}, with {holds} of {exercise} in it; "
+                               "not graded")  # fmt: skip
+                continue
+            if not winner.shown.startswith(folder):
+                handin.problems.append(
+                    f"{what}; graded {winner.shown} instead"
+                    + (f" (the folder holds {len(inside)} of its files)" if inside else "")
+                )
+            elif len(inside) == 1:
+                graded.notes.append(
+                    f"{folder} is a folder, not the file {file}: the one file of {exercise} "
+                    f"in it, {winner.shown}, is graded"
+                )
+                handin.notes.append(graded.notes[-1])
+            else:
+                graded.doubt = graded.doubt or (
+                    f"{what}, with {len(inside)} files of {exercise} in it: graded "
+                    f"{winner.shown} by the usual rule, which may not be the one meant"
+                )
+                handin.problems.append(f"{exercise}: {graded.doubt}")
 
     def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:
         """The bytes to grade (a notebook's extracted code), or why there are none."""

@@ -141,7 +141,7 @@ def read_one(
     name = folder.name if name is None else name
     handin = Handin(key=safe_name(name), name=name, origin=f"{folder.name}/")
     collector = Collector(handin, exercises, staging_for(staging, folder.name), exclude=exclude)
-    collector.add_entry(folder, name=folder.name, shown=folder.name)
+    collector.add_entry(folder, name=folder.name, shown=folder.name, own_folder=True)
     return collector.finish()
 
 

@@ -328,7 +328,9 @@ def read(
             )
         if name in folders:
             collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
-            collector.add_entry(folders[name], name=name, shown=name, submitted_at=created)
+            collector.add_entry(
+                folders[name], name=name, shown=name, submitted_at=created, own_folder=True
+            )
             template = collector.finish()
         else:
             missing = f"{name}/: listed in {METADATA} but its folder is not in the export"
