@@ -436,12 +436,17 @@ def build_rows(
         # numbered by its group: where no participant the download names is a roster student
         # by that name, its names off the roster that hand in work may be teams', their
         # numbers groups' ids
+        # a name of one word (``shared_name`` 1: "Red") is no one's off the roster; beside
+        # other participants it is no blind marking's word either (that word is every
+        # participant's), and its number is as much a group's id as a named team's. A lone
+        # one may be blind marking's word in another language: its number is the participant's
+        several = sum(1 for h in handins if h.key_kind == "participant") > 1
         teams = [
             h
             for h in matched.unmatched
             if id(h) not in why
             and h.key_kind == "participant"
-            and _identified(h)
+            and (_identified(h) or (several and h.shared_name == 1 and bool(h.name.strip())))
             and (h.files or h.unreadable)
         ]
         if any(h.key_kind == "participant" and _named_as(h, e) for h, e, _ in matched.pairs):

@@ -113,7 +113,9 @@ def read(
         groups.setdefault(participant, []).append((entry.name, plugin, rest, path))
     team = _team_download(names)
     shared = _shared_names(names, team)
-    named = _names_someone(names, team)
+    # blind marking is the assignment's, all or nothing: it writes the word for every
+    # participant, so beside any other name ("Red", "Team A") the word is a name
+    everyone = all(_blind_word(n, team) for found in names.values() for n in found)
     handins = []
     for participant in sorted(groups, key=lambda p: (len(p), p)):
         if len(names[participant]) > 1:  # Moodle writes one name per id: not its download
@@ -125,10 +127,11 @@ def read(
             continue
         name = next(iter(names[participant]))
         aliases = _after_team(name) if team else ()
-        word = name.strip().lower() == BLIND or any(a.lower() == BLIND for a in aliases)
-        # blind marking names no participant, never some of them: beside named ones the word
-        # is this participant's name, off the roster unless a roster line bears it
-        blind = word and not named
+        word = _blind_word(name, team)
+        # blind marking names no participant, never some of them: beside other names the word
+        # is this participant's name (a team's, in a team download), off the roster unless a
+        # roster line bears it
+        blind = word and everyone
         handin = Handin(
             key=participant,
             key_kind="participant",
@@ -148,11 +151,19 @@ def read(
                 f"blind marking: the download names no student; graded as {HIDDEN_USER}"
                 f"{participant}"
             )
-        elif word and not handin.shared_name:
+        elif word:
             handin.notes.append(
                 f"{name!r} is what Moodle writes under blind marking, but this download names "
-                "its other participants (blind marking names none): read as this participant's "
-                f"name; graded as {HIDDEN_USER}{participant}"
+                "its other participants (blind marking names none): read as this "
+                "participant's name"
+                + (
+                    " (a name of one word, which may be a team's: Moodle 4.1 and later number "
+                    "a team by its group id, not a participant's); off the roster, it "
+                    "identifies no one"
+                    if handin.shared_name
+                    else ""
+                )
+                + f"; graded as {HIDDEN_USER}{participant}"
             )
         elif handin.shared_name == 1:
             handin.notes.append(
@@ -259,6 +270,13 @@ def _shared_names(names: dict[str, set[str]], team: bool = False) -> dict[str, i
     counts = _counts(names)
     named = _names_someone(names, team)
     return {name: n for name, n in counts.items() if n > 1 or (_one_word(name, team) and not named)}
+
+
+def _blind_word(name: str, team: bool) -> bool:
+    """Whether a download's name is blind marking's "Participant" (a team download's after
+    its team)."""
+    aliases = _after_team(name) if team else ()
+    return name.strip().lower() == BLIND or any(a.lower() == BLIND for a in aliases)
 
 
 def _counts(names: dict[str, set[str]]) -> dict[str, int]:

@@ -194,3 +194,68 @@ def test_teams_off_the_roster_give_no_member_a_zero_and_no_participant_their_gra
     assert imported == [], imported  # no member uploaded as 0
     for row in rows:
         assert "team" in row.withheld, (row.roster, row.withheld)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    others=st.lists(
+        st.one_of(
+            st.sampled_from(["Red", "Team A", "Gruppe 3", "Blue"]),
+            st.text(st.characters(categories=["L"]), min_size=1, max_size=8),
+        ),
+        min_size=1,
+        max_size=2,
+        unique_by=str.casefold,
+    ),
+    word=st.sampled_from(["Participant", "participant", "PARTICIPANT"]),
+    place=st.integers(0, 2),
+)
+def test_a_team_named_participant_is_a_name_not_blind_marking(team_download, others, word, place):
+    """Every student in a group, and a team literally named "Participant" beside others
+    ("Participant_12", "Red_13"): blind marking writes the word for every participant, never
+    for some, but beside names of one word it was read as blind marking, and the roster's
+    participant 12 (Jane Doe) got the team's grade. The word is this entry's name: a roster
+    student it does not name gets no grade until the instructor looks."""
+    known = {"jane", "doe", "bob", "roe", "ann", "poe", "participant"}
+    assume(all(t.strip() and not any(k in t.casefold() for k in known) for t in others))
+    teams = [*others]
+    teams.insert(min(place, len(teams)), word)
+    intake, rows, sheet, imported = team_download(teams)
+    assert len(intake.handins) == len(teams)
+    assert all(h.name for h in intake.handins), [h.notes for h in intake.handins]
+    assert all(r.withheld for r in rows if r.roster == "matched"), rows
+    assert all(line[3] == "" for line in sheet), sheet
+    assert all(line[3] == "" for line in imported) or imported == [], imported
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    teams=st.lists(
+        st.one_of(
+            st.sampled_from(["Red", "Madonna", "Teilnehmerin", "Team A"]),
+            st.text(st.characters(categories=["L"]), min_size=2, max_size=10),
+        ),
+        min_size=2,
+        max_size=3,
+        unique_by=str.casefold,
+    ),
+    first=st.integers(15, 90),
+)
+def test_one_word_off_the_roster_writes_no_participant_a_grade(team_download, teams, first):
+    """Entries named by one word, each its own, numbered off the roster ("Red_40",
+    "Blue_41"): each identifies no one, yet the worksheet gave its grade to "Participant 40",
+    whoever that is: beside other names the word is no blind marking's, and the number may be
+    a team's group id, as for a team named in two words. Held, saying why. (A lone entry of
+    one word may be blind marking's word in another language: test_platforms.)"""
+    known = {"jane", "doe", "bob", "roe", "ann", "poe", "participant"}
+    assume(all(t.strip() and not any(k in t.casefold() for k in known) for t in teams))
+    intake, rows, sheet, imported = team_download(teams, first=first)
+    assert len(intake.handins) == len(teams)
+    assert all(line[3] == "" for line in sheet), sheet
+    assert imported == [], imported  # no roster student uploaded as 0
+    for off in [r for r in rows if r.roster == "unmatched"]:
+        assert "group" in off.withheld, off.withheld
