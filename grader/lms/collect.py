@@ -136,8 +136,9 @@ def open_regular(path: Path) -> tuple[int, os.stat_result]:
     return fd, info
 
 
-def read_regular(path: Path, limit: int) -> tuple[bytes, datetime]:
-    """A regular file's bytes (at most ``limit``, else ``TooLarge``) and its mtime."""
+def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes (at most ``limit``, else ``TooLarge``) and its status (as
+    opened: its mtime, and its ctime, when it was written on this computer)."""
     fd, info = open_regular(path)
     with os.fdopen(fd, "rb") as handle:
         if info.st_size > limit:
@@ -145,11 +146,17 @@ def read_regular(path: Path, limit: int) -> tuple[bytes, datetime]:
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise TooLarge(f"larger than {limit >> 20} MiB")
-    return data, mtime(info)
+    return data, info
 
 
 def mtime(info: os.stat_result) -> datetime:
     return datetime.fromtimestamp(info.st_mtime, tz=timezone.utc)
+
+
+def ctime(info: os.stat_result) -> datetime:
+    """When the file was written (or its status changed) on this computer: an unzip that
+    restores a file's date sets its mtime, never this."""
+    return datetime.fromtimestamp(info.st_ctime, tz=timezone.utc)
 
 
 def summarise(lines: list[str], many: str, *, whole: bool = False) -> list[str]:
@@ -178,6 +185,7 @@ class _Candidate:
     platform_time: bool = True  # False: the time is a file's mtime
     order: int = 0  # among entries of the same name in one archive: its place (1, 2, ...)
     container: str = ""  # the archive it came out of, as shown; "" for a file of its own
+    written_at: datetime | None = None  # the ctime of the file on disk (or of its archive)
     data: bytes | None = None
     error: str = ""  # why it could not be read; data is None then
 
@@ -490,7 +498,7 @@ class Collector:
             return
         limit = MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES
         try:
-            data, modified = read_regular(path, limit)
+            data, info = read_regular(path, limit)
         except TooLarge as exc:
             candidate.error = str(exc)
             return
@@ -503,8 +511,9 @@ class Collector:
             candidate.error = f"not read: over intake's per-student cap ({exc.why})"
             return
         candidate.data = data
+        candidate.written_at = ctime(info)
         if candidate.submitted_at is None and self.use_mtime:
-            candidate.submitted_at = modified
+            candidate.submitted_at = mtime(info)
             candidate.platform_time = False
 
     def add_archive(
@@ -551,6 +560,7 @@ class Collector:
         _number_twins(self.candidates[first:])
         for candidate in self.candidates[first:]:
             candidate.container = shown
+            candidate.written_at = ctime(info)
             if not platform and when is not None:
                 candidate.platform_time = False  # the archive file's date
 
@@ -980,6 +990,7 @@ class Collector:
             unchanged_starter=unchanged,
             submitted_at=chosen.submitted_at,
             sequence=chosen.sequence,
+            written_at=chosen.written_at,
         )
         handin.notes.extend(notes)
 

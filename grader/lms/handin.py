@@ -57,6 +57,9 @@ class Submitted:
     # like the exercise but not as its file ("exercise-01_v2.py") came after it; no grade is
     # written for the student until someone looks
     doubt: str = ""
+    # when the file (or the archive it came in) was written on this computer (its ctime),
+    # where it was read from disk: a date equal to it is the unzip's, not the platform's
+    written_at: datetime | None = None
 
     def __post_init__(self) -> None:
         self.shown = shown_name(self.shown)  # a name's undecodable bytes, kept apart

@@ -162,9 +162,21 @@ def unkept_dates(handins: list[Handin], assignment: Assignment) -> str:
             f"every file of the {students} students is dated within "
             f"{int((last - first).total_seconds())} s of {when}, as an unzip writes them"
         )
-    due = assignment.due
-    if students >= 3 and due is not None and first > due:
-        return f"every file of the {students} students is dated after the due date"
+    # every file dated when it was written here: an unzip or a copy that did not keep the
+    # dates (one that keeps them sets each date apart from the time it wrote the file). That
+    # every file is after the due date is no evidence: a class late all together is late
+    pairs = [
+        (s.submitted_at, s.written_at)
+        for handin in handins
+        for s in handin.files.values()
+        if s.submitted_at is not None
+    ]
+    if all(written is not None and abs(date - written) <= SAME_TIME for date, written in pairs):
+        until = f"{last.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+        return (
+            f"every file of the {students} students is dated when it was written on this "
+            f"computer, {when} to {until}"
+        )
     return ""
 
 

@@ -20,7 +20,13 @@ from tests.lms.builders import (
     zip_bytes,
 )
 
-NOW = int(time.time()) // 2 * 2
+
+def _now() -> int:
+    """Now, as a zip dates a file (2 s steps), when a class is built (not when this module
+    was imported: a class built minutes later had its files apart from that time)."""
+    return int(time.time()) // 2 * 2
+
+
 DUE = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)  # the due date of ``same_class``
 
 GRADESCOPE_METADATA = """\
@@ -120,8 +126,9 @@ def moodle_download(root: Path) -> Path:
     s = root / "Bob Smith_1234568_assignsubmission_file_"
     write(s / "work.tar.gz", tar_bytes({"bob/exercise-05.py": code("bob 5")}))
     write(root / "Bob Smith_1234568_assignsubmission_onlinetext_" / "onlinetext.html", "<p>hi</p>")
-    write(root / "Ann Lee_1234569_assignsubmission_file_exercise-05.py", code("ann old"), NOW - 600)
-    write(root / "Ann Lee_1234569_assignsubmission_file_exercise-05 (1).py", code("ann new"), NOW)
+    now = _now()  # the unzip's time: the other files are dated when they are written
+    write(root / "Ann Lee_1234569_assignsubmission_file_exercise-05.py", code("ann old"), now - 600)
+    write(root / "Ann Lee_1234569_assignsubmission_file_exercise-05 (1).py", code("ann new"), now)
     write(root / "Participant_1234570_assignsubmission_file_" / "exercise-01.py", code("blind"))
     fifo(root / "Pat O'Brien_1234571_assignsubmission_file_" / "exercise-07.py")
     s = root / "Kim Nguyen_1234572_assignsubmission_file_"
@@ -132,11 +139,12 @@ def moodle_download(root: Path) -> Path:
 def class_folders(root: Path) -> Path:
     """A class collected by hand: folders, zips and tarballs, mixed."""
     root.mkdir(parents=True, exist_ok=True)
-    write(root / "alice" / "exercise-01.py", code("alice 1 old"), NOW - 3600)
-    write(root / "alice" / "exercise-07.py", code("alice 7"), NOW - 3600)
+    now = _now()
+    write(root / "alice" / "exercise-01.py", code("alice 1 old"), now - 3600)
+    write(root / "alice" / "exercise-07.py", code("alice 7"), now - 3600)
     write(root / "alice.zip", zip_bytes({"alice/exercise-01.py": code("alice 1 new"),
                                          "alice/exercise-05.py": code("alice 5")}))  # fmt: skip
-    os.utime(root / "alice.zip", (NOW, NOW))
+    os.utime(root / "alice.zip", (now, now))
     write(root / "bob.tar.gz", tar_bytes({"Exercise05.py": code("bob 5")}))
     write(root / "Carol Diaz" / "ex7.ipynb", notebook(code("carol 7")))
     write(root / "dan.tgz", hostile_tar())

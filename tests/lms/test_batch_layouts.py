@@ -300,10 +300,9 @@ def test_the_run_ends_with_what_to_do_on_each_platform(graded):
             "Moodle: the files' dates are not the platform's (every file of the",
         ],
         "gradescope": ["Canvas: canvas.csv already holds the late penalty of 2 student(s)"],
-        "folders": [
-            "Plain folders: the late rule was not applied: this download has no",
-            "Plain folders: the files' dates are not the platform's (every file of the",
-        ],
+        # alice's files are dated an hour before they were written: dates kept, which may
+        # be real, so each is named (all after the due date is no evidence they are not)
+        "folders": ["Plain folders: the late rule was not applied: this download has no"],
     }[layout]
     assert len(lines) == len(expected), lines
     for line, start in zip(lines, expected, strict=True):

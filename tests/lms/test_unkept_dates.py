@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from grader.lms.assignment import load_assignment
 from grader.lms.batch import BatchOptions, run_batch
 from grader.lms.handin import Handin, Submitted
-from grader.lms.platform import dated_files, forget_dates, unkept_dates
+from grader.lms.platform import dated_files, forget_dates
 from tests.conftest import PROBE_HOME
 from tests.lms.builders import write
 from tests.lms.test_moodle_worksheet_times import HEADER
@@ -39,14 +39,17 @@ late: {per_day_percent: 10, max_days: 3}
 WEEK = load_assignment(write(Path(tempfile.mkdtemp()) / "w.yaml", SPEC))
 
 
-def handins(dates: list[list[datetime]]) -> list[Handin]:
+def handins(dates: list[list[datetime]], written: timedelta | None = None) -> list[Handin]:
+    """A class whose files are dated ``dates``, each written on this computer ``written``
+    after its date (None: not known, as a test's hand-made Submitted)."""
     made = []
     for i, own in enumerate(dates):
         handin = Handin(key=f"s{i}")
         for j, when in enumerate(own):
             handin.files[f"exercise-{j:02d}"] = Submitted(
-                f"exercise-{j:02d}", Path("ex.py"), f"ex{j}.py", submitted_at=when
-            )
+                f"exercise-{j:02d}", Path("ex.py"), f"ex{j}.py", submitted_at=when,
+                written_at=None if written is None else when + written,
+            )  # fmt: skip
         made.append(handin)
     return made
 
@@ -74,12 +77,34 @@ def test_a_class_dated_all_at_one_time_is_said_once_and_no_date_is_used(at, shap
 @settings(max_examples=200, deadline=None)
 @given(
     after=st.lists(st.integers(1, 30 * 86400), min_size=3, max_size=12),
+    unzipped=st.integers(3, 90 * 86400),
 )
-def test_a_class_dated_all_after_the_due_date_is_said_once(after):
-    class_ = handins([[DUE + timedelta(seconds=s)] for s in after])
-    assert "after the due date" in unkept_dates(class_, WEEK) or (
-        max(after) - min(after) <= 120  # said as one unzip's time instead
-    )
+def test_a_class_late_all_together_keeps_its_dates(after, unzipped):
+    """Every file after the due date, unzipped days later by a tool that kept the dates: a
+    class late all together (an exam's late batch, a deadline that was moved), whose dates
+    the rule "all after the due date" dropped, each student's line with them."""
+    spread = max(after) - min(after)
+    class_ = handins([[DUE + timedelta(seconds=s)] for s in after], timedelta(seconds=unzipped))
+    line = forget_dates(class_, WEEK, "Moodle")
+    assert bool(line) == (spread <= 2 or (len(after) >= 5 and spread <= 120))
+    if not line:
+        assert all(dated_files(h, WEEK).instructor for h in class_)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    offsets=st.lists(st.integers(-60 * 86400, 60 * 86400), min_size=2, max_size=12),
+    jitter=st.integers(-1, 1),
+)
+def test_dates_that_are_when_the_files_were_written_are_said_once(offsets, jitter):
+    """Unzipped without dates, slowly (more than two minutes), or before the due date: each
+    file's date is the time it was written on this computer (its change time), never the
+    platform's, whenever that was."""
+    written = timedelta(seconds=jitter)
+    class_ = handins([[DUE + timedelta(seconds=s)] for s in offsets], written)
+    line = forget_dates(class_, WEEK, "Plain folders")
+    assert line.startswith("Plain folders: the files' dates are not the platform's")
+    assert all(s.submitted_at is None for h in class_ for s in h.files.values())
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,15 +112,11 @@ def test_a_class_dated_all_after_the_due_date_is_said_once(after):
     offsets=st.lists(st.integers(-20 * 86400, 20 * 86400), min_size=1, max_size=12),
 )
 def test_dates_a_platform_may_have_written_are_kept(offsets):
-    """Some file before the due date and the dates apart (more than an unzip's two minutes,
-    or a class of fewer than five), or one student: the dates may be the platform's, and each
-    is named as before."""
+    """The dates apart (more than an unzip's two minutes, or a class of fewer than five) and
+    not when the files were written here, or one student: the dates may be the platform's,
+    and each is named as before, all after the due date too."""
     spread = max(offsets) - min(offsets)
-    evident = len(offsets) >= 2 and (
-        spread <= 2
-        or (len(offsets) >= 5 and spread <= 120)
-        or (len(offsets) >= 3 and min(offsets) > 0)
-    )
+    evident = len(offsets) >= 2 and (spread <= 2 or (len(offsets) >= 5 and spread <= 120))
     class_ = handins([[DUE + timedelta(seconds=s)] for s in offsets])
     line = forget_dates(class_, WEEK, "Moodle")
     assert bool(line) == evident
@@ -144,3 +165,27 @@ def test_a_moodle_download_unzipped_without_dates_says_so_once(course, tmp_path,
     said = [line for line in summary.advice if "dates are not the platform's" in line]
     assert len(said) == 1 and "every file of the 3 students is dated 2026-12-04" in said[0]
     assert not any("no file is dated after the due date" in line for line in summary.advice)
+
+
+def test_a_late_class_unzipped_with_its_dates_keeps_each_student_s_line(infos, tmp_path):
+    """A Moodle class all late (days after the due date, as Moodle's zip dates each file),
+    unzipped by a tool that keeps the dates: the dates are the download's, so each student's
+    late file is named, where "all after the due date" read them as an unzip's and dropped
+    every line. An archive's date is its file's."""
+    from grader.lms.intake import read_submissions
+    from tests.lms.builders import code, zip_bytes
+
+    root = tmp_path / "dl"
+    for i, days in enumerate((1, 2, 5)):
+        folder = root / f"Student {i}_{101 + i}_assignsubmission_file_"
+        when = (DUE + timedelta(days=days, minutes=7 * i)).timestamp()
+        if i == 2:
+            write(folder / "work.zip", zip_bytes({"exercise-01.py": code("s2")}), mtime=when)
+        else:
+            write(folder / "exercise-01.py", code(f"s{i}"), mtime=when)
+    intake = read_submissions(root, staging=tmp_path / "st", exercises=infos)
+    assert intake.layout == "moodle" and len(intake.handins) == 3
+    assert forget_dates(intake.handins, WEEK, "Moodle") == ""
+    for handin in intake.handins:
+        (line,) = dated_files(handin, WEEK).instructor
+        assert "after the due date" in line or "is dated" in line, line
