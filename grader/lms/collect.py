@@ -44,7 +44,7 @@ from typing import BinaryIO
 
 from grader.errors import UsageError
 from grader.lms import zipnames
-from grader.lms.handin import ExerciseInfo, Handin, Submitted, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, Said, Submitted, safe_name
 from grader.lms.names import NameMatch, code_name, looks_like, match_name, why_not
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 
@@ -71,6 +71,25 @@ SKIP_DIRS = frozenset(
     {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints", "node_modules", "site-packages"}
 )
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+# why an entry named as an exercise's file was not graded: the learner reads it beside the
+# exercise, so in both languages
+LINK_WHY = Said("a symbolic link; not followed", "这是一个符号链接，没有跟随读取")
+SPECIAL_WHY = Said(
+    "not a regular file (a FIFO, socket or device); not read",
+    "不是普通文件（FIFO、套接字或设备），没有读取",
+)
+
+
+def cannot_read(exc: OSError) -> Said:
+    why = getattr(exc, "strerror", None) or exc
+    return Said(f"cannot be read ({why})", f"无法读取（{why}）")
+
+
+def joined(shown: str, why: str) -> str:
+    """ "shown: why", in both languages where ``why`` is."""
+    if isinstance(why, Said):
+        return Said(f"{shown}: {why}", f"{shown}：{why.zh}")
+    return f"{shown}: {why}"
 
 
 def entries(folder: Path) -> list[os.DirEntry]:
@@ -392,7 +411,7 @@ class Collector:
                 name = f"{relative}{entry.name}"
                 path = Path(entry.path)
                 if entry.is_symlink():
-                    self.refuse(name, f"{shown}{name}", "a symbolic link; not followed", depth)
+                    self.refuse(name, f"{shown}{name}", LINK_WHY, depth)
                 elif entry.is_dir(follow_symlinks=False):
                     if self.exclude and path.resolve() in self.exclude:
                         continue
@@ -407,8 +426,7 @@ class Collector:
                     self.add_file(path, name=name, shown=f"{shown}{name}", depth=depth,
                                   submitted_at=submitted_at)  # fmt: skip
                 else:
-                    why = "not a regular file (a FIFO, socket or device); not read"
-                    self.refuse(name, f"{shown}{name}", why, depth)
+                    self.refuse(name, f"{shown}{name}", SPECIAL_WHY, depth)
             stack.extend(reversed(folders))  # popped in name order
 
     def add_entry(
@@ -429,7 +447,7 @@ class Collector:
         ``own_folder``: the entry is the student's folder itself (plain folders, Gradescope),
         not one the student named; any other folder named as an exercise's file is said."""
         if path.is_symlink():
-            self.refuse(name or shown, shown, "a symbolic link; not followed")
+            self.refuse(name or shown, shown, LINK_WHY)
         elif path.is_dir():
             if not own_folder:
                 self._folder_named(name, f"{shown}/")
@@ -503,7 +521,7 @@ class Collector:
             candidate.error = str(exc)
             return
         except OSError as exc:
-            candidate.error = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+            candidate.error = cannot_read(exc)
             return
         try:
             self._charge(read=len(data))
@@ -847,9 +865,15 @@ class Collector:
                 break
             for bad, why in failed:
                 instead = f"; graded {chosen[0].shown} instead" if chosen else "; scored 0"
-                handin.problems.append(f"{bad.shown}: {why}{instead}")
+                problem = joined(bad.shown, why)
+                if isinstance(problem, Said):
+                    zh = f"；改为评分 {chosen[0].shown}" if chosen else "；计 0 分"
+                    problem = Said(problem + instead, problem.zh + zh)
+                else:
+                    problem += instead
+                handin.problems.append(problem)
             if chosen is None:
-                handin.unreadable[exercise] = f"{failed[0][0].shown}: {failed[0][1]}"
+                handin.unreadable[exercise] = joined(failed[0][0].shown, failed[0][1])
                 continue
             winner, data, cells, notes = chosen
             winners[exercise] = winner
@@ -866,7 +890,14 @@ class Collector:
                 if _by_file_dates(winner, other) and winner.container != other.container:
                     handin.problems.append(line + f"({UNSURE_ORDER})")
                 else:
-                    notes.append(line + f"({_why_first(winner, other)})")
+                    why = _why_first(winner, other)
+                    notes.append(
+                        Said(
+                            line + f"({why})",
+                            f"{other.shown} 也是 {exercise}；评分的是 {winner.shown}"
+                            f"（{_WHY_ZH[why]}）",
+                        )
+                    )
             self._stage(exercise, winner, data, cells, notes)
         self._say_folders(winners)
         # Work intake could not read, or that may be inside what it did not grade: those
@@ -928,8 +959,12 @@ class Collector:
                 )
             elif len(inside) == 1:
                 graded.notes.append(
-                    f"{folder} is a folder, not the file {file}: the one file of {exercise} "
-                    f"in it, {winner.shown}, is graded"
+                    Said(
+                        f"{folder} is a folder, not the file {file}: the one file of "
+                        f"{exercise} in it, {winner.shown}, is graded",
+                        f"{folder} 是一个文件夹，不是文件 {file}：评分的是其中唯一的 "
+                        f"{exercise} 文件 {winner.shown}",
+                    )
                 )
                 handin.notes.append(graded.notes[-1])
             else:
@@ -953,7 +988,12 @@ class Collector:
                 return exc.message
             data = extracted.source.encode("utf-8")
             cells = extracted.cells
-            notes.append(f"{candidate.shown}: a notebook; its code cells are graded")
+            notes.append(
+                Said(
+                    f"{candidate.shown}: a notebook; its code cells are graded",
+                    f"{candidate.shown}：这是一个 notebook，评分的是它的代码单元格",
+                )
+            )
             notes.extend(f"{candidate.shown}: {note}" for note in extracted.notes)
         if len(data) > MAX_SOURCE_BYTES:
             return f"larger than {MAX_SOURCE_BYTES >> 20} MiB"
@@ -1092,6 +1132,19 @@ def _came_after(when: datetime | None, sequence: int, graded: Submitted) -> bool
 def _by_file_dates(chosen: _Candidate, other: _Candidate) -> bool:
     """Whether ``chosen`` ranks above ``other`` by file dates (not the platform's times)."""
     return not chosen.platform_time and _rank(chosen)[0] != _rank(other)[0]
+
+
+_WHY_ZH = {  # each reason of _why_first, in Chinese
+    "handed in later": "提交得更晚",
+    "its file date is later": "它的文件日期更晚",
+    "uploaded later": "上传得更晚",
+    "its name is the exercise's own": "它的名字正是该练习的文件名",
+    "nearer the top": "它在文件夹中的层级更靠上",
+    "the last entry of that name in its archive, as unzip and tar extract it": (
+        "它是压缩包中同名条目的最后一个（unzip 和 tar 解压时保留的那个）"
+    ),
+    "first by name": "按名字排序在前",
+}
 
 
 def _why_first(chosen: _Candidate, other: _Candidate) -> str:

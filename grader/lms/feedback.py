@@ -9,8 +9,11 @@ assignments.
 
 from __future__ import annotations
 
+import dataclasses
+
 from grader.lms.assignment import Assignment
 from grader.lms.grades import NO_FILE, NOT_GRADED, UNREADABLE, ExerciseScore, GradeRow
+from grader.lms.handin import in_lang
 from grader.render.feedback import ExerciseLine, FeedbackPage, NotGraded, render_feedback
 from grader.results import Result
 
@@ -26,9 +29,11 @@ def feedback_page(
     results: dict[str, Result],
     assignment: Assignment,
     titles: dict[str, str] | None = None,
+    lang: str = "en",
 ) -> FeedbackPage:
     """What the page of ``row``'s student says (``results``: the exercises that were graded,
-    by exercise id; ``titles`` names every exercise, those without a result too)."""
+    by exercise id; ``titles`` names every exercise, those without a result too), intake's
+    notes in ``lang`` where they come in both languages (``grader.lms.handin.Said``)."""
     student = row.student
     shown = student.name or student.key
     late = assignment.late
@@ -54,9 +59,9 @@ def feedback_page(
         lateness_label=row.lateness_label,
         lateness_values=row.lateness_values,
         exercises=tuple(
-            _line(s, results.get(s.exercise), assignment, titles or {}) for s in row.scores
+            _line(s, results.get(s.exercise), assignment, titles or {}, lang) for s in row.scores
         ),
-        problems=row.problems,
+        problems=tuple(in_lang(p, lang) for p in row.problems),
     )
 
 
@@ -68,12 +73,18 @@ def feedback_html(
     titles: dict[str, str] | None = None,
 ) -> str:
     """The feedback page of ``row``'s student, rendered."""
-    return render_feedback(feedback_page(row, results, assignment, titles), lang)
+    return render_feedback(feedback_page(row, results, assignment, titles, lang), lang)
 
 
 def _line(
-    score: ExerciseScore, result: Result | None, assignment: Assignment, titles: dict[str, str]
+    score: ExerciseScore,
+    result: Result | None,
+    assignment: Assignment,
+    titles: dict[str, str],
+    lang: str,
 ) -> ExerciseLine:
+    if result is not None and result.notes:
+        result = dataclasses.replace(result, notes=tuple(in_lang(n, lang) for n in result.notes))
     return ExerciseLine(
         exercise=score.exercise,
         status=score.status,
@@ -81,7 +92,7 @@ def _line(
         score=score.score,
         max_score=score.max_score,
         weight=assignment.weights.get(score.exercise, 0.0),
-        message=score.message,
+        message=in_lang(score.message, lang),
         title=(result.exercise_title if result else "") or titles.get(score.exercise, ""),
         result=result,
     )

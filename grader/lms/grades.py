@@ -30,12 +30,13 @@ from typing import Any
 from grader.engine.scoring import grader_faulted
 from grader.i18n import hundredths, number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
-from grader.lms.handin import Handin, clean_name, name_forms
+from grader.lms.handin import Handin, Said, clean_name, name_forms
 
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
 NOT_GRADED = "not graded"
 UNREADABLE_SAID = "The file could not be read: "  # before why, in an unreadable score's message
+UNREADABLE_SAID_ZH = "文件无法读取："
 # problems addressed to the instructor only (a student's feedback page leaves them out)
 NOT_ON_ROSTER = "not on the roster: check who this is"
 NO_WORK = "on the roster; nothing handed in"
@@ -110,7 +111,10 @@ class ExerciseScore:
 
     @classmethod
     def unreadable(cls, exercise: str, why: str) -> ExerciseScore:
-        return cls(exercise, UNREADABLE, message=f"{UNREADABLE_SAID}{why}")
+        message = f"{UNREADABLE_SAID}{why}"
+        if isinstance(why, Said):  # the learner's page says it in their language
+            message = Said(message, f"{UNREADABLE_SAID_ZH}{why.zh}")
+        return cls(exercise, UNREADABLE, message=message)
 
     @classmethod
     def from_result(cls, result: Any) -> ExerciseScore:

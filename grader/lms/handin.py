@@ -21,6 +21,38 @@ from grader.notebooks import CellMap
 from grader.text import shown_name
 
 
+class Said(str):
+    """A note of intake that reaches a learner's feedback page, in both languages: the string
+    itself is the English, which every output for the instructor shows as it always has;
+    ``zh`` is the Chinese, which a page in Chinese shows instead. Notes only for the
+    instructor stay plain English strings."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> Said:
+        said = super().__new__(cls, en)
+        said.zh = zh
+        return said
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return str(self), self.zh
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else str(self)
+
+
+def in_lang(text: str, lang: str) -> str:
+    """``text`` in ``lang`` where it is a :class:`Said`; any other text as it is."""
+    return text.get(lang) if isinstance(text, Said) else text
+
+
+def shown_text(text: str) -> str:
+    """``grader.text.shown_name`` of a text, a :class:`Said` kept in both languages."""
+    if isinstance(text, Said):
+        return Said(shown_name(str(text)), shown_name(text.zh))
+    return shown_name(text)
+
+
 @dataclass(frozen=True)
 class ExerciseInfo:
     """What intake needs to know of an exercise: its id, the file name the learner edits (a

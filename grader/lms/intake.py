@@ -30,7 +30,15 @@ from grader.lms.collect import (
     summarise,
 )
 from grader.lms.collect import entries as list_entries
-from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name, tell_apart
+from grader.lms.handin import (
+    ExerciseInfo,
+    Handin,
+    Submitted,
+    clean_name,
+    safe_name,
+    shown_text,
+    tell_apart,
+)
 from grader.lms.names import code_name
 from grader.lms.platforms import by_name, names, platforms
 from grader.text import shown_name
@@ -168,12 +176,12 @@ def _displayable(handin: Handin) -> None:
             handin.origin,
         )
     )
-    handin.problems = [shown_name(p) for p in handin.problems]
-    handin.notes = [shown_name(n) for n in handin.notes]
-    handin.unreadable = {e: shown_name(why) for e, why in handin.unreadable.items()}
+    handin.problems = [shown_text(p) for p in handin.problems]
+    handin.notes = [shown_text(n) for n in handin.notes]
+    handin.unreadable = {e: shown_text(why) for e, why in handin.unreadable.items()}
     for submitted in handin.files.values():
         submitted.shown = shown_name(submitted.shown)
-        submitted.notes = [shown_name(n) for n in submitted.notes]
+        submitted.notes = [shown_text(n) for n in submitted.notes]
         submitted.doubt = shown_name(submitted.doubt)
 
 

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from grader.lms.handin import Said
+
 EXTENSIONS = (".py", ".ipynb")
 _KNOWN_ID = re.compile(r"^exercise-(\d+)$")
 _COPY_MARKER = r"(?:\s*\(\d+\)|\s*-\s*copy(?:\s*\(\d+\)|\s*\d+)?|[\s_]+copy(?:\s*\d+)?|-\d+|\s+\d+)"
@@ -79,10 +81,10 @@ def match_name(name: str, known: Iterable[str], shown: str | None = None) -> Nam
     if split is None:
         return None
     stem, extension = split
-    liberties = []
+    liberties: list[tuple[str, str]] = []  # (English, Chinese)
     if stem.startswith("copy of "):
         stem = stem[len("copy of ") :].strip()
-        liberties.append("'Copy of' ignored")
+        liberties.append(("'Copy of' ignored", "忽略了 'Copy of'"))
     match = _NAME.match(stem)
     if match is None:
         return None
@@ -90,13 +92,18 @@ def match_name(name: str, known: Iterable[str], shown: str | None = None) -> Nam
     if exercise is None:
         return None
     if match.group("copy"):
-        liberties.append(f"copy marker {match.group('copy').strip()!r} ignored")
+        marker = repr(match.group("copy").strip())
+        liberties.append((f"copy marker {marker} ignored", f"忽略了副本标记 {marker}"))
     base = PurePosixPath(name.replace("\\", "/")).name
     exact = base == f"{exercise}{extension}"
-    if exact:
-        note = ""
-    else:
-        note = f"{shown} taken as {exercise}" + (f" ({'; '.join(liberties)})" if liberties else "")
+    note = ""
+    if not exact:  # the learner reads it beside their result: in both languages
+        en = "; ".join(e for e, _ in liberties)
+        zh = "；".join(z for _, z in liberties)
+        note = Said(
+            f"{shown} taken as {exercise}" + (f" ({en})" if en else ""),
+            f"{shown} 被当作 {exercise} 评分" + (f"（{zh}）" if zh else ""),
+        )
     return NameMatch(exercise, extension == ".ipynb", note)
 
 

@@ -1,0 +1,55 @@
+"""What intake did to a student's files (a file taken for an exercise, a notebook's cells, the
+one of two versions graded, a folder named as the file, an entry that could not be read)
+reaches the student's feedback page: in Chinese on a page in Chinese, where it was English
+only. What only the instructor reads stays English."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from grader.lms.assignment import Assignment
+from grader.lms.batch import _with_intake_notes
+from grader.lms.feedback import feedback_html
+from grader.lms.gradebook import gradebook_csv
+from grader.lms.grades import ExerciseScore, build_rows
+from grader.lms.handin import Said
+from grader.lms.intake import read_submissions
+from tests.lms.builders import code, fifo, notebook, write
+from tests.lms.test_exports import result
+
+WEEK = Assignment(
+    "w", (("exercise-01", 1.0), ("exercise-05", 1.0), ("exercise-07", 1.0)), Path("w.yaml")
+)
+
+
+def page_text(page: str) -> str:
+    page = re.sub(r"(?s)<(style|script)\b.*?</\1>", " ", page)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_intake_notes_reach_a_chinese_page_in_chinese(infos, tmp_path):
+    root = tmp_path / "dl"
+    write(root / "erin" / "ex1.ipynb", notebook(code("erin 1")), mtime=2_000_000_000)
+    write(root / "erin" / "old" / "exercise-01.py", code("erin 1 old"), mtime=1_900_000_000)
+    write(root / "erin" / "exercise-05.py" / "exercise-05.py", code("erin 5"))
+    fifo(root / "erin" / "exercise-07.py")
+    (erin,) = read_submissions(root, staging=tmp_path / "st", exercises=infos).handins
+    results = {
+        e: _with_intake_notes(result(e, [("t", 1.0, 1.0, "passed")]), s)
+        for e, s in erin.files.items()
+    }
+    scores = {erin.key: {e: ExerciseScore.from_result(r) for e, r in results.items()}}
+    (row,) = build_rows([erin], scores, WEEK)
+    notes = [n for s in erin.files.values() for n in s.notes] + list(erin.unreadable.values())
+    assert len(notes) == 5 and all(isinstance(n, Said) for n in notes), notes
+    zh = page_text(feedback_html(row, results, WEEK, "zh"))
+    en = page_text(feedback_html(row, results, WEEK, "en"))
+    for note in notes:
+        assert " ".join(note.zh.split()) in zh and " ".join(note.split()) not in zh, note
+        assert " ".join(note.split()) in en, note
+    assert "被当作 exercise-01 评分" in zh and "是一个文件夹" in zh and "文件无法读取" in zh
+    # the instructor's gradebook is as it was: English
+    book = gradebook_csv([row], WEEK, {e: 1.0 for e, _ in WEEK.exercises})
+    assert not re.search(r"[\u4e00-\u9fff]", book), book
