@@ -449,7 +449,11 @@ class Collector:
         if path.is_symlink():
             self.refuse(name or shown, shown, LINK_WHY)
         elif path.is_dir():
-            if not own_folder:
+            if not own_folder and name:  # the platform wrote a file here, not a folder
+                self.handin.notes.append(
+                    f"{shown}/: a folder where the download holds a file (unzipped by a tool "
+                    "that also opens archives inside?); the files in it are read"
+                )
                 self._folder_named(name, f"{shown}/")
             self.add_folder(path, shown=f"{shown}/", submitted_at=submitted_at)
         else:  # a FIFO or device too: add_file opens nothing but a regular file

@@ -127,3 +127,15 @@ def test_every_entry_named_as_a_file_is_graded_or_said(infos, tree):
         for submitted in erin.files.values():
             graded = root / submitted.shown
             assert graded.is_file() and not graded.is_symlink()
+
+
+def test_a_folder_where_the_download_holds_a_file_is_said(infos, tmp_path):
+    canvas = tmp_path / "canvas"  # Canvas writes files only: a folder is an unzip tool's
+    write(canvas / "bob_124_457_work.zip" / "exercise-05.py", code("bob 5"))
+    write(canvas / "ann_125_458_exercise-05.py", code("ann 5"))
+    intake = read_submissions(canvas, staging=tmp_path / "st2", exercises=infos)
+    bob = next(h for h in intake.handins if h.key == "124")
+    assert "exercise-05" in bob.files
+    assert any(
+        n.startswith("bob_124_457_work.zip/: a folder where the download") for n in bob.notes
+    )
