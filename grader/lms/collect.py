@@ -946,20 +946,34 @@ class Collector:
             inside = [c for c in self.candidates
                       if c.exercise == exercise and c.shown.startswith(folder)]  # fmt: skip
             what = f"{folder}: a folder named as a file of {exercise}, not a file"
+            what_zh = f"{folder}：一个以 {exercise} 的文件名命名的文件夹，不是文件"
             winner = winners.get(exercise)
             graded = handin.files.get(exercise)
             if winner is None or graded is None:
                 if exercise in handin.unreadable:
-                    handin.problems.append(f"{what}; nothing of {exercise} could be graded")
+                    handin.problems.append(
+                        Said(
+                            f"{what}; nothing of {exercise} could be graded",
+                            f"{what_zh}；{exercise} 没有可以评分的内容",
+                        )
+                    )
                 else:
                     holds = f"{len(inside)} entries" if inside else "no file"
-                    _may_be_in(handin, [exercise], f"{what}, with {holds} of {exercise} in it; "
-                               "not graded")  # fmt: skip
+                    holds_zh = f"{len(inside)} 个条目" if inside else "没有文件"
+                    why = Said(
+                        f"{what}, with {holds} of {exercise} in it; not graded",
+                        f"{what_zh}，其中有 {exercise} 的{holds_zh}；没有评分",
+                    )
+                    _may_be_in(handin, [exercise], why)
                 continue
             if not winner.shown.startswith(folder):
                 handin.problems.append(
-                    f"{what}; graded {winner.shown} instead"
-                    + (f" (the folder holds {len(inside)} of its files)" if inside else "")
+                    Said(
+                        f"{what}; graded {winner.shown} instead"
+                        + (f" (the folder holds {len(inside)} of its files)" if inside else ""),
+                        f"{what_zh}；改为评分 {winner.shown}"
+                        + (f"（该文件夹中有 {len(inside)} 个它的文件）" if inside else ""),
+                    )
                 )
             elif len(inside) == 1:
                 graded.notes.append(
@@ -972,11 +986,20 @@ class Collector:
                 )
                 handin.notes.append(graded.notes[-1])
             else:
-                graded.doubt = graded.doubt or (
-                    f"{what}, with {len(inside)} files of {exercise} in it: graded "
-                    f"{winner.shown} by the usual rule, which may not be the one meant"
-                )
-                handin.problems.append(f"{exercise}: {graded.doubt}")
+                if not graded.doubt:
+                    graded.doubt = (
+                        f"{what}, with {len(inside)} files of {exercise} in it: "
+                        f"graded {winner.shown} by the usual rule, which may not be the one meant"
+                    )
+                    handin.problems.append(
+                        Said(
+                            f"{exercise}: {graded.doubt}",
+                            f"{exercise}：{what_zh}，其中有 {len(inside)} 个 {exercise} 的文件："
+                            f"按通常的规则评分了 {winner.shown}，它可能不是你想提交的那个",
+                        )
+                    )
+                else:
+                    handin.problems.append(f"{exercise}: {graded.doubt}")
 
     def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:
         """The bytes to grade (a notebook's extracted code), or why there are none."""

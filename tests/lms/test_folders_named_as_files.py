@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.lms.handin import Said
 from grader.lms.intake import read_submissions
 from grader.lms.names import match_name
 from tests.lms.builders import code, fifo, write, zip_bytes
@@ -48,6 +49,10 @@ def test_a_folder_named_as_the_file_is_said_and_what_it_holds_decides(infos, tmp
     )
     # two in it: which one was meant is not known
     assert "erin/exercise-07.py/" in erin.files["exercise-07"].doubt
+    # what the student's page shows comes in Chinese too
+    said = [erin.unreadable["exercise-05"], *one.notes]
+    said += [p for p in erin.problems if p.startswith("exercise-07")]
+    assert len(said) == 3 and all(isinstance(n, Said) and "文件夹" in n.zh for n in said), said
 
 
 def test_folders_named_as_files_in_archives_and_platform_entries(infos, tmp_path):
