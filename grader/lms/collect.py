@@ -416,6 +416,11 @@ class Collector:
                     if self.exclude and path.resolve() in self.exclude:
                         continue
                     self._folder_named(entry.name, f"{shown}{name}/")
+                    if archive_kind(entry.name):
+                        self.handin.notes.append(
+                            f"{shown}{name}/: a folder named as an archive (opened by an unzip "
+                            "tool?); the files in it are read"
+                        )
                     if depth + 1 > MAX_DEPTH:
                         self.handin.problems.append(
                             f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored"

@@ -135,6 +135,11 @@ def test_every_entry_named_as_a_file_is_graded_or_said(infos, tree):
 
 
 def test_a_folder_where_the_download_holds_a_file_is_said(infos, tmp_path):
+    inside = tmp_path / "subs" / "erin" / "work.zip"  # in a student's folder: said, and read
+    write(inside / "exercise-01.py", code("erin 1"))
+    (erin,) = read_submissions(tmp_path / "subs", staging=tmp_path / "st0", exercises=infos).handins
+    assert "exercise-01" in erin.files
+    assert any(n.startswith("erin/work.zip/: a folder named as an archive") for n in erin.notes)
     canvas = tmp_path / "canvas"  # Canvas writes files only: a folder is an unzip tool's
     write(canvas / "bob_124_457_work.zip" / "exercise-05.py", code("bob 5"))
     write(canvas / "ann_125_458_exercise-05.py", code("ann 5"))
