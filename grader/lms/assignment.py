@@ -1092,9 +1092,23 @@ def read_roster(
     if hint:
         delimiter, text, start = hint.group(1), rest, 2
     else:  # the one that parts the header into the most columns, "," where they tie: an
-        # LMS export's column ("Week 3, part 1 (48213)") may hold another separator
+        # LMS export's column ("Week 3, part 1 (48213)") may hold another separator; and
+        # first, one that parts the first row too (a title of ";;;;;" in a tab-separated
+        # export parted its header into as many columns, its rows into none)
+        def parts_rows(d: str) -> bool:
+            """``d`` parts the header, and the first row that is not blank too."""
+            if _header_width(first, d) <= 1:
+                return False
+            try:
+                rows = csv.reader(io.StringIO(rest, newline=""), delimiter=d)
+                row = next((r for r in rows if any(c.strip() for c in r)), None)
+            except csv.Error:
+                return False
+            return row is None or len(row) > 1
+
         delimiter = max(
-            (",", ";", "\t"), key=lambda d: (_header_width(first, d), d == ",", d == ";")
+            (",", ";", "\t"),
+            key=lambda d: (parts_rows(d), _header_width(first, d), d == ",", d == ";"),
         )
     # each row numbered by the line of the file it starts on: a quoted cell may hold newlines
     # (a name with a line break), so rows and lines part ways after one

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from grader.errors import SpecError
 from grader.lms.assignment import read_roster
+from tests.lms.builders import write
 
 text = st.text(
     st.characters(blacklist_categories=["Cs", "Cc", "Zl", "Zp"], blacklist_characters='"'),
@@ -161,6 +162,17 @@ def test_the_separator_is_the_one_that_parts_the_header_into_its_columns(sep, ot
         path = Path(tmp) / "grades.csv"
         path.write_text(f"{head}\n{body}\n", encoding="utf-8")
         (entry,) = read_roster(path)
+    assert (entry.id, entry.name, entry.sid) == ("4711", "Doe, Jane", "1001")
+
+
+@pytest.mark.parametrize("title", [";;;;;", ";0;;;;", "a;b;c;d;e;f;g"])
+def test_a_title_of_another_separator_does_not_choose_it(tmp_path, title):
+    """A tab-separated export whose assignment title holds more semicolons than the header
+    has tabs: read with ";", its rows had one field each and the roster was refused."""
+    head = "\t".join(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
+    body = "\t".join(['"Doe, Jane"', "4711", "1001", "jdoe", "A", "5"])
+    path = write(tmp_path / "grades.csv", f"{head}\n{body}\n")
+    (entry,) = read_roster(path)
     assert (entry.id, entry.name, entry.sid) == ("4711", "Doe, Jane", "1001")
 
 
