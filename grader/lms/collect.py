@@ -85,6 +85,13 @@ def cannot_read(exc: OSError) -> Said:
     return Said(f"cannot be read ({why})", f"无法读取（{why}）")
 
 
+def also(text: str, en: str, zh: str) -> str:
+    """``text`` followed by ``en``, and its Chinese by ``zh`` where it has one."""
+    if isinstance(text, Said):
+        return Said(text + en, text.zh + zh)
+    return text + en
+
+
 def joined(shown: str, why: str) -> str:
     """ "shown: why", in both languages where ``why`` is."""
     if isinstance(why, Said):
@@ -331,8 +338,8 @@ class Collector:
         student's final version: ``finish`` puts that graded file in doubt. A member of an
         ``archive`` has the archive's time and order, as every member has (``add_archive``):
         it is never read, and the doubt says so."""
-        why = f"{shown}: {why_not(name, self.exercises)}"
-        self.ignored.append(f"{why}; ignored")
+        why = joined(shown, why_not(name, self.exercises))
+        self.ignored.append(also(why, "; ignored", "；已忽略"))
         exercise = looks_like(name, self.exercises)
         if exercise is not None:
             self.named.setdefault(exercise, why)
@@ -915,7 +922,12 @@ class Collector:
             why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
             _may_be_in(handin, self.exercises, why)
         for exercise, why in self.named.items():
-            _may_be_in(handin, [exercise], f"{why}; not graded, and this exercise may be in it")
+            may = also(
+                why,
+                "; not graded, and this exercise may be in it",
+                "；没有评分，这个练习可能在其中",
+            )
+            _may_be_in(handin, [exercise], may)
             graded = handin.files.get(exercise)
             later = [(w, box) for when, order, w, box in self.named_when.get(exercise, [])
                      if graded is not None and _came_after(when, order, graded)]  # fmt: skip
@@ -1052,7 +1064,12 @@ class Collector:
             ) from None
         unchanged = bool(info.starter) and same_code(data, info.starter)
         if unchanged:
-            handin.problems.append(f"{chosen.shown}: the unchanged starter file of {exercise}")
+            handin.problems.append(
+                Said(
+                    f"{chosen.shown}: the unchanged starter file of {exercise}",
+                    f"{chosen.shown}：{exercise} 的初始文件，没有改动",
+                )
+            )
         handin.files[exercise] = Submitted(
             exercise=exercise,
             path=target,

@@ -125,19 +125,27 @@ def looks_like(shown: str, known: Iterable[str]) -> str | None:
 
 
 def why_not(shown: str, known: Iterable[str]) -> str:
-    """Why ``shown`` is no exercise file, in words for the instructor's report."""
+    """Why ``shown`` is no exercise file, in words for the instructor's report and the
+    student's feedback page (in both languages: :class:`~grader.lms.handin.Said`)."""
     split = _split(shown)
     if split is None:
-        return "not a .py or .ipynb file"
+        return Said("not a .py or .ipynb file", "不是 .py 或 .ipynb 文件")
     stem = split[0].removeprefix("copy of ").strip()
     loose = _LOOSE_NUMBER.match(stem)
     if loose:
         number = int(loose.group(1))
         exercise = numbers(known).get(number)
         if exercise is None:
-            return f"there is no exercise {number} in this assignment"
-        return (
+            return Said(
+                f"there is no exercise {number} in this assignment",
+                f"这次作业里没有第 {number} 个练习",
+            )
+        return Said(
             f"looks like {exercise}, but the name goes on after the number "
-            f"(expected {exercise}{split[1]})"
+            f"(expected {exercise}{split[1]})",
+            f"看起来是 {exercise}，但名字在数字后面还有内容（应为 {exercise}{split[1]}）",
         )
-    return "matches no exercise (expected a name like exercise-07.py)"
+    return Said(
+        "matches no exercise (expected a name like exercise-07.py)",
+        "不对应任何练习（文件名应类似 exercise-07.py）",
+    )

@@ -35,6 +35,8 @@ def test_intake_notes_reach_a_chinese_page_in_chinese(infos, tmp_path):
     write(root / "erin" / "old" / "exercise-01.py", code("erin 1 old"), mtime=1_900_000_000)
     write(root / "erin" / "exercise-05.py" / "exercise-05.py", code("erin 5"))
     fifo(root / "erin" / "exercise-07.py")
+    write(root / "erin" / "notes.txt", "my notes")
+    write(root / "erin" / "ex5_final.py", code("erin 5 final"))
     (erin,) = read_submissions(root, staging=tmp_path / "st", exercises=infos).handins
     results = {
         e: _with_intake_notes(result(e, [("t", 1.0, 1.0, "passed")]), s)
@@ -50,6 +52,15 @@ def test_intake_notes_reach_a_chinese_page_in_chinese(infos, tmp_path):
         assert " ".join(note.zh.split()) in zh and " ".join(note.split()) not in zh, note
         assert " ".join(note.split()) in en, note
     assert "被当作 exercise-01 评分" in zh and "是一个文件夹" in zh and "文件无法读取" in zh
+    # files that are no exercise file, on the page's list of what was found
+    for en_said, zh_said in [
+        (
+            "erin/notes.txt: not a .py or .ipynb file; ignored",
+            "erin/notes.txt：不是 .py 或 .ipynb 文件；已忽略",
+        ),
+        ("erin/ex5_final.py: looks like exercise-05", "erin/ex5_final.py：看起来是 exercise-05"),
+    ]:
+        assert en_said in en and en_said not in zh and zh_said in zh, (en_said, zh)
     # the instructor's gradebook is as it was: English
     book = gradebook_csv([row], WEEK, {e: 1.0 for e, _ in WEEK.exercises})
     assert not re.search(r"[\u4e00-\u9fff]", book), book
