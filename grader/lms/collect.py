@@ -910,8 +910,7 @@ class Collector:
                     notes.append(
                         Said(
                             line + f"({why})",
-                            f"{other.shown} 也是 {exercise}；评分的是 {winner.shown}"
-                            f"（{_WHY_ZH[why]}）",
+                            f"{other.shown} 也是 {exercise}；评分的是 {winner.shown}（{why.zh}）",
                         )
                     )
             self._stage(exercise, winner, data, cells, notes)
@@ -1183,28 +1182,21 @@ def _by_file_dates(chosen: _Candidate, other: _Candidate) -> bool:
     return not chosen.platform_time and _rank(chosen)[0] != _rank(other)[0]
 
 
-_WHY_ZH = {  # each reason of _why_first, in Chinese
-    "handed in later": "提交得更晚",
-    "its file date is later": "它的文件日期更晚",
-    "uploaded later": "上传得更晚",
-    "its name is the exercise's own": "它的名字正是该练习的文件名",
-    "nearer the top": "它在文件夹中的层级更靠上",
-    "the last entry of that name in its archive, as unzip and tar extract it": (
-        "它是压缩包中同名条目的最后一个（unzip 和 tar 解压时保留的那个）"
-    ),
-    "first by name": "按名字排序在前",
-}
-
-
-def _why_first(chosen: _Candidate, other: _Candidate) -> str:
-    """Why ``chosen`` ranks above ``other``, in the words of ``_rank``."""
+def _why_first(chosen: _Candidate, other: _Candidate) -> Said:
+    """Why ``chosen`` ranks above ``other``, in the words of ``_rank`` (the learner reads it
+    beside their result: in both languages)."""
     reasons = (
-        "handed in later" if chosen.platform_time else "its file date is later",
-        "uploaded later",
-        "its name is the exercise's own",
-        "nearer the top",
-        "the last entry of that name in its archive, as unzip and tar extract it",
-        "first by name",
+        Said("handed in later", "提交得更晚")
+        if chosen.platform_time
+        else Said("its file date is later", "它的文件日期更晚"),
+        Said("uploaded later", "上传得更晚"),
+        Said("its name is the exercise's own", "它的名字正是该练习的文件名"),
+        Said("nearer the top", "它在文件夹中的层级更靠上"),
+        Said(
+            "the last entry of that name in its archive, as unzip and tar extract it",
+            "它是压缩包中同名条目的最后一个（unzip 和 tar 解压时保留的那个）",
+        ),
+        Said("first by name", "按名字排序在前"),
     )
     for reason, mine, theirs in zip(reasons, _rank(chosen), _rank(other), strict=True):
         if mine != theirs:
