@@ -43,7 +43,15 @@ from grader.lms.assignment import (
 )
 from grader.lms.cache import engine_fingerprint, load, store
 from grader.lms.grades import ExerciseScore, GradeRow, build_rows
-from grader.lms.handin import ExerciseInfo, Handin, Submitted, clean_name, safe_name
+from grader.lms.handin import (
+    ExerciseInfo,
+    Handin,
+    Said,
+    Submitted,
+    clean_name,
+    in_lang,
+    safe_name,
+)
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
 from grader.lms.outputs import Outputs, write_outputs
 from grader.lms.platform import NONE_DATED, forget_dates
@@ -434,11 +442,18 @@ def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
     learner's own ``grade`` does, not a line of the joined code the student never saw."""
     notes = list(submitted.notes)
     if submitted.unchanged_starter:
-        notes.append(f"{submitted.shown} is the exercise's starter file, unchanged.")
+        notes.append(
+            Said(
+                f"{submitted.shown} is the exercise's starter file, unchanged.",
+                f"{submitted.shown} 是该练习未经修改的初始文件。",
+            )
+        )
+    # in the result's language, as the engine's own notes are: the result JSON, its report
+    # and the student's page say them alike, from a fresh grading and from the cache alike
     return dataclasses.replace(
         result,
         submission=submitted.shown,
-        notes=(*notes, *result.notes),
+        notes=(*(in_lang(n, result.lang) for n in notes), *result.notes),
     )
 
 

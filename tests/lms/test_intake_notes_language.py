@@ -5,6 +5,7 @@ only. What only the instructor reads stays English."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from pathlib import Path
@@ -16,9 +17,11 @@ from grader.lms.gradebook import gradebook_csv
 from grader.lms.grades import ExerciseScore, build_rows
 from grader.lms.handin import Said
 from grader.lms.intake import read_submissions
+from grader.results import Result
 from tests.lms.builders import code, fifo, notebook, write
 from tests.lms.test_exports import result
 
+POINTS = [("t", 1.0, 1.0, "passed")]
 WEEK = Assignment(
     "w", (("exercise-01", 1.0), ("exercise-05", 1.0), ("exercise-07", 1.0)), Path("w.yaml")
 )
@@ -38,16 +41,24 @@ def test_intake_notes_reach_a_chinese_page_in_chinese(infos, tmp_path):
     write(root / "erin" / "notes.txt", "my notes")
     write(root / "erin" / "ex5_final.py", code("erin 5 final"))
     (erin,) = read_submissions(root, staging=tmp_path / "st", exercises=infos).handins
-    results = {
-        e: _with_intake_notes(result(e, [("t", 1.0, 1.0, "passed")]), s)
-        for e, s in erin.files.items()
-    }
-    scores = {erin.key: {e: ExerciseScore.from_result(r) for e, r in results.items()}}
-    (row,) = build_rows([erin], scores, WEEK)
+
+    def graded(lang):  # as a batch in ``lang`` grades: its results and pages in that language
+        results = {
+            e: _with_intake_notes(dataclasses.replace(result(e, POINTS), lang=lang), s)
+            for e, s in erin.files.items()
+        }
+        # as the cache gives them back on the next run: the same page
+        stored = {e: Result.from_json(r.to_json()) for e, r in results.items()}
+        scores = {erin.key: {e: ExerciseScore.from_result(r) for e, r in results.items()}}
+        (row,) = build_rows([erin], scores, WEEK)
+        page = page_text(feedback_html(row, results, WEEK, lang))
+        assert page == page_text(feedback_html(row, stored, WEEK, lang))
+        return row, page
+
     notes = [n for s in erin.files.values() for n in s.notes] + list(erin.unreadable.values())
     assert len(notes) == 5 and all(isinstance(n, Said) for n in notes), notes
-    zh = page_text(feedback_html(row, results, WEEK, "zh"))
-    en = page_text(feedback_html(row, results, WEEK, "en"))
+    row, en = graded("en")
+    zh = graded("zh")[1]
     for note in notes:
         assert " ".join(note.zh.split()) in zh and " ".join(note.split()) not in zh, note
         assert " ".join(note.split()) in en, note
@@ -64,3 +75,27 @@ def test_intake_notes_reach_a_chinese_page_in_chinese(infos, tmp_path):
     # the instructor's gradebook is as it was: English
     book = gradebook_csv([row], WEEK, {e: 1.0 for e, _ in WEEK.exercises})
     assert not re.search(r"[\u4e00-\u9fff]", book), book
+
+
+def test_a_result_carries_intake_notes_in_its_own_language(tmp_path):
+    """The result JSON and the exercise's own report say intake's notes in the result's
+    language, as they say the engine's: an unchanged starter, a file taken for the exercise."""
+    from grader.lms.handin import Submitted
+    from grader.render.html import render_result
+
+    taken = Said("erin/ex1.py taken as exercise-01", "erin/ex1.py 被当作 exercise-01 评分")
+    submitted = Submitted(
+        "exercise-01", tmp_path / "exercise-01.py", "erin/ex1.py", [taken], unchanged_starter=True
+    )
+    for lang, said, other in (
+        ("zh", "未经修改的初始文件", "starter file"),
+        ("en", "starter file", "初始文件"),
+    ):
+        graded = _with_intake_notes(
+            dataclasses.replace(result("exercise-01", POINTS), lang=lang), submitted
+        )
+        stored = Result.from_json(graded.to_json())
+        assert stored.notes == graded.notes and taken.get(lang) in stored.notes
+        assert any(said in n for n in stored.notes) and not any(other in n for n in stored.notes)
+        report = page_text(render_result(stored))
+        assert taken.get(lang) in report and said in report
