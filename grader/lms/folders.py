@@ -75,7 +75,14 @@ def read(
         if entry.is_symlink():
             stray.append(f"{entry.name}: a symbolic link; ignored")
         elif entry.is_dir(follow_symlinks=False):
-            handins.append(read_one(path, staging=staging, exercises=exercises, exclude=exclude))
+            handin = read_one(path, staging=staging, exercises=exercises, exclude=exclude)
+            if archive_kind(entry.name):  # its name is the student's as the folder gives it
+                handin.notes.append(
+                    f"{entry.name}/: a folder named as an archive (an archive unzipped into a "
+                    f"folder of its name?); read as the student {entry.name!r}: rename the "
+                    "folder to the student's name if that is not who it is"
+                )
+            handins.append(handin)
         elif entry.is_file(follow_symlinks=False) and archive_kind(entry.name):
             name = archive_stem(entry.name)
             handin = Handin(key=safe_name(name), name=name, origin=entry.name)

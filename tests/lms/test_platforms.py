@@ -1244,3 +1244,17 @@ def test_a_name_that_names_an_exercise_never_makes_it_missing(
         assert ex5.status == "passed" and not jane.withheld
     else:
         assert ex5.status == "unreadable" and jane.withheld, name
+
+
+@pytest.mark.parametrize("folder", ["bob.zip", "Bob Lee.tar.gz", "carol.TGZ", "dan.tar"])
+def test_a_top_folder_named_as_an_archive_is_said(tmp_path, folder):
+    """A student's folder named as an archive (an archive unzipped into a folder of its
+    name) is read under the folder's name, and the instructor is told why that name."""
+    root = tmp_path / "class"
+    write(root / folder / "exercise-01.py", code("bob"))
+    write(root / "alice" / "exercise-01.py", code("alice"))
+    intake = read_submissions(root, staging=tmp_path / "staging", exercises=exercises())
+    by_origin = {h.origin: h for h in intake.handins}
+    said = [n for n in by_origin[f"{folder}/"].notes if "a folder named as an archive" in n]
+    assert len(said) == 1 and f"{folder!r}" in said[0], by_origin[f"{folder}/"].notes
+    assert not any("archive" in n for n in by_origin["alice/"].notes)
