@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 
 from grader.spec import Text
 from grader.testing import (
+    CheckFailed,
+    LearnerRaised,
     Opaque,
     assert_close,
     assert_device,
@@ -304,15 +306,16 @@ def _as_pair(got, x, what):
     return values, indices
 
 
-def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
+def _check_row_max(values, indices, x, reference, what, *, index_dtype=True, learner=None):
     """Values (on the CPU, any dtype: the dtype test's), and indices pointing at a maximum;
-    ``index_dtype``: the indices are int64 (judged by test_row_max_values only)."""
+    ``index_dtype``: the indices are int64 (judged by test_row_max_values only); ``learner``:
+    asked again where only its answers on other rows can tell a mistake."""
     want_values, _ = reference.row_max(x)
     what_en, what_zh = names(what)
     v_what = Text(f"the values returned by {what_en}", f"{what_zh} 返回的最大值")
     i_what = Text(f"the indices returned by {what_en}", f"{what_zh} 返回的下标")
     _check_reduced_shape(values, x, 1, v_what, want_values)
-    _every_maximum_listed(indices, x, i_what)
+    _every_maximum_listed(indices, x, i_what, _indices_of(learner))
     _check_reduced_shape(indices, x, 1, i_what)
     if index_dtype and indices.dtype == torch.float32 and not indices.numel():
         # float32 only where there is nothing: the default dtype of torch.tensor([])
@@ -367,12 +370,69 @@ def _check_row_max(values, indices, x, reference, what, *, index_dtype=True):
         )
 
 
-def _every_maximum_listed(indices, x, what):
+def _indices_of(learner):
+    """The learner's row_max indices of another x, or None where it gives none (it raised, or
+    did not return a pair of tensors)."""
+    if learner is None:
+        return None
+
+    def indices_of(x):
+        try:
+            return _row_max(learner, x, "row_max(x)")[1]
+        except (LearnerRaised, CheckFailed):
+            return None
+
+    return indices_of
+
+
+def _row_independent_probe(dtype, device):
+    """Two xs that differ in row 0 alone: in the second, row 0's maximum appears twice. Every
+    answer computed row by row gives the same indices for rows 1.. of both; the first n
+    positions of (x == values[:, None]).nonzero() shift by one there."""
+    rows = [[0, 0, 5, 0], [0, 5, 0, 0], [0, 0, 0, 5], [5, 0, 0, 0]]
+    single = torch.tensor(rows, dtype=dtype, device=device)
+    tied = single.clone()
+    tied[0, 0] = 5
+    return single, tied
+
+
+def _first_n_listed(x):
+    xs = x.detach().cpu()
+    return (xs == xs.amax(dim=1, keepdim=True)).nonzero()[:, 1][: x.shape[0]]
+
+
+def _cut_listing_shown(indices_of, dtype, device):
+    """True where the learner's indices of the probe are the first n positions of every maximum
+    in both xs, rows 1.. moving where only row 0 changed: evidence no row-by-row answer gives."""
+    if indices_of is None:
+        return False
+    answers = []
+    for probe in _row_independent_probe(dtype, device):
+        got = indices_of(probe)
+        if (
+            not isinstance(got, torch.Tensor)
+            or got.device.type == "meta"
+            or got.dim() != 1
+            or got.dtype.is_floating_point
+            or got.dtype == torch.bool
+        ):
+            return False
+        got = got.detach().cpu().long()
+        if not torch.equal(got, _first_n_listed(probe)):
+            return False
+        answers.append(got)
+    return not torch.equal(answers[0][1:], answers[1][1:])
+
+
+def _every_maximum_listed(indices, x, what, indices_of=None):
     """Name indices read off the positions of every maximal element,
     (x == values[:, None]).nonzero()[:, 1]: one index per maximal element, so a row whose
     maximum appears twice gives two, and the result has more than n of them; cut to the first
     n, the indices after a tie belong to other rows. Only where the indices are those
-    positions (all of them, or the first n), and they are not a right answer."""
+    positions, and they are not a right answer: all of them (a length no other answer has), or
+    the first n where ``indices_of`` (the learner's indices of another x) shows its rows'
+    indices moving with a tie in another row. The first n alone can equal an answer computed
+    row by row (argmin of [[2, 2], [1, 0]] is [0, 1], as is the cut listing)."""
     if indices.device.type == "meta" or x.device.type == "meta" or not x.numel():
         return
     if indices.dim() != 1 or indices.dtype.is_floating_point or indices.dtype == torch.bool:
@@ -401,6 +461,7 @@ def _every_maximum_listed(indices, x, what):
         len(idx) == n
         and torch.equal(idx, listed[:n])
         and not bool(maxima.gather(1, idx[:, None].clamp(0, xs.shape[1] - 1)).all())
+        and _cut_listing_shown(indices_of, x.dtype, x.device)
     ):
         lead_en, lead_zh = f"{we}: ", f"{wz}："
         told_en = (
@@ -433,7 +494,7 @@ def test_row_max_values(learner, reference, device, rng):
     for x, note in cases:
         what = _for_x("row_max(x)", x, note)
         values, indices = _row_max(learner, x, what)
-        _check_row_max(values, indices, x, reference, what)
+        _check_row_max(values, indices, x, reference, what, learner=learner)
 
 
 def test_row_max_ties(learner, reference, device, rng):
@@ -449,7 +510,7 @@ def test_row_max_ties(learner, reference, device, rng):
         )
         values, indices = _row_max(learner, x, what)
         # The indices' dtype is test_row_max_values's.
-        _check_row_max(values, indices, x, reference, what, index_dtype=False)
+        _check_row_max(values, indices, x, reference, what, index_dtype=False, learner=learner)
 
 
 # ---------------------------------------------------------------------------------------------
