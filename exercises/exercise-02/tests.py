@@ -526,16 +526,15 @@ def _slip_story(learner, t, got):
 
 
 def _probe_for(t, tags):
-    """A 2-D view of t's dtype and device (rows sliced off a larger tensor, so that its storage
-    is larger than it) whose shape makes the numbers of the slips ``tags``, and its true size
-    in bytes, all different; None where no such tensor tells them (the storage on meta, where
-    a view travels without its storage)."""
-    if "storage_bytes" in tags and t.device.type == "meta":
-        return None
+    """A 2-D view of t's dtype and device (every third column of a wider tensor, so that its
+    storage is larger than it, on meta too, where a view travels as the smallest storage its
+    strides need) whose shape makes the numbers of the slips ``tags``, and its true size in
+    bytes, all different; None where no such tensor tells them."""
     # three columns: with two, 4 bytes per element and len(t) elements of 8 bytes give the
-    # same number for every row count
+    # same number for every row count; every third of nine: with every other of six, a
+    # float16 storage is 4 bytes per element of the view for every row count
     for m in range(t.numel() + 2, t.numel() + 258):
-        probe = torch.zeros(m + 1, 3, dtype=t.dtype, device=t.device)[:m]
+        probe = torch.zeros(m, 9, dtype=t.dtype, device=t.device)[:, ::3]
         numbers = [_SLIPS[tag](probe) for tag in tags] + [probe.numel() * probe.element_size()]
         if None not in numbers and len(set(numbers)) == len(numbers):
             return probe
