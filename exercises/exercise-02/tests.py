@@ -439,6 +439,11 @@ _SLIPS = {
         t.shape[0] * t.element_size() if t.dim() > 1 and t.shape[0] != t.numel() else None
     ),
     "storage_bytes": _storage_bytes_apart,
+    # the element count alone (t.numel(), no element size), and a fixed size other than 4 per
+    # element: 8 (a Python float, float64 and int64) or 2, for a dtype whose elements differ
+    "elements_not_bytes": lambda t: t.numel() if t.element_size() != 1 else None,
+    "fixed_element_size_2": lambda t: 2 * t.numel() if t.element_size() != 2 else None,
+    "fixed_element_size_8": lambda t: 8 * t.numel() if t.element_size() != 8 else None,
 }
 
 
@@ -464,10 +469,15 @@ def _slip_story(learner, t, got):
         return None
     tag = fits[0]
     also_en = also_zh = ""
-    if probe is not None:
+    if probe is not None and probe.dtype == t.dtype:
         shape = "(" + ", ".join(map(str, probe.shape)) + ")"
         also_en = f" (yours gives {seen} for a tensor of shape {shape} of that dtype)"
         also_zh = f"（对同一 dtype、形状为 {shape} 的张量，你的结果是 {seen}）"
+    elif probe is not None:
+        shape = "(" + ", ".join(map(str, probe.shape)) + ")"
+        other = str(probe.dtype).removeprefix("torch.")
+        also_en = f" (yours gives {seen} for a {other} tensor of shape {shape})"
+        also_zh = f"（对形状为 {shape} 的 {other} 张量，你的结果是 {seen}）"
     dtype = str(t.dtype).removeprefix("torch.")
     if tag == "assumed_element_size":
         return (
@@ -475,6 +485,25 @@ def _slip_story(learner, t, got):
             f"{t.element_size()}: ask the tensor (t.element_size()).",
             f"这是按每个元素 4 字节计算的{also_zh}，但 {dtype} 的每个元素占 {t.element_size()} "
             "字节：请向张量查询（t.element_size()）。",
+            tag,
+        )
+    if tag == "elements_not_bytes":
+        return (
+            f" That is the number of elements{also_en}, not of bytes: a {dtype} element takes "
+            f"{t.element_size()} bytes. Multiply by the size of one element: "
+            "t.numel() * t.element_size().",
+            f"这是元素的个数{also_zh}，而不是字节数：{dtype} 的每个元素占 {t.element_size()} 字节。"
+            "请乘以单个元素的大小：t.numel() * t.element_size()。",
+            tag,
+        )
+    if tag.startswith("fixed_element_size_"):
+        size = tag.removeprefix("fixed_element_size_")
+        return (
+            f" That counts {size} bytes per element{also_en}, but a {dtype} element takes "
+            f"{t.element_size()}: the size depends on the dtype, ask the tensor "
+            "(t.element_size()).",
+            f"这是按每个元素 {size} 字节计算的{also_zh}，但 {dtype} 的每个元素占 {t.element_size()} "
+            "字节：元素大小取决于 dtype，请向张量查询（t.element_size()）。",
             tag,
         )
     if tag == "bits_not_bytes":
@@ -526,19 +555,23 @@ def _slip_story(learner, t, got):
 
 
 def _probe_for(t, tags):
-    """A 2-D view of t's dtype and device (every third column of a wider tensor, so that its
-    storage is larger than it, on meta too, where a view travels as the smallest storage its
-    strides need) whose shape makes the numbers of the slips ``tags``, and its true size in
-    bytes, all different; None where no such tensor tells them."""
+    """A 2-D view on t's device (every third column of a wider tensor, so that its storage is
+    larger than it, on meta too, where a view travels as the smallest storage its strides
+    need) whose shape makes the numbers of the slips ``tags``, and its true size in bytes, all
+    different: of t's dtype where one does, else of another dtype (8 bytes per element and the
+    bits of a one-byte dtype, or the element count and an eighth of an eight-byte one, are the
+    same number for every shape of that dtype); None where no such tensor tells them."""
     # three columns: with two, 4 bytes per element and len(t) elements of 8 bytes give the
     # same number for every row count; every third of nine: with every other of six, a
     # float16 storage is 4 bytes per element of the view for every row count
-    for m in range(t.numel() + 2, t.numel() + 258):
-        probe = torch.zeros(m, 9, dtype=t.dtype, device=t.device)[:, ::3]
-        numbers = [_SLIPS[tag](probe) for tag in tags] + [probe.numel() * probe.element_size()]
-        if None not in numbers and len(set(numbers)) == len(numbers):
-            return probe
-    return None  # no shape tells these slips apart: neither is told
+    for dtype in dict.fromkeys((t.dtype, torch.float32, torch.float64)):
+        for m in range(t.numel() + 2, t.numel() + 258):
+            probe = torch.zeros(m, 9, dtype=dtype, device=t.device)[:, ::3]
+            numbers = [_SLIPS[tag](probe) for tag in tags]
+            numbers.append(probe.numel() * probe.element_size())
+            if None not in numbers and len(set(numbers)) == len(numbers):
+                return probe
+    return None  # no tensor tells these slips apart: neither is told
 
 
 def _check_nbytes(learner, reference, t, code):
