@@ -599,7 +599,7 @@ def _sorted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
         if _close(order, b, rtol, atol) or not _close(a, order, rtol, atol):
             continue
         return Relation(
-            "",
+            "sorted_not_in_order",
             f"Your answer holds the expected values, but sorted ({how}): the order asked for "
             "is the one they have in the input. A sort (or torch.unique, which sorts) changed "
             "it.",
@@ -607,6 +607,33 @@ def _sorted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
             "是排序（或会排序的 torch.unique）改变了它。",
         )
     return None
+
+
+def _deduplicated(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` holds each distinct value of the expected 1-D answer exactly once, in any order
+    (torch.unique, set()), where the expected answer repeats some: nothing else gives every
+    distinct value once and drops only repeats. Exact values only (no tolerance: two values
+    within it would be one and not one)."""
+    if a.dim() != 1 or b.dim() != 1 or a.is_complex() or b.is_complex():
+        return None
+    if bool(torch.isnan(a).any()) or bool(torch.isnan(b).any()):
+        return None
+    distinct = torch.unique(b)
+    if distinct.numel() == b.numel() or a.numel() != distinct.numel():
+        return None
+    if not torch.equal(a.sort().values, distinct):
+        return None
+    n, k = b.numel(), distinct.numel()
+    ordered = torch.equal(a, distinct) and not torch.equal(b, b.sort().values)
+    sorts_en, sorts_zh = (", and sorts them", "，并且会排序") if ordered else ("", "")
+    return Relation(
+        "duplicates_dropped",
+        f"Your answer holds each of the {k} distinct expected values once, but the expected "
+        f"answer has {n} values: some repeat, and every repeat was dropped. torch.unique "
+        f"(like set()) keeps one of each value{sorts_en}.",
+        f"你的结果中 {k} 个不同的期望值各出现一次，但期望结果有 {n} 个值：有些值是重复的，"
+        f"而所有重复都被去掉了。torch.unique（和 set() 一样）每个值只保留一个{sorts_zh}。",
+    )
 
 
 _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | None], ...] = (
@@ -618,6 +645,7 @@ _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | 
     _shifted,
     _scaled,
     _sorted,
+    _deduplicated,
 )
 
 
