@@ -723,6 +723,8 @@ PARAMETERS = [
 ]
 # where the fixed cases put their bad value: (parameter, flat index)
 PLACES = {"nan": (1, 2), "inf": (2, 9), "-inf": (5, 0)}
+# where the cases holding one NaN put it (frozen_nan: body.2.bias[1])
+NAN_PLACES = {"nan": PLACES["nan"], "frozen_nan": (3, 1)}
 
 
 def _is_true(value):
@@ -742,7 +744,7 @@ def _finds_only_whole(learner, case, device, seed):
     where it fills the whole of the same parameter's gradient: it calls a gradient bad only
     when all its values are (``not torch.isfinite(g).any()``, ``(~torch.isfinite(g)).all()``)."""
     # frozen_nan puts its NaN in body.2.bias (parameter 3), the others where PLACES says
-    which, value = (3, "nan") if case == "frozen_nan" else (PLACES[case][0], case)
+    which, value = (NAN_PLACES[case][0], "nan") if case == "frozen_nan" else (PLACES[case][0], case)
     got = learner.run(bad_grad_run, f"whole:{which}:{value}", device, seed)["result"]
     return _is_true(got)
 
@@ -955,9 +957,9 @@ def _check_cases(learner, reference, device, seed, cases, source=""):
                     "torch.isnan 看不到 inf：对 NaN 和 ±inf，torch.isfinite(g).all() 都是 False。"
                 )
             elif (
-                case == "nan"
-                and _finds(learner, *PLACES[case], "inf", device, seed + i)
-                and _finds(learner, *PLACES[case], "-inf", device, seed + i)
+                case in NAN_PLACES
+                and _finds(learner, *NAN_PLACES[case], "inf", device, seed + i)
+                and _finds(learner, *NAN_PLACES[case], "-inf", device, seed + i)
             ):
                 # it finds inf and -inf in the very place where it misses the NaN
                 evidence.append("nan_not_detected")
