@@ -24,6 +24,7 @@ learner on contiguous copies, and only test_leaves_inputs_alone judges "do not m
 """
 
 import ast
+import functools
 import math
 import re
 from contextlib import contextmanager
@@ -102,6 +103,69 @@ def _what(n, d, lr, steps, note=""):
 
 
 # -- what the learner returned ------------------------------------------------------------------
+
+
+def _is_number(value):
+    return type(value) in (int, float)
+
+
+def _made_as_number(learner):
+    """The names ("w", "b") that the learner's fit_linear returns as a Python number still 0
+    after a few steps of a fit whose w and b both move: made as a number (b = 0.0), which
+    backward() gives no .grad and the update never moves. A number that moved (.item() at the
+    end) is not one of them."""
+    rng = torch.Generator().manual_seed(0)
+    X = torch.randn(8, 2, generator=rng)
+    y = X @ torch.tensor([1.0, -1.0]) + 0.5
+    run = learner.run(fit_safely, X, y, 0.1, 3)
+    got = run.get("value")
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        return []
+    return [name for name, v in zip(("w", "b"), got[:2]) if _is_number(v) and v == 0]
+
+
+def _numbers_named(test):
+    """A test whose check found w or b not a tensor (expect_tensor: "→ b should be a
+    torch.Tensor, but yours is float 0.0") names a parameter made as a Python number, where the
+    learner's own fit shows it: still 0 after steps that move it. At steps=0 the value alone
+    cannot tell b = 0.0 from b.item() of a tensor still at 0; the catalogue's advice for a
+    tensor turned into a number (no .item() at the end) stays where it is that, or unknown."""
+
+    @functools.wraps(test)
+    def named(*args, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        except CheckFailed as exc:
+            if "not_a_tensor" not in exc.evidence or "learner" not in kwargs:
+                raise
+            told = [
+                name
+                for name in _made_as_number(kwargs["learner"])
+                if f"→ {name} should be a torch.Tensor" in exc.message.en
+            ]
+            if not told:
+                raise
+            name = told[0]
+            shape, shape_zh = ("()", "0 维") if name == "b" else ("(d,)", "形状为 (d,) 的")
+            raise CheckFailed(
+                Text(
+                    f"{exc.message.en} Your fit returns {name} as the number 0 after steps that "
+                    f"move it: {name} was made as a Python number, which takes part in the loss "
+                    "as a constant, gets no .grad from backward() and never moves. Make it a "
+                    f"tensor of shape {shape} that requires grad, as the task asks: "
+                    f"torch.zeros({shape if name == 'b' else 'X.shape[1]'}, dtype=X.dtype, "
+                    f"device=X.device, requires_grad=True), and return {name}.detach().",
+                    f"{exc.message.zh}你的函数在会让 {name} 改变的若干步之后返回的 {name} 仍是数字 0："
+                    f"{name} 被创建成了 Python 数字，它在损失中只是常数，backward() 不会给它 .grad，"
+                    f"它也就永远不会改变。请按题目要求把它创建成需要梯度的{shape_zh}张量："
+                    f"torch.zeros({shape if name == 'b' else 'X.shape[1]'}, dtype=X.dtype, "
+                    f"device=X.device, requires_grad=True)，并返回 {name}.detach()。",
+                ),
+                evidence=(*exc.evidence, "parameter_python_number"),
+                data=exc.data,
+            ) from None
+
+    return named
 
 
 def _unpack(got, what):
@@ -1007,6 +1071,7 @@ def test_losses_match_reference(learner, reference, device, rng, attach, learner
         )
 
 
+@_numbers_named
 def test_parameters_match_reference(learner, reference, device, rng, learner_source):
     for n, d, lr, steps in CASES:
         X, y = (t.to(device) for t in _data(rng, n, d))
@@ -1036,6 +1101,7 @@ def test_parameters_match_reference(learner, reference, device, rng, learner_sou
         )
 
 
+@_numbers_named
 def test_starts_at_zero(learner, reference, device, rng):
     n, d = 12, 3
     X, y = (t.to(device) for t in _data(rng, n, d))
@@ -1153,6 +1219,7 @@ def _plain(got, d, steps, what):
     as_floats(losses, what, tensors="reject", ints=False)
 
 
+@_numbers_named
 def test_returns_plain_values(learner, device, rng):
     n, d, lr = 16, 2, 0.1
     X, y = (t.to(device) for t in _data(rng, n, d))
@@ -1192,6 +1259,7 @@ def _check_device(got, X, what):
         assert_device(value, X.device, f"{what} → {name}")
 
 
+@_numbers_named
 def test_keeps_dtype(learner, device, rng, learner_source):
     n, d, lr, steps = 24, 3, 0.1, 20
     X, y = (t.to(device) for t in _data(rng, n, d, dtype=torch.float64))
@@ -1216,6 +1284,7 @@ def test_keeps_dtype(learner, device, rng, learner_source):
     _check_dtype(learner.fit_linear(X, y, lr, 0), X, _what(n, d, lr, 0, ", float64"))
 
 
+@_numbers_named
 def test_on_device(learner, device, rng):
     n, d, lr, steps = 24, 3, 0.1, 20
     X, y = (t.to(device) for t in _data(rng, n, d))
@@ -1229,6 +1298,7 @@ def test_on_device(learner, device, rng):
     _check_device(learner.fit_linear(X, y, lr, 0), X, _what(n, d, lr, 0, f", device = {device}"))
 
 
+@_numbers_named
 def test_non_contiguous(learner, device, rng):
     # The learner on views against the same learner on contiguous copies of the same values.
     n, d, lr, steps = 20, 3, 0.1, 20
