@@ -290,9 +290,48 @@ def _other_dims(got, images, what):
         )
 
 
+def _divided_by_max(theirs, ours, images, what):
+    """Name a mean divided by the largest pixel (of the batch, images.max(), or of each image)
+    where 255, the largest level a uint8 pixel can hold, was due: only where that replay gives
+    every value of the answer and differs from the brightness."""
+    if images.device.type == "meta" or images.dim() != 3 or not images.numel():
+        return
+    we, wz = names(what)
+    x = images.detach().cpu().double()
+    means = x.mean(dim=(1, 2))
+    for top, top_en, top_zh in (
+        (
+            x.max(),
+            "the largest pixel of the whole batch (images.max())",
+            "整批图像中最大的像素（images.max()）",
+        ),
+        (
+            x.amax(dim=(1, 2)),
+            "each image's own largest pixel (images.amax(dim=(1, 2)))",
+            "每张图像自己最大的像素（images.amax(dim=(1, 2))）",
+        ),
+    ):
+        replay = means / top
+        if _same(replay, ours) or not _same(theirs, replay):
+            continue
+        yours, expected = paired_heads(theirs, ours)
+        fail(
+            f"{we}: your values ({yours}) are the mean pixel divided by {top_en}, not by 255 "
+            f"(expected {expected}). Brightness is on "
+            "a fixed scale: 0 is black and 255, the largest level a uint8 pixel holds, is white, "
+            "whatever the pixels of this batch. Divide by 255.",
+            f"{wz}：你的结果（{yours}）是平均像素值除以{top_zh}，而不是除以 255（期望 {expected}）。"
+            "亮度有固定的刻度：0 是黑，255（uint8 像素能取的最大值）"
+            "是白，与这批图像的像素无关。请除以 255。",
+            evidence=["values_differ", "divided_by_data_max"],
+        )
+
+
 def _name_the_difference(got, theirs, ours, images, what):
     """The stories of a wrong brightness, each only where it reproduces the answer exactly."""
     _check_scaled(theirs, ours, what)
+    # before the division by a whole k: where the data's largest pixel is k, that is why
+    _divided_by_max(theirs, ours, images, what)
     _pixel_scale(theirs, ours, what)
     _integer_arithmetic(theirs, ours, images, what)
     _low_precision(got, theirs, ours, images, what)
@@ -560,7 +599,85 @@ def _check_features(got, want, what, source=""):
             "NumPy 的 float64，而 nn.Linear 的 float32 权重不接受它。请用 .float() 或 a.astype(np.float32) 转换。",
             evidence=["wrong_dtype", "float64_from_numpy", "numpy_float64_kept"],
         )
+    _normalised(got, want, what)
     assert_close(got, want, what)
+
+
+def _normalisations(x):
+    """(replay, what it is in English, in Chinese) of the ways data is often normalised: x is
+    the features as they should come back (float64 here)."""
+    col_mean, col_min, col_max = x.mean(dim=0), x.amin(dim=0), x.amax(dim=0)
+    yield (
+        (x - col_mean) / x.std(dim=0),
+        "standardised column by column, (x - mean) / std over dim 0",
+        "按列做了标准化：沿第 0 维计算 (x - mean) / std",
+    )
+    yield (
+        (x - col_mean) / x.std(dim=0, unbiased=False),
+        "standardised column by column, (x - mean) / std over dim 0",
+        "按列做了标准化：沿第 0 维计算 (x - mean) / std",
+    )
+    yield (
+        (x - x.mean()) / x.std(),
+        "standardised over the whole array, (x - x.mean()) / x.std()",
+        "对整个数组做了标准化：(x - x.mean()) / x.std()",
+    )
+    yield (
+        (x - x.mean()) / x.std(unbiased=False),
+        "standardised over the whole array, (x - x.mean()) / x.std()",
+        "对整个数组做了标准化：(x - x.mean()) / x.std()",
+    )
+    yield (x - col_mean, "centred, each column's mean subtracted", "做了中心化：每列减去了均值")
+    yield (
+        (x - col_min) / (col_max - col_min),
+        "min-max scaled column by column to [0, 1]",
+        "按列做了 min-max 缩放，缩放到 [0, 1]",
+    )
+    yield (
+        (x - x.min()) / (x.max() - x.min()),
+        "min-max scaled to [0, 1]",
+        "做了 min-max 缩放，缩放到 [0, 1]",
+    )
+    yield (x / x.max(), "divided by the largest value", "除以了最大值")
+    yield (x / x.abs().max(), "divided by the largest absolute value", "除以了绝对值最大的值")
+    yield (
+        x / x.norm(dim=1, keepdim=True),
+        "normalised row by row to length 1 (F.normalize)",
+        "按行归一化成了长度 1（F.normalize）",
+    )
+    for k in (255, 255.0 * 255, 256, 100, 10):
+        yield (x / k, f"divided by {k:g}", f"除以了 {k:g}")
+
+
+def _normalised(got, want, what):
+    """Name features that were normalised where only the dtype was to change: the answer is one
+    of the usual normalisations of the features, value for value, and differs from them."""
+    if got.device.type == "meta" or got.shape != want.shape or got.dim() != 2:
+        return
+    if not got.numel() or not got.dtype.is_floating_point:
+        return
+    x, theirs = want.detach().cpu().double(), got.detach().cpu().double()
+    if torch.allclose(theirs, x, rtol=1e-5, atol=1e-6):
+        return
+    for replay, how_en, how_zh in _normalisations(x):
+        if not bool(torch.isfinite(replay).all()) or torch.allclose(
+            replay, x, rtol=1e-5, atol=1e-6
+        ):
+            continue
+        if not torch.allclose(theirs, replay, rtol=1e-4, atol=1e-5):
+            continue
+        we, wz = names(what)
+        yours, expected = paired_heads(theirs.reshape(-1), x.reshape(-1))
+        fail(
+            f"{we}: your features are {how_en} (yours {yours}, expected {expected}): "
+            "prepare_batch only changes the dtype, the values stay as they are. Normalising is "
+            "a step of its own, with statistics of the training data; here return "
+            "torch.from_numpy(features).float().",
+            f"{wz}：你的特征{how_zh}（你的结果 {yours}，期望 {expected}）：prepare_batch "
+            "只改变 dtype，数值保持原样。归一化是单独的一步，要用训练数据的统计量来做；这里请返回 "
+            "torch.from_numpy(features).float()。",
+            evidence=["values_differ", "normalised_not_converted"],
+        )
 
 
 def _check_labels(got, want, what, source=""):
