@@ -17,6 +17,7 @@ Every case is described on the device under test; views are made on the device (
 view with .to() would make it contiguous).
 """
 
+import math
 import sys
 from contextlib import contextmanager
 
@@ -148,6 +149,19 @@ def _type_problem(value, kind):
             "are Python ints already."
         )
         zh = "请返回 Python 整数，而不是张量：t.numel()、t.dim() 和 t.element_size() 本身就是 Python 整数。"
+    elif kind == "int" and type(value) is float and math.isfinite(value) and value.is_integer():
+        en = (
+            " That is a float, of a whole number: / gives a float even where it divides "
+            "exactly (32 / 8 is 4.0), and so does any product with a float (n * 4.0, "
+            "float(...)). t.numel(), t.dim() and t.element_size() are ints: keep to them, and "
+            "use // where a division is exact."
+        )
+        zh = (
+            "这是一个浮点数（数值是整数）：/ 的结果总是浮点数，即使能整除也一样（32 / 8 是 4.0），"
+            "与浮点数相乘（n * 4.0、float(...)）也是如此。t.numel()、t.dim() 和 t.element_size() "
+            "都是整数：只用它们计算，能整除时用 //。"
+        )
+        evidence.append("whole_float_not_int")
     elif kind == "int" and type(value).__module__ == "numpy":
         en = " That is a NumPy number: use t.numel() / t.dim(), or convert it with int(...)."
         zh = "这是 NumPy 数字：请使用 t.numel() / t.dim()，或用 int(...) 转换。"
