@@ -387,11 +387,11 @@ def test_one_hot_values(learner, reference, device, rng):
             fail(
                 f"{what} should have shape ({n}, {classes}), one column per class, but yours has "
                 f"shape {tuple(got.shape)}: one column per class up to the largest label present "
-                f"({int(labels.max())}). F.one_hot(labels) guesses the number of classes from the "
-                "data; pass num_classes.",
+                f"({int(labels.max())}). F.one_hot(labels) without num_classes, like "
+                "labels.max() + 1, guesses the number of classes from the data; use num_classes.",
                 f"{what} 的形状应为 ({n}, {classes})，每个类别一列，但你的结果形状为 {tuple(got.shape)}："
-                f"只到出现过的最大标签（{int(labels.max())}）为止。F.one_hot(labels) 会根据数据猜测类别数；"
-                "请传入 num_classes。",
+                f"只到出现过的最大标签（{int(labels.max())}）为止。不带 num_classes 的 F.one_hot(labels)"
+                "和 labels.max() + 1 一样，都是根据数据猜测类别数；请使用 num_classes。",
                 evidence=["wrong_shape", "num_classes_inferred"],
             )
         _scattered_down_rows(got, labels, classes, want, what)
