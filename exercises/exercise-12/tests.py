@@ -249,6 +249,29 @@ def _lengths_cases(rng):
     ]
 
 
+def _mask_as_numbers(got, want, what):
+    """Name a mask turned into numbers (.int(), .long(), .float(), * 1): its 0s and 1s are the
+    right mask, value for value, in another dtype than bool."""
+    if got.dtype == torch.bool or got.device.type == "meta" or not got.numel():
+        return
+    if got.shape != want.shape or got.is_complex():
+        return
+    theirs = got.detach().cpu()
+    if not torch.equal(theirs.double(), want.detach().cpu().double()):
+        return
+    we, wz = names(what)
+    kind = str(got.dtype).removeprefix("torch.")
+    fail(
+        f"{we} should have dtype bool, but yours has dtype {kind}: your 0s and 1s are the right "
+        "mask, turned into numbers (.int(), .long(), .float() or a product). The comparison "
+        "positions < lengths[:, None] is a bool tensor already: return it as it is.",
+        f"{wz} 的 dtype 应为 bool，但你的结果是 {kind}：你的 0 和 1 正是正确的掩码，只是被转换成了数字"
+        "（.int()、.long()、.float() 或乘法）。比较 positions < lengths[:, None] 本身就是 bool "
+        "张量：直接返回它即可。",
+        evidence=["wrong_dtype", "mask_as_numbers"],
+    )
+
+
 def _compare_mask(got, want, lengths, max_len, what):
     """The bool mask against the reference's, values and dtype (the device has its own test)."""
     we, wz = names(what)
@@ -283,6 +306,7 @@ def _compare_mask(got, want, lengths, max_len, what):
             "device=lengths.device) < lengths[:, None]，它即使为空也是 bool。",
             evidence=["wrong_dtype", "empty_list_default_dtype"],
         )
+    _mask_as_numbers(got, want, what)
     assert_dtype(got, torch.bool, what)
     theirs, ours = got.detach().cpu(), want.detach().cpu()
     bad = theirs != ours
