@@ -197,6 +197,19 @@ def test_init_weights_shape_and_dtype(learner):
         got = expect_tensor(
             learner.init_weights(fan_in, fan_out, torch.Generator().manual_seed(0)), what
         )
+        if fan_in != fan_out and tuple(got.shape) == (fan_out, fan_in):
+            fail(
+                f"{what} should have shape ({fan_in}, {fan_out}), (fan_in, fan_out), but yours "
+                f"has shape ({fan_out}, {fan_in}): fan_in and fan_out the other way round, as "
+                "nn.Linear stores its weight (out_features, in_features). (fan_in, fan_out) is the "
+                "layout of x @ W, with x of shape (batch, fan_in): "
+                "torch.randn(fan_in, fan_out, generator=generator).",
+                f"{what} 的形状应为 ({fan_in}, {fan_out})，即 (fan_in, fan_out)，但你的结果形状为 "
+                f"({fan_out}, {fan_in})：fan_in 和 fan_out 的顺序反了，这是 nn.Linear 存放权重的方式"
+                "(out_features, in_features)。(fan_in, fan_out) 是 x @ W 所用的布局，其中 x 的形状为 "
+                "(batch, fan_in)：torch.randn(fan_in, fan_out, generator=generator)。",
+                evidence=["wrong_shape", "dims_permuted", "fan_in_out_swapped"],
+            )
         assert_shape(got, (fan_in, fan_out), what)
         assert_dtype(got, torch.float32, what)
 
