@@ -609,6 +609,31 @@ def _sorted(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relat
     return None
 
 
+def _column_major(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
+    """``got`` holds the expected 2-D answer's values in its shape, but filled column by column
+    (.reshape(cols, rows).T of the row-major sequence): only where that order differs from the
+    expected one and from its transpose (a square answer's column-major fill is its transpose,
+    which _transposed names), and the answer holds three distinct values at least."""
+    if a.dim() != 2 or a.shape != b.shape or min(b.shape) < 2 or a.shape[0] == a.shape[1]:
+        return None
+    if _distinct(b) < 3:
+        return None
+    rows, cols = b.shape
+    filled = b.reshape(-1).reshape(cols, rows).t()
+    if _close(filled, b, rtol, atol) or not _close(a, filled, rtol, atol):
+        return None
+    return Relation(
+        "filled_column_major",
+        f"Your answer holds the expected values in the expected shape, but filled column by "
+        f"column: reading yours down the columns gives the expected values row by row. reshape "
+        f"and view fill row by row (the last index moves fastest); .reshape({cols}, {rows}).T "
+        f"(or .t()) fills by columns. Reshape to ({rows}, {cols}) directly.",
+        f"你的结果包含期望的数值、形状也对，但是按列填充的：沿列读你的结果，得到的正是按行排列的期望值。"
+        f"reshape 和 view 按行填充（最后一个下标变化最快）；.reshape({cols}, {rows}).T（或 .t()）"
+        f"则按列填充。请直接 reshape 成 ({rows}, {cols})。",
+    )
+
+
 def _deduplicated(a: torch.Tensor, b: torch.Tensor, rtol: float, atol: float) -> Relation | None:
     """``got`` holds each distinct value of the expected 1-D answer exactly once, in any order
     (torch.unique, set()), where the expected answer repeats some: nothing else gives every
@@ -646,6 +671,7 @@ _FINDERS: tuple[Callable[[torch.Tensor, torch.Tensor, float, float], Relation | 
     _scaled,
     _sorted,
     _deduplicated,
+    _column_major,
 )
 
 
