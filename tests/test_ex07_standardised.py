@@ -40,3 +40,12 @@ def test_a_standardised_answer_is_named_and_a_centred_one_is_not(n, d, seed, con
         EX07._name_center_mistake(scaled, x, want, rtol, atol, WHAT)
     assert "standardised_not_centred" in caught.value.evidence
     assert ("NaN" in caught.value.message.en) == bool(torch.isnan(scaled).any())
+
+
+def test_the_standardised_story_has_its_diagnosis():
+    # the evidence had no entry in the catalogue: the message named it, the diagnosis did not
+    from grader.diagnose import DiagnosisCatalog, match
+
+    entry = match(DiagnosisCatalog.load(), ("values_differ", "standardised_not_centred"), None)
+    assert entry is not None and entry.id == "standardised-not-centred"
+    assert "x.mean(dim=0, keepdim=True)" in entry.fix.en
