@@ -120,9 +120,10 @@ def _clone_refused(learner, name, args):
     """Whether the learner's run shows view() refusing a tensor made by clone() (False where
     the run gives no answer)."""
     try:
-        return bool(learner.run(viewed_a_clone, name, list(args))["viewed_clone"])
+        answer = learner.run(viewed_a_clone, name, list(args))
     except LearnerFault:
         return False
+    return isinstance(answer, dict) and answer.get("viewed_clone") is True
 
 
 def viewed_a_clone(module, name, args):

@@ -122,7 +122,7 @@ def _made_as_number(learner):
         run = learner.run(fit_safely, X, y, 0.1, 3)
     except LearnerFault:  # no answer to read: the failure found stays as it is
         return []
-    got = run.get("value")
+    got = run.get("value") if isinstance(run, dict) else None
     if not isinstance(got, (tuple, list)) or len(got) != 3:
         return []
     return [name for name, v in zip(("w", "b"), got[:2]) if _is_number(v) and v == 0]
