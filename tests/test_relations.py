@@ -381,3 +381,27 @@ def test_a_wrong_shape_check_with_the_expected_answer_names_all_pairs():
         assert_shape_of(x[:, idx], x.amax(dim=1), "row_max(x)")
     assert "index_all_pairs" in failed.value.evidence
     assert "(3, 3)" in failed.value.message.en
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 9), min_size=3, max_size=7, unique=True), st.randoms())
+def test_an_answer_that_fits_two_stories_is_named_neither(values, rnd):
+    """A sorted answer is named sorted, unless it is also the expected answer shifted by one
+    place ([1, 2, 0] sorted is [0, 1, 2], which is also [1, 2, 0] rolled): which of the two
+    the learner did is not known, and a wrong story is worse than none."""
+    rnd.shuffle(values)
+    want = torch.tensor(values, dtype=torch.float64)
+    mine = want.sort().values
+    if torch.equal(mine, want):
+        return
+    found = relations.relate(mine, want)
+    shift = relations._shifted(mine, want, 1e-4, 1e-5)
+    if shift is not None:
+        assert found is None, (values, found)
+    else:
+        assert found is not None and found.tag == "sorted_not_in_order", (values, found)
+
+
+def test_a_sorted_answer_that_is_also_a_shift_is_named_neither():
+    assert relations._shifted(torch.tensor([0.0, 1, 2]), torch.tensor([1.0, 2, 0]), 1e-4, 1e-5)
+    assert relations.relate(torch.tensor([0.0, 1, 2]), torch.tensor([1.0, 2, 0])) is None

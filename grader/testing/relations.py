@@ -92,11 +92,13 @@ def _plain(t: torch.Tensor) -> torch.Tensor:
 def relate(
     got: torch.Tensor, expected: torch.Tensor, *, rtol: float = 1e-4, atol: float = 1e-5
 ) -> Relation | None:
-    """The first relation that holds between ``got`` and ``expected``, or None.
+    """The relation that holds between ``got`` and ``expected``, or None.
 
     Called only for a failing comparison; both tensors are real ``torch.Tensor``s already on
-    the trusted side. A relation is only named when it is exact (within tolerance) and when the
-    expected answer is not itself unchanged by it (a symmetric matrix is its own transpose).
+    the trusted side. A relation is only named when it is exact (within tolerance), when the
+    expected answer is not itself unchanged by it (a symmetric matrix is its own transpose),
+    and when no other relation holds too: [0, 1, 2] is [1, 2, 0] sorted and also rolled by
+    one, and which the learner did is not known, so neither is named.
     """
     if got.device.type == "meta" or expected.device.type == "meta":
         return None
@@ -106,11 +108,17 @@ def relate(
         return None
     a, b = _plain(got), _plain(expected)
     rtol, atol = max(rtol, 1e-5), max(atol, 1e-6)
-    for finder in _FINDERS:
-        found = finder(a, b, rtol, atol)
-        if found is not None:
-            return found
-    return None
+    found = [r for r in (finder(a, b, rtol, atol) for finder in _FINDERS) if r is not None]
+    # a story that another one found says in more words is not another story
+    found = [r for r in found if not any(_REFINES.get(o.tag) == r.tag for o in found)]
+    if len({(r.tag, r.en) for r in found}) != 1:
+        return None
+    return found[0]
+
+
+# story -> the story it refines: a reduction's kept (or dropped) dim is an answer whose shape
+# differs only by a size-1 dim, told with the reduction that made it
+_REFINES = {"keepdim_kept": "size_one_dims", "keepdim_dropped": "size_one_dims"}
 
 
 def same_values(got: torch.Tensor, expected: torch.Tensor) -> bool:
