@@ -1,8 +1,9 @@
 """Exercise 16: `b = 0.0` (a Python number where a tensor that requires grad was due) was told
 "The result is not a plain tensor", whose fix says to drop a `.item()` at the end, which the
 learner never wrote. Where the learner's own fit returns b as a number still 0 after steps that
-move it, the test now says that b was made as a number (`parameter-python-number`); a b turned
-into a number at the end (`b.item()`), which moved, keeps the catalogue's advice."""
+move it, the test now says that b never moved, made as a number or left out of the update (the
+values cannot tell which; `parameter-python-number`); a b turned into a number at the end
+(`b.item()`), which moved, keeps the catalogue's advice."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ VARIANTS = {  # (make_b, update_b, zero_b, returned_b), made as a number
     "int": ("b = 0", "pass", "pass", "b", True),
     "float_of_zero": ("b = float(0)", "pass", "pass", "b", True),
     "item_at_the_end": (TENSOR_B, "b -= lr * b.grad", "b.grad.zero_()", "b.item()", False),
+    # a tensor the update leaves out, returned as a number: as still as b = 0.0, and the story
+    # names both causes
+    "never_updated_item": (TENSOR_B, "pass", "pass", "b.item()", True),
     "float_at_the_end": (
         TENSOR_B,
         "b -= lr * b.grad",
@@ -90,9 +94,11 @@ def test_a_number_b_is_named_only_where_the_fit_shows_it_was_made_a_number(varia
         test(learner=learner)
     told = "parameter_python_number" in caught.value.evidence
     assert told == made_a_number
-    if told:
-        assert "torch.zeros((), dtype=X.dtype" in caught.value.message.en
-        assert "requires_grad=True" in caught.value.message.zh
+    if told:  # each cause the values allow is named, and the fix covers both
+        en, zh = caught.value.message.en, caught.value.message.zh
+        assert "torch.zeros((), dtype=X.dtype" in en and "requires_grad=True" in zh
+        assert "made as a Python number" in en and "update step leaves out" in en
+        assert "return b.detach()" in en and "漏掉" in zh
 
 
 def test_the_catalogue_names_it():

@@ -113,8 +113,9 @@ def _is_number(value):
 def _made_as_number(learner):
     """The names ("w", "b") that the learner's fit_linear returns as a Python number still 0
     after a few steps of a fit whose w and b both move: made as a number (b = 0.0), which
-    backward() gives no .grad and the update never moves. A number that moved (.item() at the
-    end) is not one of them."""
+    backward() gives no .grad and the update never moves, or a tensor the update leaves out
+    returned as a number (b.item()): the values cannot tell these two apart, and the story
+    names both. A number that moved (.item() at the end) is not one of them."""
     rng = torch.Generator().manual_seed(0)
     X = torch.randn(8, 2, generator=rng)
     y = X @ torch.tensor([1.0, -1.0]) + 0.5
@@ -154,16 +155,19 @@ def _numbers_named(test):
             raise CheckFailed(
                 Text(
                     f"{exc.message.en} Your fit returns {name} as the number 0 after steps that "
-                    f"move it: {name} was made as a Python number, which takes part in the loss "
-                    "as a constant, gets no .grad from backward() and never moves. Make it a "
+                    f"move it: {name} never moved. Either it was made as a Python number, which "
+                    "takes part in the loss as a constant, gets no .grad from backward() and "
+                    "never moves, or it is a tensor that your update step leaves out. Make it a "
                     f"tensor of shape {shape} that requires grad, as the task asks: "
                     f"torch.zeros({shape if name == 'b' else 'X.shape[1]'}, dtype=X.dtype, "
-                    f"device=X.device, requires_grad=True), and return {name}.detach().",
+                    f"device=X.device, requires_grad=True), update it in every step as you "
+                    f"update the others, and return {name}.detach() (a tensor, not a number).",
                     f"{exc.message.zh}你的函数在会让 {name} 改变的若干步之后返回的 {name} 仍是数字 0："
-                    f"{name} 被创建成了 Python 数字，它在损失中只是常数，backward() 不会给它 .grad，"
-                    f"它也就永远不会改变。请按题目要求把它创建成需要梯度的{shape_zh}张量："
-                    f"torch.zeros({shape if name == 'b' else 'X.shape[1]'}, dtype=X.dtype, "
-                    f"device=X.device, requires_grad=True)，并返回 {name}.detach()。",
+                    f"{name} 从未改变。要么它被创建成了 Python 数字，在损失中只是常数，backward() 不会给它 "
+                    ".grad，它也就永远不会改变；要么它是张量，但你的更新步骤漏掉了它。请按题目要求把它创建成"
+                    f"需要梯度的{shape_zh}张量：torch.zeros({shape if name == 'b' else 'X.shape[1]'}, "
+                    "dtype=X.dtype, device=X.device, requires_grad=True)，在每一步中像更新其他参数一样"
+                    f"更新它，并返回 {name}.detach()（张量，而不是数字）。",
                 ),
                 evidence=(*exc.evidence, "parameter_python_number"),
                 data=exc.data,
