@@ -15,6 +15,7 @@ match the same exception, and an entry with a built-in id replaces that entry.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -88,6 +89,10 @@ class Entry:
         )
 
 
+# (resolved path, digest of its bytes) -> the catalogue parsed from them
+_PARSED: dict[tuple[str, bytes], DiagnosisCatalog] = {}
+
+
 @dataclass(frozen=True)
 class DiagnosisCatalog:
     """The diagnoses in the order they are tried; ``sources`` are the files they came from
@@ -131,6 +136,20 @@ class DiagnosisCatalog:
 
     @classmethod
     def load(cls, path: Path = CATALOGUE_PATH) -> DiagnosisCatalog:
+        """The catalogue in ``path``, parsed once per process for each content the file has
+        had (a catalogue is immutable): a course's gradings, `grade validate` and a warm
+        server ask for it again and again, and parsing it strictly costs a fifth of a second.
+        A file edited since is parsed again; one that cannot be read says so as before."""
+        try:
+            key = (str(path.resolve()), hashlib.blake2b(path.read_bytes()).digest())
+        except (OSError, RuntimeError):  # read_yaml says what is wrong with it
+            return cls._parse(path)
+        if key not in _PARSED:
+            _PARSED[key] = cls._parse(path)
+        return _PARSED[key]
+
+    @classmethod
+    def _parse(cls, path: Path) -> DiagnosisCatalog:
         top = YamlFields(path, read_yaml(path), "", ("format_version", "diagnoses"))
         top.check_version(FORMAT_VERSION)
         entries = []

@@ -224,6 +224,30 @@ def test_malformed_catalogue(tmp_path):
     assert "missing" in info.value.problem
 
 
+@settings(max_examples=25, deadline=None)
+@given(titles=st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=6))
+def test_a_catalogue_is_parsed_again_once_its_file_changes(tmp_path_factory, titles):
+    """A catalogue is parsed once for each content its file has had: every edit is seen (one
+    of the same size, written within the same clock tick, too), and a file that turns bad
+    after a good read is refused as ever."""
+    path = tmp_path_factory.mktemp("course") / "diagnoses.yaml"
+    for title in titles:
+        path.write_text(
+            "format_version: 1\ndiagnoses:\n  - id: x\n"
+            f"    title: {{en: {title}, zh: 甲}}\n    what: {{en: a, zh: 甲}}\n"
+            "    why: {en: a, zh: 甲}\n    fix: {en: f, zh: 乙}\n    evidence: [t]\n",
+            encoding="utf-8",
+        )
+        assert DiagnosisCatalog.load(path).get("x").title.en == title
+        assert DiagnosisCatalog.load(path) is DiagnosisCatalog.load(path)
+    path.write_text("format_version: 1\ndiagnoses:\n  - id: x\n")
+    with pytest.raises(SpecError):
+        DiagnosisCatalog.load(path)
+    path.unlink()
+    with pytest.raises(SpecError):
+        DiagnosisCatalog.load(path)
+
+
 def test_every_diagnosis_an_exercise_declares_exists(catalogue):
     for spec in Catalog(project_root()).all():
         for mutant in spec.mutants:
