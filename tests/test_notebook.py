@@ -129,8 +129,11 @@ def check_in_browser(tmp_path: Path, fragment: str, name: str) -> str:
     return page.text
 
 
-def test_a_correct_cell_scores_full_marks_and_stays_defined_in_the_kernel(jupyter, tmp_path):
-    nb = execute(
+@pytest.fixture(scope="module")
+def graded_reference(jupyter):
+    """The exercise-05 notebook with the reference in its %%grade cell, executed once: its
+    checks in the kernel here, its inline fragment in Chromium in the browser tier."""
+    return execute(
         jupyter,
         "exercise-05.ipynb",
         edit=lambda source: "%%grade 5\n" + REFERENCE_05,
@@ -140,6 +143,18 @@ def test_a_correct_cell_scores_full_marks_and_stays_defined_in_the_kernel(jupyte
             " if m in sys.modules))",
         ),
     )
+
+
+@pytest.fixture(scope="module")
+def graded_starter(jupyter):
+    """The exercise-05 notebook as the learner first finds it, executed once."""
+    return execute(jupyter, "exercise-05.ipynb")
+
+
+def test_a_correct_cell_scores_full_marks_and_stays_defined_in_the_kernel(
+    jupyter, graded_reference
+):
+    nb = graded_reference
     graded = outputs(nb, "%%grade")
     assert not [o for o in graded if o.get("output_type") == "error"], graded
     html = html_of(graded)
@@ -149,14 +164,19 @@ def test_a_correct_cell_scores_full_marks_and_stays_defined_in_the_kernel(jupyte
     assert text_of(kept).strip() == "[0.0, 3.0, 1.0, 4.0, 2.0, 5.0]"
     # the grading ran in the server, not in the kernel
     assert text_of(outputs(nb, "import sys")).strip() == "[]"
-    visible = check_in_browser(tmp_path, html, "notebook-inline-passed")
-    assert "13 / 13" in visible
     state = json.loads((jupyter / ".grade" / "state.json").read_text())
     assert state["exercises"]["exercise-05"]["status"] == "passed"
 
 
-def test_a_wrong_cell_shows_its_diagnosis_and_the_hint_cell_helps(jupyter, tmp_path):
-    nb = execute(jupyter, "exercise-05.ipynb")  # the starter, as the learner first finds it
+@pytest.mark.browser
+def test_a_passed_cells_fragment_shows_its_score_in_chromium(graded_reference, tmp_path):
+    html = html_of(outputs(graded_reference, "%%grade"))
+    visible = check_in_browser(tmp_path, html, "notebook-inline-passed")
+    assert "13 / 13" in visible
+
+
+def test_a_wrong_cell_shows_its_diagnosis_and_the_hint_cell_helps(graded_starter):
+    nb = graded_starter
     graded = outputs(nb, "%%grade")
     html = html_of(graded)
     assert 'data-status="failed"' in html
@@ -169,6 +189,11 @@ def test_a_wrong_cell_shows_its_diagnosis_and_the_hint_cell_helps(jupyter, tmp_p
     assert f"at line {wrong} in flatten_transposed" in text
     # the next hint each time (which one depends on how often this workspace asked before)
     assert re.match(r"Hint [123]/3: \S", text_of(outputs(nb, "%grade hint")))
+
+
+@pytest.mark.browser
+def test_a_failed_cells_fragment_shows_its_diagnosis_in_chromium(graded_starter, tmp_path):
+    html = html_of(outputs(graded_starter, "%%grade"))
     visible = check_in_browser(tmp_path, html, "notebook-inline-failed")
     assert "view() on a non-contiguous tensor" in visible
 
