@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from grader.testing.checks import CheckFailed
 from tests.hidden import hidden_tests
+from tests.test_ex20_all_bad import _Local, _module
 
 EX20 = hidden_tests("exercise-20")
 
@@ -23,23 +24,6 @@ CHECKS = {  # one gradient's test, and whether it sees inf (both signs) but not 
     "never": (lambda g: False, False),
     "right": (lambda g: not torch.isfinite(g).all(), False),
 }
-
-
-def _module(test):
-    def has_bad_grad(model):
-        return any(p.grad is not None and test(p.grad) for p in model.parameters())
-
-    return type("Learner", (), {"has_bad_grad": staticmethod(has_bad_grad)})
-
-
-class _Local:
-    """A learner proxy running scenarios in this process."""
-
-    def __init__(self, module):
-        self.module = module
-
-    def run(self, scenario, *args):
-        return scenario(self.module, *args)
 
 
 REFERENCE = _module(CHECKS["right"][0])
