@@ -141,16 +141,17 @@ class DiagnosisCatalog:
         server ask for it again and again, and parsing it strictly costs a fifth of a second.
         A file edited since is parsed again; one that cannot be read says so as before."""
         try:
-            key = (str(path.resolve()), hashlib.blake2b(path.read_bytes()).digest())
+            data = path.read_bytes()
+            key = (str(path.resolve()), hashlib.blake2b(data).digest())
         except (OSError, RuntimeError):  # read_yaml says what is wrong with it
-            return cls._parse(path)
-        if key not in _PARSED:
-            _PARSED[key] = cls._parse(path)
+            return cls._parse(path, read_yaml(path))
+        if key not in _PARSED:  # the bytes read once: parsed as they were hashed
+            _PARSED[key] = cls._parse(path, read_yaml(path, data=data))
         return _PARSED[key]
 
     @classmethod
-    def _parse(cls, path: Path) -> DiagnosisCatalog:
-        top = YamlFields(path, read_yaml(path), "", ("format_version", "diagnoses"))
+    def _parse(cls, path: Path, raw: Any) -> DiagnosisCatalog:
+        top = YamlFields(path, raw, "", ("format_version", "diagnoses"))
         top.check_version(FORMAT_VERSION)
         entries = []
         seen: set[str] = set()

@@ -24,11 +24,12 @@ from grader.i18n import LANGS, Text
 MAX_YAML_BYTES = 4 << 20  # an instructor's file: far beyond any real one, still bounded
 
 
-def read_yaml(path: Path, *, aliases: bool = True) -> Any:
+def read_yaml(path: Path, *, aliases: bool = True, data: bytes | None = None) -> Any:
     """Parse a YAML file strictly, turning every problem into a SpecError naming the file.
-    ``aliases=False`` for a file the instructor did not write."""
+    ``aliases=False`` for a file the instructor did not write; ``data``: its bytes, where the
+    caller has read them already."""
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except FileNotFoundError:
         raise SpecError(path, None, "file not found", "create it, or remove the folder") from None
     except OSError as exc:
