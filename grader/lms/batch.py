@@ -49,7 +49,7 @@ from grader.lms.handin import (
     Said,
     Submitted,
     clean_name,
-    in_lang,
+    for_learner,
     safe_name,
 )
 from grader.lms.intake import OUTPUT_MARKER, Intake, read_submissions
@@ -453,7 +453,7 @@ def _with_intake_notes(result: Result, submitted: Submitted) -> Result:
     return dataclasses.replace(
         result,
         submission=submitted.shown,
-        notes=(*(in_lang(n, result.lang) for n in notes), *result.notes),
+        notes=(*for_learner(notes, result.lang), *result.notes),
     )
 
 

@@ -43,7 +43,7 @@ from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment, late_after_text
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
-from grader.lms.handin import ExerciseInfo, Handin
+from grader.lms.handin import ExerciseInfo, Handin, Said
 from grader.lms.platform import Lateness, Platform, Upload
 
 LAYOUT = "canvas"
@@ -150,7 +150,11 @@ def read(
             collector.add_entry(path, name=original, shown=shown, sequence=file_id)
         for name in text_entries.get(user, []):
             collector.add_text_entry(
-                name, f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)"
+                name,
+                Said(
+                    f"{name}: a text or URL entry, not a file; not graded (ask for a .py file)",
+                    f"{name}：这是文本或网址提交，不是文件；没有评分（请提交 .py 文件）",
+                ),
             )
         handins.append(collector.finish())
     return handins

@@ -44,7 +44,16 @@ from typing import BinaryIO
 
 from grader.errors import UsageError
 from grader.lms import zipnames
-from grader.lms.handin import ExerciseInfo, Handin, Said, Submitted, safe_name
+from grader.lms.handin import (
+    ExerciseInfo,
+    Handin,
+    Said,
+    Submitted,
+    in_lang,
+    notebook_note,
+    notebook_unreadable,
+    safe_name,
+)
 from grader.lms.names import NameMatch, code_name, looks_like, match_name, why_not
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 
@@ -90,6 +99,22 @@ def also(text: str, en: str, zh: str) -> str:
     if isinstance(text, Said):
         return Said(text + en, text.zh + zh)
     return text + en
+
+
+def bilingual(why: str) -> Said:
+    """Why an entry was not graded, in both languages: its own Chinese where it has one,
+    else the reader's English words under a Chinese sentence that says they are."""
+    if isinstance(why, Said):
+        return why
+    return Said(why, f"没有评分（评分器的原话：{why}）")
+
+
+def over_cap(why: str) -> Said:
+    """Why an entry was not read: intake's per-student cap ``why`` was passed before it."""
+    return Said(
+        f"not read: over intake's per-student cap ({why})",
+        f"没有读取：超出了每位学生提交内容的上限（{in_lang(why, 'zh')}）",
+    )
 
 
 def joined(shown: str, why: str) -> str:
@@ -145,6 +170,10 @@ class TooLarge(OSError):
     pass
 
 
+def larger_than(limit: int) -> Said:
+    return Said(f"larger than {limit >> 20} MiB", f"大于 {limit >> 20} MiB")
+
+
 def open_regular(path: Path) -> tuple[int, os.stat_result]:
     """Open ``path`` for reading only if it is a regular file: never following a final link,
     never blocking on a FIFO, and checking the kind on the opened file (no race)."""
@@ -168,10 +197,10 @@ def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
     fd, info = open_regular(path)
     with os.fdopen(fd, "rb") as handle:
         if info.st_size > limit:
-            raise TooLarge(f"larger than {limit >> 20} MiB")
+            raise TooLarge(larger_than(limit))
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise TooLarge(f"larger than {limit >> 20} MiB")
+        raise TooLarge(larger_than(limit))
     return data, info
 
 
@@ -188,14 +217,19 @@ def ctime(info: os.stat_result) -> datetime:
 def summarise(lines: list[str], many: str, *, whole: bool = False) -> list[str]:
     """``lines`` ("name: why") as they are while there are few; else one line with the count
     and a few of the names ("1207 files are no exercise file; ignored, e.g. a.txt, ..."), or
-    of the whole lines (``whole``) where the reasons differ."""
+    of the whole lines (``whole``) where the reasons differ: in both languages (``many``'s
+    Chinese, and each line's where it has one)."""
     lines = sorted(set(lines)) if not whole else list(dict.fromkeys(lines))
     if len(lines) <= 2 * SHOWN:
         return lines
+    n, shown = len(lines), lines[:SHOWN]
     if whole:
-        return [f"{len(lines)} {many}, e.g. {'; '.join(lines[:SHOWN])}; ..."]
-    names = ", ".join(line.split(": ", 1)[0] for line in lines[:SHOWN])
-    return [f"{len(lines)} {many}, e.g. {names}, ..."]
+        en = f"{n} {many}, e.g. {'; '.join(shown)}; ..."
+        zh = f"{n} {in_lang(many, 'zh')}，例如：{'；'.join(in_lang(s, 'zh') for s in shown)}；……"
+    else:
+        names = ", ".join(line.split(": ", 1)[0] for line in shown)
+        en, zh = f"{n} {many}, e.g. {names}, ...", f"{n} {in_lang(many, 'zh')}，例如 {names} 等"
+    return [Said(en, zh) if isinstance(many, Said) else en]
 
 
 @dataclass
@@ -357,13 +391,17 @@ class Collector:
 
     # -- caps --------------------------------------------------------------------------------
 
-    def _cap(self, why: str) -> None:
+    def _cap(self, why: Said) -> None:
         """Note the first cap this student went over; everything after it is not read."""
         if not self.over:
             self.over = why
             self.handin.problems.append(
-                f"over intake's per-student cap ({why}): what came before it in name order "
-                "is graded, the rest was not read; needs a look"
+                Said(
+                    f"over intake's per-student cap ({why}): what came before it in name order "
+                    "is graded, the rest was not read; needs a look",
+                    f"超出了每位学生提交内容的上限（{why.zh}）：按名字顺序在此之前的内容已评分，"
+                    "其余的没有读取；需要老师查看",
+                )
             )
         raise OverCap(why)
 
@@ -376,9 +414,19 @@ class Collector:
                 entries=entries,
             )  # fmt: skip
         if self.held > MAX_STUDENT_BYTES:
-            self._cap(f"more than {MAX_STUDENT_BYTES >> 20} MiB of files")
+            self._cap(
+                Said(
+                    f"more than {MAX_STUDENT_BYTES >> 20} MiB of files",
+                    f"文件超过 {MAX_STUDENT_BYTES >> 20} MiB",
+                )
+            )
         if self.inflated > MAX_STUDENT_INFLATE:
-            self._cap(f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives")
+            self._cap(
+                Said(
+                    f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives",
+                    f"从压缩包中解压出的内容超过 {MAX_STUDENT_INFLATE >> 20} MiB",
+                )
+            )
 
     def _room(self) -> int:
         """Bytes this student may still read."""
@@ -398,8 +446,12 @@ class Collector:
                 with os.scandir(current) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
+                said = cannot_read(exc)
                 self.handin.problems.append(
-                    f"{shown}{relative or '.'}: cannot be read ({exc.strerror or exc}); skipped"
+                    Said(
+                        f"{shown}{relative or '.'}: {said}; skipped",
+                        f"{shown}{relative or '.'}：{said.zh}；已跳过",
+                    )
                 )
                 continue
             if self.budget is not None:
@@ -409,8 +461,12 @@ class Collector:
                 seen += 1
                 if seen > MAX_WALK_ENTRIES:
                     self.handin.problems.append(
-                        f"{shown}: more than {MAX_WALK_ENTRIES} entries; only the first "
-                        f"{MAX_WALK_ENTRIES} were looked at"
+                        Said(
+                            f"{shown}: more than {MAX_WALK_ENTRIES} entries; only the first "
+                            f"{MAX_WALK_ENTRIES} were looked at",
+                            f"{shown}：条目超过 {MAX_WALK_ENTRIES} 个；只查看了前 "
+                            f"{MAX_WALK_ENTRIES} 个",
+                        )
                     )
                     return
                 if skipped(entry.name):
@@ -430,7 +486,10 @@ class Collector:
                         )
                     if depth + 1 > MAX_DEPTH:
                         self.handin.problems.append(
-                            f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored"
+                            Said(
+                                f"{shown}{name}/: more than {MAX_DEPTH} folders deep; ignored",
+                                f"{shown}{name}/：文件夹嵌套超过 {MAX_DEPTH} 层；已忽略",
+                            )
                         )
                     else:
                         folders.append((path, f"{name}/", depth + 1))
@@ -493,7 +552,7 @@ class Collector:
         else it is reported (as ``said``, where given)."""
         match = match_name(name, self.exercises, shown)
         if match is None:
-            self.rejected.append(said if said is not None else f"{shown}: {why}")
+            self.rejected.append(said if said is not None else joined(shown, bilingual(why)))
             return
         candidate = self._candidate(match, shown, None, 0, depth, name)
         candidate.error = why
@@ -528,13 +587,13 @@ class Collector:
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
-            candidate.error = f"not read: over intake's per-student cap ({self.over})"
+            candidate.error = over_cap(self.over)
             return
         limit = MAX_NOTEBOOK_BYTES if match.notebook else MAX_SOURCE_BYTES
         try:
             data, info = read_regular(path, limit)
         except TooLarge as exc:
-            candidate.error = str(exc)
+            candidate.error = bilingual(exc.args[0]) if exc.args else str(exc)
             return
         except OSError as exc:
             candidate.error = cannot_read(exc)
@@ -542,7 +601,7 @@ class Collector:
         try:
             self._charge(read=len(data))
         except OverCap as exc:
-            candidate.error = f"not read: over intake's per-student cap ({exc.why})"
+            candidate.error = over_cap(exc.why)
             return
         candidate.data = data
         candidate.written_at = ctime(info)
@@ -568,16 +627,26 @@ class Collector:
             self.archives += 1
             if self.archives > MAX_STUDENT_ARCHIVES:
                 try:
-                    self._cap(f"more than {MAX_STUDENT_ARCHIVES} archives")
+                    self._cap(
+                        Said(
+                            f"more than {MAX_STUDENT_ARCHIVES} archives",
+                            f"压缩包超过 {MAX_STUDENT_ARCHIVES} 个",
+                        )
+                    )
                 except OverCap:
                     pass
         if self.over:
-            self.rejected.append(f"{shown}: not opened (over intake's cap: {self.over})")
+            self.rejected.append(
+                Said(
+                    f"{shown}: not opened (over intake's cap: {self.over})",
+                    f"{shown}：没有打开（超出上限：{in_lang(self.over, 'zh')}）",
+                )
+            )
             return
         try:
             fd, info = open_regular(path)
         except OSError as exc:
-            self._damaged(shown, f"cannot be read ({getattr(exc, 'strerror', None) or exc})")
+            self._damaged(shown, cannot_read(exc))
             return
         platform = submitted_at is not None
         when = submitted_at if platform or not self.use_mtime else mtime(info)
@@ -590,7 +659,12 @@ class Collector:
                         handle, shown, when, sequence, gz=kind == "tgz", size=info.st_size
                     )
             except OverCap:
-                self.rejected.append(f"{shown}: not read to the end (over intake's cap)")
+                self.rejected.append(
+                    Said(
+                        f"{shown}: not read to the end (over intake's cap)",
+                        f"{shown}：没有读到结尾（超出上限）",
+                    )
+                )
         _number_twins(self.candidates[first:])
         for candidate in self.candidates[first:]:
             candidate.container = shown
@@ -615,22 +689,36 @@ class Collector:
             return
         candidate = self._candidate(match, shown, submitted_at, sequence, depth, name)
         if self.over:
-            candidate.error = f"not read: over intake's per-student cap ({self.over})"
+            candidate.error = over_cap(self.over)
             return
         candidate.data = data
 
     # -- archives --------------------------------------------------------------------------
 
-    def _damaged(self, shown: str, why: str) -> None:
-        self.handin.problems.append(f"{shown}: {why}; not graded")
-        self.damaged.append(f"{shown} {why}")
+    def _damaged(self, shown: str, why: Said) -> None:
+        """An archive intake could not read (to the end): said to the student, in both
+        languages, and the exercises it may hold get no grade until someone looks."""
+        self.handin.problems.append(
+            Said(f"{shown}: {why}; not graded", f"{shown}：{why.zh}；没有评分")
+        )
+        self.damaged.append(Said(f"{shown} {why}", f"{shown} {why.zh}"))
 
     def _member_ok(self, archive: str, name: str) -> bool:
         if not name:
-            self.rejected.append(f"{archive}: an entry without a name rejected")
+            self.rejected.append(
+                Said(
+                    f"{archive}: an entry without a name rejected",
+                    f"{archive}：一个没有名字的条目被拒绝",
+                )
+            )
             return False
         if unsafe_member(name):
-            self.rejected.append(f"{archive}: unsafe path {name!r} rejected")
+            self.rejected.append(
+                Said(
+                    f"{archive}: unsafe path {name!r} rejected",
+                    f"{archive}：不安全的路径 {name!r} 被拒绝",
+                )
+            )
             return False
         return not any(skipped(p) for p in PurePosixPath(name.replace("\\", "/")).parts)
 
@@ -638,12 +726,13 @@ class Collector:
         """An archive member that is not read (a link, a special file, encrypted, too large):
         refused as the same entry on disk is (:meth:`refuse`)."""
         member = PurePosixPath(name)
+        zh = in_lang(why, "zh") if isinstance(why, Said) else _MEMBER_WHY_ZH.get(why, why)
         self.refuse(
             member.name,
             f"{archive}:{name}",
-            why.removeprefix("is "),  # "a link; rejected", as on disk
+            Said(why.removeprefix("is "), zh.removeprefix("是")),  # "a link; rejected", as on disk
             len(member.parts) - 1,
-            said=f"{archive}: {name} {why}",
+            said=Said(f"{archive}: {name} {why}", f"{archive}：{name} {zh}"),
         )
 
     def _wanted(
@@ -666,18 +755,23 @@ class Collector:
         if self.budget is not None:
             self.budget.charge(self.handin.origin or self.handin.key, entries=1)
         if self.members > MAX_STUDENT_MEMBERS:
-            self._cap(f"more than {MAX_STUDENT_MEMBERS} archive entries")
+            self._cap(
+                Said(
+                    f"more than {MAX_STUDENT_MEMBERS} archive entries",
+                    f"压缩包中的条目超过 {MAX_STUDENT_MEMBERS} 个",
+                )
+            )
 
     def _read_zip(self, handle: BinaryIO, shown: str, when: datetime | None, sequence: int) -> None:
         try:
             counted = zipnames.entries(handle, MAX_ARCHIVE_MEMBERS)  # before zipfile parses them
             if counted is not None and counted > MAX_ARCHIVE_MEMBERS:
-                self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                self._damaged(shown, too_many_entries())
                 return
             with _open_zip(handle) as (zf, names):
                 members = zf.infolist()
                 if len(members) > MAX_ARCHIVE_MEMBERS:
-                    self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                    self._damaged(shown, too_many_entries())
                     return
                 total = 0
                 named = [(names.get(i, info.filename), info) for i, info in enumerate(members)]
@@ -708,19 +802,26 @@ class Collector:
                         self._refuse_member(shown, name, _too_large(info.file_size > limit))
                         continue
                     if _inflates(info.file_size, info.compress_size):
-                        self._refuse_member(shown, name, f"not read: {RATIO_WHY}")
+                        self._refuse_member(shown, name, NOT_READ_RATIO)
                         continue
                     room = min(limit, self._room(), MAX_STUDENT_INFLATE - self.inflated)
                     try:
                         with zf.open(info) as source:
                             data = source.read(room + 1)  # never trust the header's size
                     except ZIP_ERRORS as exc:  # this entry only: the others are still read
-                        self._refuse_member(shown, name, f"cannot be read ({exc}); not graded")
+                        self._refuse_member(
+                            shown,
+                            name,
+                            Said(
+                                f"cannot be read ({exc}); not graded",
+                                f"无法读取（{exc}）；没有评分",
+                            ),
+                        )
                         continue
                     total += len(data)
                     self._charge(read=len(data), inflated=len(data))
                     if _inflates(len(data), info.compress_size):
-                        self._refuse_member(shown, name, f"not read: {RATIO_WHY}")
+                        self._refuse_member(shown, name, NOT_READ_RATIO)
                         continue
                     if len(data) > limit or total > MAX_ARCHIVE_BYTES:
                         self._refuse_member(shown, name, _too_large(len(data) > limit))
@@ -734,7 +835,10 @@ class Collector:
                         depth=len(PurePosixPath(name).parts) - 1,
                     )
         except ZIP_ERRORS as exc:
-            self._damaged(shown, f"not a readable zip archive ({exc})")
+            self._damaged(
+                shown,
+                Said(f"not a readable zip archive ({exc})", f"不是可以读取的 zip 压缩包（{exc}）"),
+            )
 
     def _read_tar(
         self,
@@ -760,13 +864,21 @@ class Collector:
                 # over what this student may still decompress: read to it, or given by a
                 # member's header (which may lie: only what was read is charged)
                 self._charge(inflated=stream.delivered)
-                self._cap(f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives")
+                self._cap(
+                    Said(
+                        f"more than {MAX_STUDENT_INFLATE >> 20} MiB decompressed from archives",
+                        f"从压缩包中解压出的内容超过 {MAX_STUDENT_INFLATE >> 20} MiB",
+                    )
+                )
             why = (
                 RATIO_WHY
                 if ratio < MAX_TAR_STREAM_BYTES
-                else f"more than {MAX_TAR_STREAM_BYTES >> 20} MiB uncompressed"
+                else Said(
+                    f"more than {MAX_TAR_STREAM_BYTES >> 20} MiB uncompressed",
+                    f"解压后超过 {MAX_TAR_STREAM_BYTES >> 20} MiB",
+                )
             )
-            self._damaged(shown, f"{why}; not read to the end")
+            self._damaged(shown, Said(f"{why}; not read to the end", f"{why.zh}；没有读到结尾"))
             self._charge(inflated=stream.delivered)
             return
         self._charge(inflated=stream.delivered)
@@ -782,7 +894,7 @@ class Collector:
                     self._count_member()
                     count += 1
                     if count > MAX_ARCHIVE_MEMBERS:
-                        self._damaged(shown, f"more than {MAX_ARCHIVE_MEMBERS} entries")
+                        self._damaged(shown, too_many_entries())
                         return
                     if member.size > stream.left:
                         # more than the stream may still deliver: over its cap. Said now, since
@@ -832,7 +944,10 @@ class Collector:
                         depth=len(PurePosixPath(name).parts) - 1,
                     )
         except (tarfile.TarError, OSError, EOFError, zlib.error, ValueError) as exc:
-            self._damaged(shown, f"not a readable tar archive ({exc})")
+            self._damaged(
+                shown,
+                Said(f"not a readable tar archive ({exc})", f"不是可以读取的 tar 压缩包（{exc}）"),
+            )
 
     # -- deciding ----------------------------------------------------------------------------
 
@@ -861,8 +976,15 @@ class Collector:
     def finish(self) -> Handin:
         """Decide each exercise, stage its file, and report what was left aside."""
         handin = self.handin
-        handin.problems.extend(summarise(self.ignored, "files are no exercise file; ignored"))
-        handin.problems.extend(summarise(self.rejected, "entries were refused", whole=True))
+        handin.problems.extend(
+            summarise(
+                self.ignored,
+                Said("files are no exercise file; ignored", "个文件不是练习文件；已忽略"),
+            )
+        )
+        handin.problems.extend(
+            summarise(self.rejected, Said("entries were refused", "个条目被拒绝"), whole=True)
+        )
         shutil.rmtree(self.staging, ignore_errors=True)
         by_exercise: dict[str, list[_Candidate]] = {}
         for candidate in self.candidates:
@@ -881,7 +1003,7 @@ class Collector:
                 break
             for bad, why in failed:
                 instead = f"; graded {chosen[0].shown} instead" if chosen else "; scored 0"
-                problem = joined(bad.shown, why)
+                problem = joined(bad.shown, bilingual(why))
                 if isinstance(problem, Said):
                     zh = f"；改为评分 {chosen[0].shown}" if chosen else "；计 0 分"
                     problem = Said(problem + instead, problem.zh + zh)
@@ -889,7 +1011,7 @@ class Collector:
                     problem += instead
                 handin.problems.append(problem)
             if chosen is None:
-                handin.unreadable[exercise] = joined(failed[0][0].shown, failed[0][1])
+                handin.unreadable[exercise] = joined(failed[0][0].shown, bilingual(failed[0][1]))
                 continue
             winner, data, cells, notes = chosen
             winners[exercise] = winner
@@ -898,13 +1020,23 @@ class Collector:
                 if id(other) in tried:
                     continue
                 if other.data is None:  # refused or unreadable: why, not which came later
+                    error = bilingual(other.error)
                     handin.problems.append(
-                        f"{other.shown}: {other.error}; graded {winner.shown} instead"
+                        Said(
+                            f"{other.shown}: {error}; graded {winner.shown} instead",
+                            f"{other.shown}：{error.zh}；改为评分 {winner.shown}",
+                        )
                     )
                     continue
                 line = f"{other.shown} is also {exercise}; graded {winner.shown} "
                 if _by_file_dates(winner, other) and winner.container != other.container:
-                    handin.problems.append(line + f"({UNSURE_ORDER})")
+                    handin.problems.append(
+                        Said(
+                            line + f"({UNSURE_ORDER})",
+                            f"{other.shown} 也是 {exercise}；评分的是 {winner.shown}"
+                            f"（{UNSURE_ORDER_ZH}）",
+                        )
+                    )
                 else:
                     why = _why_first(winner, other)
                     notes.append(
@@ -918,7 +1050,11 @@ class Collector:
         # Work intake could not read, or that may be inside what it did not grade: those
         # exercises get no grade until the instructor looks, never "missing" and 0
         if self.damaged or self.over:
-            why = "; ".join(self.damaged + ([f"over intake's cap: {self.over}"] * bool(self.over)))
+            over = [
+                Said(f"over intake's cap: {self.over}", f"超出上限：{in_lang(self.over, 'zh')}")
+            ]
+            parts = self.damaged + over * bool(self.over)
+            why = Said("; ".join(parts), "；".join(in_lang(p, "zh") for p in parts))
             _may_be_in(handin, self.exercises, why)
         for exercise, why in self.named.items():
             may = also(
@@ -939,14 +1075,27 @@ class Collector:
                     else f"{why}; it came after the graded {graded.shown} and may be the "
                     "student's final version"
                 )
-                handin.problems.append(f"{exercise}: {graded.doubt}")
+                handin.problems.append(
+                    Said(
+                        f"{exercise}: {graded.doubt}",
+                        f"{exercise}：{in_lang(why, 'zh')}；它在评分的 {graded.shown} 之后提交，"
+                        "可能是最终版本，没有读取；老师查看之前不写入成绩",
+                    )
+                )
         if self.unnamed and not self.candidates and not self.named:
             # code handed in, none of it named after an exercise ("hw5.py" alone): whose work
             # it is is the instructor's to say
-            why = f"{self.unnamed[0]}; not graded, and this exercise may be in it"
+            first = self.unnamed[0]
+            why = Said(
+                f"{first}; not graded, and this exercise may be in it",
+                f"{in_lang(first, 'zh')}；没有评分，这个练习可能在其中",
+            )
             _may_be_in(handin, self.exercises, why)
         if self.texts:
-            why = f"{self.texts[0]}: a text entry, not graded; this exercise may be in it"
+            why = Said(
+                f"{self.texts[0]}: a text entry, not graded; this exercise may be in it",
+                f"{self.texts[0]}：这是文本提交，没有评分；这个练习可能在其中",
+            )
             _may_be_in(handin, self.exercises, why)
         return handin
 
@@ -1028,7 +1177,7 @@ class Collector:
             try:
                 extracted = extract(data)
             except NotebookError as exc:
-                return exc.message
+                return notebook_unreadable(exc.message)
             data = extracted.source.encode("utf-8")
             cells = extracted.cells
             notes.append(
@@ -1037,9 +1186,12 @@ class Collector:
                     f"{candidate.shown}：这是一个 notebook，评分的是它的代码单元格",
                 )
             )
-            notes.extend(f"{candidate.shown}: {note}" for note in extracted.notes)
+            notes.extend(notebook_note(candidate.shown, note) for note in extracted.notes)
         if len(data) > MAX_SOURCE_BYTES:
-            return f"larger than {MAX_SOURCE_BYTES >> 20} MiB"
+            return Said(
+                f"larger than {MAX_SOURCE_BYTES >> 20} MiB",
+                f"大于 {MAX_SOURCE_BYTES >> 20} MiB",
+            )
         return data, cells, notes
 
     def _stage(
@@ -1083,7 +1235,21 @@ class Collector:
         handin.notes.extend(notes)
 
 
-RATIO_WHY = f"compressed more than {MAX_RATIO}:1"
+# why an archive member was not read, as _refuse_member words it, in Chinese
+_MEMBER_WHY_ZH = {
+    "is a symbolic link; rejected": "是符号链接；已拒绝",
+    "is not a regular file; rejected": "不是普通文件；已拒绝",
+    "is encrypted; not graded": "已加密；没有评分",
+}
+
+RATIO_WHY = Said(f"compressed more than {MAX_RATIO}:1", f"压缩比超过 {MAX_RATIO}:1")
+
+
+NOT_READ_RATIO = Said(f"not read: {RATIO_WHY}", f"没有读取：{RATIO_WHY.zh}")
+
+
+def too_many_entries() -> Said:
+    return Said(f"more than {MAX_ARCHIVE_MEMBERS} entries", f"条目超过 {MAX_ARCHIVE_MEMBERS} 个")
 
 
 def _may_be_in(handin: Handin, exercises: Iterable[str], why: str) -> None:
@@ -1130,14 +1296,17 @@ def _inflates(size: int, compressed: int) -> bool:
     return size > RATIO_FLOOR and size > MAX_RATIO * max(compressed, 1)
 
 
-def _too_large(itself: bool) -> str:
+def _too_large(itself: bool) -> Said:
     """Why a member was not read: its own size, or the archive's total (each file small, the
     archive's files together over the cap: every one was said to be "too large")."""
     if itself:
-        return "is too large; not graded"
+        return Said("is too large; not graded", "是太大了；没有评分")
     cap = MAX_ARCHIVE_BYTES
     size = f"{cap >> 20} MiB" if cap >= 1 << 20 else f"{cap} bytes"
-    return f"not read: the archive's files together pass {size}; not graded"
+    return Said(
+        f"not read: the archive's files together pass {size}; not graded",
+        f"没有读取：压缩包中的文件合计超过 {size}；没有评分",
+    )
 
 
 def _number_twins(candidates: list[_Candidate]) -> None:
@@ -1161,6 +1330,10 @@ def _number_twins(candidates: list[_Candidate]) -> None:
 UNSURE_ORDER = (
     "its file date is later, but file dates are no submission times and these came different "
     "ways (an archive's date against a file's): check which is the student's final version"
+)
+UNSURE_ORDER_ZH = (
+    "它的文件日期更晚，但文件日期不是提交时间，而且两者来路不同（压缩包的日期与单个文件的日期）："
+    "需要老师确认哪一份是最终版本"
 )
 
 

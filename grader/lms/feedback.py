@@ -13,7 +13,7 @@ import dataclasses
 
 from grader.lms.assignment import Assignment
 from grader.lms.grades import NO_FILE, NOT_GRADED, UNREADABLE, ExerciseScore, GradeRow
-from grader.lms.handin import in_lang
+from grader.lms.handin import Said, for_learner, in_lang
 from grader.render.feedback import ExerciseLine, FeedbackPage, NotGraded, render_feedback
 from grader.results import Result
 
@@ -61,7 +61,7 @@ def feedback_page(
         exercises=tuple(
             _line(s, results.get(s.exercise), assignment, titles or {}, lang) for s in row.scores
         ),
-        problems=tuple(in_lang(p, lang) for p in row.problems),
+        problems=for_learner(row.problems, lang),
     )
 
 
@@ -83,8 +83,12 @@ def _line(
     titles: dict[str, str],
     lang: str,
 ) -> ExerciseLine:
-    if result is not None and result.notes:
+    if result is not None and result.notes:  # already in the result's language, or Said
         result = dataclasses.replace(result, notes=tuple(in_lang(n, lang) for n in result.notes))
+    # a reason the page's own words do not say in ``lang`` gives way to them ("" below)
+    message = for_learner([score.message], lang)[0] if isinstance(score.message, Said) else ""
+    if lang == "en" or not score.message:
+        message = score.message
     return ExerciseLine(
         exercise=score.exercise,
         status=score.status,
@@ -92,7 +96,7 @@ def _line(
         score=score.score,
         max_score=score.max_score,
         weight=assignment.weights.get(score.exercise, 0.0),
-        message=in_lang(score.message, lang),
+        message=message,
         title=(result.exercise_title if result else "") or titles.get(score.exercise, ""),
         result=result,
     )

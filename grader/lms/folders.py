@@ -31,7 +31,7 @@ from grader.lms.collect import (
     skipped,
     staging_for,
 )
-from grader.lms.handin import ExerciseInfo, Handin, clean_name, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, Said, clean_name, safe_name
 from grader.lms.names import match_name
 from grader.lms.platform import Lateness, Platform, dated_files, no_times
 
@@ -125,9 +125,11 @@ def _copies(handins: list[Handin]) -> None:
         if not clean_name(base) or clean_name(base) == clean_name(handin.name):
             continue
         for original in by_name.get(clean_name(base), []):
-            why = (
+            why = Said(
                 f"{handin.origin} is named as a copy of {original.origin}: it may be "
-                f"{original.name}'s final version (graded apart, as {handin.name!r})"
+                f"{original.name}'s final version (graded apart, as {handin.name!r})",
+                f"{handin.origin} 的名字是 {original.origin} 的副本：它可能是 "
+                f"{original.name} 的最终版本（作为 {handin.name!r} 单独评分）",
             )
             handin.problems.append(why)
             original.problems.append(why)

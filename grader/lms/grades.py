@@ -30,7 +30,7 @@ from typing import Any
 from grader.engine.scoring import grader_faulted
 from grader.i18n import hundredths, number
 from grader.lms.assignment import Assignment, RosterEntry, late_penalty, match_roster
-from grader.lms.handin import Handin, Said, clean_name, name_forms
+from grader.lms.handin import Handin, Said, clean_name, in_lang, name_forms
 
 NO_FILE = "missing"
 UNREADABLE = "unreadable"
@@ -261,9 +261,19 @@ def build_row(
         notes.append(LATE_WITHOUT_TIME)
     for score in ordered:
         if score.grader_fault:
-            notes.append(f"{score.exercise}: the grader itself failed; the score cannot be trusted")
+            notes.append(
+                Said(
+                    f"{score.exercise}: the grader itself failed; the score cannot be trusted",
+                    f"{score.exercise}：评分器本身出错；这个分数不可信",
+                )
+            )
         if score.max_score <= 0 and score.graded:
-            notes.append(f"{score.exercise}: nothing could be graded; counted as 0")
+            notes.append(
+                Said(
+                    f"{score.exercise}: nothing could be graded; counted as 0",
+                    f"{score.exercise}：没有任何内容可以评分；记为 0 分",
+                )
+            )
     final = None if weighted is None else max(0.0, weighted - lost)
     return GradeRow(
         student=student,
@@ -281,6 +291,13 @@ def build_row(
         lateness_values=lateness.values,
         withheld=withheld,
     )
+
+
+def held_line(en: str, zh: str) -> Said:
+    """A line saying a student's grade is withheld until the instructor looks: ``en`` the
+    instructor's (as the gradebook has always said it), ``zh`` what the learner is told of
+    why, in Chinese."""
+    return Said(en, f"{zh}：老师查看之前不写入成绩")
 
 
 def _not_on_roster(handin: Handin, vouched: bool = False) -> str:
@@ -355,16 +372,25 @@ def build_rows(
                 found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))
             doubted = [s for e, s in sorted(handin.files.items()) if s.doubt and e in own.ids]
             if doubted and not withheld:  # a later file may be the student's final version
-                withheld = f"{doubted[0].doubt[:300]}: no grade written until you look"
+                withheld = held_line(
+                    f"{doubted[0].doubt[:300]}: no grade written until you look",
+                    f"{doubted[0].exercise}：你提交的另一个文件可能是最终版本",
+                )
                 extra = [*extra, withheld]
             if handin.doubt and not withheld:  # the late rule cannot be decided
-                withheld = f"{handin.doubt[:400]}: no grade written until you look"
+                withheld = held_line(
+                    f"{handin.doubt[:400]}: no grade written until you look",
+                    "无法确定提交时间是否符合迟交规则",
+                )
                 extra = [*extra, withheld]
             unread = sorted(e for e in handin.unread_work if e in assignment.ids)
             if unread and not withheld:  # work the grader's limits kept it from reading
-                withheld = (
+                why = handin.unreadable[unread[0]]
+                withheld = Said(
                     f"{', '.join(unread)}: the work may be inside what intake could not read "
-                    f"({handin.unreadable[unread[0]][:200]}); no grade written until you look"
+                    f"({why[:200]}); no grade written until you look",
+                    f"{', '.join(unread)}：作业可能在评分器没能读取的内容中"
+                    f"（{in_lang(why, 'zh')[:200]}）；老师查看之前不写入成绩",
                 )
                 extra = [*extra, withheld]
             for exercise in handin.files:

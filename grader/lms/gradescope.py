@@ -54,6 +54,7 @@ from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
 from grader.lms.grades import (
     NO_FILE,
+    NOT_GRADED,
     UNREADABLE,
     UNREADABLE_SAID,
     ExerciseScore,
@@ -63,7 +64,7 @@ from grader.lms.grades import (
     number,
     points,
 )
-from grader.lms.handin import ExerciseInfo, Handin, safe_name
+from grader.lms.handin import ExerciseInfo, Handin, Said, for_learner, safe_name
 from grader.lms.platform import Platform
 from grader.render.feedback import late_free_line
 from grader.text import inert_data
@@ -480,7 +481,7 @@ def results_json(
                     "score": 0.0,
                     "max_score": _round(share),
                     "status": "failed",
-                    "output": _not_graded(score, said),
+                    "output": _not_graded(score, said, lang),
                     "visibility": "visible",
                 }
             )
@@ -512,11 +513,8 @@ def results_json(
         lines.append(_late_line(row, assignment, shown, lang))
     if row.weighted_percent is None:
         lines.append(nothing_found(row, lang))
-    if row.problems and said["as_read"]:  # the reader's lines are English: said so first
-        lines.append(said["as_read"])
-        lines.extend(f"  {line}" for line in row.problems)
-    else:
-        lines.extend(row.problems)
+    # each in the student's language; the instructor's English-only lines are counted
+    lines.extend(for_learner(row.problems, lang))
     if isolation:
         lines.append(said["isolation"].format(tier=isolation))
     data: dict[str, Any] = {
@@ -530,13 +528,17 @@ def results_json(
     return json.dumps(inert_data(data), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def _not_graded(score: ExerciseScore, said: dict[str, str]) -> str:
+def _not_graded(score: ExerciseScore, said: dict[str, str], lang: str = "en") -> str:
     """Why an exercise has no test to show, in the student's language: no file, a file that
     could not be read (the reader's reason kept as it wrote it), or the grading's own word."""
     if score.status == NO_FILE:
         return said["no_file"]
+    if isinstance(score.message, Said) and lang != "en":  # said in the student's language
+        return score.message.get(lang)
     if score.status == UNREADABLE and score.message.startswith(UNREADABLE_SAID):
         return said["unreadable"].format(why=score.message.removeprefix(UNREADABLE_SAID))
+    if score.status == NOT_GRADED and lang != "en":  # the grading's own English word
+        return said["nothing_graded"]
     return score.message or said["nothing_graded"]
 
 
@@ -617,7 +619,6 @@ _SAID: dict[str, dict[str, str]] = {
         "status_error": "error",
         "no_file": "No file was handed in for this exercise.",
         "unreadable": "The file could not be read: {why}",
-        "as_read": "",
         "failed_in": "the grader itself failed in {exercises}",
     },
     "zh": {
@@ -657,7 +658,6 @@ _SAID: dict[str, dict[str, str]] = {
         "status_error": "出错",
         "no_file": "这道练习没有提交文件。",
         "unreadable": "无法读取这个文件（评分器的原话：{why}）",
-        "as_read": "评分器读取你提交的文件时的说明（英文原文）：",
         "failed_in": "评分器本身在 {exercises} 中出错",
     },
 }
@@ -916,11 +916,18 @@ def finish_run(
     gives none, or the submitters' own due date where Gradescope gives them one
     (``own_due_date``: an extension given in Gradescope). ``fault``: why the grader itself
     failed in some test (see ``results_json``)."""
-    said = labels(_SAID, lang)
-    assignment, dated = own_due_date(assignment, metadata, lang)
-    assignment, extended = members_due_date(assignment, metadata, lang)
-    dated = [*dated, *extended]
-    problems = [*handin.problems, *dated]
+    said, en = labels(_SAID, lang), labels(_SAID, "en")
+    # each line in both languages, as intake's are (``Said``): the student reads theirs
+    given = assignment
+    assignment, dated = own_due_date(given, metadata, lang)
+    dated_en = own_due_date(given, metadata, "en")[1]
+    given = assignment
+    assignment, extended = members_due_date(given, metadata, lang)
+    dated_en += members_due_date(given, metadata, "en")[1]
+    problems = [
+        *handin.problems,
+        *(Said(e, z) for e, z in zip(dated_en, [*dated, *extended], strict=True)),
+    ]
     points = assignment.gradescope.points
     if metadata.total_points is not None and metadata.total_points != points:
         # Gradescope shows the score against its own total: 100 points of a 20-point
@@ -929,12 +936,13 @@ def finish_run(
             assignment,
             gradescope=replace(assignment.gradescope, points=metadata.total_points),
         )
+        values = {"total": number(metadata.total_points), "points": number(points)}
         problems.append(
-            said["total_points"].format(total=number(metadata.total_points), points=number(points))
+            Said(en["total_points"].format(**values), said["total_points"].format(**values))
         )
     if assignment.due is not None and metadata.created_at is None:
         # said, not silent: the grade carries no late penalty it may owe
-        problems.append(said["time_unread"])
+        problems.append(Said(en["time_unread"], said["time_unread"]))
     found = dict(scores)
     for exercise, why in handin.unreadable.items():
         found.setdefault(exercise, ExerciseScore.unreadable(exercise, why))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +45,93 @@ class Said(str):
 def in_lang(text: str, lang: str) -> str:
     """``text`` in ``lang`` where it is a :class:`Said`; any other text as it is."""
     return text.get(lang) if isinstance(text, Said) else text
+
+
+# A page in another language than English leaves out the lines only the instructor's English
+# has (a plain ``str``: roster matching, what to check in the LMS), and says how many it did
+ENGLISH_ONLY_LEFT_OUT = (
+    "另有 {n} 条只写给老师的说明（英文）没有列在这里；对成绩有疑问，请询问老师。"
+)
+
+
+def for_learner(lines: Iterable[str], lang: str) -> tuple[str, ...]:
+    """``lines`` (intake's problems and notes) as a learner's page in ``lang`` says them: a
+    :class:`Said` in that language; in English every line as it always was; in another
+    language a plain line (English only, the instructor's) is left off and one line says how
+    many were, so no line in English alone reaches a page in Chinese, and none goes unsaid."""
+    lines = list(lines)
+    if lang == "en":
+        return tuple(lines)
+    shown = [line.get(lang) for line in lines if isinstance(line, Said)]
+    left_out = sum(not isinstance(line, Said) for line in lines)
+    if left_out:
+        shown.append(ENGLISH_ONLY_LEFT_OUT.format(n=left_out))
+    return tuple(dict.fromkeys(shown))
+
+
+def said_or_held(text: str, zh: str) -> Said:
+    """``text`` in both languages: its own Chinese where it is a :class:`Said`, else ``zh``
+    (what the learner may know of a reason worded for the instructor)."""
+    return text if isinstance(text, Said) else Said(text, zh)
+
+
+_NOTEBOOK_NOTES = (
+    (
+        r"(?P<at>cell \d+): left out whole: it starts with the cell magic (?P<m>\S*), which "
+        r"runs the cell as something other than plain Python",
+        "{at}：整个单元格被略去：它以单元格魔法命令 {m} 开头，这样的单元格不是作为普通 Python 运行的",
+    ),
+    (
+        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(the grader's magic\)",
+        "{at}：略去了 {m}（评分器自己的魔法命令）",
+    ),
+    (
+        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(a shell command, not Python\)",
+        "{at}：略去了 {m}（这是 shell 命令，不是 Python）",
+    ),
+    (
+        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(a magic, not Python\)",
+        "{at}：略去了 {m}（这是魔法命令，不是 Python）",
+    ),
+    (
+        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(IPython's help, not Python\)",
+        "{at}：略去了 {m}（这是 IPython 的帮助，不是 Python）",
+    ),
+    (
+        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(display\(\) exists only in "
+        r"IPython\)",
+        "{at}：略去了 {m}（display() 只在 IPython 中存在）",
+    ),
+    (
+        r"the notebook has no code to grade \(no code cells, or only magics\)",
+        "这个 notebook 没有可以评分的代码（没有代码单元格，或只有魔法命令）",
+    ),
+    (r"\.\.\. and (?P<n>\d+) more lines left out", "……另有 {n} 行被略去"),
+)
+
+
+def notebook_note(shown: str, note: str) -> Said:
+    """A note of ``grader.notebooks.extract`` on the notebook ``shown`` (a line it left out),
+    in both languages. A note of a wording not known here keeps its English, said to be the
+    extraction's own words, so that no line in English alone reaches a page in Chinese."""
+    for pattern, zh in _NOTEBOOK_NOTES:
+        match = re.fullmatch(pattern, note, flags=re.DOTALL)
+        if match is not None:
+            words = {k: v for k, v in match.groupdict().items()}
+            if "at" in words:  # "cell 3, line 2" -> "第 3 个单元格第 2 行"
+                words["at"] = re.sub(
+                    r"cell (\d+)(?:, line (\d+))?",
+                    lambda m: f"第 {m[1]} 个单元格" + (f"第 {m[2]} 行" if m[2] else ""),
+                    words["at"],
+                )
+            return Said(f"{shown}: {note}", f"{shown}：" + zh.format(**words))
+    return Said(f"{shown}: {note}", f"{shown}：读取 notebook 时的说明（英文原文）：{note}")
+
+
+def notebook_unreadable(message: str) -> Said:
+    """Why a notebook could not be read (``grader.notebooks.NotebookError``), in both
+    languages: the reader's own words, said to be them, under a Chinese sentence."""
+    return Said(message, f"这个 notebook 无法读取（评分器的原话：{message}）")
 
 
 def shown_text(text: str) -> str:

@@ -33,8 +33,10 @@ from grader.lms.collect import entries as list_entries
 from grader.lms.handin import (
     ExerciseInfo,
     Handin,
+    Said,
     Submitted,
     clean_name,
+    in_lang,
     safe_name,
     shown_text,
     tell_apart,
@@ -365,9 +367,14 @@ def _combine(group: list[Handin]) -> Handin:
                     merged.notes.append(f"{line}, uploaded after {theirs}")
                 else:  # file dates, or nothing: the order is a guess
                     merged.problems.append(
-                        f"{line} over {theirs}, as the later by file date or, at the same "
-                        "date, in the download's order; file dates are no submission times: "
-                        "check which is the student's final version"
+                        Said(
+                            f"{line} over {theirs}, as the later by file date or, at the same "
+                            "date, in the download's order; file dates are no submission "
+                            "times: check which is the student's final version",
+                            f"{exercise}：评分的是 {mine}，而不是 {theirs}：按文件日期它更晚"
+                            "（日期相同时按下载中的顺序）；文件日期不是提交时间：需要老师确认"
+                            "哪一份是最终版本",
+                        )
                     )
             for handin in ordered:
                 if exercise not in handin.unreadable:
@@ -385,7 +392,14 @@ def _combine(group: list[Handin]) -> Handin:
                         f"{chosen.shown}, and not known to be older: it may be the student's "
                         "final version"
                     )
-                    merged.problems.append(f"{exercise}: {chosen.doubt}")
+                    why = handin.unreadable[exercise]
+                    merged.problems.append(
+                        Said(
+                            f"{exercise}: {chosen.doubt}",
+                            f"{exercise}：{in_lang(why, 'zh')}；它与评分的 {chosen.shown} "
+                            "分开提交，不知道是否更早：它可能是最终版本",
+                        )
+                    )
                 else:
                     merged.notes.append(
                         f"{exercise}: graded {chosen.shown}; {handin.unreadable[exercise]}"

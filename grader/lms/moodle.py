@@ -39,7 +39,7 @@ from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
 from grader.lms.grades import GradeRow, grade_cell, identified, number
-from grader.lms.handin import ExerciseInfo, Handin, safe_name, tell_apart
+from grader.lms.handin import ExerciseInfo, Handin, Said, safe_name, tell_apart
 from grader.lms.platform import Lateness, Platform, Upload, dated_files, no_times
 
 LAYOUT = "moodle"
@@ -224,9 +224,13 @@ def _read_teams(
     for label in sorted(teams):
         handin = Handin(key=safe_name(f"team {label}"), key_kind="team", origin=label)
         handin.problems.append(
-            f"{label}: a team's submission (Moodle 4.1 and later download a team assignment "
-            "once per team, named by the group): graded for the team; it names no student: "
-            "give the grade to each member in Moodle"
+            Said(
+                f"{label}: a team's submission (Moodle 4.1 and later download a team "
+                "assignment once per team, named by the group): graded for the team; it names "
+                "no student: give the grade to each member in Moodle",
+                f"{label}：这是小组提交（Moodle 4.1 及以后的版本按小组下载小组作业）：成绩是"
+                "小组的；其中没有写出学生的名字：老师会在 Moodle 中把成绩给每位组员",
+            )
         )
         handins.append(_collect(handin, teams[label], exercises, staging_for(staging, label)))
     return handins
@@ -246,7 +250,10 @@ def _collect(
         if plugin != "file":
             collector.add_text_entry(
                 entry_name,
-                f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
+                Said(
+                    f"{entry_name}: a Moodle {plugin} entry, not an uploaded file; not graded",
+                    f"{entry_name}：这是 Moodle 的 {plugin} 提交，不是上传的文件；没有评分",
+                ),
             )
         else:
             collector.add_entry(path, name=rest, shown=entry_name)
