@@ -307,6 +307,20 @@ def _not_on_roster(handin: Handin, vouched: bool = False) -> str:
                 f"not on the roster: participant {handin.participant} is on no roster line "
                 "(enrolled after the roster was made?): check who this is"
             )
+        if handin.shared_name == 1 and handin.name.strip().casefold() != "participant":
+            # a lone name of one word: Moodle writes it for blind marking in another language
+            # than English, for a student whose full name is one word (a site that shows
+            # first names only), and for a team of a team download (4.1 and later); which
+            # one, nothing in the download says, so none is named as the answer
+            return (
+                f"not on the roster by name: {handin.name!r} is one word, which Moodle writes "
+                "for blind marking in another language, for a student the roster lacks whose "
+                "name is one word, or for a team (whose number is then its group's id): "
+                f"moodle-worksheet.csv gives the grade to Participant {handin.participant}, "
+                "Moodle's identifier of the participant it downloaded under this number "
+                "(a team's is no participant's): check who this is (a roster with a "
+                "participant column names them)"
+            )
         return (
             "not on the roster by name: blind marking names no one (a roster with a "
             "participant column names them)"
