@@ -136,7 +136,8 @@ NONE_DATED = "no file is dated after the due date"
 # What makes a whole download's file dates evidently not the platform's (an archive unzipped
 # by a tool that does not keep them: every file dated when it was written): every file of two
 # students or more within one zip time step (2 s) of the others; of five or more, within the
-# two minutes an unzip may take; of three or more, every one after the due date
+# two minutes an unzip may take; never where each file's date was restored from an archive
+# (``_restored``: a whole second, apart from when the file was written here)
 SAME_TIME = timedelta(seconds=2)
 UNZIP_TIME = timedelta(minutes=2)
 
@@ -151,7 +152,7 @@ def unkept_dates(handins: list[Handin], assignment: Assignment) -> str:
         if s.submitted_at is not None
     ]
     students = len({index for index, _ in dated})
-    if students < 2:
+    if students < 2 or _restored(handins):
         return ""
     first, last = min(t for _, t in dated), max(t for _, t in dated)
     when = f"{first.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
@@ -178,6 +179,23 @@ def unkept_dates(handins: list[Handin], assignment: Assignment) -> str:
             f"computer, {when} to {until}"
         )
     return ""
+
+
+def _restored(handins: list[Handin]) -> bool:
+    """Whether every dated file's date was set by the tool that wrote it here from the
+    download's own: apart from when it was written on this computer (its change time), and a
+    whole second, as an archive stores a date (a zip's to 2 s, a tar's to 1 s), where a clock
+    read by an unzip that keeps no date, or a copy of what it wrote, has its fraction. This is
+    the strongest evidence there is, and it outweighs how close the class's dates are: a
+    class may hand in within the two minutes before the due date."""
+    files = [s for h in handins for s in h.files.values() if s.submitted_at is not None]
+    return bool(files) and all(
+        s.written_at is not None
+        and s.submitted_at is not None
+        and abs(s.submitted_at - s.written_at) > SAME_TIME
+        and s.submitted_at.microsecond == 0
+        for s in files
+    )
 
 
 def forget_dates(handins: list[Handin], assignment: Assignment, label: str) -> str:

@@ -82,13 +82,29 @@ def test_a_class_dated_all_at_one_time_is_said_once_and_no_date_is_used(at, shap
 def test_a_class_late_all_together_keeps_its_dates(after, unzipped):
     """Every file after the due date, unzipped days later by a tool that kept the dates: a
     class late all together (an exam's late batch, a deadline that was moved), whose dates
-    the rule "all after the due date" dropped, each student's line with them."""
-    spread = max(after) - min(after)
+    the rule "all after the due date" dropped, each student's line with them. Each date is a
+    whole second, apart from when its file was written here: the unzip restored it, and that
+    outweighs how close the dates are (five students within two minutes were dropped too)."""
     class_ = handins([[DUE + timedelta(seconds=s)] for s in after], timedelta(seconds=unzipped))
+    assert forget_dates(class_, WEEK, "Moodle") == ""
+    assert all(dated_files(h, WEEK).instructor for h in class_)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    after=st.lists(st.integers(0, 120), min_size=2, max_size=12),
+    fraction=st.integers(1, 999_999),
+    copied=st.integers(3, 90 * 86400),
+)
+def test_dates_with_a_clock_s_fraction_are_no_archive_s(after, fraction, copied):
+    """The same close dates with a fraction of a second (an unzip that kept no date, its
+    files copied later by a tool that keeps theirs: apart from when they were written here
+    too): no archive restored them, and they are still read as an unzip's."""
+    at = DUE + timedelta(microseconds=fraction)
+    class_ = handins([[at + timedelta(seconds=s)] for s in after], timedelta(seconds=copied))
+    spread = max(after) - min(after)
     line = forget_dates(class_, WEEK, "Moodle")
     assert bool(line) == (spread <= 2 or (len(after) >= 5 and spread <= 120))
-    if not line:
-        assert all(dated_files(h, WEEK).instructor for h in class_)
 
 
 @settings(max_examples=200, deadline=None)
@@ -135,8 +151,10 @@ def course(monkeypatch):
 @pytest.mark.parametrize("worksheet", [True, False])
 def test_a_moodle_download_unzipped_without_dates_says_so_once(course, tmp_path, worksheet):
     """Three students, each on time by the worksheet (or with no worksheet), their files all
-    dated by the unzip, days after the due date: no student's row names a file date."""
-    unzipped = (DUE + timedelta(days=3)).timestamp()
+    dated by the unzip, days after the due date: no student's row names a file date. (The
+    unzip's date is its clock's, with a fraction of a second: a whole second apart from the
+    file's change time is a date an archive restored.)"""
+    unzipped = (DUE + timedelta(days=3)).timestamp() + 0.375
     lines = []
     for i in range(3):
         folder = tmp_path / "dl" / f"Student {i}_{101 + i}_assignsubmission_file_"
@@ -189,3 +207,38 @@ def test_a_late_class_unzipped_with_its_dates_keeps_each_student_s_line(infos, t
     for handin in intake.handins:
         (line,) = dated_files(handin, WEEK).instructor
         assert "after the due date" in line or "is dated" in line, line
+
+
+@pytest.mark.parametrize("restored", [True, False])
+def test_a_class_handing_in_within_two_minutes_keeps_its_dates_where_unzipped_with_them(
+    infos, tmp_path, restored
+):
+    """Six Moodle students handing in within the two minutes after the due date, unzipped by
+    a tool that keeps the dates (each a whole second, apart from when the unzip wrote it):
+    each student's late file is named. The same dates with a clock's fraction of a second
+    (copied from an unzip that kept none) are still dropped, once for the class."""
+    from grader.lms.intake import read_submissions
+    from tests.lms.builders import code, zip_bytes
+
+    root = tmp_path / "dl"
+    for i in range(6):
+        folder = root / f"Student {i}_{101 + i}_assignsubmission_file_"
+        when = (DUE + timedelta(seconds=20 + 17 * i)).timestamp()
+        when += 0 if restored else 0.25
+        name, data = (
+            ("work.zip", zip_bytes({"exercise-01.py": code(f"s{i}")}))
+            if i == 5
+            else ("exercise-01.py", code(f"s{i}"))
+        )
+        write(folder / name, data, mtime=when)
+    intake = read_submissions(root, staging=tmp_path / "st", exercises=infos)
+    assert intake.layout == "moodle" and len(intake.handins) == 6
+    line = forget_dates(intake.handins, WEEK, "Moodle")
+    if restored:
+        assert line == ""
+        for handin in intake.handins:
+            (said,) = dated_files(handin, WEEK).instructor
+            assert "after the due date" in said, said
+    else:
+        assert "every file of the 6 students is dated within" in line, line
+        assert all(dated_files(h, WEEK).instructor == () for h in intake.handins)
