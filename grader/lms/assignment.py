@@ -988,7 +988,57 @@ def _roster_text(path: Path, notes: list[str] | None = None) -> str:
             raise SpecError(path, f"line {line}", f"{why}: {said}", _CSV_SAVE) from None
         if notes is not None:
             notes.append(f"{path.name} is not UTF-8 text: {said}; to be sure, {_CSV_SAVE}")
+    else:
+        if encoding == "utf-8" and notes is not None:
+            notes.extend(_other_reading(path, data, text))
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+
+
+# Code pages whose text may be UTF-8 too by chance: a Chinese name of two or three characters
+# in GBK is valid UTF-8 about one time in fifty ("郑伟" reads as "֣ΰ", a Hebrew accent and a
+# Greek letter); so may Big5's, Shift-JIS's and EUC-KR's, rarely a Windows code page's
+EAST_ASIAN_CODE_PAGES = {"gbk": "GBK", "big5": "Big5", "shift_jis": "Shift-JIS", "euc_kr": "EUC-KR"}
+
+
+def _misread(field: str) -> bool:
+    """Whether a roster's field reads as a name no one has: two characters or more that are
+    not ASCII, a letter among them, and not a name (:func:`_names_like`)."""
+    wide = [c for c in field if not c.isascii()]
+    return len(wide) >= 2 and any(c.isalpha() for c in wide) and not _names_like(field.strip())
+
+
+def _other_reading(path: Path, data: bytes, text: str) -> list[str]:
+    """A note where a roster read as UTF-8 holds names no one has (letters of several
+    scripts in one word, symbols: :func:`_names_like`) and a code page it may be in reads
+    every name as a name: the file may not be UTF-8, and its names then match no one. Only
+    a note: the UTF-8 reading may be right, and nothing is guessed."""
+    # the fields (a byte these code pages may pair with another is never a separator: a
+    # reading that parts a field otherwise did not decode); a name no one has holds letters
+    # and two characters or more that are not ASCII (a lone symbol is no other text's name)
+    fields = re.split(r'[,;\t\r\n"]', text)
+    index = next((i for i, f in enumerate(fields) if _misread(f)), None)
+    if index is None:
+        return []
+    readings = []
+    for codec, label in {**EAST_ASIAN_CODE_PAGES, **LEGACY_CODE_PAGES}.items():
+        try:
+            other = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if _names_like(other):
+            readings.append((label, other))
+    if not readings:
+        return []
+    ways = []
+    for label, other in readings[:3]:
+        theirs = re.split(r'[,;\t\r\n"]', other)
+        ways.append(f"{theirs[index].strip()!r} as {label}" if index < len(theirs) else label)
+    return [
+        f"{path.name} reads as UTF-8 with a name no one has ({fields[index].strip()!r}: "
+        "letters of several scripts, or symbols, in one name), where another encoding reads "
+        f"every name as one ({'; '.join(ways)}): if the names are written so, the file is "
+        f"not UTF-8 and they match no one; {_CSV_SAVE}"
+    ]
 
 
 # The code pages a spreadsheet saves "CSV" in where it is not UTF-8: Windows' (Excel's "CSV
