@@ -1163,8 +1163,14 @@ class Collector:
                             f"按通常的规则评分了 {winner.shown}，它可能不是你想提交的那个",
                         )
                     )
-                else:
-                    handin.problems.append(f"{exercise}: {graded.doubt}")
+                else:  # a doubt said already, of another kind
+                    handin.problems.append(
+                        Said(
+                            f"{exercise}: {graded.doubt}",
+                            f"{exercise}：{what_zh}，其中有 {len(inside)} 个 {exercise} 的文件；"
+                            "评分的文件可能不是最终版本：老师查看之前不写入成绩",
+                        )
+                    )
 
     def _prepare(self, candidate: _Candidate) -> str | tuple[bytes, CellMap | None, list[str]]:
         """The bytes to grade (a notebook's extracted code), or why there are none."""

@@ -324,8 +324,11 @@ def read(
         template = Handin(key=name, origin=f"{name}/", submitted_at=created)
         if created is None and name in metadata:
             template.problems.append(
-                f"{METADATA} gives {name} no submission time (:created_at:): no late penalty "
-                "can apply to it"
+                Said(
+                    f"{METADATA} gives {name} no submission time (:created_at:): no late "
+                    "penalty can apply to it",
+                    f"{METADATA} 没有给出 {name} 的提交时间（:created_at:）：无法对它应用迟交扣分",
+                )
             )
         if name in folders:
             collector = Collector(template, exercises, staging_for(staging, name), exclude=exclude)
@@ -334,12 +337,17 @@ def read(
             )
             template = collector.finish()
         else:
-            missing = f"{name}/: listed in {METADATA} but its folder is not in the export"
+            missing = Said(
+                f"{name}/: listed in {METADATA} but its folder is not in the export",
+                f"{name}/：{METADATA} 中列出了它，但导出的文件中没有它的文件夹",
+            )
             template.problems.append(missing)
             # its submitters handed in: what is not in the export is no 0 ("missing") but work
             # intake could not read, and no grade is written until the instructor looks
             for exercise in exercises:
-                template.unreadable[exercise] = f"{missing} (an unzip cut short?)"
+                template.unreadable[exercise] = Said(
+                    f"{missing} (an unzip cut short?)", f"{missing.zh}（解压没有完成？）"
+                )
                 template.unread_work.add(exercise)
         if name not in metadata:
             template.problems.append(

@@ -151,3 +151,26 @@ def test_moodle_text_entries_and_teams_are_said_in_chinese(tmp_path):
             lines = learner_lines(feedback_html(row, {}, WEEK, "zh"))
             assert any(word in line for line in lines), lines
             assert all(CJK.search(line) for line in lines), lines
+
+
+def test_gradescope_and_canvas_lines_are_said_in_chinese(tmp_path):
+    """A Gradescope export whose metadata lists a submission the export lacks (unzip cut
+    short?), and a Canvas text entry: both reach the student's page, in Chinese."""
+    from tests.lms.classes import CLASS, same_class
+
+    export = same_class("gradescope", tmp_path / "g")
+    shutil.rmtree(export / f"submission_{CLASS[0][0]}")
+    write(tmp_path / "c" / "doejane_4711_text.html", "<p>def add(a, b): ...</p>")
+    write(tmp_path / "c" / "roeann_4712_88001_exercise-01.py", code("ann"))
+    for download, word in (("g", "导出的文件中没有它的文件夹"), ("c", "文本或网址提交")):
+        intake = read_submissions(
+            tmp_path / download, staging=tmp_path / "st", exercises=exercises()
+        )
+        said = []
+        for row in build_rows(intake.handins, {}, WEEK):
+            lines = learner_lines(feedback_html(row, {}, WEEK, "zh"))
+            assert all(CJK.search(line) for line in lines), lines
+            output = json.loads(gradescope.results_json(row, WEEK, lang="zh"))["output"]
+            assert all(CJK.search(line) for line in output.splitlines() if line.strip()), output
+            said += lines
+        assert any(word in line for line in said), said
