@@ -2,8 +2,9 @@
 does not keep them: every file is dated when the unzip wrote it. Each student was told that
 a file was "dated after the due date" (or after the grading worksheet's time), a line per
 student that pointed at nothing. Where the class's dates are evidently not the platform's
-(all the same, all within an unzip's minutes, or all after the due date), the run says so
-once for the class, and no file date is named or used."""
+(all the same, all within an unzip's minutes unless an archive restored them, or each when
+its file was written here), the run says so once for the class, and no file date is named or
+used."""
 
 from __future__ import annotations
 
@@ -84,10 +85,35 @@ def test_a_class_late_all_together_keeps_its_dates(after, unzipped):
     class late all together (an exam's late batch, a deadline that was moved), whose dates
     the rule "all after the due date" dropped, each student's line with them. Each date is a
     whole second, apart from when its file was written here: the unzip restored it, and that
-    outweighs how close the dates are (five students within two minutes were dropped too)."""
+    outweighs how close the dates are (five students within two minutes were dropped too).
+    Not one zip time step (2 s) for the whole class, though: that is an archive that stamped
+    every member with one date (its own), not each student's hand-in."""
     class_ = handins([[DUE + timedelta(seconds=s)] for s in after], timedelta(seconds=unzipped))
-    assert forget_dates(class_, WEEK, "Moodle") == ""
-    assert all(dated_files(h, WEEK).instructor for h in class_)
+    line = forget_dates(class_, WEEK, "Moodle")
+    if max(after) - min(after) <= 2:
+        assert line.startswith("Moodle: the files' dates are not the platform's")
+        assert all(s.submitted_at is None for h in class_ for s in h.files.values())
+    else:
+        assert line == ""
+        assert all(dated_files(h, WEEK).instructor for h in class_)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    at=st.integers(-30 * 86400, 30 * 86400),
+    students=st.integers(2, 12),
+    unzipped=st.integers(3, 90 * 86400),
+)
+def test_an_archive_that_dated_every_member_alike_is_said_though_restored(at, students, unzipped):
+    """Every member of the download dated to one second (the archive's own date, as a tool
+    that builds it may stamp them), restored by the unzip: whole seconds apart from when the
+    files were written here, and still nobody's hand-in time."""
+    when = DUE + timedelta(seconds=at)
+    class_ = handins([[when] for _ in range(students)], timedelta(seconds=unzipped))
+    assert forget_dates(class_, WEEK, "Moodle").startswith(
+        "Moodle: the files' dates are not the platform's"
+    )
+    assert all(s.submitted_at is None for h in class_ for s in h.files.values())
 
 
 @settings(max_examples=200, deadline=None)
