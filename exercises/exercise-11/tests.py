@@ -600,7 +600,41 @@ def _check_features(got, want, what, source=""):
             evidence=["wrong_dtype", "float64_from_numpy", "numpy_float64_kept"],
         )
     _normalised(got, want, what)
+    _features_rounded(got, want, what)
     assert_close(got, want, what)
+
+
+def _features_rounded(got, want, what):
+    """Name features that are the float32 features rounded to float16 or bfloat16 (through
+    .half(), astype(np.float16) or dtype=torch.float16 on the way in), value for value, and
+    differ from them: float32 keeps every value the float64 array rounds to, these do not."""
+    if got.device.type == "meta" or got.shape != want.shape or not got.numel():
+        return
+    if not got.dtype.is_floating_point:
+        return
+    theirs, x = got.detach().cpu().double(), want.detach().cpu()
+    if torch.allclose(theirs, x.double(), rtol=1e-5, atol=1e-6):
+        return
+    for dtype in _LOW_PRECISION:
+        rounded = x.to(dtype).double()
+        if torch.equal(rounded, x.double()) or not torch.equal(theirs, rounded):
+            continue
+        we, wz = names(what)
+        kind = str(dtype).removeprefix("torch.")
+        yours, expected = paired_heads(theirs.reshape(-1), x.double().reshape(-1))
+        fail(
+            f"{we}: your features are the float32 ones rounded to {kind} (yours {yours}, "
+            f"expected {expected}): somewhere on the way in they were {kind} "
+            "(.half(), astype(np.float16) or dtype=torch.float16), which keeps about 3 "
+            "significant digits, and converting back to float32 afterwards cannot bring the "
+            "lost digits back. Convert the float64 array straight to float32: "
+            "torch.from_numpy(features).float().",
+            f"{wz}：你的特征是 float32 特征舍入到 {kind} 之后的值（你的结果 {yours}，期望 "
+            f"{expected}）：它们在进入时某处变成了 {kind}（.half()、astype(np.float16) 或 "
+            "dtype=torch.float16），只保留大约 3 位有效数字，之后再转回 float32 也找不回丢掉的"
+            "数字。请把 float64 数组直接转换为 float32：torch.from_numpy(features).float()。",
+            evidence=["values_differ", "low_precision_float"],
+        )
 
 
 def _normalisations(x):
@@ -753,7 +787,8 @@ def classifier_step(module, features, labels, classes, device, seed):
         loss.backward()
     except Exception as exc:  # noqa: BLE001
         return {"stage": "loss", "error": f"{type(exc).__name__}: {exc}"}
-    return {"stage": "done", "loss": loss.item(), "weight_grad": model.weight.grad}
+    # the features too: a loss that differs is explained by them, where they show why
+    return {"stage": "done", "loss": loss.item(), "weight_grad": model.weight.grad, "features": X}
 
 
 def _dropped_note(source, parameter):
@@ -862,6 +897,14 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed,
         "the cross-entropy loss of an nn.Linear classifier on your batch",
         "nn.Linear 分类器在你这批数据上的交叉熵损失",
     )
+    _loss_from_features(
+        got,
+        want,
+        Text(
+            "the loss and gradient of an nn.Linear classifier on your batch",
+            "nn.Linear 分类器在你这批数据上的损失和梯度",
+        ),
+    )
     assert_value(got["loss"], want["loss"], what, rel=1e-5, abs_=1e-6)
     what = Text(
         "the gradient of the classifier's weights on your batch",
@@ -869,6 +912,35 @@ def test_prepare_batch_feeds_a_classifier(learner, reference, device, rng, seed,
     )
     grad = expect_tensor(got["weight_grad"], what)
     assert_close(grad, want["weight_grad"], what, rtol=1e-4, atol=1e-6)
+
+
+def _loss_from_features(got, want, what):
+    """A loss or gradient that differs, with the learner's features that explain it named:
+    normalised, or rounded to float16, as test_prepare_batch_features names them (the features
+    are the learner's own answer, so anything else is no evidence and leaves the plain
+    message)."""
+    features, ours = got.get("features"), want.get("features")
+    if not isinstance(features, torch.Tensor) or not isinstance(ours, torch.Tensor):
+        return
+    loss, grad = got.get("loss"), got.get("weight_grad")
+    if not isinstance(loss, float) or not isinstance(grad, torch.Tensor):
+        return
+    same_loss = math.isclose(loss, float(want["loss"]), rel_tol=1e-5, abs_tol=1e-6)
+    same_grad = grad.shape == want["weight_grad"].shape and torch.allclose(
+        grad.detach().cpu().double(),
+        want["weight_grad"].detach().cpu().double(),
+        rtol=1e-4,
+        atol=1e-6,
+    )
+    if same_loss and same_grad:
+        return
+    we, wz = names(what)
+    features_what = Text(
+        f"{we}: it differs because of the features prepare_batch returns",
+        f"{wz}：它不同是因为 prepare_batch 返回的特征",
+    )
+    _normalised(features, ours, features_what)
+    _features_rounded(features, ours, features_what)
 
 
 def strided_arrays(module, seed):
