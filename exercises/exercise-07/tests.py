@@ -262,6 +262,30 @@ def _within_expansion_rounding(diagonal: torch.Tensor, x: torch.Tensor) -> bool:
     return bool((diagonal.double().abs() <= bound).all())
 
 
+def _pairwise_distance_eps(c, x, we, wz):
+    """Name F.pairwise_distance's own epsilon: it adds eps=1e-6 to every component of the
+    difference, so each point is exactly sqrt(d) * 1e-6 from itself (d: the number of
+    coordinates). The learner added nothing, so "an epsilon added before sqrt" would mislead."""
+    d = x.shape[1]
+    own = 1e-6 * math.sqrt(d)
+    if not abs(c - own) <= 1e-3 * own:
+        return
+    fail(
+        f"{we}: the diagonal should be exactly 0 (each point's distance to itself), but every "
+        f"diagonal value of yours is the same {c:.6g}, which is 1e-6 * sqrt({d}): "
+        "F.pairwise_distance (like nn.PairwiseDistance) adds its eps=1e-6 to every coordinate "
+        "of the difference by default, so no point is 0 away from itself, and every other "
+        "distance is off a little too. Compute the distances yourself: "
+        "(x[:, None, :] - x[None, :, :]).pow(2).sum(dim=-1).sqrt(), or torch.cdist(x, x).",
+        f"{wz}：对角线应当恰好为 0（每个点到自身的距离），但你的结果对角线上每个值都是同一个 "
+        f"{c:.6g}，即 1e-6 * sqrt({d})：F.pairwise_distance（和 nn.PairwiseDistance 一样）默认会给"
+        "差值的每个坐标加上 eps=1e-6，所以没有哪个点到自身的距离是 0，其他距离也都略有偏差。"
+        "请自己计算距离：(x[:, None, :] - x[None, :, :]).pow(2).sum(dim=-1).sqrt()，"
+        "或者 torch.cdist(x, x)。",
+        evidence=["values_differ", "pairwise_distance_eps"],
+    )
+
+
 def test_pairwise_diagonal_exactly_zero(learner, device, rng):
     # 40 points far from the origin (coordinates near 100), two of them identical: the rounding
     # errors of |x|^2 + |y|^2 - 2 x.y are then large, and 40 rows is past cdist's switch to it.
@@ -300,6 +324,7 @@ def test_pairwise_diagonal_exactly_zero(learner, device, rng):
         # number added before sqrt does (sqrt(0 + eps))
         c = float(diagonal[0])
         we, wz = names(what)
+        _pairwise_distance_eps(c, x, we, wz)
         fail(
             f"{we}: the diagonal should be exactly 0 (each point's distance to itself), but "
             f"every diagonal value of yours is the same {c:.6g}, which is sqrt({c * c:.3g}): a "
