@@ -146,3 +146,12 @@ def test_a_forged_answer_is_no_evidence():
             "",
         )
     assert _diagnosis(failed.value.evidence) is None
+
+
+@given(array=ARRAYS, dtype=st.sampled_from([torch.float16, torch.bfloat16]))
+def test_a_float16_result_is_told_its_dtype_not_its_rounding(array, dtype):
+    f = _features(*array)
+    evidence = _evidence(
+        EX11._check_features, torch.from_numpy(f).to(dtype), torch.from_numpy(f).float(), "x"
+    )
+    assert "low_precision_float" not in evidence and "wrong_dtype" in evidence, evidence
