@@ -219,6 +219,59 @@ def _grad_of_result(source):
     return None
 
 
+def _clears_grad(node):
+    """Whether the statement ``node`` zeroes a ``.grad``: ``t.grad.zero_()``,
+    ``t.grad.data.zero_()``, ``t.grad.fill_(0)``, ``t.grad[...] = 0`` or ``t.grad *= 0``."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Attribute) and func.attr in ("zero_", "fill_"):
+            inner = func.value
+            if isinstance(inner, ast.Attribute) and inner.attr == "data":
+                inner = inner.value
+            return isinstance(inner, ast.Attribute) and inner.attr == "grad"
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.target, ast.Attribute) and node.target.attr == "grad"
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        return (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Attribute)
+            and target.value.attr == "grad"
+        )
+    return False
+
+
+def _differentiates(node):
+    """Whether ``node`` calls backward() or torch.autograd.grad."""
+    return any(
+        isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Attribute)
+        and c.func.attr in ("backward", "grad")
+        for c in ast.walk(node)
+    )
+
+
+def _zeroed_before_backward(source, line):
+    """(line, code) when derivative's statement on ``line`` (where it raised) clears a .grad
+    before any backward() in derivative: a fresh leaf's .grad is None until a backward()
+    reaches it, so there is nothing to zero yet. None otherwise."""
+    func = _derivative_def(source)
+    if func is None or line is None:
+        return None
+    statements = sorted(
+        (n for n in ast.walk(func) if isinstance(n, ast.stmt) and n is not func),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    for node in statements:
+        if node.lineno > line:
+            return None
+        if _clears_grad(node) and node.lineno == line:
+            return _line(source, node)
+        if not isinstance(node, (ast.For, ast.While, ast.If, ast.With)) and _differentiates(node):
+            return None
+    return None
+
+
 def _sentence(text, stop="."):
     text = text.rstrip()
     return text if text.endswith((".", "。")) else text + stop
@@ -241,9 +294,25 @@ def _none_grad_named(source):
             raise
         if not source:
             raise
-        converted = _converted_leaf(source)
-        read = None if converted else _grad_of_result(source)
-        if converted is not None:
+        raised = exc.frames[-1].line if isinstance(exc, LearnerRaised) and exc.frames else None
+        zeroed = _zeroed_before_backward(source, raised)
+        converted = None if zeroed else _converted_leaf(source)
+        read = None if zeroed or converted else _grad_of_result(source)
+        if zeroed is not None:
+            line, code = zeroed
+            exc.message = Text(
+                f"{_sentence(exc.message.en)} Line {line}, `{code}`, runs before any "
+                "backward(): a leaf made with requires_grad=True has no gradient yet, its .grad "
+                "is None until a backward() reaches it, so there is nothing to zero. A fresh "
+                "leaf starts with no gradient, so the derivative needs no zeroing at all: drop "
+                "that line (zero a .grad only between two backward() calls on the same leaf).",
+                f"{_sentence(exc.message.zh, '。')}第 {line} 行的 `{code}` 在任何 backward() 之前执行："
+                "用 requires_grad=True 创建的叶子张量还没有梯度，在某次 backward() 到达它之前，它的 "
+                ".grad 是 None，所以没有东西可以清零。新建的叶子张量本来就没有梯度，求导数根本不需要"
+                "清零：去掉这一行（只有在同一个叶子张量上两次 backward() 之间才需要清零 .grad）。",
+            )
+            exc.evidence = (*exc.evidence, "grad_zeroed_before_backward")
+        elif converted is not None:
             line, code, name = converted
             exc.message = Text(
                 f"{_sentence(exc.message.en)} Line {line}, `{code}`, creates a leaf with "
