@@ -33,6 +33,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader.sandbox.codec import Opaque
 from grader.sandbox.faults import LearnerFault
 from grader.spec import Text
 from grader.testing import CheckFailed, describe, expect_tensor, fail
@@ -148,6 +149,26 @@ def test_set_seed_torch(learner, reference, device):
 # split_indices
 
 
+def _subset(part, we, wz):
+    """Name a part that is a torch.utils.data Subset (what random_split returns), where a
+    tensor of indices was due: the indices are its .indices list."""
+    name = part.type_name if isinstance(part, Opaque) else ""
+    if not isinstance(name, str) or name.rsplit(".", 1)[-1] != "Subset":
+        return
+    fail(
+        f"{we} should be a torch.Tensor of indices, but yours is a Subset, what "
+        "torch.utils.data.random_split returns: a dataset view, not the indices. Its shuffled "
+        "indices are the list subset.indices: return torch.tensor(subset.indices, "
+        "dtype=torch.long) (with the dtype: an empty split would be float32), or shuffle with "
+        "torch.randperm(n, generator=g) and slice it, as the task asks.",
+        f"{wz} 应该是由下标组成的 torch.Tensor，但你的结果是一个 Subset，也就是 "
+        "torch.utils.data.random_split 返回的东西：它是数据集的视图，而不是下标。打乱后的下标在列表 "
+        "subset.indices 里：请返回 torch.tensor(subset.indices, dtype=torch.long)（写明 dtype：否则"
+        "空的划分会是 float32），或者像题目要求的那样用 torch.randperm(n, generator=g) 打乱再切片。",
+        evidence=["not_a_tensor", "dataset_subset"],
+    )
+
+
 def _split(value, call, strict=True):
     """(train, val) from the learner's answer, as int64 1-D tensors. ``strict``: the dtype must
     be int64 (elsewhere integer indices of any dtype are read as int64)."""
@@ -162,6 +183,7 @@ def _split(value, call, strict=True):
     for (en, zh), part in zip((("train_idx", "train_idx"), ("val_idx", "val_idx")), value):
         we, wz = f"the {en} returned by {call}", f"{call} 返回的 {zh}"
         what = Text(we, wz)
+        _subset(part, we, wz)
         part = expect_tensor(part, what)
         if not strict and not part.dtype.is_floating_point and part.dtype != torch.bool:
             part = part.long()
