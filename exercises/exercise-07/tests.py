@@ -153,6 +153,7 @@ def test_pairwise_values(learner, reference, device, rng):
         mine.diagonal().zero_()
         want.diagonal().zero_()
         _not_sqrt_of_dot_products(mine, want, x, what, rtol, atol)
+        _pairwise_distance_eps_values(mine, want, x, what, rtol, atol)
         _another_distance(mine, want, x, what, rtol, atol)
         assert_close(
             mine,
@@ -282,6 +283,43 @@ def _pairwise_distance_eps(c, x, we, wz):
         "差值的每个坐标加上 eps=1e-6，所以没有哪个点到自身的距离是 0，其他距离也都略有偏差。"
         "请自己计算距离：(x[:, None, :] - x[None, :, :]).pow(2).sum(dim=-1).sqrt()，"
         "或者 torch.cdist(x, x)。",
+        evidence=["values_differ", "pairwise_distance_eps"],
+    )
+
+
+def _pairwise_distance_eps_values(mine, want, x, what, rtol, atol):
+    """fail() where the learner's distances are F.pairwise_distance's (nn.PairwiseDistance's):
+    the norm of x[i] - x[j] + 1e-6 (or - 1e-6, the rows given the other way round). Named only
+    where that fits the values far better than the distances do: the eps moves a distance by
+    about 1e-6, which a float32 formula's own rounding can match on a single value, never by
+    landing on the eps formula's values everywhere."""
+    if not mine.dtype.is_floating_point or mine.shape != want.shape or not mine.numel():
+        return
+    yours = mine.double()
+    off = (yours - want.double()).abs()
+    if bool(torch.isclose(yours, want.double(), rtol=rtol, atol=atol, equal_nan=True).all()):
+        return
+    rows = x.detach().cpu().double()
+    diff = rows[:, None, :] - rows[None, :, :]
+    for sign in (1.0, -1.0):
+        values = (diff + sign * 1e-6).pow(2).sum(dim=-1).sqrt()
+        values.diagonal().zero_()
+        near = (yours - values).abs()
+        if bool(torch.isclose(yours, values, rtol=rtol, atol=atol).all()) and bool(
+            near.max() <= 0.25 * off.max()
+        ):
+            break
+    else:
+        return
+    we, wz = names(what)
+    fail(
+        f"{we}: your distances are F.pairwise_distance's (nn.PairwiseDistance's), which adds "
+        "its eps=1e-6 to every coordinate of the difference by default: each distance is off "
+        "by about 1e-6, and no point is 0 away from itself. Compute the distances yourself: "
+        "(x[:, None, :] - x[None, :, :]).pow(2).sum(dim=-1).sqrt(), or torch.cdist(x, x).",
+        f"{wz}：你的距离是 F.pairwise_distance（或 nn.PairwiseDistance）算出的，它默认会给差值的每个"
+        "坐标加上 eps=1e-6：每个距离都偏差约 1e-6，也没有哪个点到自身的距离是 0。请自己计算距离："
+        "(x[:, None, :] - x[None, :, :]).pow(2).sum(dim=-1).sqrt()，或者 torch.cdist(x, x)。",
         evidence=["values_differ", "pairwise_distance_eps"],
     )
 
