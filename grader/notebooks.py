@@ -44,6 +44,7 @@ from typing import Any
 
 from grader import wire
 from grader.errors import UsageError
+from grader.i18n import Text
 from grader.text import source_lines
 
 MAX_NOTEBOOK_BYTES = 32 << 20  # notebooks carry their outputs (plots): larger than .py files
@@ -225,7 +226,9 @@ class Extracted:
 
     source: str
     cells: CellMap
-    notes: tuple[str, ...]  # what was left out or changed, for the learner
+    # what was left out or changed, for the learner, in each language: a notebook's reader
+    # may read it in Chinese, on a page of their own or in a class's feedback
+    notes: tuple[Text, ...]
 
 
 def extract(data: bytes) -> Extracted:
@@ -234,7 +237,7 @@ def extract(data: bytes) -> Extracted:
     lines: list[str] = []
     runs: list[Run] = []
     counts: list[tuple[int, int]] = []
-    notes: list[str] = []
+    notes: list[Text] = []
     for number, cell in enumerate(nb["cells"], start=1):
         if cell.get("cell_type") != "code":
             continue
@@ -267,9 +270,15 @@ def extract(data: bytes) -> Extracted:
             "left out of it: hand in a notebook of the exercise's cells, or a .py file"
         )
     if not runs:
-        notes.append("the notebook has no code to grade (no code cells, or only magics)")
+        notes.append(
+            Text(
+                "the notebook has no code to grade (no code cells, or only magics)",
+                "这个 notebook 没有可以评分的代码（没有代码单元格，或只有魔法命令）",
+            )
+        )
     if len(notes) > MAX_NOTES:
-        notes[MAX_NOTES:] = [f"... and {len(notes) - MAX_NOTES} more lines left out"]
+        more = len(notes) - MAX_NOTES
+        notes[MAX_NOTES:] = [Text(f"... and {more} more lines left out", f"……另有 {more} 行被略去")]
     source = "\n".join(lines) + "\n" if lines else ""
     return Extracted(source, CellMap(tuple(runs), tuple(counts)), tuple(notes))
 
@@ -444,7 +453,20 @@ def _cell_text(source: Any) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, str]]:
+def _at(cell: int, line: int | None = None) -> tuple[str, str]:
+    """A place in the notebook as a note names it: "cell 3, line 2", "第 3 个单元格第 2 行"."""
+    if line is None:
+        return f"cell {cell}", f"第 {cell} 个单元格"
+    return f"cell {cell}, line {line}", f"第 {cell} 个单元格第 {line} 行"
+
+
+def _left_out(cell: int, line: int, shown: str, en: str, zh: str) -> Text:
+    """A note that the line ``shown`` was left out, and why (``en``, ``zh``)."""
+    at_en, at_zh = _at(cell, line)
+    return Text(f"{at_en}: {shown} left out ({en})", f"{at_zh}：略去了 {shown}（{zh}）")
+
+
+def _code_lines(number: int, source: Any, notes: list[Text]) -> list[tuple[int, str]]:
     """The cell's lines that are Python, as (line in cell, text), magics left out with notes."""
     text = _cell_text(source)
     cell_lines = source_lines(text)
@@ -452,12 +474,20 @@ def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, s
     if first is not None and cell_lines[first].lstrip().startswith("%%"):
         magic = cell_lines[first].strip()
         if not _GRADE_MAGIC.match(magic):
+            name = magic.split()[0]
+            at_en, at_zh = _at(number)
             notes.append(
-                f"cell {number}: left out whole: it starts with the cell magic "
-                f"{magic.split()[0]}, which runs the cell as something other than plain Python"
+                Text(
+                    f"{at_en}: left out whole: it starts with the cell magic {name}, which runs "
+                    "the cell as something other than plain Python",
+                    f"{at_zh}：整个单元格被略去：它以单元格魔法命令 {name} 开头，这样的单元格不是作为普通 "
+                    "Python 运行的",
+                )
             )
             return []
-        notes.append(f"cell {number}, line {first + 1}: {magic} left out (the grader's magic)")
+        notes.append(
+            _left_out(number, first + 1, magic, "the grader's magic", "评分器自己的魔法命令")
+        )
         cell_lines = list(cell_lines)
         cell_lines[first] = ""
     kept: list[tuple[int, str]] = []
@@ -467,9 +497,15 @@ def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, s
         if scanner.at_statement_start() and (
             stripped.startswith(("%", "!")) or _ASSIGN_MAGIC.match(stripped)
         ):
-            kind = "a shell command" if _SHELL.match(stripped) else "a magic"
+            shell = bool(_SHELL.match(stripped))
             notes.append(
-                f"cell {number}, line {index}: {stripped[:80]} left out ({kind}, not Python)"
+                _left_out(
+                    number,
+                    index,
+                    stripped[:80],
+                    "a shell command, not Python" if shell else "a magic, not Python",
+                    "这是 shell 命令，不是 Python" if shell else "这是魔法命令，不是 Python",
+                )
             )
             indent = line[: len(line) - len(stripped)]
             if indent:
@@ -477,8 +513,13 @@ def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, s
             continue
         if scanner.at_statement_start() and _HELP.match(stripped):
             notes.append(
-                f"cell {number}, line {index}: {stripped[:80]} left out (IPython's help, not "
-                "Python)"
+                _left_out(
+                    number,
+                    index,
+                    stripped[:80],
+                    "IPython's help, not Python",
+                    "这是 IPython 的帮助，不是 Python",
+                )
             )
             indent = line[: len(line) - len(stripped)]
             if indent:
@@ -488,8 +529,13 @@ def _code_lines(number: int, source: Any, notes: list[str]) -> list[tuple[int, s
         scanner.feed(line)
         if display and scanner.at_statement_start():  # the whole call, on its line
             notes.append(
-                f"cell {number}, line {index}: {stripped[:80]} left out (display() exists only "
-                "in IPython)"
+                _left_out(
+                    number,
+                    index,
+                    stripped[:80],
+                    "display() exists only in IPython",
+                    "display() 只在 IPython 中存在",
+                )
             )
             continue
         kept.append((index, line))

@@ -185,7 +185,7 @@ def test_a_grade_cell_is_graded_with_the_cells_own_line_numbers():
         lines[4] == "def double(x):" and lines[5] == "    pass" and lines[6] == "    return x * 2"
     )
     assert submission.filename == "In [7]" and submission.cells is None
-    assert any("%time x = 1 left out" in n for n in submission.notes)
+    assert any("%time x = 1 left out" in n.en for n in submission.notes)
 
 
 @pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x85"])

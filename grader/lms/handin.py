@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from grader.i18n import Text
 from grader.notebooks import CellMap
 from grader.text import shown_name
 
@@ -75,57 +76,10 @@ def said_or_held(text: str, zh: str) -> Said:
     return text if isinstance(text, Said) else Said(text, zh)
 
 
-_NOTEBOOK_NOTES = (
-    (
-        r"(?P<at>cell \d+): left out whole: it starts with the cell magic (?P<m>\S*), which "
-        r"runs the cell as something other than plain Python",
-        "{at}：整个单元格被略去：它以单元格魔法命令 {m} 开头，这样的单元格不是作为普通 Python 运行的",
-    ),
-    (
-        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(the grader's magic\)",
-        "{at}：略去了 {m}（评分器自己的魔法命令）",
-    ),
-    (
-        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(a shell command, not Python\)",
-        "{at}：略去了 {m}（这是 shell 命令，不是 Python）",
-    ),
-    (
-        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(a magic, not Python\)",
-        "{at}：略去了 {m}（这是魔法命令，不是 Python）",
-    ),
-    (
-        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(IPython's help, not Python\)",
-        "{at}：略去了 {m}（这是 IPython 的帮助，不是 Python）",
-    ),
-    (
-        r"(?P<at>cell \d+, line \d+): (?P<m>.*) left out \(display\(\) exists only in "
-        r"IPython\)",
-        "{at}：略去了 {m}（display() 只在 IPython 中存在）",
-    ),
-    (
-        r"the notebook has no code to grade \(no code cells, or only magics\)",
-        "这个 notebook 没有可以评分的代码（没有代码单元格，或只有魔法命令）",
-    ),
-    (r"\.\.\. and (?P<n>\d+) more lines left out", "……另有 {n} 行被略去"),
-)
-
-
-def notebook_note(shown: str, note: str) -> Said:
+def notebook_note(shown: str, note: Text) -> Said:
     """A note of ``grader.notebooks.extract`` on the notebook ``shown`` (a line it left out),
-    in both languages. A note of a wording not known here keeps its English, said to be the
-    extraction's own words, so that no line in English alone reaches a page in Chinese."""
-    for pattern, zh in _NOTEBOOK_NOTES:
-        match = re.fullmatch(pattern, note, flags=re.DOTALL)
-        if match is not None:
-            words = {k: v for k, v in match.groupdict().items()}
-            if "at" in words:  # "cell 3, line 2" -> "第 3 个单元格第 2 行"
-                words["at"] = re.sub(
-                    r"cell (\d+)(?:, line (\d+))?",
-                    lambda m: f"第 {m[1]} 个单元格" + (f"第 {m[2]} 行" if m[2] else ""),
-                    words["at"],
-                )
-            return Said(f"{shown}: {note}", f"{shown}：" + zh.format(**words))
-    return Said(f"{shown}: {note}", f"{shown}：读取 notebook 时的说明（英文原文）：{note}")
+    in both languages, as the extraction says it."""
+    return Said(f"{shown}: {note.en}", f"{shown}：{note.zh}")
 
 
 def notebook_unreadable(message: str) -> Said:

@@ -20,6 +20,7 @@ from pathlib import Path
 from grader.engine.api import DEFAULT_SEED, MAX_SOURCE_BYTES, GradeRequest
 from grader.errors import UsageError
 from grader.fileio import check_writable, exists, is_regular_file, write_atomic
+from grader.i18n import Text
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, extract
 from grader.results import Result
 from grader.spec import ExerciseSpec
@@ -38,7 +39,7 @@ class Submission:
     source: bytes
     filename: str
     cells: CellMap | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()  # in each language: the result's own is picked
 
     def request(
         self,
@@ -59,10 +60,11 @@ class Submission:
 
     def finish(self, result: Result) -> Result:
         """The engine's result (which carries the request's cell map), with what reading the
-        file noted (a notebook's dropped magics)."""
+        file noted (a notebook's dropped magics), in the result's language."""
         if not self.notes:
             return result
-        return dataclasses.replace(result, notes=(*result.notes, *self.notes))
+        said = tuple(note.get(result.lang) for note in self.notes)
+        return dataclasses.replace(result, notes=(*result.notes, *said))
 
 
 def read_file(path: Path) -> bytes:
@@ -103,10 +105,10 @@ def from_notebook(data: bytes, filename: str) -> Submission:
     return Submission(source, filename, extracted.cells, learner_notes(extracted.notes))
 
 
-def learner_notes(notes: tuple[str, ...]) -> tuple[str, ...]:
+def learner_notes(notes: tuple[Text, ...]) -> tuple[Text, ...]:
     """What the extraction left out that the learner should hear about: not the grader's own
     magics, which every workspace notebook has."""
-    return tuple(n for n in notes if not _OWN_MAGIC.search(n))
+    return tuple(n for n in notes if not _OWN_MAGIC.search(n.en))
 
 
 def find_target(

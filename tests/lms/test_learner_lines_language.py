@@ -20,6 +20,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.i18n import Text
 from grader.lms import collect, gradescope
 from grader.lms.assignment import Assignment
 from grader.lms.batch import _with_intake_notes
@@ -132,11 +133,14 @@ def test_the_instructor_s_english_only_lines_are_counted_on_a_chinese_page():
     assert for_learner(lines, "zh") == ("a.py：已忽略", ENGLISH_ONLY_LEFT_OUT.format(n=1))
 
 
-def test_a_notebook_note_of_an_unknown_wording_is_said_to_be_the_reader_s_own():
-    known = notebook_note("a.ipynb", "cell 3, line 2: !ls left out (a shell command, not Python)")
-    assert known.zh == "a.ipynb：第 3 个单元格第 2 行：略去了 !ls（这是 shell 命令，不是 Python）"
-    unknown = notebook_note("a.ipynb", "cell 3: something new")
-    assert unknown == "a.ipynb: cell 3: something new" and "英文原文" in unknown.zh
+def test_a_notebook_note_is_said_in_both_languages_as_the_extraction_says_it():
+    note = Text(
+        "cell 3, line 2: !ls left out (a shell command, not Python)",
+        "第 3 个单元格第 2 行：略去了 !ls",
+    )
+    said = notebook_note("a.ipynb", note)
+    assert said == "a.ipynb: cell 3, line 2: !ls left out (a shell command, not Python)"
+    assert said.zh == "a.ipynb：第 3 个单元格第 2 行：略去了 !ls"
 
 
 def test_moodle_text_entries_and_teams_are_said_in_chinese(tmp_path):

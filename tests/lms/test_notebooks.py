@@ -58,7 +58,7 @@ def test_magics_and_shell_lines_are_left_out_with_a_note_each():
     assert "!" not in got.source
     assert "def g():\n    pass\n    return 2" in got.source  # the block stays valid
     compile(got.source, "x.py", "exec")
-    notes = "\n".join(got.notes)
+    notes = "\n".join(n.en for n in got.notes)
     assert "cell 2, line 1: %matplotlib inline left out (a magic, not Python)" in notes
     assert "cell 2, line 3: !pip install torch left out (a shell command, not Python)" in notes
     assert "cell 2, line 4: files = !ls left out (a shell command" in notes
@@ -174,12 +174,12 @@ def test_a_damaged_notebook_is_a_clear_problem_never_a_crash(data, message):
 def test_a_notebook_without_code_says_so():
     got = extract(notebook("%pip install torch", markdown_first=True))
     assert got.source == ""
-    assert "no code to grade" in got.notes[-1]
+    assert "no code to grade" in got.notes[-1].en
 
 
 def test_notes_are_capped():
     got = extract(notebook("\n".join(f"%time x{i}" for i in range(40)) + "\nz = 1"))
-    assert len(got.notes) == 21 and got.notes[-1] == "... and 20 more lines left out"
+    assert len(got.notes) == 21 and got.notes[-1].en == "... and 20 more lines left out"
 
 
 NOT_NEWLINES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -237,7 +237,7 @@ def test_ipython_help_and_display_lines_are_left_out_with_a_note(helps, display)
         "Import", "Assign", "FunctionDef", "Assign", "Assign",
     ]  # fmt: skip
     assert "is this right?" in got.source and "# really?" in got.source
-    said = " ".join(got.notes)
+    said = " ".join(n.en for n in got.notes)
     for help_line in helps:
         assert f"{help_line.strip()} left out (IPython's help, not Python)" in said
     assert f"{display} left out (display() exists only in IPython)" in said
