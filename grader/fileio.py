@@ -54,6 +54,18 @@ def mode_of(path: Path) -> int | None:
         return None
 
 
+def resolved(path: Path) -> Path:
+    """``path`` resolved, as ``Path.resolve`` does; where it cannot be (a symbolic link loop,
+    a NUL byte, a name longer than the file system allows), its absolute form. Every path
+    from outside (an entry of a class's download, a file the user named) is compared
+    resolved, and ``resolve`` raises on these: one entry that loops ended a whole
+    ``grade batch`` with a traceback."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # RuntimeError: a loop, before Python 3.13
+        return Path(os.path.abspath(path))
+
+
 def is_folder(path: Path) -> bool:
     mode = mode_of(path)
     return mode is not None and stat.S_ISDIR(mode)

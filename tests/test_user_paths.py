@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import UsageError
-from grader.fileio import check_writable, exists, is_folder, is_regular_file, mode_of
-from grader.serve.submission import read_file
+from grader.catalog import Catalog, project_root
+from grader.fileio import check_writable, exists, is_folder, is_regular_file, mode_of, resolved
+from grader.serve.submission import find_target, read_file
+from grader.workspace import Workspace
 from tests.conftest import cli_here
 
 paths = st.one_of(
@@ -39,6 +41,24 @@ def here(tmp_path, monkeypatch):
 def test_looking_at_a_user_path_never_raises(here, path):
     assert (mode_of(path) is None) == (not exists(path))
     assert not (is_folder(path) and is_regular_file(path))
+
+
+@PLACES
+@given(path=paths)
+def test_resolving_a_user_path_never_raises(here, path):
+    """``Path.resolve`` raises on a link loop (RuntimeError before Python 3.13) and on a NUL
+    byte: every path compared resolved goes through :func:`resolved`."""
+    assert resolved(path).is_absolute()
+
+
+@PLACES
+@given(path=paths)
+def test_the_file_to_grade_in_a_workspace_is_found_or_one_usage_error(here, path):
+    """``grade 1 --file loop.py`` in a workspace resolved the path to see whether it is the
+    workspace's own file: "internal error in the grader" for a link loop or a NUL byte."""
+    spec = Catalog(project_root()).resolve("1")
+    found, workspace = find_target(spec, path, Workspace(here))
+    assert found == path and workspace is None
 
 
 @PLACES
@@ -120,3 +140,11 @@ def test_a_bad_batch_path_is_blamed_on_its_own_argument(here, argument, bad):
     for other in ("--out", "--assignment", "--course"):
         if other != argument:
             assert other not in line, line
+
+
+@pytest.mark.parametrize("name", ["loop", "loop/x", "x" * 300])
+def test_grade_with_a_file_that_cannot_be_resolved_in_a_workspace_is_a_usage_error(here, name):
+    assert cli_here("init", str(here / "ws"), cwd=here).returncode == 0
+    proc = cli_here("1", "--file", str(here / name), "--no-report", cwd=here / "ws")
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("Error: ")

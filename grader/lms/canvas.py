@@ -38,6 +38,7 @@ import io
 import re
 from pathlib import Path
 
+from grader.fileio import resolved
 from grader.i18n import REPORT
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment, late_after_text
@@ -118,7 +119,7 @@ def read(
     named = carries_names([e.name for e in found])
     for entry in found:
         path = Path(entry.path)
-        if exclude and path.resolve() in exclude:
+        if exclude and resolved(path) in exclude:
             continue
         # a file first: its own name may end "_text.html"
         parsed = parse_name(entry.name, named)

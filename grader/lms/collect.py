@@ -43,6 +43,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from grader.errors import UsageError
+from grader.fileio import resolved
 from grader.lms import zipnames
 from grader.lms.handin import (
     ExerciseInfo,
@@ -476,7 +477,7 @@ class Collector:
                 if entry.is_symlink():
                     self.refuse(name, f"{shown}{name}", LINK_WHY, depth)
                 elif entry.is_dir(follow_symlinks=False):
-                    if self.exclude and path.resolve() in self.exclude:
+                    if self.exclude and resolved(path) in self.exclude:
                         continue
                     self._folder_named(entry.name, f"{shown}{name}/")
                     if archive_kind(entry.name):

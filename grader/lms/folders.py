@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.fileio import resolved
 from grader.lms.collect import (
     SKIP_DIRS,
     Collector,
@@ -63,7 +64,7 @@ def read(
         entries = sorted(scan, key=lambda e: e.name)
     for entry in entries:
         path = Path(entry.path)
-        if exclude and path.resolve() in exclude:
+        if exclude and resolved(path) in exclude:
             continue
         if skipped(entry.name):
             if _hides_work(entry, exercises):

@@ -49,6 +49,7 @@ import yaml
 
 from grader import wire
 from grader.errors import UsageError
+from grader.fileio import resolved
 from grader.i18n import REPORT, labels, sentence
 from grader.lms.assignment import MAX_POINTS, Assignment, GradescopeSettings
 from grader.lms.collect import Collector, entries, read_regular, skipped, staging_for
@@ -312,7 +313,7 @@ def read(
     folders = {}
     for entry in entries(root):
         path = Path(entry.path)
-        if skipped(entry.name) or entry.name == METADATA or (exclude and path.resolve() in exclude):
+        if skipped(entry.name) or entry.name == METADATA or (exclude and resolved(path) in exclude):
             continue
         if entry.is_dir(follow_symlinks=False) and not entry.is_symlink():
             folders[entry.name] = path

@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.fileio import is_folder, is_regular_file
+from grader.fileio import is_folder, is_regular_file, resolved
 from grader.lms.collect import (
     MAX_DEPTH,
     MAX_WALK_ENTRIES,
@@ -118,7 +118,7 @@ def read_submissions(
     stray: list[str] = []
     earlier = _earlier_outputs(root, notes) if layout == "folders" else []
     stray += [f"{p.name}/: the output of an earlier grade batch; ignored" for p in earlier]
-    excluded = frozenset(p.resolve() for p in (*exclude, staging, *earlier))
+    excluded = frozenset(resolved(p) for p in (*exclude, staging, *earlier))
     try:
         with class_budget():  # the class caps (collect.py), over every student's Collector
             handins = by_name(layout).read(
@@ -153,7 +153,7 @@ def _unplaced(root: Path, stray: list[str], excluded: frozenset[Path]) -> list[s
     unplaced = []
     for entry in found:
         path = Path(entry.path)
-        if skipped(entry.name) or path.resolve() in excluded:
+        if skipped(entry.name) or resolved(path) in excluded:
             continue
         said = [m for m in stray if m.startswith(f"{entry.name}: ")]
         if said and may_hold_work(entry):

@@ -35,6 +35,7 @@ import unicodedata
 from datetime import timedelta, timezone
 from pathlib import Path
 
+from grader.fileio import resolved
 from grader.lms import spreadsheet
 from grader.lms.assignment import Assignment
 from grader.lms.collect import Collector, entries, skipped, staging_for
@@ -100,7 +101,7 @@ def read(
         return _read_teams(found, staging, exercises, exclude, stray)
     for entry in found:
         path = Path(entry.path)
-        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+        if skipped(entry.name) or (exclude and resolved(path) in exclude):
             continue
         parsed = parse_name(entry.name)
         if parsed is None:
@@ -206,7 +207,7 @@ def _read_teams(
     teams: dict[str, list[tuple[str, str, str, Path]]] = {}
     for entry in found:
         path = Path(entry.path)
-        if skipped(entry.name) or (exclude and path.resolve() in exclude):
+        if skipped(entry.name) or (exclude and resolved(path) in exclude):
             continue
         parsed = parse_name(entry.name)
         if parsed is not None:

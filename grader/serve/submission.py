@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.engine.api import DEFAULT_SEED, MAX_SOURCE_BYTES, GradeRequest
 from grader.errors import UsageError
-from grader.fileio import check_writable, exists, is_regular_file, write_atomic
+from grader.fileio import check_writable, exists, is_regular_file, resolved, write_atomic
 from grader.i18n import Text
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, extract
 from grader.results import Result
@@ -119,8 +119,8 @@ def find_target(
     Without ``file``: the workspace's ``exercise-NN.py`` or ``exercise-NN.ipynb`` (the one
     saved last, where both exist), else the one in the current folder."""
     if file is not None:
-        if workspace is not None and file.resolve() not in {
-            p.resolve() for p in workspace_files(workspace, spec)
+        if workspace is not None and resolved(file) not in {
+            resolved(p) for p in workspace_files(workspace, spec)
         }:
             workspace = None
         return file, workspace
