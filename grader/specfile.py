@@ -17,6 +17,7 @@ from typing import Any
 
 from grader import wire
 from grader.errors import SpecError
+from grader.fileio import is_regular_file
 from grader.spec import (
     DEVICES,
     FORMAT_VERSION,
@@ -36,7 +37,7 @@ from grader.spec import (
     TestSpec,
     Text,
 )
-from grader.text import python_encoding, shown
+from grader.text import inert_line, python_encoding, shown, shown_name
 from grader.yamlfields import YamlFields, read_yaml, text_value
 
 # A test's points: scores add up as floats, and past 2**53 one lost point no longer shows
@@ -166,8 +167,15 @@ def _fixes(path: Path, top: YamlFields) -> tuple[tuple[str, Text], ...]:
 
 
 def _require_file(path: Path, where: str | None, target: Path, what: str) -> None:
-    if not target.is_file():
-        raise SpecError(path, where, f"{what} {target} does not exist", f"create {target}")
+    """``target`` is a regular file; a name the file system cannot look at (longer than it
+    allows, a NUL byte, a link loop) is none, where ``Path.is_file`` raised ENAMETOOLONG."""
+    if not is_regular_file(target):
+        shown_target = inert_line(shown_name(str(target)))
+        if len(shown_target) > 200:
+            shown_target = shown_target[:200] + "..."
+        raise SpecError(
+            path, where, f"{what} {shown_target} does not exist", f"create {shown_target}"
+        )
 
 
 def _own_file(path: Path, where: str, file: str) -> str:

@@ -565,3 +565,47 @@ def test_text_yaml_reads_as_another_kind_is_told_to_be_quoted(tmp_path_factory, 
     quoted = YamlFields(path, wire.load_yaml(f"k: '{scalar}'\nl: ['{scalar}']\n"), "", ("k", "l"))
     assert quoted.get("k", str) == scalar
     assert quoted.names("l") == (scalar,)
+
+
+FILE_NAMES = st.one_of(
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=20).map(lambda t: t + ".py"),
+    st.integers(250, 5000).map(lambda n: "a" * n + ".py"),  # past the file system's NAME_MAX
+    st.integers(1, 40).map(lambda n: "/".join(["d" * 250] * n) + ".py"),  # past PATH_MAX
+    st.sampled_from(["a\0.py", "\x1b[2J.py", "../exercise-41.py", "/etc/passwd", "a\\b.py"]),
+)
+
+
+def test_a_course_file_of_any_name_loads_or_is_a_spec_error(tmp_path):
+    """Any name in any field that names a file of the exercise (a name longer than the file
+    system allows, a NUL byte, a path): the spec loads, or is a SpecError naming that field.
+    ``learner_file: aaa...a.py`` past 255 bytes was "internal error in the grader" (the file
+    system's ENAMETOOLONG out of ``Path.is_file``) in every command that lists exercises."""
+    import yaml
+
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "solutions").mkdir()
+    scaffold(Catalog(tmp_path), "exercise-42", "scaling")
+    path = tmp_path / "exercises" / "exercise-42" / "exercise.yaml"
+    original = yaml.safe_load(path.read_text(encoding="utf-8"))
+    places = [("learner_file",), ("test_file",), ("mutants", 0, "file")]
+    if original.get("alternatives"):
+        places.append(("alternatives", 0, "file"))
+
+    @settings(max_examples=60, deadline=None)
+    @example(place=("learner_file",), name="a" * 300 + ".py")
+    @example(place=("test_file",), name="a\n.py")
+    @given(place=st.sampled_from(places), name=FILE_NAMES)
+    def check(place: tuple, name: str) -> None:
+        data = copy.deepcopy(original)
+        parent = data
+        for step in place[:-1]:
+            parent = parent[step]
+        parent[place[-1]] = name
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        try:
+            Catalog(tmp_path).resolve("42")
+        except SpecError as exc:
+            assert exc.field == ".".join(str(p) for p in place).replace(".0.", "[0].")
+            assert "\n" not in exc.message and len(exc.message) < 1000
+
+    check()
