@@ -609,10 +609,21 @@ def load_yaml(
             loaded = yaml.load(data, Loader=loader)  # a SafeLoader subclass
             # the events' depth is the text's: each alias of an alias nests a level more
             return _encodable(loaded, max_depth, max_values=MAX_YAML_VALUES if aliases else None)
+        except yaml.reader.ReaderError as exc:
+            # a character YAML refuses (a NUL, a control code, U+FFFE): its error names the
+            # parser's "<unicode string>" and an offset, on two lines
+            line, column = _line_column(data, exc.position, _counts_bytes(loader))
+            fail(
+                "",
+                f"invalid YAML at line {line}, column {column}: the character "
+                f"U+{exc.character if type(exc.character) is int else 0:04X}, which YAML "
+                "does not allow",
+                "remove it, or write it as an escape in a double-quoted string (\\x07)",
+            )
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            problem = getattr(exc, "problem", None) or str(exc)
+            problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
             fail("", f"invalid YAML{where}: {problem}", "correct the YAML syntax there")
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")
@@ -623,6 +634,28 @@ def load_yaml(
             # through: a timestamp of February 30th (ValueError), an explicit !!timestamp that
             # is no date (AttributeError). Each is the file's fault, said with its line.
             fail("", _bad_value(data, loader, exc), "correct the value there")
+
+
+def _line_column(text: str, offset: int, in_bytes: bool) -> tuple[int, int]:
+    """The line and column (both from 1) of ``offset`` in ``text`` (counted in its UTF-8
+    bytes where ``in_bytes``), as YAML 1.1 counts lines (a CRLF, a CR, an LF, U+0085, U+2028
+    or U+2029 ends one)."""
+    offset = max(0, offset)
+    before = text.encode("utf-8")[:offset].decode("utf-8", "ignore") if in_bytes else text[:offset]
+    lines = _YAML_BREAK.split(before)
+    return len(lines), len(lines[-1]) + 1
+
+
+def _counts_bytes(loader: Any) -> bool:
+    """Whether ``loader`` is libyaml's (its errors count offsets in UTF-8 bytes, the pure
+    Python reader's in characters)."""
+    import yaml
+
+    c_loader = getattr(yaml, "CSafeLoader", None)
+    return c_loader is not None and issubclass(loader, c_loader)
+
+
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def _bad_value(data: str, loader: Any, exc: Exception) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 
 import pytest
@@ -134,6 +135,49 @@ def test_load_yaml_reads_or_refuses_any_text(data: str | bytes) -> None:
         wire.load_yaml(data, source="m.yml")
     except WireError as exc:
         assert str(exc).startswith("m.yml: ")
+
+
+@given(st.text(CHARS, max_size=200) | st.binary(max_size=200))
+def test_load_yaml_refuses_in_one_line(data: str | bytes) -> None:
+    """Every refusal is one line: an instructor's file is refused with one ``Error:`` line."""
+    try:
+        wire.load_yaml(data, source="m.yml")
+    except WireError as exc:
+        assert "\n" not in str(exc) and "<unicode string>" not in str(exc)
+
+
+# Lines of YAML, each ended as some editor ends it
+_YAML_LINES = st.lists(
+    st.tuples(
+        st.sampled_from(["a: 1", "- x", "b: 'q'", "# note", "", "  c: [1, 2]", "d: é"]),
+        st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028"]),
+    ),
+    max_size=8,
+).map(lambda lines: "".join(text + end for text, end in lines))
+
+
+@given(
+    before=_YAML_LINES,
+    indent=st.text(" ", max_size=3),
+    char=st.sampled_from(["\x00", "\x01", "\x07", "\x1b", "\x7f", "\x9b", "\ufffe", "\uffff"]),
+)
+def test_a_character_yaml_refuses_is_named_with_its_line_and_column(
+    before: str, indent: str, char: str
+) -> None:
+    """A NUL or a control code in an instructor's YAML was refused with the parser's own two
+    lines ("unacceptable character #x0000 ... in "<unicode string>", position 50"): no line to
+    look at, and an ``Error:`` of two lines. It is now one line with the line and column."""
+    text = before + indent + "k: v" + char + "\n"
+    line = len(re.split("\r\n|[\r\n\x85\u2028]", before))
+    try:
+        wire.load_yaml(text, source="m.yml")
+    except WireError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("loaded")
+    assert "\n" not in message, message
+    where = f"at line {line}, column {len(indent) + 5}: the character U+{ord(char):04X}"
+    assert where in message, message
 
 
 _DIGITS = st.integers(0, 99).map("{:02d}".format)
