@@ -316,10 +316,17 @@ def _read(data: bytes) -> dict[str, Any]:
         )
     major = raw.get("nbformat")
     # the type too: 4.0 == 4 in Python, and nbformat's own validator asserts an int
-    if type(major) is not int or major != 4 or type(raw.get("nbformat_minor")) is not int:
+    if type(major) is not int or major != 4:
         raise NotebookError(
             f"the notebook's format is nbformat {_shown(major)}; this grader reads nbformat 4 "
             "(Jupyter since 2015): open it in a current Jupyter and save it again"
+        )
+    minor = raw.get("nbformat_minor")
+    if type(minor) is not int or minor < 0:
+        # "nbformat 4; this grader reads nbformat 4" said nothing of what was wrong
+        raise NotebookError(
+            f"the notebook is damaged (its nbformat_minor is {_shown(minor)}, not a version "
+            "number such as 5); open it in Jupyter and save it again"
         )
     _check_cells(raw["cells"])
     language = _language(raw)

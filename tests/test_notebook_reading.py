@@ -185,3 +185,22 @@ def test_a_notebook_with_any_field_changed_is_read_or_refused_in_one_line(
         return
     got.source.encode("utf-8")
     assert CellMap.from_dict(json.loads(json.dumps(got.cells.to_dict()))) == got.cells
+
+
+@settings(max_examples=50, deadline=None)
+@given(minor=_ODD | st.integers() | st.floats(allow_nan=False) | st.booleans())
+def test_an_odd_minor_version_is_named_as_what_is_wrong(minor):
+    """``"nbformat_minor": true`` (or "5", 5.0, -1) in an nbformat 4 notebook was told "the
+    notebook's format is nbformat 4; this grader reads nbformat 4": a refusal that named
+    the one thing that was right. A notebook whose minor version is no whole number is now
+    told so, by that field's name."""
+    notebook = json.loads(json.dumps(_BASE))
+    notebook["nbformat_minor"] = minor
+    text = json.dumps(notebook, allow_nan=True)
+    try:
+        extract(text.encode("utf-8", "surrogatepass"))
+    except NotebookError as exc:
+        assert "nbformat_minor" in str(exc) or type(minor) is int, str(exc)
+        assert "reads nbformat 4" not in str(exc), str(exc)
+    else:
+        assert type(minor) is int and minor >= 0
