@@ -769,3 +769,28 @@ def test_no_output_anywhere_replaces_a_link_or_a_special_file(tmp_path, kind):
         write_atomic(out, "new")
     assert out.is_symlink() if kind == "link" else stat.S_ISFIFO(os.lstat(out).st_mode)
     assert target.read_text() == "kept"
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    interval=st.sampled_from(["nan", "inf", "-inf", "-1", "0", "1e400", "3601", "0.2", "x"])
+    | st.floats().map(repr)
+)
+def test_grade_watch_takes_an_interval_it_can_wait_or_refuses_it_before_grading(tmp_path, interval):
+    """``grade watch 1 --interval nan`` (or inf, -1) graded once, then ended with "internal
+    error in the grader": ``time.sleep`` refuses what ``float`` took. Every interval is a
+    number of seconds it can wait (up to an hour), or one usage error before anything is
+    read or graded."""
+    try:
+        waits = 0 < float(interval) <= 3600
+    except ValueError:
+        waits = False
+    for folder in ("exercises", "solutions"):  # a course with nothing to watch
+        (tmp_path / folder).mkdir(exist_ok=True)
+    proc = cli_here("watch", "no-such-exercise", "--interval", interval, "--course", str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    said = proc.stderr.startswith("Error: argument --interval")
+    assert said != waits, proc.stderr
+    assert said or "no exercise 'no-such-exercise'" in proc.stderr, proc.stderr

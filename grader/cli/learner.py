@@ -339,7 +339,7 @@ def cmd_watch(argv: list[str]) -> int:
     parser = grade_parser(
         "grade watch", "Grade your file for an exercise again every time you save it (Ctrl-C ends)."
     )
-    parser.add_argument("--interval", type=float, default=0.5, help="seconds between checks")
+    parser.add_argument("--interval", type=interval_arg, default=0.5, help="seconds between checks")
     args = parser.parse_args(argv)
     spec = _catalog().resolve(args.id)
     path, workspace = locate(spec, args.file)
@@ -379,6 +379,24 @@ def cmd_watch(argv: list[str]) -> int:
     finally:
         grader.close(completed=False)
     return 0
+
+
+MAX_INTERVAL_S = 3600.0
+
+
+def interval_arg(text: str) -> float:
+    """``grade watch --interval``: a finite number of seconds, above 0 and at most an hour.
+    ``nan``, ``inf`` or ``-1`` were taken, and the first wait after the first grading ended
+    the command with "internal error in the grader" (``time.sleep`` refuses them)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= MAX_INTERVAL_S:  # NaN fails this too
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most {MAX_INTERVAL_S:g}"
+        )
+    return value
 
 
 def _score_line(result: Result) -> str:
