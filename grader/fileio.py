@@ -7,6 +7,7 @@ fix: one UsageError naming it, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -64,6 +65,30 @@ def resolved(path: Path) -> Path:
         return path.resolve()
     except (OSError, RuntimeError, ValueError):  # RuntimeError: a loop, before Python 3.13
         return Path(os.path.abspath(path))
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path`` (a final link followed), at most ``limit``
+    and one more (so that a reader can say it is larger). Never waits: a FIFO or a device
+    there (``--assignment`` given a pipe, a ``state.json`` made a FIFO) is opened without
+    blocking and refused as an OSError, where ``read_bytes`` waited for a writer for ever."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a folder, a pipe or a device)")
+        os.set_blocking(fd, True)
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def is_folder(path: Path) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 from grader import wire
 from grader.errors import UsageError
-from grader.fileio import write_atomic
+from grader.fileio import read_regular, write_atomic
 from grader.results import Result, ResultError
 from grader.spec import ExerciseSpec
 from grader.version import __version__
@@ -85,7 +85,9 @@ class Workspace:
         state. Stored data never crashes a command."""
         fresh: dict[str, Any] = {"format_version": FORMAT_VERSION, "exercises": {}}
         try:
-            data = wire.loads(self.state_path.read_bytes(), max_bytes=MAX_STATE_BYTES)
+            data = wire.loads(
+                read_regular(self.state_path, MAX_STATE_BYTES), max_bytes=MAX_STATE_BYTES
+            )
             top = wire.Fields(data, "state", optional=("format_version", "exercises"))
             entries = top.raw("exercises", {})
             if type(entries) is not dict:
@@ -126,7 +128,7 @@ class Workspace:
     def last_result(self, exercise_id: str) -> Result | None:
         path = self.result_path(exercise_id)
         try:
-            return Result.from_json(path.read_bytes(), source=str(path))
+            return Result.from_json(read_regular(path, wire.MAX_JSON_BYTES), source=str(path))
         except (OSError, ResultError):
             return None
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from grader import wire
 from grader.errors import SpecError
+from grader.fileio import read_regular
 from grader.i18n import LANGS, Text
 
 MAX_YAML_BYTES = 4 << 20  # an instructor's file: far beyond any real one, still bounded
@@ -29,12 +30,15 @@ def read_yaml(path: Path, *, aliases: bool = True, data: bytes | None = None) ->
     ``aliases=False`` for a file the instructor did not write; ``data``: its bytes, where the
     caller has read them already."""
     try:
-        data = path.read_bytes() if data is None else data
+        data = read_regular(path, MAX_YAML_BYTES) if data is None else data
     except FileNotFoundError:
         raise SpecError(path, None, "file not found", "create it, or remove the folder") from None
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise SpecError(
-            path, None, f"cannot read the file ({exc})", "check its permissions"
+            path,
+            None,
+            f"cannot read the file ({getattr(exc, 'strerror', None) or exc})",
+            "give the path of a YAML file you can read",
         ) from None
     try:
         return wire.load_yaml(data, max_bytes=MAX_YAML_BYTES, aliases=aliases)

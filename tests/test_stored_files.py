@@ -1,0 +1,105 @@
+"""A file the grader reads back (a workspace's state and last results) or is pointed at (an
+assignment file, a course's YAML) may be no regular file at all: a FIFO, a folder, a device, a
+link that loops. Each is read as "no such file" or refused in one line, and never waited on:
+``read_bytes`` of a FIFO waited for a writer for ever, so ``grade list`` in a workspace whose
+``state.json`` was a FIFO never returned, nor did ``grade batch --assignment`` given a pipe."""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.errors import SpecError
+from grader.fileio import read_regular
+from grader.workspace import Workspace
+from grader.yamlfields import read_yaml
+from tests.conftest import cli_here
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _device(path: Path) -> None:
+    path.symlink_to("/dev/zero")  # endless bytes: a cap, not a wait, is what ends it
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path)
+
+
+def _socket(path: Path) -> None:
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(path))
+    sock.close()
+
+
+KINDS: dict[str, Callable[[Path], None]] = {
+    "fifo": _fifo,
+    "folder": _folder,
+    "device": _device,
+    "loop": _loop,
+    "socket": _socket,
+}
+ANY_KIND = settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@ANY_KIND
+@given(kind=st.sampled_from(sorted(KINDS)), limit=st.integers(0, 1 << 20))
+def test_a_file_that_is_not_regular_is_refused_without_waiting(tmp_path, kind, limit):
+    path = Path(tempfile.mkdtemp(dir=tmp_path)) / kind
+    KINDS[kind](path)
+    with pytest.raises(OSError):
+        read_regular(path, limit)
+
+
+@given(data=st.binary(max_size=300), limit=st.integers(0, 400))
+def test_a_regular_file_is_read_up_to_one_byte_past_its_limit(tmp_path_factory, data, limit):
+    path = tmp_path_factory.mktemp("r") / "f"
+    path.write_bytes(data)
+    assert read_regular(path, limit) == data[: limit + 1]
+
+
+@ANY_KIND
+@given(kind=st.sampled_from(sorted(KINDS)), place=st.sampled_from(["state", "result"]))
+def test_a_workspace_whose_stored_files_are_not_files_is_read_as_fresh(tmp_path, kind, place):
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    (root / ".grade" / "results").mkdir(parents=True)
+    workspace = Workspace(root)
+    target = workspace.state_path if place == "state" else workspace.result_path("exercise-01")
+    KINDS[kind](target)
+    assert workspace.load_state()["exercises"] == {}
+    assert workspace.last_result("exercise-01") is None
+
+
+@pytest.mark.parametrize("kind", ["fifo"])
+def test_grade_list_in_a_workspace_whose_state_is_a_fifo_answers(tmp_path, kind):
+    assert cli_here("init", str(tmp_path / "ws"), cwd=tmp_path).returncode == 0
+    state = tmp_path / "ws" / ".grade" / "state.json"
+    state.unlink(missing_ok=True)
+    KINDS[kind](state)
+    proc = cli_here("list", cwd=tmp_path / "ws")
+    assert proc.returncode == 0, proc.stderr
+    assert "not started" in proc.stdout
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_yaml_file_that_is_not_a_file_is_one_spec_error(tmp_path, kind):
+    path = tmp_path / "week.yaml"
+    KINDS[kind](path)
+    with pytest.raises(SpecError) as caught:
+        read_yaml(path)
+    assert "\n" not in caught.value.message and "week.yaml" in caught.value.message
