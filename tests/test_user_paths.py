@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader.errors import UsageError
 from grader.catalog import Catalog, project_root
+from grader.errors import UsageError
 from grader.fileio import check_writable, exists, is_folder, is_regular_file, mode_of, resolved
 from grader.serve.submission import find_target, read_file
 from grader.workspace import Workspace
