@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,16 +155,36 @@ class Workspace:
         """Restore the starter; returns where the learner's file was backed up (if it existed)."""
         target = self.file_for(spec)
         backup = None
-        if target.exists():
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            backup = self.state_dir / "backups" / f"{target.stem}.{stamp}.py"
-            counter = 1
-            while backup.exists():
-                backup = self.state_dir / "backups" / f"{target.stem}.{stamp}-{counter}.py"
-                counter += 1
-            backup.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(target, backup)
-        shutil.copyfile(spec.starter_path, target)
+        try:
+            info: os.stat_result | None = target.lstat()
+        except FileNotFoundError:
+            info = None
+        except OSError as exc:
+            raise UsageError(f"cannot look at {target}: {exc.strerror or exc}") from None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            # A folder, a FIFO or a link there crashed reset (copying it), and a link had the
+            # starter written through it, over whatever file it named
+            raise UsageError(
+                f"{target} is not a regular file (a folder, a link, a pipe or a device): "
+                "grade reset neither backs it up nor replaces it",
+                hint="Move it away or rename it, then run grade reset again.",
+            )
+        try:
+            if info is not None:
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                backup = self.state_dir / "backups" / f"{target.stem}.{stamp}.py"
+                counter = 1
+                while os.path.lexists(backup):
+                    backup = self.state_dir / "backups" / f"{target.stem}.{stamp}-{counter}.py"
+                    counter += 1
+                backup.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(target, backup)
+            shutil.copyfile(spec.starter_path, target)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot reset {target}: {exc.strerror or exc}",
+                hint="Check that you can write to the workspace and its .grade folder.",
+            ) from None
         self._update(spec.id, status=None, score=None, max_score=None, hints_shown=0)
         return backup
 
@@ -210,7 +231,7 @@ def init_workspace(root: Path, specs: list[ExerciseSpec]) -> tuple[Workspace, li
     created, kept = [], []
     for spec in specs:
         target = root / spec.learner_file
-        if target.exists():
+        if os.path.lexists(target):  # a link too: the starter is never written through one
             kept.append(target.name)
         else:
             shutil.copyfile(spec.starter_path, target)

@@ -32,7 +32,9 @@ def _folder(path: Path) -> None:
 
 
 def _device(path: Path) -> None:
-    path.symlink_to("/dev/zero")  # endless bytes: a cap, not a wait, is what ends it
+    # /dev/null, not /dev/zero: where a reader has no cap (a bug), endless bytes would fill
+    # the memory or the disk (grade reset's backup copied /dev/zero until the disk was full)
+    path.symlink_to("/dev/null")
 
 
 def _loop(path: Path) -> None:
@@ -64,6 +66,12 @@ def test_a_file_that_is_not_regular_is_refused_without_waiting(tmp_path, kind, l
     KINDS[kind](path)
     with pytest.raises(OSError):
         read_regular(path, limit)
+
+
+def test_an_endless_device_is_refused_before_a_byte_is_read(tmp_path):
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with pytest.raises(OSError, match="not a regular file"):
+        read_regular(tmp_path / "zero", 10)
 
 
 @given(data=st.binary(max_size=300), limit=st.integers(0, 400))
@@ -103,3 +111,38 @@ def test_a_yaml_file_that_is_not_a_file_is_one_spec_error(tmp_path, kind):
     with pytest.raises(SpecError) as caught:
         read_yaml(path)
     assert "\n" not in caught.value.message and "week.yaml" in caught.value.message
+
+
+def _outside(path: Path) -> None:
+    """A link to a file outside the workspace (the starter must never be written there)."""
+    outside = path.parent.parent / f"outside-{path.name}"
+    outside.write_text("kept\n")
+    path.symlink_to(outside)
+
+
+LEARNER_KINDS = {**KINDS, "outside": _outside, "dangling": lambda p: p.symlink_to(p.parent / "no")}
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNER_KINDS))
+def test_grade_reset_of_a_learner_file_that_is_not_a_file_is_one_usage_error(tmp_path, kind):
+    """``grade reset 7`` where exercise-07.py was a folder, a FIFO or a link that loops ended
+    with "internal error in the grader" (copying it for the backup); a link had the starter
+    written through it, over the file it named. Each is one usage error, and nothing it
+    names is touched."""
+    assert cli_here("init", str(tmp_path / "ws"), cwd=tmp_path).returncode == 0
+    target = tmp_path / "ws" / "exercise-07.py"
+    target.unlink()
+    LEARNER_KINDS[kind](target)
+    proc = cli_here("reset", "7", cwd=tmp_path / "ws")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("Error: ") and "not a regular file" in proc.stderr
+    assert not (tmp_path / "ws" / ".grade" / "backups").exists()
+    if kind == "outside":
+        assert (tmp_path / "outside-exercise-07.py").read_text() == "kept\n"
+
+
+def test_grade_init_never_writes_a_starter_through_a_link(tmp_path):
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "exercise-07.py").symlink_to(tmp_path / "elsewhere.py")
+    assert cli_here("init", str(tmp_path / "ws"), cwd=tmp_path).returncode == 0
+    assert not (tmp_path / "elsewhere.py").exists()
