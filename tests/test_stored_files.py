@@ -146,3 +146,15 @@ def test_grade_init_never_writes_a_starter_through_a_link(tmp_path):
     (tmp_path / "ws" / "exercise-07.py").symlink_to(tmp_path / "elsewhere.py")
     assert cli_here("init", str(tmp_path / "ws"), cwd=tmp_path).returncode == 0
     assert not (tmp_path / "elsewhere.py").exists()
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_grade_watch_looks_at_a_file_that_is_not_regular_without_waiting(tmp_path, kind):
+    """``grade watch`` reads the file at every check to tell a save: a FIFO there waited for
+    a writer for ever. What is not a regular file is no file to grade yet."""
+    from grader.cli.learner import _stamp
+
+    KINDS[kind](tmp_path / "exercise-07.py")
+    assert _stamp(tmp_path / "exercise-07.py") is None
+    (tmp_path / "plain.py").write_text("x = 1\n")
+    assert _stamp(tmp_path / "plain.py") is not None

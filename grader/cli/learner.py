@@ -22,8 +22,9 @@ from grader.concepts import concept_name
 from grader.console import control
 from grader.engine.scoring import exit_code
 from grader.errors import ExitCode, UsageError
-from grader.fileio import check_replaceable, write_atomic
+from grader.fileio import check_replaceable, read_regular, write_atomic
 from grader.i18n import CLI, TERMINAL, choose_lang, display_width, labels, pad, wrap
+from grader.notebooks import MAX_NOTEBOOK_BYTES
 from grader.options import (
     Parser,
     add_debug,
@@ -406,8 +407,11 @@ def _score_line(result: Result) -> str:
 
 
 def _stamp(path: Path) -> tuple[int, int, bytes] | None:
+    """What tells a saved file from the last one graded; None where there is no file to
+    grade. Read as a regular file only: the watched path made a FIFO (or a link to
+    /dev/zero) waited for ever (or read without end) at every check."""
     try:
         stat = path.stat()
-        return (stat.st_mtime_ns, stat.st_size, path.read_bytes()[-4096:])
-    except OSError:
+        return (stat.st_mtime_ns, stat.st_size, read_regular(path, MAX_NOTEBOOK_BYTES)[-4096:])
+    except (OSError, ValueError):
         return None
