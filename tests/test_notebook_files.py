@@ -108,7 +108,8 @@ def test_a_broken_notebook_is_a_usage_error(tmp_path):
     path.write_text("{not a notebook")
     proc = cli_here("90", "--file", str(path), home=PROBE_HOME)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("Error: not a notebook") and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"Error: {path}: not a notebook"), proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_init_notebooks_writes_one_notebook_per_exercise(tmp_path):

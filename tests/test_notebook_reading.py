@@ -204,3 +204,24 @@ def test_an_odd_minor_version_is_named_as_what_is_wrong(minor):
         assert "reads nbformat 4" not in str(exc), str(exc)
     else:
         assert type(minor) is int and minor >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.binary(max_size=200)
+    | st.sampled_from([b"", b"{}", b"[]", b'{"nbformat": 3}', b"\xff\xfe{", b"\x89PNG"]),
+    name=st.sampled_from(["exercise-07.ipynb", "my work\x1b[2J.ipynb", "caf\udce9.ipynb"]),
+)
+def test_a_file_that_is_no_notebook_is_refused_naming_the_file(data, name):
+    """``grade 7 --file x.ipynb`` (and ``%grade``) refused a file that is no notebook with
+    "Error: not a notebook: the file is not UTF-8 text", naming no file. The error names the
+    file, on one line, whatever its name holds."""
+    from grader.serve.submission import from_notebook
+
+    try:
+        from_notebook(data, name)
+    except NotebookError as exc:
+        line = exc.format().splitlines()[0]
+        assert line.startswith("Error: ") and ".ipynb: " in line, line
+        assert "\x1b" not in line and "\udce9" not in line  # inert, encodable
+        line.encode("utf-8")

@@ -21,9 +21,10 @@ from grader.engine.api import DEFAULT_SEED, MAX_SOURCE_BYTES, GradeRequest
 from grader.errors import UsageError
 from grader.fileio import check_writable, exists, is_regular_file, resolved, write_atomic
 from grader.i18n import Text
-from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, extract
+from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 from grader.results import Result
 from grader.spec import ExerciseSpec
+from grader.text import inert_line, shown_name
 from grader.workspace import Workspace, find_workspace
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -98,11 +99,23 @@ def load(path: Path) -> Submission:
 
 
 def from_notebook(data: bytes, filename: str) -> Submission:
-    extracted = extract(data)
+    """A notebook's code cells as a submission; a NotebookError that names the file where
+    it is no notebook this grader can read ("not a notebook: the file is not UTF-8 text"
+    named no file)."""
+    try:
+        extracted = extract(data)
+    except NotebookError as exc:
+        raise NotebookError(f"{_named(filename)}: {exc.message}", hint=exc.hint) from None
     source = extracted.source.encode("utf-8")
     if len(source) > MAX_SOURCE_BYTES:
         raise UsageError(f"the code of {filename} is larger than {MAX_SOURCE_BYTES >> 20} MiB")
     return Submission(source, filename, extracted.cells, learner_notes(extracted.notes))
+
+
+def _named(filename: str) -> str:
+    """A file name in a one-line message: inert, its undecodable bytes as ``\\xNN``, cut."""
+    text = inert_line(shown_name(filename))
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def learner_notes(notes: tuple[Text, ...]) -> tuple[Text, ...]:
