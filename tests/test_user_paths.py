@@ -148,3 +148,23 @@ def test_grade_with_a_file_that_cannot_be_resolved_in_a_workspace_is_a_usage_err
     proc = cli_here("1", "--file", str(here / name), "--no-report", cwd=here / "ws")
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("Error: ")
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ident=st.text(max_size=30).filter(lambda t: t.strip() and not t.startswith("-"))
+    | st.integers(100, 20_000).map(lambda n: "9" * n)
+    | st.sampled_from(["1\n2", "7\r\nx", "\x1b]0;title\x07", "exercise-\udcff"])
+)
+def test_an_unknown_exercise_id_is_one_line_naming_it(tmp_path, ident):
+    """``grade show "1<newline>2"`` split its error over two lines, and an id of 5,000
+    characters was echoed whole. The id is shown on the error's one line, inert and cut."""
+    for folder in ("exercises", "solutions"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+    proc = cli_here("show", ident, "--course", str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    error, hint = proc.stderr.rstrip("\n").split("\n")
+    assert error.startswith("Error: no exercise '") and len(error) < 120, error
+    assert hint.startswith(("Run `grade list`", "Did you mean")), hint
