@@ -624,6 +624,10 @@ def load_yaml(
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+            if mark and "tab" not in problem and _char_at(data, mark.line, mark.column) == "\t":
+                # "found character that cannot start any token": the character is a tab
+                problem = "a tab, where YAML takes only spaces to indent or to start a value"
+                fail("", f"invalid YAML{where}: {problem}", "write spaces instead of the tab")
             fail("", f"invalid YAML{where}: {problem}", "correct the YAML syntax there")
         except RecursionError:
             fail("", f"nested more than {max_depth} deep")
@@ -644,6 +648,15 @@ def _line_column(text: str, offset: int, in_bytes: bool) -> tuple[int, int]:
     before = text.encode("utf-8")[:offset].decode("utf-8", "ignore") if in_bytes else text[:offset]
     lines = _YAML_BREAK.split(before)
     return len(lines), len(lines[-1]) + 1
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    """The character at ``line`` and ``column`` (both from 0, as YAML's marks count them) of
+    ``text``; "" where there is none."""
+    lines = _YAML_BREAK.split(text)
+    if not 0 <= line < len(lines) or not 0 <= column < len(lines[line]):
+        return ""
+    return lines[line][column]
 
 
 def _counts_bytes(loader: Any) -> bool:

@@ -511,3 +511,25 @@ def test_an_alias_of_itself_is_refused_at_once() -> None:
     for text in ("a: &a [*a]\n", "- &a [x, [y, *a]]\n", "a: &a [{b: *a}]\n"):
         with pytest.raises(WireError, match=f"more than {wire.MAX_DEPTH} deep"):
             wire.load_yaml(text, aliases=True)
+
+
+_INDENTED = st.lists(
+    st.tuples(st.integers(0, 2), st.sampled_from(["k: v", "- x", "k:", "n: 1"])),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(lines=_INDENTED, at=st.integers(0, 5), tabs=st.integers(1, 2))
+def test_a_tab_that_yaml_refuses_is_named_as_a_tab(lines, at, tabs):
+    """A tab where YAML takes spaces (an editor's indentation) was refused as "found
+    character that cannot start any token": nothing said the character was a tab. Where
+    YAML refuses a line a tab begins, the error says tab, with that line."""
+    text = [" " * (2 * depth) + body for depth, body in lines]
+    at %= len(text)
+    text[at] = "\t" * tabs + text[at].lstrip(" ")
+    try:
+        wire.load_yaml("\n".join(text) + "\n", source="m.yml")
+    except WireError as exc:
+        if f"at line {at + 1}, column 1:" in str(exc):
+            assert "tab" in str(exc), str(exc)
