@@ -624,6 +624,14 @@ def load_yaml(
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+            if "single document" in str(getattr(exc, "context", None) or ""):
+                # the parser's "but found another document" alone says little
+                fail(
+                    "",
+                    f"invalid YAML{where}: a second document (after a --- line), where the "
+                    "file holds one",
+                    "remove the --- line, or the document after it",
+                )
             if mark and "tab" not in problem and _char_at(data, mark.line, mark.column) == "\t":
                 # "found character that cannot start any token": the character is a tab
                 problem = "a tab, where YAML takes only spaces to indent or to start a value"

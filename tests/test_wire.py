@@ -533,3 +533,21 @@ def test_a_tab_that_yaml_refuses_is_named_as_a_tab(lines, at, tabs):
     except WireError as exc:
         if f"at line {at + 1}, column 1:" in str(exc):
             assert "tab" in str(exc), str(exc)
+
+
+@given(
+    first=st.sampled_from(["a: 1\n", "- x\n", "", "# c\n", "a: 1\n...\n"]),
+    second=st.sampled_from(["b: 2\n", "- y\n", "x\n", "{}\n"]),
+    marker=st.sampled_from(["---\n", "--- \n", "---\r\n"]),
+)
+def test_a_second_yaml_document_is_named_as_one(first, second, marker):
+    """Two documents in one file (a --- line in the middle, as pasted from another file) were
+    refused with YAML's "but found another document". The error says a second document, and
+    how to fix it."""
+    text = first + marker + second
+    try:
+        wire.load_yaml(text, source="m.yml")
+    except WireError as exc:
+        assert "a second document" in str(exc) and exc.fix, str(exc)
+    else:
+        assert not first.strip() or first.startswith("#")  # only the second holds anything
