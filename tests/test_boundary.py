@@ -185,6 +185,30 @@ def test_a_stored_result_that_is_not_one_is_graded_again_and_said_so(tmp_path, s
     assert len(problems) == 1 and str(path) in problems[0] and "graded again" in problems[0]
 
 
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link to a fifo"])
+@pytest.mark.parametrize("which", [".key", ".json"])
+def test_a_stored_file_that_is_no_regular_file_is_graded_again_without_waiting(
+    tmp_path, kind, which
+):
+    """A FIFO where the batch cache keeps a key or a result (a damaged or tampered output
+    folder): reading it waited for a writer for ever, and the whole class's batch hung. It is
+    no stored result: graded again, at once."""
+    path = tmp_path / "students" / "ada" / "exercise-90.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"{}")
+    path.with_suffix(".key").write_text("k")
+    odd = path.with_suffix(which)
+    odd.unlink()
+    if kind == "folder":
+        odd.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        os.mkfifo(tmp_path / "fifo")
+        odd.symlink_to(tmp_path / "fifo")
+    assert cache.load(path, "k", []) is None
+
+
 @RELAXED
 @given(_mutations(RESULT))
 def test_stored_results_are_read_strictly(data: dict) -> None:

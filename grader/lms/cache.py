@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grader import wire
 from grader.digests import code_digest, digest
-from grader.fileio import write_atomic
+from grader.fileio import read_regular, write_atomic
 from grader.results import Result, ResultError
 from grader.version import __version__
+
+MAX_KEY_BYTES = 4096  # a digest: anything longer is no key this cache wrote
 
 
 def engine_fingerprint() -> str:
@@ -30,11 +33,15 @@ def load(result_path: Path, key: str | None, problems: list[str] | None = None) 
     one that is not a result (``[]``, a field of the wrong type, bytes that are not JSON) is
     read strictly, never crashes, and is named in ``problems`` so that the caller can say it
     is graded again."""
+    # read as regular files only, never waiting: a FIFO among the stored files (a damaged or
+    # tampered output folder) would hang the whole batch on a read that no writer ends
     try:
-        if key is not None and result_path.with_suffix(".key").read_text() != key:
-            return None
-        data = result_path.read_bytes()
-    except (OSError, UnicodeDecodeError):
+        if key is not None:
+            stored = read_regular(result_path.with_suffix(".key"), MAX_KEY_BYTES)
+            if stored != key.encode("utf-8"):
+                return None
+        data = read_regular(result_path, wire.MAX_JSON_BYTES)
+    except OSError:
         return None
     try:
         return Result.from_json(data, source=str(result_path))
