@@ -794,3 +794,17 @@ def test_grade_watch_takes_an_interval_it_can_wait_or_refuses_it_before_grading(
     said = proc.stderr.startswith("Error: argument --interval")
     assert said != waits, proc.stderr
     assert said or "no exercise 'no-such-exercise'" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("given", ["", ",", " , ,", ",,,"])
+def test_batch_exercises_naming_none_is_one_usage_error_before_anything_is_graded(tmp_path, given):
+    """``--exercises ""`` (an unset shell variable) or ``--exercises ,,,`` selected nothing,
+    and the batch graded every exercise of the course instead, for a class an hour's work
+    nobody asked for."""
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    (tmp_path / "subs" / "alice" / "exercise-01.py").write_text("x = 1\n")
+    out = tmp_path / "out"
+    proc = cli_here("batch", str(tmp_path / "subs"), "--out", str(out), "--exercises", given)
+    assert proc.returncode == 2, proc.stderr
+    assert "--exercises names no exercise" in proc.stderr
+    assert not out.exists()

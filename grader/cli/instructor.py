@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from grader.engine import DEFAULT_SEED
 from grader.engine.scheduler import usable_cores
-from grader.errors import ExitCode
+from grader.errors import ExitCode, UsageError
 from grader.i18n import choose_lang
 from grader.options import Parser, add_lang, path_arg, positive, seed_arg, text_arg
 from grader.text import inert_line
@@ -91,6 +91,14 @@ def cmd_batch(argv: list[str]) -> int:
     exercises = tuple(
         e.strip() for group in args.exercises or [] for e in group.split(",") if e.strip()
     )
+    if args.exercises is not None and not exercises:
+        # `--exercises ""` (an unset shell variable) or `--exercises ,`: no selection at all,
+        # where grading the whole course would take a class's hour for what nobody asked
+        raise UsageError(
+            "--exercises names no exercise",
+            hint="Give exercise ids separated by commas, e.g. --exercises exercise-01,exercise-07, "
+            "or leave the option out.",
+        )
 
     def engine(needs: EngineNeeds) -> BatchEngine:
         return make_engine(
