@@ -67,17 +67,32 @@ def resolved(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of the regular file at ``path`` (a final link followed), at most ``limit``
-    and one more (so that a reader can say it is larger). Never waits: a FIFO or a device
-    there (``--assignment`` given a pipe, a ``state.json`` made a FIFO) is opened without
-    blocking and refused as an OSError, where ``read_bytes`` waited for a writer for ever."""
+def open_regular(path: Path, *, follow: bool = True) -> tuple[int, os.stat_result]:
+    """A file descriptor (read only) of the regular file at ``path``, and its status as
+    opened. Never waits: a FIFO or a device there is opened without blocking and refused as
+    an OSError (``read_bytes`` waited for a writer for ever), its kind checked on the opened
+    file, so nothing can swap it in between. ``follow=False``: a final link is refused too (a
+    class's download, where a link may point anywhere on the grading machine)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a folder, a pipe or a device)")
         os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path`` (a final link followed, :func:`open_regular`),
+    at most ``limit`` and one more (so that a reader can say it is larger)."""
+    fd, _ = open_regular(path)
+    try:
         chunks = []
         left = limit + 1
         while left > 0:

@@ -43,7 +43,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from grader.errors import UsageError
-from grader.fileio import resolved
+from grader.fileio import open_regular, resolved
 from grader.lms import zipnames
 from grader.lms.handin import (
     ExerciseInfo,
@@ -175,27 +175,10 @@ def larger_than(limit: int) -> Said:
     return Said(f"larger than {limit >> 20} MiB", f"大于 {limit >> 20} MiB")
 
 
-def open_regular(path: Path) -> tuple[int, os.stat_result]:
-    """Open ``path`` for reading only if it is a regular file: never following a final link,
-    never blocking on a FIFO, and checking the kind on the opened file (no race)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, info
-
-
 def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
     """A regular file's bytes (at most ``limit``, else ``TooLarge``) and its status (as
     opened: its mtime, and its ctime, when it was written on this computer)."""
-    fd, info = open_regular(path)
+    fd, info = open_regular(path, follow=False)
     with os.fdopen(fd, "rb") as handle:
         if info.st_size > limit:
             raise TooLarge(larger_than(limit))
@@ -645,7 +628,7 @@ class Collector:
             )
             return
         try:
-            fd, info = open_regular(path)
+            fd, info = open_regular(path, follow=False)
         except OSError as exc:
             self._damaged(shown, cannot_read(exc))
             return
