@@ -15,6 +15,7 @@ from grader.i18n import REPORT
 from grader.lms.assignment import Assignment, LatePolicy
 from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, GradeRow, Student, build_row, number
+from grader.lms.handin import Said
 from grader.render.feedback import MAX_TEXT_CHARS
 from grader.results import Result, ReviewNote
 from tests.conftest import FIXTURES
@@ -67,7 +68,11 @@ def case(
         scores,
         task,
         submitted_at=submitted,
-        problems=[HOSTILE_PROBLEM],
+        # as intake says a learner's own line: in both languages (a plain line is the
+        # instructor's, and no learner's page shows it)
+        problems=[
+            Said(HOSTILE_PROBLEM, HOSTILE_PROBLEM.replace("not an exercise file", "不是练习文件"))
+        ],
     )
     return row, results, task
 

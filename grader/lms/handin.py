@@ -48,25 +48,26 @@ def in_lang(text: str, lang: str) -> str:
     return text.get(lang) if isinstance(text, Said) else text
 
 
-# A page in another language than English leaves out the lines only the instructor's English
-# has (a plain ``str``: roster matching, what to check in the LMS), and says how many it did
-ENGLISH_ONLY_LEFT_OUT = (
-    "另有 {n} 条只写给老师的说明（英文）没有列在这里；对成绩有疑问，请询问老师。"
+# A learner's page leaves out the lines written for the instructor only (a plain ``str``:
+# roster matching, participant ids, what to check in the LMS), in every language, and says
+# how many it did: a learner told "not on the roster: check who this is" is told nothing
+INSTRUCTOR_ONLY_LEFT_OUT = Said(
+    "{n} more note(s) for your instructor only are not listed here; if your grade looks "
+    "wrong, ask your instructor.",
+    "另有 {n} 条只写给老师的说明（英文）没有列在这里；对成绩有疑问，请询问老师。",
 )
 
 
 def for_learner(lines: Iterable[str], lang: str) -> tuple[str, ...]:
-    """``lines`` (intake's problems and notes) as a learner's page in ``lang`` says them: a
-    :class:`Said` in that language; in English every line as it always was; in another
-    language a plain line (English only, the instructor's) is left off and one line says how
-    many were, so no line in English alone reaches a page in Chinese, and none goes unsaid."""
+    """``lines`` (intake's problems and notes) as a learner's page in ``lang`` says them: each
+    :class:`Said` in that language; a plain line (the instructor's, English only) left off,
+    and one line says how many were, so that no line meant for the instructor reaches a
+    learner, none in English alone reaches a page in Chinese, and none goes unsaid."""
     lines = list(lines)
-    if lang == "en":
-        return tuple(lines)
     shown = [line.get(lang) for line in lines if isinstance(line, Said)]
     left_out = sum(not isinstance(line, Said) for line in lines)
     if left_out:
-        shown.append(ENGLISH_ONLY_LEFT_OUT.format(n=left_out))
+        shown.append(INSTRUCTOR_ONLY_LEFT_OUT.get(lang).format(n=left_out))
     return tuple(dict.fromkeys(shown))
 
 

@@ -26,7 +26,7 @@ from grader.lms.assignment import Assignment
 from grader.lms.batch import _with_intake_notes
 from grader.lms.feedback import feedback_html
 from grader.lms.grades import ExerciseScore, build_rows
-from grader.lms.handin import ENGLISH_ONLY_LEFT_OUT, Said, for_learner, notebook_note
+from grader.lms.handin import INSTRUCTOR_ONLY_LEFT_OUT, Said, for_learner, notebook_note
 from grader.lms.intake import read_submissions
 from grader.results import Result
 from tests.lms.builders import STARTER, code, exercises, fifo, notebook, write
@@ -127,10 +127,13 @@ def test_no_line_in_english_alone_reaches_a_chinese_page(kinds):
     assert not any(CJK.search(line) for line in english), english
 
 
-def test_the_instructor_s_english_only_lines_are_counted_on_a_chinese_page():
+def test_the_instructor_s_lines_are_counted_not_shown_on_a_learner_s_page_in_any_language():
+    """A line written for the instructor ("not on the roster: check who this is", a roster's
+    participant ids) told the learner, on an English page, to check who they were."""
     lines = [Said("a.py: ignored", "a.py：已忽略"), "not on the roster: check who this is"]
-    assert for_learner(lines, "en") == ("a.py: ignored", "not on the roster: check who this is")
-    assert for_learner(lines, "zh") == ("a.py：已忽略", ENGLISH_ONLY_LEFT_OUT.format(n=1))
+    assert for_learner(lines, "en") == ("a.py: ignored", INSTRUCTOR_ONLY_LEFT_OUT.format(n=1))
+    assert for_learner(lines, "zh") == ("a.py：已忽略", INSTRUCTOR_ONLY_LEFT_OUT.zh.format(n=1))
+    assert for_learner([Said("a", "甲")], "en") == ("a",)
 
 
 def test_a_notebook_note_is_said_in_both_languages_as_the_extraction_says_it():
