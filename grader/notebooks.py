@@ -220,6 +220,12 @@ def line_zh(line: int) -> str:
     return described or f"第 {line} 行"
 
 
+NO_CODE = Text(
+    "the notebook has no code to grade (no code cells, or only magics)",
+    "这个 notebook 没有可以评分的代码（没有代码单元格，或只有魔法命令）",
+)
+
+
 @dataclass(frozen=True)
 class Extracted:
     """A notebook's code as one Python source, and how to find each line in the notebook."""
@@ -270,12 +276,7 @@ def extract(data: bytes) -> Extracted:
             "left out of it: hand in a notebook of the exercise's cells, or a .py file"
         )
     if not runs:
-        notes.append(
-            Text(
-                "the notebook has no code to grade (no code cells, or only magics)",
-                "这个 notebook 没有可以评分的代码（没有代码单元格，或只有魔法命令）",
-            )
-        )
+        notes.append(NO_CODE)
     if len(notes) > MAX_NOTES:
         more = len(notes) - MAX_NOTES
         notes[MAX_NOTES:] = [Text(f"... and {more} more lines left out", f"……另有 {more} 行被略去")]

@@ -189,6 +189,16 @@ def test_a_grade_cell_is_graded_with_the_cells_own_line_numbers():
     assert any("%time x = 1 left out" in n.en for n in submission.notes)
 
 
+@pytest.mark.parametrize("cell", ["", "\n\n", "%time f()\n", "!ls\n"])
+def test_a_grade_cell_without_code_is_said_to_be_a_cell_not_a_notebook(cell):
+    """``%%grade 7`` over an empty cell (or only magics) was told "the notebook has no code to
+    grade", sending the learner to look over a whole notebook for what one cell lacks."""
+    notes = cell_submission("%%grade 90", cell, 3).notes
+    assert notes[-1].en == "this cell has no code to grade (it is empty, or holds only magics)"
+    assert "单元格" in notes[-1].zh
+    assert not any("notebook" in note.en for note in notes)
+
+
 @pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x85"])
 def test_a_grade_cell_keeps_a_comment_with_a_page_break_in_its_line(separator):
     """The kernel runs a cell with a form feed or a U+2028 in a comment; ``%%grade`` cut the

@@ -25,9 +25,9 @@ from IPython.display import display
 from grader.catalog import Catalog, project_root
 from grader.engine.api import GradeRequest
 from grader.errors import GraderError
-from grader.i18n import choose_lang
+from grader.i18n import Text, choose_lang
 from grader.notebook.display import GradeOutput
-from grader.notebooks import extract
+from grader.notebooks import NO_CODE, extract
 from grader.options import Parser, add_device, add_lang, path_arg, seed_arg, selected_devices
 from grader.results import Result
 from grader.serve.route import FreshProcess, Route
@@ -116,6 +116,12 @@ def _grade_and_show(
     return result
 
 
+CELL_NO_CODE = Text(
+    "this cell has no code to grade (it is empty, or holds only magics)",
+    "这个单元格没有可以评分的代码（它是空的，或只有魔法命令）",
+)
+
+
 def cell_submission(magic: str, cell: str, count: int | None) -> Submission:
     """A ``%%grade`` cell's code, with line numbers that are the cell's own: the magic line is
     line 1 (left blank), and magics and shell lines inside the cell are left out the way they
@@ -146,7 +152,10 @@ def cell_submission(magic: str, cell: str, count: int | None) -> Submission:
     shown = f"In [{count}]" if count is not None else "cell"
     filename = f"{Path(name).name}, {shown}" if name else shown
     source = "\n".join(lines).encode("utf-8") + b"\n"
-    return Submission(source, filename, None, learner_notes(extracted.notes))
+    # a cell is no notebook: the reader's "the notebook has no code" would send the learner
+    # looking at the whole notebook
+    notes = tuple(CELL_NO_CODE if note == NO_CODE else note for note in extracted.notes)
+    return Submission(source, filename, None, learner_notes(notes))
 
 
 def show_hint(words: list[str]) -> None:
