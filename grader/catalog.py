@@ -15,7 +15,7 @@ from grader import course
 from grader.errors import SpecError, UsageError
 from grader.spec import ID_RE, SPEC_FILE, ExerciseSpec
 from grader.specfile import load_exercise
-from grader.text import inert_line, shown_name
+from grader.text import shown_line
 
 NUMBER_RE = re.compile(r"^(?:exercise-?|ex-?)?([0-9]{1,2})\Z", re.IGNORECASE)
 
@@ -90,9 +90,7 @@ class Catalog:
                 return spec
         # the id as typed, on one line and cut: "1\n2" split the error in two, and an id
         # of 5,000 characters was echoed whole
-        shown = inert_line(shown_name(ident))
-        shown = shown if len(shown) <= 80 else shown[:80] + "..."
-        raise UsageError(f"no exercise '{shown}'", hint=self._suggest(ident[:200]))
+        raise UsageError(f"no exercise '{shown_line(ident, 80)}'", hint=self._suggest(ident[:200]))
 
     def _suggest(self, ident: str) -> str:
         specs = self.all()

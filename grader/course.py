@@ -28,7 +28,7 @@ from pathlib import Path
 
 from grader.errors import UsageError
 from grader.resources import PACKAGE, builtin_course
-from grader.text import inert_line, shown_name
+from grader.text import shown_line
 
 ENV = "GRADER_COURSE"
 LEGACY_ENV = "GRADER_HOME"  # the name tests and older setups use
@@ -76,7 +76,7 @@ def current() -> Course:
             path = _folder(value)
             if path is None:
                 raise UsageError(
-                    f"{name}={_shown(value)}: no such folder",
+                    f"{name}={shown_line(value)}: no such folder",
                     hint="Point it at a course folder (one holding exercises/ and solutions/), "
                     f"or unset {name} for the built-in course.",
                 )
@@ -89,7 +89,7 @@ def select(folder: Path | str, chosen_by: str = "--course") -> Course:
     path = _folder(folder)
     if path is None:
         raise UsageError(
-            f"{chosen_by} {_shown(str(folder))}: no such folder",
+            f"{chosen_by} {shown_line(str(folder))}: no such folder",
             hint="A course is a folder holding exercises/ and solutions/ (exercises/README.md).",
         )
     os.environ[ENV] = str(path)
@@ -105,13 +105,6 @@ def _folder(value: Path | str) -> Path | None:
         return path if path.is_dir() else None
     except (OSError, RuntimeError, ValueError):
         return None
-
-
-def _shown(value: str) -> str:
-    """A path from the user, in a one-line message: inert, its undecodable bytes as ``\\xNN``,
-    cut where it is long."""
-    text = inert_line(shown_name(value))
-    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def looks_like_course(folder: Path) -> bool:

@@ -24,9 +24,10 @@ from typing import Any
 
 from grader.course import DIAGNOSES as COURSE_FILE
 from grader.errors import SpecError
+from grader.fileio import read_regular
 from grader.i18n import Text
 from grader.results import Diagnosis
-from grader.yamlfields import YamlFields, read_yaml, text_value
+from grader.yamlfields import MAX_YAML_BYTES, YamlFields, read_yaml, text_value
 
 CATALOGUE_PATH = Path(__file__).with_name("diagnoses.yaml")
 FORMAT_VERSION = 1
@@ -140,10 +141,10 @@ class DiagnosisCatalog:
         had (a catalogue is immutable): a course's gradings, `grade validate` and a warm
         server ask for it again and again, and parsing it strictly costs a fifth of a second.
         A file edited since is parsed again; one that cannot be read says so as before."""
-        try:
-            data = path.read_bytes()
+        try:  # as read_yaml reads it: a regular file only, never waiting on a FIFO
+            data = read_regular(path, MAX_YAML_BYTES)
             key = (str(path.resolve()), hashlib.blake2b(data).digest())
-        except (OSError, RuntimeError):  # read_yaml says what is wrong with it
+        except (OSError, RuntimeError, ValueError):  # read_yaml says what is wrong with it
             return cls._parse(path, read_yaml(path))
         if key not in _PARSED:  # the bytes read once: parsed as they were hashed
             _PARSED[key] = cls._parse(path, read_yaml(path, data=data))

@@ -37,7 +37,7 @@ from grader.spec import (
     TestSpec,
     Text,
 )
-from grader.text import inert_line, python_encoding, shown, shown_name
+from grader.text import python_encoding, shown, shown_line
 from grader.yamlfields import YamlFields, read_yaml, text_value
 
 # A test's points: scores add up as floats, and past 2**53 one lost point no longer shows
@@ -170,9 +170,7 @@ def _require_file(path: Path, where: str | None, target: Path, what: str) -> Non
     """``target`` is a regular file; a name the file system cannot look at (longer than it
     allows, a NUL byte, a link loop) is none, where ``Path.is_file`` raised ENAMETOOLONG."""
     if not is_regular_file(target):
-        shown_target = inert_line(shown_name(str(target)))
-        if len(shown_target) > 200:
-            shown_target = shown_target[:200] + "..."
+        shown_target = shown_line(str(target))
         raise SpecError(
             path, where, f"{what} {shown_target} does not exist", f"create {shown_target}"
         )

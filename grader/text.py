@@ -281,6 +281,14 @@ def inert_line(value: str | bytes) -> str:
     return _CONTROL_LINE.sub(_escape, value)
 
 
+def shown_line(value: str, limit: int = 200) -> str:
+    """A name or path from the user in a one-line message: :func:`shown_name` and
+    :func:`inert_line`, cut after ``limit`` characters (an id of 5,000 characters was echoed
+    whole, one with a newline split the message in two)."""
+    text = inert_line(shown_name(value))
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def inert_data(value: object) -> object:
     """A JSON-like value (dicts, lists, tuples, strings, numbers) with every string in it,
     keys too, made :func:`inert`: for a file written for people (a report's view, an upload

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.diagnose import DiagnosisCatalog
 from grader.errors import SpecError
 from grader.fileio import read_regular
 from grader.workspace import Workspace
@@ -158,3 +159,13 @@ def test_grade_watch_looks_at_a_file_that_is_not_regular_without_waiting(tmp_pat
     assert _stamp(tmp_path / "exercise-07.py") is None
     (tmp_path / "plain.py").write_text("x = 1\n")
     assert _stamp(tmp_path / "plain.py") is not None
+
+
+def test_a_diagnoses_file_that_is_a_fifo_is_a_spec_error_without_waiting(tmp_path):
+    """A course's diagnoses.yaml made a FIFO: the catalogue's own read (it hashes the bytes to
+    parse each content once) waited for a writer for ever, where read_yaml refuses it."""
+    fifo = tmp_path / "diagnoses.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError) as caught:
+        DiagnosisCatalog.load(fifo)
+    assert "diagnoses.yaml" in str(caught.value)

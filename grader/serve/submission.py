@@ -24,7 +24,7 @@ from grader.i18n import Text
 from grader.notebooks import MAX_NOTEBOOK_BYTES, CellMap, NotebookError, extract
 from grader.results import Result
 from grader.spec import ExerciseSpec
-from grader.text import inert_line, shown_name
+from grader.text import shown_line
 from grader.workspace import Workspace, find_workspace
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -105,17 +105,11 @@ def from_notebook(data: bytes, filename: str) -> Submission:
     try:
         extracted = extract(data)
     except NotebookError as exc:
-        raise NotebookError(f"{_named(filename)}: {exc.message}", hint=exc.hint) from None
+        raise NotebookError(f"{shown_line(filename)}: {exc.message}", hint=exc.hint) from None
     source = extracted.source.encode("utf-8")
     if len(source) > MAX_SOURCE_BYTES:
         raise UsageError(f"the code of {filename} is larger than {MAX_SOURCE_BYTES >> 20} MiB")
     return Submission(source, filename, extracted.cells, learner_notes(extracted.notes))
-
-
-def _named(filename: str) -> str:
-    """A file name in a one-line message: inert, its undecodable bytes as ``\\xNN``, cut."""
-    text = inert_line(shown_name(filename))
-    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def learner_notes(notes: tuple[Text, ...]) -> tuple[Text, ...]:
